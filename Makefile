@@ -1,0 +1,42 @@
+# Every target sets itself up: it creates .venv when missing and reinstalls the project
+# whenever pyproject.toml changes. Nothing else needs to be installed first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 8866
+PYTEST_ARGS ?=
+
+.PHONY: lab voila test bench lint clean setup
+
+setup: $(STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --notebook-dir=notebooks
+
+voila: $(STAMP)
+	@echo ""
+	@echo "  Lessons at:  http://$(HOST):$(PORT)/   (Ctrl+C to stop)"
+	@echo ""
+	$(BIN)/voila notebooks --no-browser --Voila.ip=$(HOST) --port=$(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: lint
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) tests/screenshots .pytest_cache

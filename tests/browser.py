@@ -1,0 +1,191 @@
+"""Reusable browser harness: Voila on a free loopback port, Debian's Chromium via Playwright.
+
+Lesson tests use the fixtures in ``conftest.py`` (``voila_url``, ``page``) and the helpers
+here: open a notebook, wait for its figure and sliders, move a slider from the keyboard,
+wait until a canvas's pixels change, check that no error text shows, keep a screenshot.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+SCREENSHOTS = ROOT / "tests" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+VIEWPORT = {"width": 1280, "height": 720}
+FIGURE = ".jupyter-matplotlib-figure canvas"
+SLIDER = ".widget-slider"
+#: Text that means a learner is looking at an error.
+ERROR_MARKERS = ("Traceback (most recent call last)", "Error executing", "There was an error",
+                 "Something went wrong")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class VoilaServer:
+    """A Voila process serving ``notebooks/`` on 127.0.0.1, started and stopped by a fixture."""
+
+    def __init__(self, extra_args: list[str] | None = None, token: str | None = None) -> None:
+        self.port = free_port()
+        self.token = token
+        self.url = f"http://127.0.0.1:{self.port}"
+        args = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser",
+                f"--port={self.port}", "--Voila.ip=127.0.0.1"]
+        if token is not None:
+            args.append(f"--token={token}")
+        args += extra_args or []
+        self.log_path = ROOT / "tests" / "screenshots" / f"voila-{self.port}.log"
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        url = self.url + "/" + (f"?token={self.token}" if self.token else "")
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"voila exited early; see {self.log_path}:\n"
+                                   + self.log_path.read_text()[-3000:])
+            try:
+                with urllib.request.urlopen(url, timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.25)
+        raise TimeoutError(f"voila did not answer on {self.url} within {timeout} s")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        self._log.close()
+
+    def render_url(self, notebook: str) -> str:
+        url = f"{self.url}/voila/render/{notebook}"
+        return url + (f"?token={self.token}" if self.token else "")
+
+
+def chromium_missing_message() -> str:
+    return (f"Debian's Chromium is not installed at {CHROMIUM}. Install it with "
+            "`sudo apt-get update && sudo apt-get install -y chromium` to run the browser "
+            "tests (never `playwright install`).")
+
+
+def open_lesson(page, server: VoilaServer, notebook: str, timeout: float = 120_000,
+                figures: int = 1, sliders: bool = True) -> None:
+    """Open a notebook in Voila and wait until its figure(s) and sliders are on the page."""
+    page.goto(server.render_url(notebook), timeout=timeout)
+    page.wait_for_selector(FIGURE, timeout=timeout, state="visible")
+    if sliders:
+        page.wait_for_selector(SLIDER, timeout=timeout, state="visible")
+    if figures > 1:
+        page.wait_for_function(
+            f"document.querySelectorAll('.jupyter-matplotlib-figure').length >= {figures}",
+            timeout=timeout)
+    wait_idle(page)
+
+
+def wait_idle(page, quiet_ms: int = 400, timeout: float = 10.0) -> None:
+    """Wait until the main canvases stop changing for ``quiet_ms`` (the first draw is done)."""
+    deadline = time.monotonic() + timeout
+    last = canvas_images(page)
+    stable_since = time.monotonic()
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        now = canvas_images(page)
+        if now != last:
+            last, stable_since = now, time.monotonic()
+        elif (time.monotonic() - stable_since) * 1000 >= quiet_ms and any(now):
+            return
+
+
+def canvas_images(page) -> list[str]:
+    """``toDataURL()`` of each figure's image canvas, in page order."""
+    return page.evaluate(
+        """() => Array.from(document.querySelectorAll('.jupyter-matplotlib-figure'))
+              .map(f => { const c = f.querySelector('canvas');
+                          return c ? c.toDataURL() : ''; })""")
+
+
+def slider_handle(page, label: str | None = None, index: int = 0):
+    """The keyboard-focusable handle of a slider, found by its label text or by position."""
+    sliders = page.locator(SLIDER)
+    if label is not None:
+        sliders = sliders.filter(has=page.locator(".widget-label", has_text=label))
+    return sliders.nth(0 if label is not None else index).locator(".noUi-handle").first
+
+
+def move_slider(page, label: str | None = None, index: int = 0, key: str = "ArrowRight",
+                times: int = 1) -> None:
+    """Focus a slider handle and press ``key`` ``times`` times, like a keyboard user."""
+    handle = slider_handle(page, label, index)
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    for _ in range(times):
+        handle.press(key)
+
+
+def wait_for_pixels_change(page, before: list[str], figure: int | None = None,
+                           timeout: float = 15.0) -> list[str]:
+    """Wait until a figure's canvas differs from ``before`` (any figure if None)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = canvas_images(page)
+        if figure is None:
+            changed = now != before
+        else:
+            changed = len(now) > figure and now[figure] != before[figure]
+        if changed:
+            return now
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the figure's pixels did not change within {timeout} s")
+
+
+def page_errors(page) -> list[str]:
+    """Error text a learner would see: tracebacks, Voila's cell errors, stderr outputs."""
+    text = page.inner_text("body")
+    found = [m for m in ERROR_MARKERS if m in text]
+    stderr = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
+    if stderr.count():
+        found.append("stderr output: " + stderr.first.inner_text()[:300])
+    return found
+
+
+def assert_no_error_text(page) -> None:
+    errors = page_errors(page)
+    assert not errors, f"error text on the page: {errors}"
+
+
+def screenshot(page, name: str, full_page: bool = False) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"

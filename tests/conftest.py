@@ -1,0 +1,58 @@
+"""Shared fixtures: the ipympl backend for headless app tests, and the browser harness."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import browser as harness  # noqa: E402  (tests/browser.py)
+
+# Headless app tests draw through ipympl exactly as a notebook does.
+os.environ.setdefault("MPLBACKEND", "module://ipympl.backend_nbagg")
+
+
+@pytest.fixture(scope="session")
+def voila_server():
+    """Voila serving notebooks/ on a free loopback port for the whole test session."""
+    server = harness.VoilaServer()
+    try:
+        server.wait_ready()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium through Playwright; skipped (failed under CI=true) when missing."""
+    if not os.path.exists(harness.CHROMIUM):
+        if harness.in_ci():
+            pytest.fail(harness.chromium_missing_message())
+        pytest.skip(harness.chromium_missing_message())
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=harness.CHROMIUM, headless=True,
+                                    args=harness.CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    """A fresh 1280x720 page (the projector size) that records console errors."""
+    context = chromium.new_context(viewport=harness.VIEWPORT)
+    pg = context.new_page()
+    pg.console_errors = []
+    pg.on("pageerror", lambda exc: pg.console_errors.append(str(exc)))
+    try:
+        yield pg
+    finally:
+        context.close()

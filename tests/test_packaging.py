@@ -1,0 +1,100 @@
+"""The project's own files install it: pyproject, conda environment, Binder, Makefile, CI."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _pyproject():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def _conda_names(path):
+    names = []
+    for line in path.read_text().splitlines():
+        m = re.match(r"\s+- ([A-Za-z0-9_.-]+)", line)
+        if m and not line.strip().startswith("- -"):
+            names.append(m.group(1))
+    return names
+
+
+def test_binder_environment_is_the_root_one():
+    assert (ROOT / "binder" / "environment.yml").read_bytes() == \
+        (ROOT / "environment.yml").read_bytes()
+
+
+def test_conda_environment_is_conda_forge_only_and_pinned():
+    text = (ROOT / "environment.yml").read_text()
+    channels = re.search(r"channels:\n((?:\s+- .+\n)+)", text).group(1)
+    assert "conda-forge" in channels and "defaults\n" not in channels.replace("nodefaults", "")
+    assert re.search(r"- python=3\.12\b", text)
+    for line in text.split("dependencies:")[1].splitlines():
+        m = re.match(r"\s+- ([a-z][a-z0-9_.-]*)(.*)", line)
+        if m and m.group(1) not in ("pip",):
+            assert re.match(r"(=\d+\.\d+|>=\d)", m.group(2).strip()), f"unpinned: {line}"
+
+
+def test_conda_names_cover_the_runtime_dependencies():
+    conda = set(_conda_names(ROOT / "environment.yml"))
+    pip_to_conda = {"numpy-quaternion": "quaternion"}
+    for dep in _pyproject()["project"]["dependencies"]:
+        name = re.match(r"[A-Za-z0-9_.-]+", dep).group(0).lower()
+        assert pip_to_conda.get(name, name) in conda, f"{name} is missing from environment.yml"
+    assert "quaternion" in conda and "numpy-quaternion" not in conda
+
+
+def test_runtime_dependencies_have_checked_lower_bounds():
+    deps = _pyproject()["project"]["dependencies"]
+    for dep in deps:
+        assert ">=" in dep and "==" not in dep, f"{dep}: give a lower bound, not a pin"
+    assert any(d.startswith("voila>=0.5.6") for d in deps)
+    assert any(d.startswith("numpy-quaternion") for d in deps)
+    assert not any(re.match(r"quaternion\b", d) for d in deps), "`quaternion` is unrelated"
+
+
+def test_postbuild_installs_the_package():
+    text = (ROOT / "binder" / "postBuild").read_text()
+    assert text.startswith("#!") and "set -e" in text and "pip install" in text
+    assert (ROOT / "binder" / "postBuild").stat().st_mode & 0o111
+
+
+@pytest.mark.slow
+def test_repo2docker_builds_from_binder_folder():
+    exe = shutil.which("repo2docker") or str(Path(sys.executable).parent / "repo2docker")
+    out = subprocess.run([exe, "--no-build", "--debug", str(ROOT)], capture_output=True,
+                         text=True, timeout=300)
+    dockerfile = out.stdout
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert '--file "binder/environment.yml"' in dockerfile, dockerfile[-3000:]
+    assert "./binder/postBuild" in dockerfile
+
+
+def test_makefile_targets_bootstrap_the_venv():
+    text = (ROOT / "Makefile").read_text()
+    for target in ("lab", "voila", "test", "bench"):
+        assert re.search(rf"^{target}:.*", text, re.M), f"no `{target}` target"
+    assert "-m venv" in text and "pyproject.toml" in text
+    assert "--Voila.ip=$(HOST)" in text and "HOST   ?= 127.0.0.1" in text
+
+
+def test_ci_runs_make_test_from_a_fresh_venv():
+    text = (ROOT / ".ci" / "run").read_text()
+    assert "set -euo pipefail" in text and "make test" in text and "rm -rf .venv" in text
+    assert "playwright install" not in text
+
+
+def test_readme_quick_start_and_binder_links():
+    text = (ROOT / "README.md").read_text()
+    assert "make lab" in text and "make test" in text and "make voila" in text
+    assert "conda env create -f environment.yml" in text
+    assert "urlpath=lab/tree/notebooks" in text and "urlpath=voila/tree/notebooks" in text
+    assert "mybinder.org/v2/gh/" in text
