@@ -1,0 +1,313 @@
+"""Blending two orientations: Euler-angle lerp, nlerp and slerp, and how fast each one turns.
+
+Conventions are the project's (see ``lessons_lib.rotations``): angles in degrees, yaw about
+Y, pitch about X, roll about Z, ``order`` names the gimbal rings from outer to inner
+(``"YXZ"`` means ``R = Ry(yaw) @ Rx(pitch) @ Rz(roll)``), quaternions are
+``quaternion.quaternion`` (w, x, y, z) and unit length.
+
+All three blends return **orientations as unit quaternions**, so their results can be
+compared, drawn and measured the same way:
+
+* :func:`euler_lerp` blends the three angles one by one and turns the result into a
+  rotation. ``wrap=True`` makes each angle go the short way round (yaw -175 -> 175 then
+  moves 10 degrees, not 350), which fixes the worst surprise but still does not give a
+  straight, steady turn once two or more angles change.
+* :func:`nlerp` blends the two quaternions as plain 4D vectors and normalises the result.
+* :func:`slerp` moves along the great circle of the unit 4D sphere at a steady rate.
+
+``q`` and ``-q`` are the same rotation. With ``shortest=True`` (the default) nlerp and slerp
+flip the end quaternion when needed so that the turn is the short one (at most 180
+degrees); ``shortest=False`` keeps the quaternions exactly as given, which can mean the long
+way round (a 60 degree turn then becomes a 300 degree one).
+
+**The blend parameter ``t``** may be a number or an array of any shape (the result has the
+same shape). It must lie in ``[0, 1]``: extrapolating an orientation is rarely what a game
+wants, so a ``t`` outside that range is refused with a ``ValueError`` instead of silently
+overshooting. Values within ``1e-9`` of the ends are clipped onto them.
+
+:func:`angular_speed` and :func:`total_angle` measure a sampled path: degrees per unit of
+``t`` and the total angle turned. :func:`angle_between` is the angle of the single rotation
+that takes one orientation to another (0..180 degrees).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import quaternion
+
+__all__ = [
+    "angle_between",
+    "angular_speed",
+    "as_unit_quaternion",
+    "euler_lerp",
+    "lerp_angles",
+    "nlerp",
+    "slerp",
+    "total_angle",
+]
+
+#: A quaternion whose length differs from 1 by more than this is refused as a rotation.
+UNIT_TOLERANCE = 1e-6
+#: ``t`` this close outside ``[0, 1]`` is treated as rounding and clipped onto the range.
+T_SLACK = 1e-9
+#: When ``|q0 + q1|`` (or ``|q0 - q1|``) is below this, the pair counts as antipodal
+#: (or identical) and the special case is used instead of the general formula.
+DEGENERATE = 1e-9
+
+
+# -- input checks ---------------------------------------------------------------------------
+def as_unit_quaternion(q, name: str = "q") -> np.ndarray:
+    """``q`` (a ``quaternion.quaternion`` or 4 numbers w, x, y, z) as a float array (4,).
+
+    Raises ``ValueError`` for anything that is not a finite unit quaternion.
+    """
+    if isinstance(q, quaternion.quaternion):
+        arr = quaternion.as_float_array(q).astype(float)
+    else:
+        try:
+            arr = np.asarray(q, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z), "
+                             f"got {q!r}") from exc
+        if arr.shape != (4,):
+            raise ValueError(f"{name} must be a single quaternion (w, x, y, z), "
+                             f"got an array of shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinity: {arr.tolist()}")
+    norm = float(np.linalg.norm(arr))
+    if norm == 0.0:
+        raise ValueError(f"{name} is the zero quaternion, which is not a rotation")
+    if abs(norm - 1.0) > UNIT_TOLERANCE:
+        raise ValueError(f"{name} has length {norm:.6g}, but a rotation needs a unit "
+                         f"quaternion: divide it by its length first (q.normalized())")
+    return arr / norm
+
+
+def _as_t(t) -> np.ndarray:
+    try:
+        arr = np.asarray(t, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"t must be a number or an array of numbers, got {t!r}") from exc
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("t contains NaN or infinity")
+    if arr.size and (arr.min() < -T_SLACK or arr.max() > 1 + T_SLACK):
+        raise ValueError(f"t must lie in [0, 1] (0 = start, 1 = end), got values from "
+                         f"{arr.min():g} to {arr.max():g}; these blends do not extrapolate")
+    return np.clip(arr, 0.0, 1.0)
+
+
+def _as_angles(e, name: str) -> np.ndarray:
+    try:
+        arr = np.asarray(e, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be three angles (yaw, pitch, roll) in degrees, "
+                         f"got {e!r}") from exc
+    if arr.shape != (3,):
+        raise ValueError(f"{name} must be three angles (yaw, pitch, roll) in degrees, "
+                         f"got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinity: {arr.tolist()}")
+    return arr
+
+
+def _wrap(result: np.ndarray, scalar: bool):
+    """Float array (..., 4) -> quaternion, or array of quaternions of shape (...)."""
+    q = quaternion.as_quat_array(np.ascontiguousarray(result))
+    return q[()] if scalar else q
+
+
+# -- Euler angles ---------------------------------------------------------------------------
+def lerp_angles(e0, e1, t, wrap: bool = False) -> np.ndarray:
+    """Blend (yaw, pitch, roll) component by component; returns angles of shape ``t.shape + (3,)``.
+
+    ``wrap=False`` is the naive blend ``e0 + t * (e1 - e0)``. ``wrap=True`` first replaces
+    each difference by the equivalent one in ``[-180, 180)``, so every angle turns the short
+    way round (a difference of exactly 180 degrees goes the negative way).
+    """
+    a0 = _as_angles(e0, "e0")
+    a1 = _as_angles(e1, "e1")
+    tt = _as_t(t)
+    diff = a1 - a0
+    if wrap:
+        diff = (diff + 180.0) % 360.0 - 180.0
+    return a0 + tt[..., None] * diff
+
+
+def euler_lerp(e0, e1, t, order: str = "YXZ", wrap: bool = False):
+    """The orientation reached by blending Euler angles component by component.
+
+    ``e0`` and ``e1`` are (yaw, pitch, roll) in degrees, turned into a rotation with the
+    gimbal ``order`` (outer to inner). Returns a unit quaternion for a scalar ``t``, or an
+    array of quaternions of ``t``'s shape. See :func:`lerp_angles` for ``wrap``.
+
+    This is what happens when a game stores keyframes as three angles and blends them: it
+    works for a turn about one axis and goes wrong, in speed and in path, once several
+    angles change together.
+    """
+    from .rotations import euler_to_quaternion
+
+    angles = lerp_angles(e0, e1, t, wrap=wrap)
+    flat = angles.reshape(-1, 3)
+    out = np.empty((len(flat), 4))
+    previous = None
+    for i, (yaw, pitch, roll) in enumerate(flat):
+        q = quaternion.as_float_array(euler_to_quaternion(yaw, pitch, roll, order=order))
+        if previous is not None and np.dot(q, previous) < 0:
+            q = -q  # same rotation; keep neighbouring samples on the same side of the sphere
+        out[i] = q
+        previous = q
+    return _wrap(out.reshape(angles.shape[:-1] + (4,)), np.ndim(t) == 0)
+
+
+# -- quaternion blends ----------------------------------------------------------------------
+def _pair(q0, q1, shortest: bool) -> tuple[np.ndarray, np.ndarray]:
+    a = as_unit_quaternion(q0, "q0")
+    b = as_unit_quaternion(q1, "q1")
+    if shortest and np.dot(a, b) < 0:
+        b = -b
+    return a, b
+
+
+def _full_turn_partner(a: np.ndarray) -> np.ndarray:
+    """A unit quaternion at 90 degrees (in 4D) from ``a``: ``a * j``.
+
+    Used when the long way from ``q`` to ``-q`` is asked for: every half great circle
+    between them is equally long, so one is chosen, ``a * exp(pi t j)``, which is a full
+    360-degree turn about the object's own up (Y) axis.
+    """
+    return quaternion.as_float_array(quaternion.as_quat_array(a) * quaternion.y)
+
+
+def nlerp(q0, q1, t, shortest: bool = True):
+    """Normalised linear interpolation: ``normalise((1 - t) q0 + t q1)``.
+
+    Cheap (no trigonometry) and it ends exactly on ``q0`` and ``q1``, but it sweeps the
+    angle unevenly: fastest in the middle, slowest at the ends, more so the wider the turn.
+    With ``shortest=True`` ``q1`` is negated first when ``q0 . q1 < 0``.
+
+    When ``shortest=False`` and ``q1 = -q0`` the straight 4D line passes through zero and
+    names no rotation at its middle; then the same full turn as :func:`slerp` is returned
+    (see there), so the result never contains NaN.
+    """
+    a, b = _pair(q0, q1, shortest)
+    tt = _as_t(t)
+    if np.linalg.norm(a + b) < DEGENERATE:
+        return slerp(q0, q1, t, shortest=False)
+    blend = (1.0 - tt)[..., None] * a + tt[..., None] * b
+    blend /= np.linalg.norm(blend, axis=-1, keepdims=True)
+    return _wrap(blend, np.ndim(t) == 0)
+
+
+def slerp(q0, q1, t, shortest: bool = True):
+    """Spherical linear interpolation, at a constant angular speed.
+
+    With ``Omega`` the 4D angle between the quaternions (half the rotation angle)::
+
+        slerp(q0, q1, t) = sin((1 - t) Omega) / sin(Omega) q0 + sin(t Omega) / sin(Omega) q1
+
+    ``shortest=True`` negates ``q1`` first when ``q0 . q1 < 0`` (numpy-quaternion's own
+    slerp always does this); ``shortest=False`` keeps the given sign and so can take the
+    long way round. Identical inputs give a constant result. For ``q1 = -q0`` with
+    ``shortest=False`` (the same rotation, asked to go the long way) the path is a full
+    360-degree turn about the object's own up axis. No input gives NaN.
+    """
+    a, b = _pair(q0, q1, shortest)
+    tt = _as_t(t)
+    scalar = np.ndim(t) == 0
+    if np.linalg.norm(a + b) < DEGENERATE:
+        b = _full_turn_partner(a)
+        angle = tt * np.pi
+        out = np.cos(angle)[..., None] * a + np.sin(angle)[..., None] * b
+        return _wrap(out, scalar)
+    # Omega from both chord lengths: accurate for tiny and for nearly opposite pairs.
+    omega = 2.0 * np.arctan2(np.linalg.norm(a - b), np.linalg.norm(a + b))
+    # sin(x Omega) / sin(Omega) written with sinc, so that Omega -> 0 gives the lerp weights.
+    denom = np.sinc(omega / np.pi)
+    w0 = (1.0 - tt) * np.sinc((1.0 - tt) * omega / np.pi) / denom
+    w1 = tt * np.sinc(tt * omega / np.pi) / denom
+    out = w0[..., None] * a + w1[..., None] * b
+    out /= np.linalg.norm(out, axis=-1, keepdims=True)  # removes rounding drift only
+    return _wrap(out, scalar)
+
+
+# -- measuring a path -----------------------------------------------------------------------
+def _float_path(qs) -> np.ndarray:
+    arr = np.asarray(qs)
+    if arr.dtype == np.quaternion:
+        arr = quaternion.as_float_array(arr)
+    arr = np.asarray(arr, dtype=float)
+    if arr.ndim != 2 or arr.shape[1] != 4:
+        raise ValueError(f"a path must be a 1D array of quaternions (or N x 4 numbers), "
+                         f"got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("the path contains NaN or infinity")
+    norms = np.linalg.norm(arr, axis=1)
+    if np.any(np.abs(norms - 1.0) > UNIT_TOLERANCE):
+        raise ValueError("every quaternion of the path must have length 1 (a rotation)")
+    return arr / norms[:, None]
+
+
+def _angles(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Rotation angle (degrees, 0..180) between unit quaternions ``a[i]`` and ``b[i]``.
+
+    It is twice the 4D angle between the vectors, measured to the nearer of ``b`` and
+    ``-b`` (both are the same rotation); half-chord lengths keep it accurate near 0 and 180.
+    """
+    near = np.linalg.norm(a - b, axis=-1)
+    far = np.linalg.norm(a + b, axis=-1)
+    return np.degrees(4.0 * np.arctan2(np.minimum(near, far), np.maximum(near, far)))
+
+
+def _step_angles(path: np.ndarray) -> np.ndarray:
+    """Rotation angle (degrees) between each pair of neighbouring samples."""
+    return _angles(path[:-1], path[1:])
+
+
+def angle_between(q0, q1) -> float:
+    """Angle in degrees (0..180) of the rotation that takes orientation ``q0`` to ``q1``.
+
+    ``q`` and ``-q`` give the same answer: this is the true angle between the orientations,
+    the one slerp sweeps when it takes the short way.
+    """
+    a = as_unit_quaternion(q0, "q0")
+    b = as_unit_quaternion(q1, "q1")
+    return float(_angles(a, b))
+
+
+def total_angle(qs) -> float:
+    """Total angle turned (degrees) along a sampled path of unit quaternions.
+
+    The sum of the angles between neighbouring samples: sample finely enough that no
+    single step turns 180 degrees or more.
+    """
+    path = _float_path(qs)
+    if len(path) < 2:
+        raise ValueError("a path needs at least two samples to have turned by any angle")
+    return float(np.sum(_step_angles(path)))
+
+
+def angular_speed(qs, t) -> np.ndarray:
+    """Angular speed in degrees per unit ``t`` at each sample of a path.
+
+    ``qs`` is a 1D array of unit quaternions sampled at the increasing values ``t`` (same
+    length). Inside the path the speed is the angle between the two neighbours divided by
+    their ``t`` distance (a central difference); at the ends, a one-sided one.
+    """
+    path = _float_path(qs)
+    tt = np.asarray(t, dtype=float)
+    if tt.shape != (len(path),):
+        raise ValueError(f"t must be a 1D array with one value per sample ({len(path)}), "
+                         f"got shape {tt.shape}")
+    if len(path) < 2:
+        raise ValueError("a path needs at least two samples to have a speed")
+    if not np.all(np.isfinite(tt)) or np.any(np.diff(tt) <= 0):
+        raise ValueError("t must be finite and strictly increasing")
+    steps = _step_angles(path)
+    dt = np.diff(tt)
+    speed = np.empty(len(path))
+    speed[0] = steps[0] / dt[0]
+    speed[-1] = steps[-1] / dt[-1]
+    if len(path) > 2:
+        # central difference: the angle between samples i-1 and i+1
+        speed[1:-1] = _angles(path[:-2], path[2:]) / (tt[2:] - tt[:-2])
+    return speed
