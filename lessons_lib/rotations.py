@@ -1,0 +1,423 @@
+"""Rotation matrices, yaw/pitch/roll in any of the six orders, quaternions and gimbal axes.
+
+Conventions (the same in every lesson):
+
+* right-handed, **Y up**, column vectors, active rotations, angles in **degrees**;
+* yaw turns about Y, pitch about X, roll about Z;
+* ``order`` is a permutation of ``"XYZ"`` naming the gimbal rings from **outer to inner**,
+  which is also the matrix product from left to right: ``"YXZ"`` (the default, the
+  Roll -> Pitch -> Yaw of most engines) means ``R = Ry(yaw) @ Rx(pitch) @ Rz(roll)``, so roll
+  acts on the object first. This equals scipy's intrinsic ``Rotation.from_euler("YXZ", ...)``
+  given the angles in ring order;
+* quaternions are :class:`quaternion.quaternion` (w, x, y, z), Hamilton product.
+
+Every function takes scalars or arrays that broadcast together; a scalar call returns a
+``(3, 3)`` matrix or a tuple of floats, an array call adds the leading batch shape.
+
+Reading angles back (:func:`matrix_to_euler`, :func:`quaternion_to_euler`) is exact
+everywhere: the middle angle comes from ``atan2(sine, cosine)`` (never a bare ``asin``),
+the inner angle is then computed from well-conditioned entries given the outer one, and
+the locked branch (inner angle 0, outer angle carrying the rest) is taken only when the
+middle ring's cosine is within a few machine epsilons of zero.
+:func:`quaternion_to_euler_naive` is the common ``test > 0.4995`` recipe, kept so the
+lesson can show how far it is off.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import quaternion
+
+__all__ = [
+    "ORDERS",
+    "ANGLE_OF_AXIS",
+    "LOCK_EPS",
+    "NAIVE_THRESHOLD",
+    "check_order",
+    "ring_angle_names",
+    "middle_angle_name",
+    "axis_rotation",
+    "euler_to_matrix",
+    "matrix_to_euler",
+    "euler_to_quaternion",
+    "quaternion_to_matrix",
+    "matrix_to_quaternion",
+    "quaternion_to_euler",
+    "quaternion_to_euler_naive",
+    "gimbal_axes",
+    "euler_rate_matrix",
+    "lock_measure",
+    "lock_angle",
+    "angle_between",
+]
+
+#: The six rotation orders, outer ring first.
+ORDERS = ("XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX")
+
+#: Which of yaw, pitch and roll turns about each axis.
+ANGLE_OF_AXIS = {"X": "pitch", "Y": "yaw", "Z": "roll"}
+
+#: The locked branch of :func:`matrix_to_euler` is taken when the cosine of the middle
+#: angle is below this: a few machine epsilons, i.e. within about 1e-13 degrees of +-90.
+LOCK_EPS = 8 * np.finfo(float).eps
+
+#: ``test > 0.4995`` in the naive recipe: sin(pitch) > 0.999, i.e. |pitch| > 87.44 degrees.
+NAIVE_THRESHOLD = 0.4995
+
+_INDEX = {"X": 0, "Y": 1, "Z": 2}
+_UNIT_TOL = 1e-6  # how far from orthonormal / unit length an input may be
+
+
+# -- validation ------------------------------------------------------------------------------
+def check_order(order) -> str:
+    """Return ``order`` if it names the three axes once each (e.g. ``"YXZ"``), else raise."""
+    if not isinstance(order, str):
+        raise ValueError(f"order must be a string such as 'YXZ', got {type(order).__name__}")
+    if order.upper() in ORDERS and order != order.upper():
+        raise ValueError(
+            f"order {order!r}: write it in capitals ({order.upper()!r}). Rings are named outer "
+            "to inner with X, Y, Z (lower case means extrinsic rotations in scipy, not here)")
+    if order not in ORDERS:
+        raise ValueError(
+            f"order {order!r} is not a permutation of 'XYZ': use each of X, Y and Z exactly "
+            f"once, outer ring first, one of {', '.join(ORDERS)}")
+    return order
+
+
+def _angles(yaw, pitch, roll):
+    out = []
+    for name, value in (("yaw", yaw), ("pitch", pitch), ("roll", roll)):
+        try:
+            arr = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must be a number of degrees, got {value!r}") from None
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} must be a finite number of degrees, got {value!r}")
+        out.append(arr)
+    try:
+        return np.broadcast_arrays(*out)
+    except ValueError:
+        raise ValueError("yaw, pitch and roll have shapes "
+                         f"{[a.shape for a in out]} that do not broadcast together") from None
+
+
+def _parity(order: str) -> int:
+    """+1 when the order is a cyclic shift of XYZ (XYZ, YZX, ZXY), -1 otherwise."""
+    return 1 if order in ("XYZ", "YZX", "ZXY") else -1
+
+
+def ring_angle_names(order: str = "YXZ") -> tuple[str, str, str]:
+    """The angle each ring carries, outer to inner: ``"YXZ"`` -> ``("yaw", "pitch", "roll")``."""
+    check_order(order)
+    return tuple(ANGLE_OF_AXIS[a] for a in order)
+
+
+def middle_angle_name(order: str = "YXZ") -> str:
+    """The angle on the middle ring: the one that locks the gimbal at +-90 degrees."""
+    return ring_angle_names(order)[1]
+
+
+def _by_axis(order, yaw, pitch, roll):
+    """The three angles in ring order (outer, middle, inner) for ``order``."""
+    value = {"X": pitch, "Y": yaw, "Z": roll}
+    return tuple(value[a] for a in order)
+
+
+def _to_ypr(order, outer, middle, inner):
+    named = dict(zip(order, (outer, middle, inner), strict=True))
+    return named["Y"], named["X"], named["Z"]
+
+
+def _as_rotation_matrix(R) -> np.ndarray:
+    try:
+        R = np.asarray(R, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("R must be a 3x3 rotation matrix of numbers") from None
+    if R.ndim < 2 or R.shape[-2:] != (3, 3):
+        raise ValueError(f"R must be a 3x3 rotation matrix (or a stack of them), got shape "
+                         f"{R.shape}")
+    if not np.all(np.isfinite(R)):
+        raise ValueError("R contains NaN or infinity: it is not a rotation")
+    gram = np.swapaxes(R, -1, -2) @ R
+    if not np.all(np.abs(gram - np.eye(3)) < _UNIT_TOL):
+        raise ValueError("R is not orthonormal (R.T @ R is not the identity): it is not a "
+                         "rotation matrix")
+    if not np.all(np.linalg.det(R) > 0):
+        raise ValueError("R has determinant -1: it is a reflection, not a rotation")
+    return R
+
+
+# -- matrices --------------------------------------------------------------------------------
+def axis_rotation(axis: str, angle_deg) -> np.ndarray:
+    """The matrix that turns vectors by ``angle_deg`` about ``axis`` ("x", "y" or "z").
+
+    Positive angles turn counter-clockwise when the axis points at you (right-hand rule):
+    ``Rx`` takes +Y towards +Z, ``Ry`` takes +Z towards +X, ``Rz`` takes +X towards +Y.
+    """
+    if not isinstance(axis, str) or axis.upper() not in _INDEX:
+        raise ValueError(f"axis must be one of 'x', 'y', 'z', got {axis!r}")
+    try:
+        t = np.deg2rad(np.asarray(angle_deg, dtype=float))
+    except (TypeError, ValueError):
+        raise ValueError(f"angle_deg must be a number of degrees, got {angle_deg!r}") from None
+    if not np.all(np.isfinite(t)):
+        raise ValueError(f"angle_deg must be finite, got {angle_deg!r}")
+    c, s = np.cos(t), np.sin(t)
+    one, zero = np.ones_like(t), np.zeros_like(t)
+    k = _INDEX[axis.upper()]
+    if k == 0:
+        rows = [[one, zero, zero], [zero, c, -s], [zero, s, c]]
+    elif k == 1:
+        rows = [[c, zero, s], [zero, one, zero], [-s, zero, c]]
+    else:
+        rows = [[c, -s, zero], [s, c, zero], [zero, zero, one]]
+    return np.stack([np.stack(r, axis=-1) for r in rows], axis=-2)
+
+
+def euler_to_matrix(yaw, pitch, roll, order: str = "YXZ") -> np.ndarray:
+    """``R = R_outer @ R_middle @ R_inner`` with the rings named by ``order``.
+
+    For the default ``"YXZ"``: ``Ry(yaw) @ Rx(pitch) @ Rz(roll)``.
+    """
+    check_order(order)
+    angles = _by_axis(order, *_angles(yaw, pitch, roll))
+    R = axis_rotation(order[0], angles[0])
+    R = R @ axis_rotation(order[1], angles[1])
+    return R @ axis_rotation(order[2], angles[2])
+
+
+def _matrix_to_ring_angles(R: np.ndarray, order: str):
+    """(outer, middle, inner) in radians for a validated stack of rotation matrices."""
+    i, j, k = (_INDEX[a] for a in order)
+    s = _parity(order)
+    # sin(middle) sits alone in one entry; |cos(middle)| is the length of a unit row's rest.
+    sin_b = s * R[..., i, k]
+    cos_b = np.hypot(R[..., i, i], R[..., i, j])
+    middle = np.arctan2(sin_b, cos_b)
+    locked = cos_b < LOCK_EPS
+    # Away from the lock the outer angle comes from the column of the inner axis ...
+    outer_free = np.arctan2(-s * R[..., j, k], R[..., k, k])
+    # ... at the lock only outer+-inner is defined: the inner angle is 0, the outer carries it.
+    outer_locked = np.arctan2(s * R[..., k, j], R[..., j, j])
+    outer = np.where(locked, outer_locked, outer_free)
+    # Given the outer angle, the inner one comes from O(1) entries (well conditioned even a
+    # hair from the lock): row j of R_outer^T R equals row j of R_inner.
+    co, so = np.cos(outer), np.sin(outer)
+    m_ji = co * R[..., j, i] + s * so * R[..., k, i]
+    m_jj = co * R[..., j, j] + s * so * R[..., k, j]
+    inner = np.where(locked, 0.0, np.arctan2(s * m_ji, m_jj))
+    return outer, middle, inner
+
+
+def _finish(order, outer, middle, inner):
+    deg = [np.rad2deg(a) + 0.0 for a in (outer, middle, inner)]  # + 0.0 turns -0.0 into 0.0
+    # atan2 returns -180 for a tiny negative sine; report angles in (-180, 180].
+    deg = [np.where(d <= -180.0, d + 360.0, d) for d in deg]
+    yaw, pitch, roll = _to_ypr(order, *deg)
+    if np.ndim(yaw) == 0:
+        return float(yaw), float(pitch), float(roll)
+    return yaw, pitch, roll
+
+
+def matrix_to_euler(R, order: str = "YXZ"):
+    """The (yaw, pitch, roll) in degrees that rebuild ``R`` with :func:`euler_to_matrix`.
+
+    The middle ring's angle is in [-90, 90], the others in (-180, 180]. At the lock (middle
+    angle +-90) infinitely many triples give ``R``; this returns the one whose inner angle
+    is 0, the outer angle carrying the rest.
+    """
+    check_order(order)
+    R = _as_rotation_matrix(R)
+    return _finish(order, *_matrix_to_ring_angles(R, order))
+
+
+# -- quaternions -----------------------------------------------------------------------------
+def _axis_quaternion(axis: str, angle_deg: np.ndarray) -> np.ndarray:
+    half = np.deg2rad(angle_deg) / 2
+    comps = np.zeros(np.shape(half) + (4,))
+    comps[..., 0] = np.cos(half)
+    comps[..., 1 + _INDEX[axis]] = np.sin(half)
+    return quaternion.as_quat_array(comps)
+
+
+def euler_to_quaternion(yaw, pitch, roll, order: str = "YXZ"):
+    """The unit quaternion ``q_outer * q_middle * q_inner`` of the same rotation as
+    :func:`euler_to_matrix`. Its sign follows the angles continuously (no canonical w >= 0).
+    """
+    check_order(order)
+    angles = _by_axis(order, *_angles(yaw, pitch, roll))
+    q = _axis_quaternion(order[0], angles[0])
+    q = q * _axis_quaternion(order[1], angles[1])
+    q = q * _axis_quaternion(order[2], angles[2])
+    return q[()] if q.ndim == 0 else q
+
+
+def _as_unit_quaternion(q) -> np.ndarray:
+    """Components (..., 4) of a unit quaternion: a ``quaternion``, an array of them, or a
+    sequence (w, x, y, z)."""
+    arr = np.asarray(q)
+    if arr.dtype == quaternion.quaternion:
+        comps = quaternion.as_float_array(arr)
+    else:
+        try:
+            comps = np.asarray(q, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"expected a quaternion or (w, x, y, z), got {q!r}") from None
+        if comps.ndim < 1 or comps.shape[-1] != 4:
+            raise ValueError(f"expected a quaternion or (w, x, y, z), got shape {comps.shape}")
+    if not np.all(np.isfinite(comps)):
+        raise ValueError("the quaternion contains NaN or infinity: it is not a rotation")
+    norm = np.linalg.norm(comps, axis=-1)
+    if np.any(norm == 0):
+        raise ValueError("the zero quaternion is not a rotation: a rotation needs |q| = 1")
+    if np.any(np.abs(norm - 1) > _UNIT_TOL):
+        worst = norm.flat[np.argmax(np.abs(norm - 1))]
+        raise ValueError(f"the quaternion has length {worst:.6g}, not 1: normalise it first "
+                         "(q / abs(q)) if it is meant as a rotation")
+    return comps / norm[..., None]
+
+
+def quaternion_to_matrix(q) -> np.ndarray:
+    """The rotation matrix of a unit quaternion (Hamilton convention, active rotation)."""
+    c = _as_unit_quaternion(q)
+    w, x, y, z = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
+    rows = [
+        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+    ]
+    return np.stack([np.stack(r, axis=-1) for r in rows], axis=-2)
+
+
+def matrix_to_quaternion(R):
+    """A unit quaternion with w >= 0 for a rotation matrix (Shepperd's stable method)."""
+    R = _as_rotation_matrix(R)
+    flat = R.reshape(-1, 3, 3)
+    out = np.empty((flat.shape[0], 4))
+    for n, m in enumerate(flat):
+        trace = np.trace(m)
+        # Use the largest of 4w^2, 4x^2, 4y^2, 4z^2 as the divisor: never a tiny number.
+        cand = np.array([trace, m[0, 0], m[1, 1], m[2, 2]])
+        big = int(np.argmax(cand))
+        if big == 0:
+            r = np.sqrt(1 + trace) * 2
+            q = [r / 4, (m[2, 1] - m[1, 2]) / r, (m[0, 2] - m[2, 0]) / r, (m[1, 0] - m[0, 1]) / r]
+        elif big == 1:
+            r = np.sqrt(1 + m[0, 0] - m[1, 1] - m[2, 2]) * 2
+            q = [(m[2, 1] - m[1, 2]) / r, r / 4, (m[0, 1] + m[1, 0]) / r, (m[0, 2] + m[2, 0]) / r]
+        elif big == 2:
+            r = np.sqrt(1 + m[1, 1] - m[0, 0] - m[2, 2]) * 2
+            q = [(m[0, 2] - m[2, 0]) / r, (m[0, 1] + m[1, 0]) / r, r / 4, (m[1, 2] + m[2, 1]) / r]
+        else:
+            r = np.sqrt(1 + m[2, 2] - m[0, 0] - m[1, 1]) * 2
+            q = [(m[1, 0] - m[0, 1]) / r, (m[0, 2] + m[2, 0]) / r, (m[1, 2] + m[2, 1]) / r, r / 4]
+        q = np.array(q)
+        if q[0] < 0:
+            q = -q
+        out[n] = q / np.linalg.norm(q)
+    result = quaternion.as_quat_array(out.reshape(R.shape[:-2] + (4,)))
+    return result[()] if result.ndim == 0 else result
+
+
+def quaternion_to_euler(q, order: str = "YXZ"):
+    """(yaw, pitch, roll) in degrees of a unit quaternion; ``q`` and ``-q`` give the same.
+
+    Same ranges and the same lock rule as :func:`matrix_to_euler` (it goes through the
+    rotation matrix, whose entries are exact to rounding for any unit quaternion).
+    """
+    check_order(order)
+    R = quaternion_to_matrix(q)
+    return _finish(order, *_matrix_to_ring_angles(R, order))
+
+
+def quaternion_to_euler_naive(q, order: str = "YXZ", threshold: float = NAIVE_THRESHOLD):
+    """The widespread recipe, for comparison only: **not** exact near the lock.
+
+    ``test = sin(middle) / 2``; when ``|test| > threshold`` (0.4995: the middle angle beyond
+    87.44 degrees) it snaps the middle angle to +-90, sets the inner angle to 0 and reads the
+    outer one as if locked; otherwise the middle angle is a bare ``asin``. For ``"YXZ"`` this
+    is the DirectX ``QuaternionToYawPitchRoll`` of the source article, written for any order.
+    """
+    check_order(order)
+    if not 0 < threshold <= 0.5:
+        raise ValueError(f"threshold must be in (0, 0.5], got {threshold!r}")
+    R = quaternion_to_matrix(q)
+    i, j, k = (_INDEX[a] for a in order)
+    s = _parity(order)
+    test = s * R[..., i, k] / 2
+    snapped = np.abs(test) > threshold
+    middle = np.where(snapped, np.sign(test) * np.pi / 2,
+                      np.arcsin(np.clip(2 * test, -1.0, 1.0)))
+    outer = np.where(snapped, np.arctan2(s * R[..., k, j], R[..., j, j]),
+                     np.arctan2(-s * R[..., j, k], R[..., k, k]))
+    inner = np.where(snapped, 0.0, np.arctan2(-s * R[..., i, j], R[..., i, i]))
+    return _finish(order, outer, middle, inner)
+
+
+# -- gimbals ---------------------------------------------------------------------------------
+def gimbal_axes(yaw, pitch, roll, order: str = "YXZ") -> np.ndarray:
+    """Rows: the outer, middle and inner ring's rotation axis in world coordinates (unit).
+
+    The outer axis is fixed to the world; the middle one is turned by the outer ring; the
+    inner one by the outer and middle rings. At the lock the outer and inner rows are parallel.
+    """
+    check_order(order)
+    outer, middle, _inner = _by_axis(order, *_angles(yaw, pitch, roll))
+    basis = np.eye(3)
+    R_outer = axis_rotation(order[0], outer)
+    R_both = R_outer @ axis_rotation(order[1], middle)
+    a0 = np.broadcast_to(basis[_INDEX[order[0]]], R_outer.shape[:-1])
+    a1 = R_outer @ basis[_INDEX[order[1]]]
+    a2 = R_both @ basis[_INDEX[order[2]]]
+    return np.stack([a0, a1, a2], axis=-2)
+
+
+def euler_rate_matrix(yaw, pitch, roll, order: str = "YXZ") -> np.ndarray:
+    """The 3x3 map from ring rates (outer, middle, inner; any angular unit) to the angular
+    velocity in world coordinates: its columns are :func:`gimbal_axes`.
+
+    It loses rank exactly at the lock: some angular velocity cannot be produced at all.
+    """
+    return np.swapaxes(gimbal_axes(yaw, pitch, roll, order), -1, -2)
+
+
+def lock_measure(yaw, pitch, roll, order: str = "YXZ"):
+    """How free the gimbal still is: the smallest singular value of :func:`euler_rate_matrix`.
+
+    1 when the middle ring is at 0, ``sqrt(1 - |sin(middle)|)`` in general, 0 at the lock.
+    """
+    J = euler_rate_matrix(yaw, pitch, roll, order)
+    sv = np.linalg.svd(J, compute_uv=False)[..., -1]
+    return float(sv) if np.ndim(sv) == 0 else sv
+
+
+def lock_angle(yaw, pitch, roll, order: str = "YXZ"):
+    """Degrees between the lines of the outer and inner ring axes: 90 when the middle ring is
+    at 0, ``90 - |middle|`` in general, 0 when the two axes coincide (the lock)."""
+    axes = gimbal_axes(yaw, pitch, roll, order)
+    a0, a2 = axes[..., 0, :], axes[..., 2, :]
+    # atan2(|a x b|, |a . b|): accurate near 0, unlike acos of the dot product.
+    cross = np.linalg.norm(np.cross(a0, a2), axis=-1)
+    dot = np.abs(np.sum(a0 * a2, axis=-1))
+    ang = np.rad2deg(np.arctan2(cross, dot))
+    return float(ang) if np.ndim(ang) == 0 else ang
+
+
+def angle_between(A, B):
+    """The angle in degrees of the rotation taking orientation ``A`` to ``B`` (matrices or
+    quaternions): 0 when they are the same orientation."""
+    def as_matrix(X):
+        arr = np.asarray(X)
+        if arr.dtype == quaternion.quaternion or (arr.ndim >= 1 and arr.shape[-1] == 4):
+            return quaternion_to_matrix(X)
+        return _as_rotation_matrix(X)
+
+    A, B = as_matrix(A), as_matrix(B)
+    D = np.swapaxes(A, -1, -2) @ B
+    # angle from the axis part (sin) and the trace part (cos): accurate for tiny angles.
+    skew = np.stack([D[..., 2, 1] - D[..., 1, 2], D[..., 0, 2] - D[..., 2, 0],
+                     D[..., 1, 0] - D[..., 0, 1]], axis=-1)
+    sin2 = np.linalg.norm(skew, axis=-1)
+    cos2 = np.trace(D, axis1=-2, axis2=-1) - 1
+    ang = np.rad2deg(np.arctan2(sin2, cos2))
+    return float(ang) if np.ndim(ang) == 0 else ang
