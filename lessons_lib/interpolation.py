@@ -147,16 +147,10 @@ def euler_lerp(e0, e1, t, order: str = "YXZ", wrap: bool = False):
     from .rotations import euler_to_quaternion
 
     angles = lerp_angles(e0, e1, t, wrap=wrap)
-    flat = angles.reshape(-1, 3)
-    out = np.empty((len(flat), 4))
-    previous = None
-    for i, (yaw, pitch, roll) in enumerate(flat):
-        q = quaternion.as_float_array(euler_to_quaternion(yaw, pitch, roll, order=order))
-        if previous is not None and np.dot(q, previous) < 0:
-            q = -q  # same rotation; keep neighbouring samples on the same side of the sphere
-        out[i] = q
-        previous = q
-    return _wrap(out.reshape(angles.shape[:-1] + (4,)), np.ndim(t) == 0)
+    # one vectorised call; its sign follows the angles continuously, so neighbouring
+    # samples of a path stay on the same side of the 4D sphere
+    q = euler_to_quaternion(angles[..., 0], angles[..., 1], angles[..., 2], order=order)
+    return q if np.ndim(t) else quaternion.quaternion(*quaternion.as_float_array(q))
 
 
 # -- quaternion blends ----------------------------------------------------------------------

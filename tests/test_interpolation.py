@@ -14,6 +14,8 @@ from lessons_lib.interpolation import (
     angle_between,
     angular_speed,
     as_unit_quaternion,
+    euler_lerp,
+    lerp_angles,
     nlerp,
     slerp,
     total_angle,
@@ -283,3 +285,83 @@ def test_path_measurements_refuse_bad_input():
         total_angle(2 * farr(good))
     with pytest.raises(ValueError, match="shape"):
         total_angle(np.zeros((3, 3)))
+
+
+# -- Euler-angle lerp ---------------------------------------------------------------------------
+angles_deg = st.tuples(st.floats(-180, 180), st.floats(-90, 90), st.floats(-180, 180))
+AXIS_ANGLE = {"X": 1, "Y": 0, "Z": 2}  # index into (yaw, pitch, roll)
+
+
+@SETTINGS
+@given(angles_deg, angles_deg, st.sampled_from(["YXZ", "XYZ", "ZXY", "ZYX", "XZY", "YZX"]),
+       st.booleans())
+def test_euler_lerp_matches_scipy_from_euler_on_the_blended_angles(e0, e1, order, wrap):
+    blended = lerp_angles(e0, e1, T, wrap=wrap)
+    ring = blended[:, [AXIS_ANGLE[axis] for axis in order]]
+    want = Rotation.from_euler(order, ring, degrees=True).as_matrix()
+    ours = euler_lerp(e0, e1, T, order=order, wrap=wrap)
+    got = np.array([quaternion.as_rotation_matrix(q) for q in ours])
+    np.testing.assert_allclose(got, want, atol=1e-9)
+    # and the blended angles themselves, independently
+    diff = np.subtract(e1, e0)
+    if wrap:
+        diff = np.where(diff >= 180, diff - 360, np.where(diff < -180, diff + 360, diff))
+    np.testing.assert_allclose(blended, np.add(e0, np.outer(T, diff)), atol=1e-9)
+
+
+def test_euler_lerp_on_one_axis_is_exactly_slerp():
+    # article 001: adding angles works while only one angle changes
+    t = np.linspace(0, 1, 11)
+    ours = euler_lerp((0, 0, 0), (0, 0, 120), t)   # roll only
+    reference = slerp(about([0, 0, 1], 0), about([0, 0, 1], 120), t)
+    for a, b in zip(ours, reference, strict=True):
+        assert same_rotation(a, b)
+
+
+def test_adding_two_axis_euler_angles_is_not_composing_rotations():
+    # article 001: (0, 15, 15) then (0, 30, 30) as rotations is not (0, 45, 45) in angles
+    e15 = euler_lerp((0, 0, 0), (45, 0, 45), 1 / 3)
+    e30 = euler_lerp((0, 0, 0), (45, 0, 45), 2 / 3)
+    e45 = euler_lerp((0, 0, 0), (45, 0, 45), 1.0)
+    assert not same_rotation(e30 * e15, e45, atol=1e-3)
+    # while with one angle it is
+    y15, y30, y45 = (euler_lerp((0, 0, 0), (45, 0, 0), s) for s in (1 / 3, 2 / 3, 1.0))
+    assert same_rotation(y30 * y15, y45)
+
+
+def test_wrap_around_yaw_turns_350_naively_and_10_when_wrapped():
+    t = np.linspace(0, 1, 201)
+    naive = euler_lerp((-175, 0, 0), (175, 0, 0), t)
+    wrapped = euler_lerp((-175, 0, 0), (175, 0, 0), t, wrap=True)
+    assert total_angle(naive) == pytest.approx(350, rel=1e-9)
+    assert total_angle(wrapped) == pytest.approx(10, rel=1e-9)
+    assert same_rotation(naive[-1], wrapped[-1])
+    assert lerp_angles((-175, 0, 0), (175, 0, 0), 0.5, wrap=True)[0] == pytest.approx(-180)
+
+
+def test_wrapped_euler_lerp_is_still_not_the_straight_turn():
+    e0, e1 = (30, -20, 10), (150, 70, 120)
+    t = np.linspace(0, 1, 401)
+    q0, q1 = euler_lerp(e0, e1, 0.0), euler_lerp(e0, e1, 1.0)
+    true_angle = angle_between(q0, q1)
+    for wrap in (False, True):
+        path = euler_lerp(e0, e1, t, wrap=wrap)
+        assert same_rotation(path[0], q0) and same_rotation(path[-1], q1)
+        assert total_angle(path) > true_angle + 20             # a detour of 30+ degrees
+        speed = angular_speed(path, t)
+        assert speed.max() / speed.min() > 1.5                  # and an uneven pace
+    assert total_angle(slerp(q0, q1, t)) == pytest.approx(true_angle, rel=1e-9)
+
+
+def test_euler_lerp_shapes_and_bad_input():
+    assert isinstance(euler_lerp((0, 0, 0), (10, 20, 30), 0.5), quaternion.quaternion)
+    assert euler_lerp((0, 0, 0), (10, 20, 30), np.zeros((2, 5))).shape == (2, 5)
+    assert lerp_angles((0, 0, 0), (10, 20, 30), [0, 1]).shape == (2, 3)
+    with pytest.raises(ValueError, match="three angles"):
+        euler_lerp((0, 0), (10, 20, 30), 0.5)
+    with pytest.raises(ValueError, match="NaN"):
+        euler_lerp((0, np.nan, 0), (10, 20, 30), 0.5)
+    with pytest.raises(ValueError, match="t must lie"):
+        euler_lerp((0, 0, 0), (10, 20, 30), 2.0)
+    with pytest.raises(ValueError, match="XYZ"):
+        euler_lerp((0, 0, 0), (10, 20, 30), 0.5, order="XXY")
