@@ -49,6 +49,7 @@ __all__ = [
     "lock_measure",
     "lock_angle",
     "angle_between",
+    "axis_angle_matrix",
 ]
 
 #: The six rotation orders, outer ring first.
@@ -421,3 +422,29 @@ def angle_between(A, B):
     cos2 = np.trace(D, axis1=-2, axis2=-1) - 1
     ang = np.rad2deg(np.arctan2(sin2, cos2))
     return float(ang) if np.ndim(ang) == 0 else ang
+
+
+def axis_angle_matrix(axis, angle_deg) -> np.ndarray:
+    """The matrix turning by ``angle_deg`` about any ``axis`` vector (Rodrigues' formula).
+
+    ``angle_deg`` may be an array: the result then has shape ``angle.shape + (3, 3)``.
+    """
+    try:
+        a = np.asarray(axis, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"axis must be a 3-vector of numbers, got {axis!r}") from None
+    if a.shape != (3,) or not np.all(np.isfinite(a)):
+        raise ValueError(f"axis must be a finite 3-vector, got {axis!r}")
+    length = np.linalg.norm(a)
+    if length == 0:
+        raise ValueError("the zero vector has no direction: give a non-zero rotation axis")
+    x, y, z = a / length
+    try:
+        t = np.deg2rad(np.asarray(angle_deg, dtype=float))
+    except (TypeError, ValueError):
+        raise ValueError(f"angle_deg must be a number of degrees, got {angle_deg!r}") from None
+    if not np.all(np.isfinite(t)):
+        raise ValueError(f"angle_deg must be finite, got {angle_deg!r}")
+    K = np.array([[0, -z, y], [z, 0, -x], [-y, x, 0]])
+    s, c = np.sin(t)[..., None, None], np.cos(t)[..., None, None]
+    return np.eye(3) + s * K + (1 - c) * (K @ K)

@@ -454,3 +454,17 @@ def test_bad_matrices_raise(R, message):
 def test_angle_shapes_must_broadcast():
     with pytest.raises(ValueError, match="broadcast"):
         euler_to_matrix(np.zeros(3), np.zeros(4), 0)
+
+
+def test_axis_angle_matrix_matches_scipy():
+    axes = rng.normal(size=(300, 3))
+    angles = rng.uniform(-360, 360, 300)
+    for a, t in zip(axes, angles, strict=True):
+        want = Rotation.from_rotvec(np.radians(t) * a / np.linalg.norm(a)).as_matrix()
+        np.testing.assert_allclose(rot.axis_angle_matrix(a, t), want, atol=1e-14)
+    stack = rot.axis_angle_matrix([0, 1, 0], np.array([0.0, 90.0]))
+    np.testing.assert_allclose(stack[1], axis_rotation("y", 90), atol=1e-15)
+    with pytest.raises(ValueError, match="zero vector"):
+        rot.axis_angle_matrix([0, 0, 0], 10)
+    with pytest.raises(ValueError, match="finite"):
+        rot.axis_angle_matrix([np.nan, 0, 1], 10)
