@@ -1,0 +1,223 @@
+"""Grid path finding and string pulling.
+
+A grid is a 2D boolean array ``grid[y, x]``, ``True`` where the cell is blocked. Cell
+``(x, y)`` is the closed unit square ``[x, x + 1] x [y, y + 1]``; a path visits cell
+centres ``(x + 0.5, y + 0.5)`` and is written as a list of integer ``(x, y)`` pairs.
+
+The ``corner_cutting`` rule is the single switch shared by movement and line of sight:
+
+* ``corner_cutting=False`` (the default, the careful rule): a diagonal step is allowed only
+  when both cells it passes between are free, and a sight line may not even touch a blocked
+  cell, not at a corner point either. A unit never grazes a wall corner.
+* ``corner_cutting=True``: a diagonal step only needs its target cell free (it may squeeze
+  between two blocked cells that touch at a corner), and a sight line is blocked only when it
+  passes through the *inside* of a blocked cell.
+
+:func:`line_of_sight` is exact: it looks at every cell whose square the segment touches,
+with integer arithmetic, not at a rounded (Bresenham) line.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "NoPathError",
+    "grid_astar",
+    "line_of_sight",
+    "string_pull",
+    "path_length",
+    "make_line_of_sight",
+    "segment_cells",
+]
+
+SQRT2 = math.sqrt(2.0)
+
+
+class NoPathError(ValueError):
+    """The goal cannot be reached from the start on this grid."""
+
+
+def _check_grid(grid) -> np.ndarray:
+    g = np.asarray(grid)
+    if g.ndim != 2 or g.shape[0] == 0 or g.shape[1] == 0:
+        raise ValueError(f"the grid must be a non-empty 2D array (rows = y, columns = x), "
+                         f"got shape {g.shape}")
+    if g.dtype != bool:
+        if not np.issubdtype(g.dtype, np.number) or not np.isin(g, (0, 1)).all():
+            raise ValueError("the grid must hold booleans (True = blocked) or 0/1 values")
+        g = g.astype(bool)
+    return g
+
+
+def _check_cell(grid: np.ndarray, cell, name: str) -> tuple[int, int]:
+    try:
+        x, y = cell
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be an (x, y) pair of cell indices, got {cell!r}") from None
+    if not (float(x).is_integer() and float(y).is_integer()):
+        raise ValueError(f"{name} must be whole cell indices, got {cell!r}")
+    x, y = int(x), int(y)
+    h, w = grid.shape
+    if not (0 <= x < w and 0 <= y < h):
+        raise ValueError(f"{name} {(x, y)} is outside the {w} x {h} grid")
+    return x, y
+
+
+def _diagonal_ok(grid: np.ndarray, x: int, y: int, dx: int, dy: int,
+                 corner_cutting: bool) -> bool:
+    """May a diagonal step go from (x, y) by (dx, dy)? Its target is already known free."""
+    return corner_cutting or not (grid[y, x + dx] or grid[y + dy, x])
+
+
+def grid_astar(grid, start, goal, corner_cutting: bool = False) -> list[tuple[int, int]]:
+    """Shortest 8-connected path of cells from ``start`` to ``goal`` (both ``(x, y)``).
+
+    Straight steps cost 1, diagonal steps sqrt(2); ``corner_cutting`` decides whether a
+    diagonal step may pass a blocked cell that touches it at a corner (see the module text).
+    Ties are broken towards straight steps first, so the answer is the typical staircase.
+    Raises :class:`NoPathError` (a ValueError) when the goal cannot be reached.
+    """
+    g = _check_grid(grid)
+    s = _check_cell(g, start, "start")
+    t = _check_cell(g, goal, "goal")
+    for name, (x, y) in (("start", s), ("goal", t)):
+        if g[y, x]:
+            raise ValueError(f"the {name} cell {(x, y)} is blocked: pick a free cell")
+    h, w = g.shape
+    steps = [(1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
+             (1, 1, SQRT2), (1, -1, SQRT2), (-1, 1, SQRT2), (-1, -1, SQRT2)]
+
+    def heuristic(x, y):  # octile distance: exact on an empty grid, so admissible
+        ax, ay = abs(x - t[0]), abs(y - t[1])
+        return max(ax, ay) + (SQRT2 - 1.0) * min(ax, ay)
+
+    best = {s: 0.0}
+    parent: dict[tuple[int, int], tuple[int, int] | None] = {s: None}
+    counter = 0
+    heap = [(heuristic(*s), 0.0, counter, s)]
+    closed = set()
+    while heap:
+        _f, cost, _c, cell = heapq.heappop(heap)
+        if cell in closed:
+            continue
+        if cell == t:
+            path = []
+            node: tuple[int, int] | None = cell
+            while node is not None:
+                path.append(node)
+                node = parent[node]
+            return path[::-1]
+        closed.add(cell)
+        x, y = cell
+        for dx, dy, step in steps:
+            nx, ny = x + dx, y + dy
+            if not (0 <= nx < w and 0 <= ny < h) or g[ny, nx]:
+                continue
+            if dx and dy and not _diagonal_ok(g, x, y, dx, dy, corner_cutting):
+                continue
+            new = cost + step
+            if new < best.get((nx, ny), math.inf) - 1e-12:
+                best[(nx, ny)] = new
+                parent[(nx, ny)] = cell
+                counter += 1
+                heapq.heappush(heap, (new + heuristic(nx, ny), new, counter, (nx, ny)))
+    raise NoPathError(f"no path from {s} to {t}: the goal is walled off "
+                      f"(corner_cutting={corner_cutting})")
+
+
+def segment_cells(shape, a, b, corner_cutting: bool = False) -> np.ndarray:
+    """The cells ``(x, y)`` whose square the segment between the centres of ``a`` and ``b``
+    meets: every touched cell (corners included) when ``corner_cutting`` is False, only the
+    cells whose inside it crosses when True. Exact (integer arithmetic)."""
+    h, w = shape
+    ax, ay = a
+    bx, by = b
+    # Doubled coordinates: centres become odd integers, cell corners even integers.
+    px, py = 2 * ax + 1, 2 * ay + 1
+    dx, dy = 2 * (bx - ax), 2 * (by - ay)
+    xs = np.arange(min(ax, bx), max(ax, bx) + 1)
+    ys = np.arange(min(ay, by), max(ay, by) + 1)
+    cx, cy = np.meshgrid(xs, ys)
+    cx = cx.ravel()
+    cy = cy.ravel()
+    # Side of the line for each of the four corners of each cell (sign of the cross product).
+    sides = []
+    for ox in (0, 2):
+        for oy in (0, 2):
+            sides.append(dx * (2 * cy + oy - py) - dy * (2 * cx + ox - px))
+    s = np.stack(sides)
+    if corner_cutting:
+        # the inside is crossed unless every corner is on one side or on the line
+        hit = ~((s >= 0).all(axis=0) | (s <= 0).all(axis=0))
+    else:
+        hit = ~((s > 0).all(axis=0) | (s < 0).all(axis=0))
+    # Every cell of the index box overlaps the segment's box (the ends are cell centres),
+    # so the line-side test above decides alone.
+    return np.stack([cx[hit], cy[hit]], axis=1)
+
+
+def line_of_sight(grid, a, b, corner_cutting: bool = False) -> bool:
+    """True when the straight segment between the centres of cells ``a`` and ``b`` is clear.
+
+    Follows the same ``corner_cutting`` rule as :func:`grid_astar`, so a path smoothed with
+    it is one the unit can walk.
+    """
+    g = _check_grid(grid)
+    a = _check_cell(g, a, "a")
+    b = _check_cell(g, b, "b")
+    cells = segment_cells(g.shape, a, b, corner_cutting)
+    return not g[cells[:, 1], cells[:, 0]].any()
+
+
+def make_line_of_sight(grid, corner_cutting: bool = False) -> Callable[[object, object], bool]:
+    """A two-argument line-of-sight test bound to ``grid``, ready for :func:`string_pull`."""
+    g = _check_grid(grid)
+
+    def visible(a, b) -> bool:
+        cells = segment_cells(g.shape, _check_cell(g, a, "a"), _check_cell(g, b, "b"),
+                              corner_cutting)
+        return not g[cells[:, 1], cells[:, 0]].any()
+
+    return visible
+
+
+def string_pull(path: Sequence, line_of_sight: Callable[[object, object], bool]) -> list:
+    """Drop every point that the previous kept point can see past.
+
+    From the current anchor, look at the farthest point first and step back until one is in
+    sight; keep it and make it the new anchor. Neighbouring points of a valid path always see
+    each other, so this never gets stuck; in the worst case it asks ``line_of_sight`` about
+    every pair, O(n^2) calls.
+    """
+    pts = list(path)
+    if not pts:
+        raise ValueError("string_pull needs a path with at least one point")
+    if not callable(line_of_sight):
+        raise ValueError("line_of_sight must be a function (a, b) -> bool")
+    result = [pts[0]]
+    anchor = 0
+    last = len(pts) - 1
+    while anchor < last:
+        far = last
+        while far > anchor + 1 and not line_of_sight(pts[anchor], pts[far]):
+            far -= 1
+        result.append(pts[far])
+        anchor = far
+    return result
+
+
+def path_length(points) -> float:
+    """Sum of the straight pieces between consecutive points (cells count as their centres)."""
+    p = np.asarray(points, dtype=float)
+    if p.ndim != 2 or p.shape[1] != 2:
+        raise ValueError(f"points must be an (N, 2) array of x, y pairs, got shape {p.shape}")
+    if not np.isfinite(p).all():
+        raise ValueError("points contain NaN or infinity")
+    if len(p) < 2:
+        return 0.0
+    return float(np.hypot(*np.diff(p, axis=0).T).sum())
