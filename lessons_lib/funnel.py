@@ -1,0 +1,498 @@
+"""Portals, corridor validation and the funnel algorithm (with a step-by-step trace).
+
+Conventions: 2D, x to the right, y up. Polygons are convex and counter-clockwise. A corridor
+is a list of polygons, each sharing one whole edge with the next; that shared edge is a
+*portal*, written ``(left, right)`` as the traveller crossing it sees it.
+
+The only geometric test the funnel needs is the sign of a cross product,
+:func:`cross` ``(a, b, c) = (b - a) x (c - a)``: positive when ``c`` is to the left of the
+ray from ``a`` through ``b``, negative to the right, zero on the line.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = [
+    "CorridorTooNarrow",
+    "FunnelStep",
+    "cross",
+    "portals_from_corridor",
+    "validate_portals",
+    "funnel",
+    "funnel_steps",
+    "path_from_steps",
+    "portal_midpoint_path",
+    "shrink_portals",
+    "corridor_walls",
+    "path_clearance",
+    "point_in_polygon",
+    "corridor_path",
+    "check_polygon",
+]
+
+#: Relative tolerance for "the same point" and "on the line" in validation.
+EPS = 1e-9
+
+
+class CorridorTooNarrow(ValueError):
+    """A portal is narrower than the agent's diameter."""
+
+    def __init__(self, index: int, width: float, radius: float) -> None:
+        self.index = index
+        self.width = width
+        self.radius = radius
+        super().__init__(f"portal {index} is {width:.3g} wide, narrower than 2 x radius = "
+                         f"{2 * radius:.3g}: an agent of radius {radius:.3g} cannot pass")
+
+
+def cross(a, b, c) -> float:
+    """Twice the signed area of triangle abc: > 0 when c is left of a->b (counter-clockwise)."""
+    return (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])
+
+
+# -- polygons and portals -------------------------------------------------------------------
+def check_polygon(poly, index: int = 0) -> np.ndarray:
+    """Return ``poly`` as an (N, 2) array after checking it is convex and counter-clockwise."""
+    p = np.asarray(poly, dtype=float)
+    if p.ndim != 2 or p.shape[1] != 2 or len(p) < 3:
+        raise ValueError(f"polygon {index} must be an (N, 2) array with N >= 3, "
+                         f"got shape {p.shape}")
+    if not np.isfinite(p).all():
+        raise ValueError(f"polygon {index} contains NaN or infinity")
+    scale = max(1.0, float(np.abs(p).max()))
+    edges = np.roll(p, -1, axis=0) - p
+    if (np.hypot(edges[:, 0], edges[:, 1]) <= EPS * scale).any():
+        raise ValueError(f"polygon {index} repeats a vertex: remove the duplicate")
+    area2 = float(np.sum(p[:, 0] * np.roll(p[:, 1], -1) - np.roll(p[:, 0], -1) * p[:, 1]))
+    if area2 < 0:
+        raise ValueError(f"polygon {index} is clockwise: list its vertices counter-clockwise "
+                         "(reverse them)")
+    if area2 <= EPS * scale * scale:
+        raise ValueError(f"polygon {index} has no area (all its vertices are on one line)")
+    turns = edges[:, 0] * np.roll(edges[:, 1], -1) - edges[:, 1] * np.roll(edges[:, 0], -1)
+    lens = np.hypot(edges[:, 0], edges[:, 1])
+    if (turns < -EPS * lens * np.roll(lens, -1)).any():
+        raise ValueError(f"polygon {index} is not convex: split it into convex pieces")
+    # convex turns that wind more than once would make a star: total turning must be 2 pi
+    angles = np.arctan2(turns, (edges * np.roll(edges, -1, axis=0)).sum(axis=1))
+    if abs(angles.sum() - 2 * math.pi) > 1e-6:
+        raise ValueError(f"polygon {index} winds around more than once (self-intersecting)")
+    return p
+
+
+def _same(a, b, scale: float) -> bool:
+    return math.hypot(a[0] - b[0], a[1] - b[1]) <= EPS * scale
+
+
+def _shared_edge(pa: np.ndarray, pb: np.ndarray, ia: int, ib: int):
+    scale = max(1.0, float(np.abs(pa).max()), float(np.abs(pb).max()))
+    na, nb = len(pa), len(pb)
+    found = []
+    for i in range(na):
+        p, q = pa[i], pa[(i + 1) % na]
+        for j in range(nb):
+            # counter-clockwise neighbours walk their shared edge in opposite directions
+            if _same(pb[j], q, scale) and _same(pb[(j + 1) % nb], p, scale):
+                found.append((i, j))
+    if not found:
+        raise ValueError(f"polygons {ia} and {ib} share no edge: consecutive corridor polygons "
+                         "must have one whole edge in common (same two vertices)")
+    if len(found) > 1:
+        raise ValueError(f"polygons {ia} and {ib} share more than one edge")
+    i, _j = found[0]
+    # Polygon ia lies left of its edge p -> q, so the traveller leaving ia heads to the
+    # right of that direction: q is on the traveller's left, p on the right.
+    return pa[(i + 1) % na].copy(), pa[i].copy()
+
+
+def portals_from_corridor(polygons) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Portals ``(left, right)`` between each pair of consecutive polygons of a corridor."""
+    polys = [check_polygon(p, i) for i, p in enumerate(polygons)]
+    if not polys:
+        raise ValueError("the corridor is empty: give at least one polygon")
+    portals = [_shared_edge(polys[i], polys[i + 1], i, i + 1) for i in range(len(polys) - 1)]
+    validate_portals(portals)
+    return portals
+
+
+def _as_portals(portals) -> np.ndarray:
+    if len(portals) == 0:
+        return np.zeros((0, 2, 2))
+    try:
+        if isinstance(portals, np.ndarray):
+            arr = portals.astype(float)
+        else:
+            arr = np.asarray([[np.asarray(p, dtype=float) for p in lr] for lr in portals],
+                             dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("portals must be a list of (left, right) pairs of 2D points") from None
+    if arr.ndim != 3 or arr.shape[1:] != (2, 2):
+        raise ValueError(f"portals must be a list of (left, right) pairs of 2D points, "
+                         f"got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError("portals contain NaN or infinity")
+    return arr
+
+
+def validate_portals(portals) -> np.ndarray:
+    """Check that consecutive portals bound a convex counter-clockwise piece of corridor.
+
+    Between portal ``i`` and ``i + 1`` the corridor walks ``right_i -> right_i+1 ->
+    left_i+1 -> left_i`` counter-clockwise; portals that cross, or a portal whose left and
+    right are swapped, make that quadrilateral turn clockwise somewhere and are rejected.
+    Returns the portals as an (N, 2, 2) array.
+    """
+    arr = _as_portals(portals)
+    n = len(arr)
+    if n < 2:
+        return arr
+    scale = max(1.0, float(np.abs(arr).max()))
+    quads = np.stack([arr[:-1, 1], arr[1:, 1], arr[1:, 0], arr[:-1, 0]], axis=1)  # (n-1,4,2)
+    for k in range(n - 1):
+        q = quads[k]
+        pts = [q[0]]
+        for p in q[1:]:
+            if not _same(p, pts[-1], scale):
+                pts.append(p)
+        if len(pts) > 1 and _same(pts[0], pts[-1], scale):
+            pts.pop()
+        m = len(pts)
+        if m < 3:
+            continue
+        bad = False
+        for t in range(m):
+            a, b, c = pts[t - 1], pts[t], pts[(t + 1) % m]
+            lab = math.hypot(b[0] - a[0], b[1] - a[1])
+            lbc = math.hypot(c[0] - b[0], c[1] - b[1])
+            turn = cross(a, b, c)
+            if turn < -EPS * max(lab * lbc, scale * EPS):
+                bad = True
+                break
+            dot = (b[0] - a[0]) * (c[0] - b[0]) + (b[1] - a[1]) * (c[1] - b[1])
+            if abs(turn) <= EPS * lab * lbc and dot < 0:  # a U-turn: one edge walked back
+                bad = True
+                break
+        if bad:
+            raise ValueError(f"portals {k} and {k + 1} cross or are in the wrong order "
+                             f"(is left/right swapped in one of them?): the corridor between "
+                             f"them must run right{k} -> right{k + 1} -> left{k + 1} -> "
+                             f"left{k} counter-clockwise")
+    return arr
+
+
+# -- the funnel -----------------------------------------------------------------------------
+@dataclass
+class FunnelStep:
+    """One portal visit of the funnel algorithm, for a learner to walk through.
+
+    ``portal`` indexes the caller's portal list; ``len(portals)`` stands for the goal, -1 for
+    the opening step. ``apex``, ``left`` and ``right`` are the funnel *after* the visit;
+    ``tested`` is the portal ``(left, right)`` that was looked at.
+    """
+
+    portal: int
+    tested: tuple[tuple[float, float], tuple[float, float]]
+    apex: tuple[float, float]
+    left: tuple[float, float]
+    right: tuple[float, float]
+    event: str
+    text: str
+    corners: list[tuple[float, float]] = field(default_factory=list)
+    left_portal: int = -1
+    right_portal: int = -1
+
+
+_EVENTS = {
+    "start": "The funnel opens at the start: apex, left and right edge all at the start.",
+    "narrow_both": "Both ends of portal {p} lie inside the funnel: both edges narrow.",
+    "narrow_left": "The left end of portal {p} is inside the funnel: the left edge narrows. "
+                   "Its right end would widen the funnel, so the right edge stays.",
+    "narrow_right": "The right end of portal {p} is inside the funnel: the right edge narrows. "
+                    "Its left end would widen the funnel, so the left edge stays.",
+    "keep": "Both ends of portal {p} would widen the funnel: nothing changes.",
+    "corner_left": "The right end of portal {p} crosses over the left edge: no straight line "
+                   "from the apex fits any more, so the left point {c} becomes a corner. "
+                   "The funnel restarts there.",
+    "corner_right": "The left end of portal {p} crosses over the right edge: no straight line "
+                    "from the apex fits any more, so the right point {c} becomes a corner. "
+                    "The funnel restarts there.",
+    "advance_left": "The left edge had shrunk onto the apex {c} itself (the apex is the left "
+                    "end of a portal), so the funnel reopens from the same point, further "
+                    "along the corridor.",
+    "advance_right": "The right edge had shrunk onto the apex {c} itself (the apex is the "
+                     "right end of a portal), so the funnel reopens from the same point, "
+                     "further along the corridor.",
+    "goal": "The goal is inside the funnel: a straight line from the apex reaches it. Done.",
+}
+
+
+def _pt(p) -> tuple[float, float]:
+    return (float(p[0]), float(p[1]))
+
+
+def _fmt(p) -> str:
+    return f"({p[0]:.3g}, {p[1]:.3g})"
+
+
+def _prepare(start, goal, portals):
+    s = np.asarray(start, dtype=float)
+    g = np.asarray(goal, dtype=float)
+    for name, v in (("start", s), ("goal", g)):
+        if v.shape != (2,):
+            raise ValueError(f"{name} must be a 2D point (x, y), got shape {v.shape}")
+        if not np.isfinite(v).all():
+            raise ValueError(f"{name} contains NaN or infinity")
+    arr = validate_portals(portals)
+    if len(arr):
+        scale = max(1.0, float(np.abs(arr).max()), float(np.abs(s).max()),
+                    float(np.abs(g).max()))
+        l0, r0 = arr[0]
+        tol = EPS * scale * scale
+        if cross(s, r0, l0) < -tol:
+            raise ValueError("the start is beyond the first portal (or that portal has left "
+                             "and right swapped): the start must be in the first polygon")
+        ln, rn = arr[-1]
+        if cross(g, ln, rn) < -tol:
+            raise ValueError("the goal is before the last portal (or that portal has left and "
+                             "right swapped): the goal must be in the last polygon")
+    pts = [(_pt(s), _pt(s))] + [(_pt(lr[0]), _pt(lr[1])) for lr in arr] + [(_pt(g), _pt(g))]
+    return pts
+
+
+def _run(start, goal, portals, trace: list | None):
+    pts = _prepare(start, goal, portals)
+    n = len(pts)
+    apex = left = right = pts[0][0]
+    apex_i = left_i = right_i = 0
+    path = [apex]
+    if trace is not None:
+        trace.append(FunnelStep(-1, (apex, apex), apex, left, right, "start",
+                                _EVENTS["start"], list(path), 0, 0))
+    i = 1
+    while i < n:
+        pl, pr = pts[i]
+        event = None
+        corner = None
+        moved_left = moved_right = False
+        # -- right edge: does the portal's right end narrow the funnel?
+        if cross(apex, right, pr) >= 0.0:
+            c = cross(apex, left, pr)
+            if apex == right or c < 0.0 or (c == 0.0 and _not_beyond(apex, left, pr)):
+                right, right_i = pr, i
+                moved_right = True
+            else:  # right crossed over left: left is a corner
+                corner = left
+                event = "corner_left"
+                apex, apex_i = left, left_i
+        if corner is None:
+            # -- left edge, the mirror image
+            if cross(apex, left, pl) <= 0.0:
+                c = cross(apex, right, pl)
+                if apex == left or c > 0.0 or (c == 0.0 and _not_beyond(apex, right, pl)):
+                    left, left_i = pl, i
+                    moved_left = True
+                else:
+                    corner = right
+                    event = "corner_right"
+                    apex, apex_i = right, right_i
+        if corner is not None:
+            if corner != path[-1]:
+                path.append(corner)
+            elif trace is not None:
+                event = "advance_" + event.split("_")[1]
+            left = right = apex
+            left_i = right_i = apex_i
+            if trace is not None:
+                trace.append(FunnelStep(i - 1, (pl, pr), apex, left, right, event,
+                                        _EVENTS[event].format(p=i - 1, c=_fmt(corner)),
+                                        list(path), left_i - 1, right_i - 1))
+            i = apex_i + 1  # rescan from the portal after the new apex
+            continue
+        if trace is not None:
+            if i == n - 1:
+                event = "goal"
+            elif moved_left and moved_right:
+                event = "narrow_both"
+            elif moved_left:
+                event = "narrow_left"
+            elif moved_right:
+                event = "narrow_right"
+            else:
+                event = "keep"
+            corners = list(path)
+            if event == "goal" and (pl != path[-1] or len(path) == 1):
+                corners.append(pl)
+            trace.append(FunnelStep(i - 1, (pl, pr), apex, left, right, event,
+                                    _EVENTS[event].format(p=i - 1), corners,
+                                    left_i - 1, right_i - 1))
+        i += 1
+    goal_pt = pts[-1][0]
+    if path[-1] != goal_pt or len(path) == 1:
+        path.append(goal_pt)
+    return np.asarray(path, dtype=float)
+
+
+def _not_beyond(apex, edge, p) -> bool:
+    """For p on the line apex->edge: True when p is on the ray and no farther than edge."""
+    ex, ey = edge[0] - apex[0], edge[1] - apex[1]
+    px, py = p[0] - apex[0], p[1] - apex[1]
+    dot = ex * px + ey * py
+    return dot >= 0.0 and px * px + py * py <= ex * ex + ey * ey
+
+
+def funnel(start, goal, portals) -> np.ndarray:
+    """Shortest path from ``start`` to ``goal`` through ``portals``: an (N, 2) array.
+
+    The path starts at ``start``, ends at ``goal`` and bends only at portal end points.
+    Portals are validated (see :func:`validate_portals`); a start beyond the first portal or a
+    goal before the last one is a ValueError. To check that the start lies *inside* the first
+    polygon, use :func:`corridor_path`, which has the polygons.
+    """
+    return _run(start, goal, portals, None)
+
+
+def funnel_steps(start, goal, portals) -> list[FunnelStep]:
+    """The same run as :func:`funnel`, one :class:`FunnelStep` per portal visit."""
+    steps: list[FunnelStep] = []
+    _run(start, goal, portals, steps)
+    return steps
+
+
+def path_from_steps(steps: list[FunnelStep]) -> np.ndarray:
+    """The finished path of a trace: the corners of its last step (start ... goal)."""
+    if not steps or steps[-1].event != "goal":
+        raise ValueError("the trace is unfinished: its last step must be the 'goal' step")
+    return np.asarray(steps[-1].corners, dtype=float)
+
+
+def portal_midpoint_path(start, goal, portals) -> np.ndarray:
+    """The naive zigzag: start, the middle of every portal, goal."""
+    arr = _as_portals(portals)
+    mids = arr.mean(axis=1)
+    return np.vstack([np.asarray(start, float)[None], mids, np.asarray(goal, float)[None]])
+
+
+# -- agent radius ---------------------------------------------------------------------------
+def shrink_portals(portals, radius: float) -> np.ndarray:
+    """Pull each portal's ends in by ``radius`` along the portal.
+
+    An approximation: the path's corners end up ``radius`` from the wall corner *along the
+    portal*, but the pieces next to a corner can pass closer than ``radius`` to it. Raises
+    :class:`CorridorTooNarrow` for the first portal narrower than ``2 * radius``.
+    """
+    arr = _as_portals(portals)
+    r = float(radius)
+    if not math.isfinite(r) or r < 0:
+        raise ValueError(f"the radius must be a finite number >= 0, got {radius!r}")
+    if r == 0 or not len(arr):
+        return arr.copy()
+    d = arr[:, 1] - arr[:, 0]
+    width = np.hypot(d[:, 0], d[:, 1])
+    too = np.nonzero(width < 2 * r * (1 - 1e-12))[0]
+    if len(too):
+        k = int(too[0])
+        raise CorridorTooNarrow(k, float(width[k]), r)
+    u = d / np.where(width > 0, width, 1.0)[:, None]
+    out = arr.copy()
+    out[:, 0] += r * u
+    out[:, 1] -= r * u
+    # a portal exactly 2r wide becomes a single point
+    exact = width <= 2 * r
+    out[exact, 0] = out[exact, 1] = arr[exact].mean(axis=1)
+    return out
+
+
+def corridor_walls(polygons) -> np.ndarray:
+    """The corridor's boundary edges that are walls (not portals): an (M, 2, 2) array."""
+    polys = [check_polygon(p, i) for i, p in enumerate(polygons)]
+    shared = set()
+    for i in range(len(polys) - 1):
+        left, right = _shared_edge(polys[i], polys[i + 1], i, i + 1)
+        shared.add((i, _key(right), _key(left)))
+        shared.add((i + 1, _key(left), _key(right)))
+    walls = []
+    for i, p in enumerate(polys):
+        for k in range(len(p)):
+            a, b = p[k], p[(k + 1) % len(p)]
+            if (i, _key(a), _key(b)) not in shared:
+                walls.append((a, b))
+    return np.asarray(walls, dtype=float).reshape(-1, 2, 2)
+
+
+def _key(p) -> tuple[float, float]:
+    return (round(float(p[0]), 9), round(float(p[1]), 9))
+
+
+def _point_segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance from points p (K,2) to segments a-b (M,2): a (K, M) array."""
+    ab = b - a
+    ll = np.einsum("ij,ij->i", ab, ab)
+    ap = p[:, None, :] - a[None, :, :]
+    t = np.einsum("kmj,mj->km", ap, ab) / np.where(ll > 0, ll, 1.0)
+    t = np.clip(t, 0.0, 1.0)
+    closest = a[None] + t[..., None] * ab[None]
+    return np.hypot(*(p[:, None, :] - closest).transpose(2, 0, 1))
+
+
+def path_clearance(path, walls) -> float:
+    """Smallest distance between the path (a polyline) and any wall segment."""
+    p = np.asarray(path, dtype=float).reshape(-1, 2)
+    w = np.asarray(walls, dtype=float).reshape(-1, 2, 2)
+    if len(w) == 0:
+        return math.inf
+    a, b = w[:, 0], w[:, 1]
+    if len(p) == 1:
+        return float(_point_segment_distance(p, a, b).min())
+    s0, s1 = p[:-1], p[1:]
+    # the minimum distance between two segments is reached at an end point of one of them,
+    # unless they cross
+    d1 = _point_segment_distance(np.vstack([s0, s1[-1:]]), a, b).min()
+    d2 = min(_point_segment_distance(a, s0, s1).min(), _point_segment_distance(b, s0, s1).min())
+    best = float(min(d1, d2))
+    # crossing test: proper intersections mean distance 0
+    c1 = _cross_many(s0[:, None], s1[:, None], a[None])
+    c2 = _cross_many(s0[:, None], s1[:, None], b[None])
+    c3 = _cross_many(a[None], b[None], s0[:, None])
+    c4 = _cross_many(a[None], b[None], s1[:, None])
+    if ((c1 * c2 < 0) & (c3 * c4 < 0)).any():
+        return 0.0
+    return best
+
+
+def _cross_many(a, b, c):
+    return (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1]) - \
+        (c[..., 0] - a[..., 0]) * (b[..., 1] - a[..., 1])
+
+
+# -- corridors given as polygons ------------------------------------------------------------
+def point_in_polygon(point, poly, tol: float = 1e-9) -> bool:
+    """True when ``point`` is inside or on a convex counter-clockwise polygon."""
+    p = np.asarray(poly, dtype=float)
+    q = np.asarray(point, dtype=float)
+    e = np.roll(p, -1, axis=0) - p
+    c = e[:, 0] * (q[1] - p[:, 1]) - e[:, 1] * (q[0] - p[:, 0])
+    return bool((c >= -tol * np.maximum(1.0, np.hypot(e[:, 0], e[:, 1]))).all())
+
+
+def corridor_path(start, goal, polygons, radius: float = 0.0) -> np.ndarray:
+    """Funnel path through a corridor given as polygons, checking start and goal are inside.
+
+    With ``radius > 0`` the portals are shrunk first (see :func:`shrink_portals`).
+    """
+    polys = [check_polygon(p, i) for i, p in enumerate(polygons)]
+    if not polys:
+        raise ValueError("the corridor is empty: give at least one polygon")
+    if not point_in_polygon(start, polys[0]):
+        raise ValueError(f"the start {_fmt(np.asarray(start, float))} is outside the first "
+                         "polygon of the corridor")
+    if not point_in_polygon(goal, polys[-1]):
+        raise ValueError(f"the goal {_fmt(np.asarray(goal, float))} is outside the last "
+                         "polygon of the corridor")
+    portals = portals_from_corridor(polys)
+    if radius:
+        portals = shrink_portals(portals, radius)
+    return funnel(start, goal, portals)

@@ -1,0 +1,410 @@
+"""The funnel algorithm against an independent shortest path (shapely + networkx)."""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+from shapely.geometry import LineString, Point, Polygon
+from shapely.ops import unary_union
+
+from lessons_lib.funnel import (
+    CorridorTooNarrow,
+    corridor_path,
+    corridor_walls,
+    cross,
+    funnel,
+    funnel_steps,
+    path_clearance,
+    path_from_steps,
+    portal_midpoint_path,
+    portals_from_corridor,
+    shrink_portals,
+    validate_portals,
+)
+from lessons_lib.pathsmooth import path_length
+
+
+# -- random corridors -----------------------------------------------------------------------
+def random_corridor(rng: np.random.Generator, n_min: int = 2, n_max: int = 12):
+    """A wiggly strip of convex CCW polygons: quads between cross-sections, some split into
+    triangles, some cross-sections pinched to a point on one side (fan-like corridors)."""
+    for _attempt in range(200):
+        m = int(rng.integers(n_min, n_max + 1))
+        heading = rng.uniform(0, 2 * np.pi)
+        c = np.zeros(2)
+        lefts, rights = [], []
+        for _k in range(m + 1):
+            n = np.array([-np.sin(heading), np.cos(heading)])
+            half_l = rng.uniform(0.3, 2.0)
+            half_r = rng.uniform(0.3, 2.0)
+            lefts.append(c + half_l * n)
+            rights.append(c - half_r * n)
+            step = rng.uniform(1.0, 3.0)
+            heading += rng.uniform(-1.0, 1.0)
+            c = c + step * np.array([np.cos(heading), np.sin(heading)])
+        # occasionally share a vertex between consecutive cross-sections (a triangle)
+        for k in range(1, m + 1):
+            if rng.random() < 0.15:
+                if rng.random() < 0.5:
+                    lefts[k] = lefts[k - 1]
+                else:
+                    rights[k] = rights[k - 1]
+        polys = []
+        ok = True
+        for k in range(m):
+            quad = [rights[k], rights[k + 1], lefts[k + 1], lefts[k]]
+            pts = [quad[0]]
+            for p in quad[1:]:
+                if not np.allclose(p, pts[-1]):
+                    pts.append(p)
+            if len(pts) < 3 or Polygon(pts).area < 0.05:
+                ok = False
+                break
+            if not _convex_ccw(pts):
+                ok = False
+                break
+            if len(pts) == 4 and rng.random() < 0.4:  # split into two triangles
+                if rng.random() < 0.5:
+                    polys += [[pts[0], pts[2], pts[3]], [pts[0], pts[1], pts[2]]]
+                else:
+                    polys += [[pts[0], pts[1], pts[3]], [pts[1], pts[2], pts[3]]]
+            else:
+                polys.append(pts)
+        if not ok:
+            continue
+        outline = Polygon(list(rights) + list(reversed(lefts)))
+        union = unary_union([Polygon(p) for p in polys])
+        if not outline.is_valid or union.geom_type != "Polygon" or \
+                abs(union.area - sum(Polygon(p).area for p in polys)) > 1e-9:
+            continue
+        return [np.array(p, dtype=float) for p in polys]
+    raise RuntimeError("could not make a valid random corridor")
+
+
+def _convex_ccw(pts) -> bool:
+    m = len(pts)
+    return all(cross(pts[i - 1], pts[i], pts[(i + 1) % m]) > 1e-9 for i in range(m))
+
+
+def random_inside(rng, poly) -> np.ndarray:
+    w = rng.dirichlet(np.ones(len(poly)))
+    return w @ np.asarray(poly)
+
+
+def visibility_shortest(polys, start, goal) -> float:
+    """Independent reference: Dijkstra over the visibility graph of the corridor's union."""
+    region = unary_union([Polygon(p) for p in polys])
+    fat = region.buffer(1e-7)
+    nodes = [tuple(start), tuple(goal)] + [tuple(v) for v in region.exterior.coords[:-1]]
+    graph = nx.Graph()
+    for i in range(len(nodes)):
+        for j in range(i + 1, len(nodes)):
+            a, b = nodes[i], nodes[j]
+            if a == b:
+                continue
+            if fat.covers(LineString([a, b])):
+                graph.add_edge(i, j, weight=math.dist(a, b))
+    return nx.dijkstra_path_length(graph, 0, 1)
+
+
+# -- against the reference ------------------------------------------------------------------
+def test_funnel_is_shortest_on_hundreds_of_random_corridors():
+    rng = np.random.default_rng(2026)
+    checked = 0
+    for _ in range(250):
+        polys = random_corridor(rng)
+        start = random_inside(rng, polys[0])
+        goal = random_inside(rng, polys[-1])
+        portals = portals_from_corridor(polys)
+        path = funnel(start, goal, portals)
+        region = unary_union([Polygon(p) for p in polys])
+        # start and goal included
+        assert np.allclose(path[0], start) and np.allclose(path[-1], goal)
+        # same length as the independent shortest path
+        want = visibility_shortest(polys, start, goal)
+        assert path_length(path) == pytest.approx(want, rel=1e-7, abs=1e-9)
+        # every corner is a portal end point
+        ends = np.array([p for lr in portals for p in lr])
+        for corner in path[1:-1]:
+            assert np.min(np.hypot(*(ends - corner).T)) < 1e-9
+        # the path stays inside the corridor
+        assert region.buffer(1e-7).covers(LineString(path))
+        # the trace builds the same path
+        assert np.allclose(path_from_steps(funnel_steps(start, goal, portals)), path)
+        checked += 1
+    assert checked == 250
+
+
+def test_funnel_never_longer_than_the_midpoint_zigzag():
+    rng = np.random.default_rng(7)
+    for _ in range(100):
+        polys = random_corridor(rng)
+        start, goal = random_inside(rng, polys[0]), random_inside(rng, polys[-1])
+        portals = portals_from_corridor(polys)
+        zig = portal_midpoint_path(start, goal, portals)
+        assert path_length(funnel(start, goal, portals)) <= path_length(zig) + 1e-9
+
+
+# -- portals from polygons ------------------------------------------------------------------
+def square(x, y, w=1.0, h=1.0):
+    return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+
+
+def test_portal_sides_as_the_traveller_sees_them():
+    # walking east from [0,1]^2 into [1,2]x[0,1]: left is up (y = 1), right is down
+    (left, right), = portals_from_corridor([square(0, 0), square(1, 0)])
+    assert np.allclose(left, (1, 1)) and np.allclose(right, (1, 0))
+    # walking north: left is west
+    (left, right), = portals_from_corridor([square(0, 0), square(0, 1)])
+    assert np.allclose(left, (0, 1)) and np.allclose(right, (1, 1))
+
+
+@pytest.mark.parametrize("polys, message", [
+    ([square(0, 0), square(2, 0)], "share no edge"),
+    ([square(0, 0), list(reversed(square(1, 0)))], "clockwise"),
+    ([square(0, 0), [(1, 0), (2, 0), (1.2, 0.5), (2, 1), (1, 1)]], "not convex"),
+    ([square(0, 0), [(1, 0), (1, 0), (2, 1), (1, 1)]], "repeats a vertex"),
+    ([[(0, 0), (1, 0), (2, 0)]], "no area"),
+    ([square(0, 0), [(1, 0), (np.nan, 0), (1, 1)]], "NaN"),
+    ([], "empty"),
+])
+def test_bad_corridors_are_refused_clearly(polys, message):
+    with pytest.raises(ValueError, match=message):
+        portals_from_corridor(polys)
+
+
+def test_going_back_and_forth_gives_crossing_portals():
+    # A -> B -> A: the two portals are one edge walked both ways, so they cross
+    with pytest.raises(ValueError, match="cross or are in the wrong order"):
+        portals_from_corridor([square(0, 0), square(1, 0), square(0, 0)])
+
+
+def test_swapped_portal_is_detected():
+    rng = np.random.default_rng(11)
+    detected = 0
+    for _ in range(100):
+        polys = random_corridor(rng, 3, 10)
+        portals = [tuple(p) for p in portals_from_corridor(polys)]
+        k = int(rng.integers(len(portals)))
+        left, right = portals[k]
+        if np.allclose(left, right):
+            continue
+        portals[k] = (right, left)
+        start, goal = random_inside(rng, polys[0]), random_inside(rng, polys[-1])
+        with pytest.raises(ValueError, match="swapped"):
+            funnel(start, goal, portals)
+        detected += 1
+    assert detected > 80
+
+
+def test_crossing_portals_are_refused():
+    portals = [((1, 1), (1, 0)), ((2, 0), (1.5, 1))]
+    with pytest.raises(ValueError, match="cross"):
+        validate_portals(portals)
+
+
+def test_start_and_goal_on_the_wrong_side():
+    portals = portals_from_corridor([square(0, 0), square(1, 0)])
+    with pytest.raises(ValueError, match="start"):
+        funnel((1.5, 0.5), (1.8, 0.5), portals)
+    with pytest.raises(ValueError, match="goal"):
+        funnel((0.5, 0.5), (0.2, 0.5), portals)
+    polys = [square(0, 0), square(1, 0)]
+    with pytest.raises(ValueError, match="outside the first polygon"):
+        corridor_path((0.5, 1.5), (1.5, 0.5), polys)
+    with pytest.raises(ValueError, match="outside the last polygon"):
+        corridor_path((0.5, 0.5), (2.5, 0.5), polys)
+
+
+@pytest.mark.parametrize("bad", [(np.nan, 0), (0, 0, 0), "a"])
+def test_bad_points(bad):
+    with pytest.raises(ValueError):
+        funnel(bad, (1, 1), [])
+
+
+def test_bad_portal_shapes():
+    with pytest.raises(ValueError, match="pairs"):
+        funnel((0, 0), (1, 1), [((0, 0), (1, 1), (2, 2))])
+    with pytest.raises(ValueError, match="NaN"):
+        funnel((0, 0), (1, 1), [((0.5, np.nan), (0.5, 0))])
+
+
+# -- degenerate cases -----------------------------------------------------------------------
+def test_one_polygon_corridor_is_a_straight_line():
+    path = corridor_path((0.1, 0.2), (0.9, 0.7), [square(0, 0)])
+    assert np.allclose(path, [(0.1, 0.2), (0.9, 0.7)])
+    path = funnel((0.3, 0.3), (0.3, 0.3), [])
+    assert np.allclose(path, [(0.3, 0.3), (0.3, 0.3)])
+    steps = funnel_steps((0.3, 0.3), (0.3, 0.3), [])
+    assert np.allclose(path_from_steps(steps), path)
+
+
+def test_collinear_points_give_a_straight_path():
+    polys = [square(k, 0) for k in range(6)]
+    path = corridor_path((0.5, 0.5), (5.5, 0.5), polys)
+    assert np.allclose(path, [(0.5, 0.5), (5.5, 0.5)])
+    # straight along a wall: the path runs exactly along y = 0
+    path = corridor_path((0.0, 0.0), (6.0, 0.0), polys)
+    assert path_length(path) == pytest.approx(6.0)
+
+
+def test_start_on_a_portal():
+    polys = [square(0, 0), square(1, 0), square(1, 1)]
+    path = corridor_path((1.0, 0.5), (1.5, 1.5), polys)
+    assert path_length(path) == pytest.approx(math.hypot(0.5, 1.0))
+
+
+def test_zero_width_portal_forces_the_path_through_its_point():
+    portals = [((1, 0.5), (1, 0.5)), ((2, 1), (2, 0))]
+    path = funnel((0, 0), (3, 0), portals)
+    assert np.allclose(path, [(0, 0), (1, 0.5), (3, 0)])
+    steps = funnel_steps((0, 0), (3, 0), portals)
+    assert np.allclose(path_from_steps(steps), path)
+
+
+def test_fan_around_a_shared_vertex():
+    # triangles fanned around (0, 0): the path hugs the shared vertex
+    pts = [(np.cos(a), np.sin(a)) for a in np.linspace(0, 1.5 * np.pi, 10)]
+    polys = [[(0, 0), pts[k], pts[k + 1]] for k in range(9)]
+    start = np.mean(polys[0], axis=0)
+    goal = np.mean(polys[-1], axis=0)
+    path = corridor_path(start, goal, polys)
+    assert any(np.allclose(c, (0, 0)) for c in path)
+    assert path_length(path) == pytest.approx(visibility_shortest(polys, start, goal))
+
+
+# -- the trace ------------------------------------------------------------------------------
+def test_steps_on_a_known_corridor():
+    # east, north, east, south around a wall whose top end is (2, 1)
+    polys = [square(0, 0), square(1, 0), square(1, 1), square(2, 1), square(2, 0)]
+    portals = portals_from_corridor(polys)
+    steps = funnel_steps((0.5, 0.5), (2.5, 0.5), portals)
+    events = [s.event for s in steps]
+    assert events[0] == "start" and events[-1] == "goal"
+    assert "corner_right" in events
+    corner_step = steps[events.index("corner_right")]
+    assert corner_step.apex == (2.0, 1.0)
+    assert corner_step.corners == [(0.5, 0.5), (2.0, 1.0)]
+    assert np.allclose(path_from_steps(steps), [(0.5, 0.5), (2, 1), (2.5, 0.5)])
+    # corners only ever grow, and each step's text is a sentence
+    for a, b in zip(steps, steps[1:], strict=False):
+        assert b.corners[:len(a.corners)] == a.corners
+    assert all(s.text.endswith(".") for s in steps)
+
+
+def test_funnel_edges_never_cross_during_the_walk():
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        polys = random_corridor(rng)
+        start, goal = random_inside(rng, polys[0]), random_inside(rng, polys[-1])
+        for s in funnel_steps(start, goal, portals_from_corridor(polys)):
+            if s.event in ("narrow_both", "narrow_left", "narrow_right", "keep"):
+                # the left edge is never strictly right of the right edge
+                assert cross(s.apex, s.right, s.left) >= -1e-9
+
+
+def test_unfinished_trace_is_refused():
+    steps = funnel_steps((0, 0), (1, 0), [])
+    with pytest.raises(ValueError, match="unfinished"):
+        path_from_steps(steps[:-1])
+
+
+# -- agent radius ---------------------------------------------------------------------------
+def test_shrink_portals_pulls_both_ends_in():
+    out = shrink_portals([((0, 2), (0, 0))], 0.5)
+    assert np.allclose(out[0], [(0, 1.5), (0, 0.5)])
+    assert np.allclose(shrink_portals([((0, 2), (0, 0))], 1.0)[0], [(0, 1), (0, 1)])
+    assert np.allclose(shrink_portals([((0, 2), (0, 0))], 0.0)[0], [(0, 2), (0, 0)])
+
+
+def test_too_narrow_portal_is_named():
+    portals = [((0, 2), (0, 0)), ((1, 1.5), (1, 0.5)), ((2, 3), (2, 0))]
+    with pytest.raises(CorridorTooNarrow, match="portal 1 is 1 wide") as info:
+        shrink_portals(portals, 0.6)
+    assert info.value.index == 1
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(ValueError, match="radius"):
+        shrink_portals(portals, -1)
+    with pytest.raises(ValueError, match="radius"):
+        shrink_portals(portals, np.nan)
+
+
+def _eroded_shortest(polys, start, goal, radius) -> tuple[float, float]:
+    """Exact agent answer: shortest path in the corridor shrunk by the radius."""
+    region = unary_union([Polygon(p) for p in polys])
+    free = region.buffer(-radius, quad_segs=32)
+    if free.geom_type != "Polygon" or not free.covers(Point(start)) or \
+            not free.covers(Point(goal)):
+        return math.nan, math.nan
+    fat = free.buffer(1e-7)
+    nodes = [tuple(start), tuple(goal)] + [tuple(v) for v in free.exterior.coords[:-1]]
+    graph = nx.Graph()
+    for i in range(len(nodes)):
+        for j in range(i + 1, len(nodes)):
+            if nodes[i] != nodes[j] and fat.covers(LineString([nodes[i], nodes[j]])):
+                graph.add_edge(i, j, weight=math.dist(nodes[i], nodes[j]))
+    path = nx.dijkstra_path(graph, 0, 1)
+    line = LineString([nodes[k] for k in path])
+    return line.length, region.exterior.distance(line)
+
+
+def test_shrunk_portals_can_pass_closer_than_the_radius():
+    """The honest measurement: shrinking portals is an approximation. Compared with the exact
+    answer (the corridor eroded by the radius), its path may pass a wall corner at less than
+    the radius, while the exact path keeps the full radius."""
+    # an L-shaped bend: east along the bottom, then north; the inside corner is (2, 1)
+    polys = [square(0, 0, 2, 1), square(2, 0, 1, 1), square(2, 1, 1, 2)]
+    start, goal = (0.5, 0.5), (2.5, 2.5)
+    radius = 0.3
+    portals = shrink_portals(portals_from_corridor(polys), radius)
+    path = funnel(start, goal, portals)
+    clearance = path_clearance(path, corridor_walls(polys))
+    exact_len, exact_clear = _eroded_shortest(polys, start, goal, radius)
+    assert clearance < radius - 0.05           # the approximation cuts the corner
+    assert exact_clear >= radius - 2e-4        # the exact path keeps it (arcs as chords)
+    assert exact_len >= path_length(path) - 1e-9  # ...and is longer for it
+
+
+def test_shrunk_portals_clearance_statistics():
+    rng = np.random.default_rng(3)
+    below, total = 0, 0
+    for _ in range(40):
+        polys = random_corridor(rng, 3, 8)
+        start, goal = random_inside(rng, polys[0]), random_inside(rng, polys[-1])
+        radius = 0.15
+        try:
+            shrunk = shrink_portals(portals_from_corridor(polys), radius)
+        except CorridorTooNarrow:
+            continue
+        region = unary_union([Polygon(p) for p in polys])
+        if region.exterior.distance(Point(start)) < radius or \
+                region.exterior.distance(Point(goal)) < radius:
+            continue
+        path = funnel(start, goal, shrunk)
+        clear = path_clearance(path, corridor_walls(polys))
+        # our clearance measure agrees with shapely's
+        assert clear == pytest.approx(region.exterior.distance(LineString(path)), abs=1e-9)
+        # never worse than radius * (something): corners are exactly r away along portals,
+        # so the path is at least not touching walls
+        assert clear > 0
+        total += 1
+        below += clear < radius - 1e-9
+    assert total > 20
+
+
+def test_corridor_walls_leave_out_portals():
+    polys = [square(0, 0), square(1, 0)]
+    walls = corridor_walls(polys)
+    assert len(walls) == 6
+    mids = walls.mean(axis=1)
+    assert not np.any(np.all(np.isclose(mids, (1, 0.5)), axis=1))
+
+
+def test_path_clearance_of_a_crossing_path_is_zero():
+    walls = np.array([[(0, 0), (0, 2)]], dtype=float)
+    assert path_clearance([(-1, 1), (1, 1)], walls) == 0.0
+    assert path_clearance([(1, 0), (1, 2)], walls) == pytest.approx(1.0)
+    assert path_clearance([(3, 4)], walls) == pytest.approx(math.hypot(3, 2))
