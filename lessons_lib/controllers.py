@@ -1,0 +1,76 @@
+"""Two classic path-tracking controllers, for comparison with the article's steering.
+
+Both return a steering command in [-1, 1] with the article's sign (+1 = full right) for the
+car of :mod:`lessons_lib.vehicle`, so :func:`lessons_lib.vehicle.simulate_controller` can
+drive them on the same car and tracks.
+
+* **Pure pursuit** (Coulter, 1992): aim the rear axle along the circular arc through a
+  look-ahead point ``ld`` ahead on the path: ``delta = atan(2 L sin(alpha) / ld)``, where
+  ``alpha`` is the angle from the car's heading to that point.
+* **Stanley** (Thrun et al., 2006, the DARPA Grand Challenge car): at the front axle, turn by
+  the heading error plus ``atan(k e / (k_soft + v))`` where ``e`` is the crosstrack error.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["PurePursuit", "Stanley"]
+
+
+def _wrap_rad(a: float) -> float:
+    return (a + math.pi) % (2 * math.pi) - math.pi
+
+
+@dataclass(frozen=True)
+class PurePursuit:
+    """Pure pursuit with a speed-proportional look-ahead ``ld = base + gain x speed``."""
+
+    look_ahead_base: float = 3.0
+    look_ahead_gain: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not (self.look_ahead_base > 0 and self.look_ahead_gain >= 0):
+            raise ValueError("pure pursuit needs look_ahead_base > 0 and look_ahead_gain >= 0, "
+                             f"got {self.look_ahead_base} and {self.look_ahead_gain}")
+
+    def __call__(self, x, y, yaw_deg, speed, progress, spline, vehicle) -> float:
+        ld = self.look_ahead_base + self.look_ahead_gain * speed
+        s = progress + ld
+        s = s % spline.length if spline.closed else min(s, spline.length)
+        f = spline._frame(s)
+        dx, dy = f[0] - x, f[1] - y
+        dist = math.hypot(dx, dy)
+        if dist < 1e-9:
+            return 0.0
+        alpha = _wrap_rad(math.atan2(dy, dx) - math.radians(yaw_deg))
+        delta = math.atan2(2.0 * vehicle.wheelbase * math.sin(alpha), dist)  # CCW
+        return -delta / math.radians(vehicle.max_wheel_angle)
+
+
+@dataclass(frozen=True)
+class Stanley:
+    """Stanley's front-axle law: ``delta = heading error + atan(k e / (k_soft + v))``."""
+
+    gain: float = 1.5
+    softening: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not (self.gain > 0 and self.softening > 0):
+            raise ValueError(f"Stanley needs gain > 0 and softening > 0, got {self.gain} and "
+                             f"{self.softening}")
+
+    def __call__(self, x, y, yaw_deg, speed, progress, spline, vehicle) -> float:
+        yaw = math.radians(yaw_deg)
+        fx = x + vehicle.wheelbase * math.cos(yaw)
+        fy = y + vehicle.wheelbase * math.sin(yaw)
+        s = spline._closest_near(fx, fy, 0.0, progress + vehicle.wheelbase,
+                                 min(10.0, 0.25 * spline.length))
+        f = spline._frame(s)
+        n = math.hypot(f[3], f[4])
+        tx, ty = f[3] / n, f[4] / n
+        right_error = (fx - f[0]) * ty - (fy - f[1]) * tx  # + = front axle right of the path
+        heading_error = _wrap_rad(math.atan2(ty, tx) - yaw)  # + = path turns left of the car
+        delta = heading_error + math.atan2(self.gain * right_error, self.softening + speed)
+        return -delta / math.radians(vehicle.max_wheel_angle)
