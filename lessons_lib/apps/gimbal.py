@@ -123,11 +123,12 @@ class GimbalApp(LessonApp):
         self.slider_box = widgets.VBox()
         self.lock_badge = widgets.HTML()
         self.info = widgets.HTML()
+        self.title = widgets.HTML()
 
         # -- figure, built once ------------------------------------------------------------
         self.fig = make_figure(width, height)
         with rc_context():
-            self.ax = self.fig.add_axes((0.0, 0.0, 1.0, 0.93), projection="3d")
+            self.ax = self.fig.add_axes((0.0, 0.0, 1.0, 0.95), projection="3d")
         self._build_artists()
 
         # -- wiring -------------------------------------------------------------------------
@@ -146,7 +147,7 @@ class GimbalApp(LessonApp):
              widgets.HBox([self.lock_button, self.reset_button]), views,
              self.lock_badge, self.info, self.status],
             layout=widgets.Layout(width="390px", padding="0 0 0 8px"))
-        self.widget = widgets.HBox([self.fig.canvas, side],
+        self.widget = widgets.HBox([widgets.VBox([self.title, self.fig.canvas]), side],
                                    layout=widgets.Layout(align_items="flex-start"))
         self._renest()
         self._update()
@@ -212,13 +213,6 @@ class GimbalApp(LessonApp):
         (self.fin_marker,) = ax.plot([], [], [], marker="o", ms=5, color=PALETTE["black"],
                                      ls="none")
 
-        self.title = self.fig.text(0.5, 0.975, "", ha="center", va="top", fontsize=11)
-        self.lock_text = self.fig.text(0.5, 0.925, "", ha="center", va="top", fontsize=12,
-                                       fontweight="bold", color="white",
-                                       bbox={"boxstyle": "round,pad=0.3",
-                                             "fc": PALETTE["vermillion"], "ec": "none"})
-        self.lock_text.set_visible(False)
-        self.fig.text(0.01, 0.01, "drag to orbit", fontsize=8, color=PALETTE["grey"])
 
     # -- actions -----------------------------------------------------------------------------
     def angles(self) -> tuple[float, float, float]:
@@ -349,12 +343,18 @@ class GimbalApp(LessonApp):
                       "naive_error": naive_error, "fin_velocities": np.array(velocities),
                       "trace_gap": trace_gap}
 
-        self.title.set_text(f"order {order}: outer {names[0]} (blue), middle {names[1]} "
-                            f"(orange), inner {names[2]} (green)")
-        self.lock_text.set_visible(locked)
+        rings = ", ".join(f'{where} <b style="color:{c}">{name}</b>' for where, name, c
+                          in zip(RING_NAMES, names, RING_COLOURS, strict=True))
         if locked:
-            self.lock_text.set_text(f"GIMBAL LOCK: {names[0]} and {names[2]} turn about "
-                                    "the same axis")
+            banner = (f'<span class="gimbal-lock-banner" style="background:'
+                      f'{PALETTE["vermillion"]};color:white;font-weight:700;padding:2px 8px;'
+                      f'border-radius:4px">GIMBAL LOCK: {names[0]} and {names[2]} now turn '
+                      'about the same axis</span>')
+        else:
+            banner = (f'<span style="color:{PALETTE["grey"]};font-size:12px">'
+                      "drag the picture to orbit it</span>")
+        self.title.value = (f'<div style="font-size:14px;line-height:1.6">Order <b>{order}</b>'
+                            f": {rings}<br>{banner}</div>")
         self._update_panel()
         self.redraw()
 
