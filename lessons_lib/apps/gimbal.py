@@ -152,6 +152,11 @@ class GimbalApp(LessonApp):
         self._renest()
         self._update()
 
+    def _ipython_display_(self):  # a bare `GimbalApp()` at the end of a cell shows the app
+        from IPython.display import display
+
+        display(self.widget)
+
     # -- construction ------------------------------------------------------------------------
     @staticmethod
     def _order_label(order: str) -> str:
