@@ -256,7 +256,7 @@ class Spline:
                 step = -math.copysign(max_step, g)
             step = max(-max_step, min(max_step, step))
             new = min(max(s + step, lo), hi)
-            if abs(new - s) < 1e-9:
+            if abs(new - s) < 1e-7:
                 s = new
                 break
             s = new

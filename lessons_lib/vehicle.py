@@ -181,7 +181,11 @@ def _loop(spline, control, speed, duration, dt, start, vehicle, n_extra):
     window = min(10.0, 0.25 * length)
     for k in range(steps):
         if k:
-            progress = spline._closest_near(x, y, 0.0, progress, window)
+            # Newton starts where the car should be now: one step further along
+            guess = progress + speed * dt
+            if not spline.closed and guess > length:
+                guess = length
+            progress = spline._closest_near(x, y, 0.0, guess, window)
         command, extra = control(x, y, yaw, progress)
         if u is None:
             u = command  # the run starts with the wheel already where the driver wants it
@@ -238,8 +242,7 @@ def simulate(spline: Spline, params: SteeringParams | None, speed: float, durati
     t, x, y, yaw, prog, u, wheel, rows, ended = _loop(spline, control, speed, duration, dt,
                                                       start, vehicle, len(TERM_FIELDS))
     terms = {}
-    for j, name in enumerate(TERM_FIELDS):
-        col = [r[j] for r in rows]
+    for name, col in zip(TERM_FIELDS, zip(*rows, strict=True), strict=True):
         terms[name] = np.array(col)[:, :2] if name in VECTOR_FIELDS else np.array(col)
     return Trajectory(t=t, x=x, y=y, yaw=yaw, progress=prog, steering_input=u,
                       wheel_angle=wheel, terms=terms, ended=ended, vehicle=vehicle, dt=dt)
