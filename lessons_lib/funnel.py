@@ -32,6 +32,7 @@ __all__ = [
     "point_in_polygon",
     "corridor_path",
     "check_polygon",
+    "strip_corridor",
 ]
 
 #: Relative tolerance for "the same point" and "on the line" in validation.
@@ -213,7 +214,8 @@ _EVENTS = {
                    "Its right end would widen the funnel, so the right edge stays.",
     "narrow_right": "The right end of portal {p} is inside the funnel: the right edge narrows. "
                     "Its left end would widen the funnel, so the left edge stays.",
-    "keep": "Both ends of portal {p} would widen the funnel: nothing changes.",
+    "keep": "Neither end of portal {p} narrows the funnel (an end outside it would widen "
+            "it, an end already on an edge changes nothing): the funnel stays as it is.",
     "corner_left": "The right end of portal {p} crosses over the left edge: no straight line "
                    "from the apex fits any more, so the left point {c} becomes a corner. "
                    "The funnel restarts there.",
@@ -282,8 +284,8 @@ def _run(start, goal, portals, trace: list | None):
         if cross(apex, right, pr) >= 0.0:
             c = cross(apex, left, pr)
             if apex == right or c < 0.0 or (c == 0.0 and _not_beyond(apex, left, pr)):
+                moved_right = pr != right
                 right, right_i = pr, i
-                moved_right = True
             else:  # right crossed over left: left is a corner
                 corner = left
                 event = "corner_left"
@@ -293,8 +295,8 @@ def _run(start, goal, portals, trace: list | None):
             if cross(apex, left, pl) <= 0.0:
                 c = cross(apex, right, pl)
                 if apex == left or c > 0.0 or (c == 0.0 and _not_beyond(apex, right, pl)):
+                    moved_left = pl != left
                     left, left_i = pl, i
-                    moved_left = True
                 else:
                     corner = right
                     event = "corner_right"
@@ -496,3 +498,19 @@ def corridor_path(start, goal, polygons, radius: float = 0.0) -> np.ndarray:
     if radius:
         portals = shrink_portals(portals, radius)
     return funnel(start, goal, portals)
+
+
+def strip_corridor(n_portals: int, seed: int = 0, wiggle: float = 0.8) -> list[np.ndarray]:
+    """A long corridor of ``n_portals + 1`` trapezoids between vertical portals at
+    x = 1, 2, ...; the centre line wanders randomly (reproducible from ``seed``), so the
+    shortest path bends many times. Every piece is convex and counter-clockwise."""
+    if n_portals < 0:
+        raise ValueError(f"n_portals must be >= 0, got {n_portals}")
+    rng = np.random.default_rng(seed)
+    m = n_portals + 2  # cross-sections, the first and last close the ends
+    centre = np.cumsum(rng.uniform(-wiggle, wiggle, m))
+    half = rng.uniform(0.3, 1.0, m)
+    bottom, top = centre - half, centre + half
+    x = np.arange(m, dtype=float)
+    return [np.array([(x[k], bottom[k]), (x[k + 1], bottom[k + 1]), (x[k + 1], top[k + 1]),
+                      (x[k], top[k])]) for k in range(m - 1)]

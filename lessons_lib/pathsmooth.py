@@ -33,6 +33,7 @@ __all__ = [
     "path_length",
     "make_line_of_sight",
     "segment_cells",
+    "serpentine_grid",
 ]
 
 SQRT2 = math.sqrt(2.0)
@@ -221,3 +222,20 @@ def path_length(points) -> float:
     if len(p) < 2:
         return 0.0
     return float(np.hypot(*np.diff(p, axis=0).T).sum())
+
+
+def serpentine_grid(n_walls: int, height: int = 9, spacing: int = 3) -> tuple[np.ndarray, tuple,
+                                                                           tuple]:
+    """A grid of ``n_walls`` walls across a corridor, with gaps alternating top and bottom,
+    plus a start and goal at its two ends. The A* path snakes through the gaps, so few of
+    its points see each other: the hard case for string pulling."""
+    if n_walls < 0 or height < 3 or spacing < 2:
+        raise ValueError("need n_walls >= 0, height >= 3 and spacing >= 2")
+    width = (n_walls + 1) * spacing + 1
+    g = np.zeros((height, width), dtype=bool)
+    for k in range(n_walls):
+        x = (k + 1) * spacing
+        g[:, x] = True
+        gap = height - 1 if k % 2 == 0 else 0
+        g[gap, x] = False
+    return g, (0, height // 2), (width - 1, height // 2)

@@ -22,6 +22,7 @@ from lessons_lib.funnel import (
     portal_midpoint_path,
     portals_from_corridor,
     shrink_portals,
+    strip_corridor,
     validate_portals,
 )
 from lessons_lib.pathsmooth import path_length
@@ -408,3 +409,16 @@ def test_path_clearance_of_a_crossing_path_is_zero():
     assert path_clearance([(-1, 1), (1, 1)], walls) == 0.0
     assert path_clearance([(1, 0), (1, 2)], walls) == pytest.approx(1.0)
     assert path_clearance([(3, 4)], walls) == pytest.approx(math.hypot(3, 2))
+
+
+def test_strip_corridor_is_valid_and_funnel_is_shortest_on_it():
+    for seed in range(5):
+        polys = strip_corridor(25, seed=seed)
+        assert len(polys) == 26
+        portals = portals_from_corridor(polys)
+        start, goal = polys[0].mean(axis=0), polys[-1].mean(axis=0)
+        path = funnel(start, goal, portals)
+        assert path_length(path) == pytest.approx(visibility_shortest(polys, start, goal),
+                                                  rel=1e-7)
+    with pytest.raises(ValueError, match="n_portals"):
+        strip_corridor(-2)

@@ -169,3 +169,21 @@ def test_bad_meshes():
         grid_navmesh([0, 1, 2], [0, 1], np.ones((2, 2)))
     with pytest.raises(ValueError, match="increasing"):
         grid_navmesh([0, 2, 1], [0, 1], np.ones((1, 2)))
+
+
+@pytest.mark.parametrize("radius", [0.2, 0.4, 0.6])
+def test_radius_on_the_lesson_map_against_the_exact_answer(mesh, radius):
+    """Shrinking portals keeps only about radius / sqrt(2) at the pillar's corner; the exact
+    path (corridor eroded by the radius with shapely) keeps the full radius and is longer."""
+    from test_funnel import _eroded_shortest
+
+    s, g = (1.2, 1.0), (14.8, 9.0)
+    route = mesh.route(s, g, radius=radius)
+    polys = mesh.corridor_polygons(route.corridor)
+    from lessons_lib.funnel import corridor_walls, path_clearance
+
+    clear = path_clearance(route.path, corridor_walls(polys))
+    exact_len, exact_clear = _eroded_shortest(polys, s, g, radius)
+    assert clear == pytest.approx(radius / math.sqrt(2), rel=1e-3)
+    assert exact_clear >= radius - 2e-4
+    assert exact_len > path_length(route.path)

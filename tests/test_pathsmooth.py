@@ -18,6 +18,7 @@ from lessons_lib.pathsmooth import (
     make_line_of_sight,
     path_length,
     segment_cells,
+    serpentine_grid,
     string_pull,
 )
 
@@ -263,3 +264,19 @@ def test_path_length():
         path_length([(0, 0), (np.nan, 1)])
     with pytest.raises(ValueError, match="shape"):
         path_length([1, 2, 3])
+
+
+def test_serpentine_grid_is_the_hard_case():
+    counts = []
+    for n in (4, 8):
+        g, s, t = serpentine_grid(n)
+        path = grid_astar(g, s, t)
+        calls = []
+        sight = make_line_of_sight(g)
+        string_pull(path, lambda a, b, calls=calls, sight=sight: calls.append(1) or sight(a, b))
+        counts.append((len(path), len(calls)))
+    (n1, c1), (n2, c2) = counts
+    assert n2 > 1.8 * n1
+    assert c2 > 3.0 * c1  # doubling the path about quadruples the sight checks
+    with pytest.raises(ValueError, match="n_walls"):
+        serpentine_grid(-1)
