@@ -42,7 +42,7 @@ def fresh(app, preset="Wide three-axis turn", t=0.5):
 def test_builds_one_figure_that_fits_a_projector(app):
     assert app.widget is not None and app.fig.canvas in app.widget.children
     width, height = app.fig.get_size_inches()
-    assert width * app.fig.dpi <= 1000 and height * app.fig.dpi <= 460
+    assert width * app.fig.dpi <= 1000 and height * app.fig.dpi <= 440
     assert app.play is not None and app.last_error is None
 
 
@@ -116,6 +116,11 @@ def test_long_way_toggle_blends_towards_minus_q(app):
     assert app.totals["nlerp"] == pytest.approx(350, rel=1e-6)
     assert app.totals["euler"] == pytest.approx(350, rel=1e-6)   # unaffected
     assert "long way: blends to +q₁, 350°" in app.info.value
+    # nearly antipodal quaternions: the long-way nlerp whips round in the middle, and the
+    # speed plot says so instead of squashing the other curves flat
+    assert max(app.speeds["nlerp"]) > 3 * max(app.speeds["slerp"])
+    assert "nlerp peaks at" in app.off_chart.get_text()
+    assert app.ax_speed.get_ylim()[1] < max(app.speeds["nlerp"])
     # halfway the long way faces the opposite direction from halfway the short way
     assert not same_rotation(app.current["slerp"], short_mid, atol=1e-3)
     np.testing.assert_allclose(quaternion.as_rotation_matrix(app.current["slerp"]) @ NOSE,
@@ -157,7 +162,7 @@ def test_presets_and_sliders_agree(app):
     e1 = euler_to_quaternion(90, 10, 90)
     assert same_rotation(app.q1, e1)
     app.preset.value = "End at gimbal lock (pitch 90°)"
-    assert [s.value for s in app.end.values()] == [80, 90, 50]
+    assert [s.value for s in app.end.values()] == [150, 90, 120]
     with pytest.raises(ValueError, match="unknown preset"):
         app.apply_preset("no such preset")
 

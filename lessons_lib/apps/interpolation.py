@@ -29,7 +29,7 @@ COLOURS = {"euler": PALETTE["vermillion"], "nlerp": PALETTE["purple"], "slerp": 
 PRESETS = {
     "Wrap-around: yaw -175° → 175°": ((-175, 0, 0), (175, 0, 0)),
     "Wide three-axis turn": ((30, -20, 10), (150, 70, 120)),
-    "End at gimbal lock (pitch 90°)": ((0, 0, 0), (80, 90, 50)),
+    "End at gimbal lock (pitch 90°)": ((0, 0, 0), (150, 90, 120)),
     "Article: yaw and roll together": ((0, 0, 0), (90, 0, 90)),
     "One axis only: yaw 0° → 120°": ((0, 0, 0), (120, 0, 0)),
 }
@@ -144,28 +144,28 @@ class InterpolationApp(LessonApp):
             return widgets.IntSlider(value=value, min=lo, max=hi, step=1, description=name,
                                      continuous_update=True,
                                      style={"description_width": "42px"},
-                                     layout=widgets.Layout(width="300px"))
+                                     layout=widgets.Layout(width="280px"))
 
         self.start = {"yaw": angle("yaw", -180, 180, 0), "pitch": angle("pitch", -90, 90, 0),
                       "roll": angle("roll", -180, 180, 0)}
         self.end = {"yaw": angle("yaw", -180, 180, 0), "pitch": angle("pitch", -90, 90, 0),
                     "roll": angle("roll", -180, 180, 0)}
         self.preset = widgets.Dropdown(options=[*PRESETS, CUSTOM], description="preset",
-                                       style={"description_width": "48px"},
-                                       layout=widgets.Layout(width="290px"))
+                                       style={"description_width": "46px"},
+                                       layout=widgets.Layout(width="282px"))
         self.t = widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.01, description="t",
                                      readout_format=".2f", continuous_update=True,
-                                     style={"description_width": "14px"},
-                                     layout=widgets.Layout(width="300px"))
+                                     style={"description_width": "12px"},
+                                     layout=widgets.Layout(width="210px"))
         self.play = widgets.Play(value=50, min=0, max=100, step=1, interval=60,
                                  description="play", layout=widgets.Layout(width="auto"))
         self.long_way = widgets.Checkbox(value=False, description="take the long way (−q₁)",
                                          indent=False, layout=widgets.Layout(width="190px"))
         self.wrap_euler = widgets.Checkbox(value=False, description="wrap Euler angles",
-                                           indent=False, layout=widgets.Layout(width="140px"))
+                                           indent=False, layout=widgets.Layout(width="150px"))
         self.show_up = widgets.Checkbox(value=False, description="up-vector paths",
                                         indent=False, layout=widgets.Layout(width="130px"))
-        self.info = widgets.HTML(layout=widgets.Layout(width="370px"))
+        self.info = widgets.HTML(layout=widgets.Layout(width="420px"))
 
     def _wire(self) -> None:
         for slider in (*self.start.values(), *self.end.values()):
@@ -177,28 +177,27 @@ class InterpolationApp(LessonApp):
         self.play.observe(self.guard(self._on_play), names="value")
 
     def _layout(self) -> None:
-        top = widgets.HBox([self.preset, self.play, self.t, self.long_way, self.wrap_euler,
-                            self.show_up],
+        top = widgets.HBox([self.preset, self.play, self.t, self.long_way, self.wrap_euler],
                            layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
         start = widgets.VBox([widgets.HTML("<b>start</b> (t = 0)"), *self.start.values()])
         end = widgets.VBox([widgets.HTML("<b>end</b> (t = 1)"), *self.end.values()])
         self.fig.canvas.layout = widgets.Layout(width="auto")
         self.widget = widgets.VBox(
             [top, self.fig.canvas,
-             widgets.HBox([start, end, self.info],
+             widgets.HBox([start, end, widgets.VBox([self.show_up, self.info])],
                           layout=widgets.Layout(align_items="flex-start")),
              self.status],
-            layout=widgets.Layout(width="990px"))
+            layout=widgets.Layout(width="1000px"))
 
     # -- figure -------------------------------------------------------------------------------
     def _build_figure(self) -> None:
-        self.fig = fig = make_figure(9.6, 4.4)
+        self.fig = fig = make_figure(9.6, 4.25)
         cam = self.camera
         with rc_context():
             self.ax_obj = {}
             self.bodies, self.ghosts, self.targets, self.trails, self.readouts = {}, {}, {}, {}, {}
             for i, m in enumerate(METHODS):
-                ax = fig.add_axes((0.004 + 0.219 * i, 0.42, 0.214, 0.47))
+                ax = fig.add_axes((0.004 + 0.219 * i, 0.452, 0.214, 0.483))
                 self._plain_view(ax, 1.2)
                 ax.set_title(LABELS[m], color=COLOURS[m], fontweight="bold", pad=3)
                 for spine in ax.spines.values():
@@ -219,8 +218,9 @@ class InterpolationApp(LessonApp):
                 self.ax_obj[m] = ax
 
             # the unit sphere with the nose paths
-            ax = self.ax_sphere = fig.add_axes((0.665, 0.08, 0.33, 0.8))
+            ax = self.ax_sphere = fig.add_axes((0.665, 0.03, 0.33, 0.86))
             self._plain_view(ax, 1.1)
+            ax.set_anchor("N")
             ax.set_title("nose paths on the unit sphere", pad=3)
             rim = np.linspace(0, 2 * np.pi, 121)
             front, back = [np.stack([np.cos(rim), np.sin(rim)], axis=1)], []
@@ -258,7 +258,7 @@ class InterpolationApp(LessonApp):
             (self.nose_end,) = ax.plot([], [], "X", color=PALETTE["black"], ms=8, zorder=6)
 
             # angular speed against t
-            ax = self.ax_speed = fig.add_axes((0.065, 0.1, 0.58, 0.2))
+            ax = self.ax_speed = fig.add_axes((0.065, 0.075, 0.58, 0.25))
             ax.set_xlim(0, 1)
             ax.set_xticks([0, 0.5, 1])
             ax.tick_params(labelsize=8, pad=2)
@@ -267,7 +267,9 @@ class InterpolationApp(LessonApp):
             for m in METHODS:
                 (self.speed_lines[m],) = ax.plot([], [], color=COLOURS[m], lw=1.8)
             self.cursor = ax.axvline(0.5, color=PALETTE["black"], lw=1.0, ls="--")
-            ax.set_title("angular speed against t (degrees per unit of t)", loc="left", fontsize=9,
+            self.off_chart = ax.text(1.0, 1.03, "", transform=ax.transAxes, ha="right",
+                                     va="bottom", fontsize=8.5, color=PALETTE["black"])
+            ax.set_title("angular speed (degrees per unit of t)", loc="left", fontsize=9,
                          fontweight="bold", pad=3)
 
     @staticmethod
@@ -408,8 +410,14 @@ class InterpolationApp(LessonApp):
         self.nose_end.set_data([end[0]], [end[1]])
         self._update_axis_line()
 
-        top = max(float(np.max(s)) for s in self.speeds.values())
+        # a long-way nlerp can spin thousands of degrees per unit t as its chord passes
+        # near the centre: cap the scale at 3x the other curves and say what is cut off
+        peaks = {m: float(np.max(v)) for m, v in self.speeds.items()}
+        cap = 3.0 * max(peaks["euler"], peaks["slerp"], 1.0)
+        top = min(max(peaks.values()), cap)
         self.ax_speed.set_ylim(0, max(10.0, 1.12 * top))
+        cut = [f"{LABELS[m]} peaks at {peaks[m]:.0f}" for m in METHODS if peaks[m] > cap]
+        self.off_chart.set_text(("↑ off the chart: " + ", ".join(cut)) if cut else "")
         self._update_info()
 
     def _update_axis_line(self) -> None:
