@@ -194,7 +194,7 @@ def test_panel_shows_matrix_quaternion_and_the_naive_error(app):
     assert 1.5 < app.state["naive_error"] < 2.6
     assert f"off by {app.state['naive_error']:.2f}°" in app.info.value
     assert app.state["readback"] == pytest.approx((30, 88, 20), abs=1e-9)
-    assert "the slider values" in app.info.value
+    assert "the same numbers as the sliders" in app.info.value
 
 
 def test_readback_differs_when_the_middle_slider_is_beyond_90(app):

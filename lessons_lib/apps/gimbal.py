@@ -26,14 +26,16 @@ LOCK_BADGE_DEG = 1.0
 #: Below this the meter warns that the lock is near.
 NEAR_LOCK_DEG = 15.0
 
-#: How far each ring turns for its trace of the fin tip, in degrees.
-TRACE_DEG = 60.0
+#: Each ring's trace shows the fin tip while that ring turns by +-TRACE_DEG degrees (a dot
+#: marks the + end). At the lock the outer and inner traces cover the same arc.
+TRACE_DEG = 45.0
 
 #: Standard views: (elevation, azimuth) of the camera in matplotlib's frame.
-VIEWS = {"3/4": (20.0, -30.0), "behind": (10.0, 180.0), "side": (0.0, 90.0),
+VIEWS = {"3/4": (28.0, -32.0), "back": (10.0, 180.0), "side": (0.0, 90.0),
          "top": (90.0, 180.0)}
 
 _BASIS = np.eye(3)
+_LABEL_AT = (0.8, 2.45, 4.2)  # radians round each ring (outer, middle, inner)
 _INDEX = {"X": 0, "Y": 1, "Z": 2}
 
 # The aircraft, in body coordinates: x right wing, y up, z nose. Triangles/quads, each with
@@ -57,7 +59,7 @@ _AIRCRAFT = [
     (((0.0, 0.11, 0.26), (-0.05, 0.06, 0.14), (0.0, 0.1, 0.05), (0.05, 0.06, 0.14)), "top"),
 ]
 _FACE_COLOURS = {"nose": PALETTE["vermillion"], "body": "#B0B0B0", "wing": "#D0D0D0",
-                 "top": PALETTE["sky"]}
+                 "top": "#505050"}
 
 
 def _to_plot(v: np.ndarray) -> np.ndarray:
@@ -90,7 +92,7 @@ class GimbalApp(LessonApp):
     """
 
     def __init__(self, yaw: float = 35.0, pitch: float = -20.0, roll: float = 15.0,
-                 order: str = "YXZ", width: float = 5.6, height: float = 5.0) -> None:
+                 order: str = "YXZ", width: float = 5.6, height: float = 4.8) -> None:
         super().__init__()
         rot.check_order(order)
         self._initial = (float(yaw), float(pitch), float(roll), order)
@@ -128,7 +130,7 @@ class GimbalApp(LessonApp):
         # -- figure, built once ------------------------------------------------------------
         self.fig = make_figure(width, height)
         with rc_context():
-            self.ax = self.fig.add_axes((0.0, 0.0, 1.0, 0.95), projection="3d")
+            self.ax = self.fig.add_axes((0.0, 0.0, 1.0, 1.0), projection="3d")
         self._build_artists()
 
         # -- wiring -------------------------------------------------------------------------
@@ -146,7 +148,7 @@ class GimbalApp(LessonApp):
             [self.slider_box, self.order,
              widgets.HBox([self.lock_button, self.reset_button]), views,
              self.lock_badge, self.info, self.status],
-            layout=widgets.Layout(width="390px", padding="0 0 0 8px"))
+            layout=widgets.Layout(width="410px", padding="0 0 0 8px"))
         self.widget = widgets.HBox([widgets.VBox([self.title, self.fig.canvas]), side],
                                    layout=widgets.Layout(align_items="flex-start"))
         self._renest()
@@ -172,9 +174,12 @@ class GimbalApp(LessonApp):
         ax.set_xlim(-lim, lim)
         ax.set_ylim(-lim, lim)
         ax.set_zlim(-lim, lim)
-        ax.set_box_aspect((1, 1, 1), zoom=1.3)
+        ax.set_box_aspect((1, 1, 1), zoom=1.35)
         ax.view_init(*VIEWS["3/4"])
         ax.set_proj_type("persp", focal_length=0.35)
+        # fixed drawing order: rings and axes, then the aircraft, then the traces on top (a
+        # per-frame depth sort would make the traces blink behind the wings)
+        ax.computed_zorder = False
 
         # fixed world triad and the stand holding the outer ring
         self.world_lines, self.world_labels = [], []
@@ -192,15 +197,17 @@ class GimbalApp(LessonApp):
         self.ring_labels = []
         for n in range(3):
             colour = RING_COLOURS[n]
-            (ring,) = ax.plot([], [], [], color=colour, lw=4.5 - n * 0.6, solid_capstyle="round")
-            (axis,) = ax.plot([], [], [], color=colour, lw=1.6, ls="--")
+            (ring,) = ax.plot([], [], [], color=colour, lw=4.5 - n * 0.6, solid_capstyle="round",
+                              zorder=1)
+            (axis,) = ax.plot([], [], [], color=colour, lw=1.6, ls="--", zorder=2)
             # the outer trace is wide and pale, the inner one narrow: when they coincide (at
             # the lock) both stay visible, one inside the other
             (trace,) = ax.plot([], [], [], color=colour, lw=(7.0, 3.0, 2.5)[n],
-                               alpha=(0.45, 0.9, 1.0)[n], solid_capstyle="round")
-            (head,) = ax.plot([], [], [], color=colour, marker="o", ms=(9, 6, 5)[n], ls="none")
+                               alpha=(0.45, 0.9, 1.0)[n], solid_capstyle="round", zorder=4)
+            (head,) = ax.plot([], [], [], color=colour, marker="o", ms=(10, 6, 5)[n], ls="none",
+                              zorder=4)
             label = ax.text(0, 0, 0, "", color=colour, fontsize=10, fontweight="bold",
-                            ha="center", va="center",
+                            ha="center", va="center", zorder=5,
                             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
                                   "alpha": 0.75})
             self.ring_lines.append(ring)
@@ -213,10 +220,10 @@ class GimbalApp(LessonApp):
         self._aircraft_body = faces
         self.aircraft = Poly3DCollection(
             [_to_plot(f) for f in faces], facecolors=[_FACE_COLOURS[k] for _, k in _AIRCRAFT],
-            edgecolors="#404040", linewidths=0.5)
+            edgecolors="#404040", linewidths=0.5, zorder=3)
         ax.add_collection3d(self.aircraft)
         (self.fin_marker,) = ax.plot([], [], [], marker="o", ms=5, color=PALETTE["black"],
-                                     ls="none")
+                                     ls="none", zorder=5)
 
 
     # -- actions -----------------------------------------------------------------------------
@@ -313,7 +320,10 @@ class GimbalApp(LessonApp):
             self.ring_lines[n].set_data_3d(pts[:, 0], pts[:, 1], pts[:, 2])
             ends = _to_plot(np.outer([-1.12 * r, 1.12 * r], axes[n]))
             self.axis_lines[n].set_data_3d(ends[:, 0], ends[:, 1], ends[:, 2])
-            where = frames[n] @ (r * 1.0 * (np.cos(0.8) * u + np.sin(0.8) * v))
+            # labels sit at different places round their rings, so that two rings lying in
+            # one plane (at the lock) do not put their labels on top of each other
+            t = _LABEL_AT[n]
+            where = frames[n] @ (r * (np.cos(t) * u + np.sin(t) * v))
             self.ring_labels[n].set_position_3d(_to_plot(where))
             self.ring_labels[n].set_text(f"{names[n]} {values[n]:.0f}°")
         stand = _to_plot(np.outer([-1.3, -1.0], _BASIS[i]))
@@ -321,11 +331,11 @@ class GimbalApp(LessonApp):
 
         self.aircraft.set_verts([_to_plot(f @ R.T) for f in self._aircraft_body])
 
-        # where the fin tip goes when each ring alone turns by up to TRACE_DEG
+        # where the fin tip goes when each ring alone turns by -TRACE_DEG .. +TRACE_DEG
         tip = R @ FIN_TIP
         fin = _to_plot(tip)
         self.fin_marker.set_data_3d([fin[0]], [fin[1]], [fin[2]])
-        sweep = np.linspace(0.0, TRACE_DEG, 13)
+        sweep = np.linspace(-TRACE_DEG, TRACE_DEG, 25)
         velocities = []
         for n in range(3):
             turned = rot.axis_angle_matrix(axes[n], sweep) @ tip
@@ -389,30 +399,39 @@ class GimbalApp(LessonApp):
         rows = "".join("<tr>" + "".join(f"<td {cell}>{_fmt(x)}</td>" for x in row) + "</tr>"
                        for row in R)
         w, x, y, z = q.w, q.x, q.y, q.z
-        angle_names = ("yaw", "pitch", "roll")
         sliders = st["angles"]
 
-        def triple(t):
-            return ", ".join(f"{a} {v:.1f}°" for a, v in zip(angle_names, t, strict=True))
+        def angle_row(label, t, extra=""):
+            cells = "".join(f'<td style="padding:0 5px;text-align:right">{v:.1f}°</td>'
+                            for v in t)
+            return f"<tr><td>{label}</td>{cells}<td>{extra}</td></tr>"
 
         same = np.allclose(st["readback"], sliders, atol=0.05)
-        note = ("the slider values" if same else
+        note = ("the same numbers as the sliders" if same else
                 "<b>a different triple, the same orientation</b>")
         gap = st["trace_gap"]
-        gap_text = "—" if gap is None else f"{gap:.0f}°"
+        if gap is not None and gap < 0.5:
+            traces = (f"{names[0]} and {names[2]} move it along <b>the same circle</b>: "
+                      "the same motion!")
+        else:
+            traces = (f"where the fin tip goes if one ring turns by ±{TRACE_DEG:.0f}° "
+                      "(dot: the + end).")
         err = st["naive_error"]
+        err_colour = PALETTE["vermillion"] if err > 0.01 else PALETTE["grey"]
+        head = "".join(f'<th style="padding:0 5px;text-align:right">{a}</th>'
+                       for a in ("yaw", "pitch", "roll"))
         self.info.value = (
             '<div style="font-size:13px;line-height:1.3">'
             f'<b>R</b> = R<sub>{order[0]}</sub>·R<sub>{order[1]}</sub>·R<sub>{order[2]}</sub>'
             f'<table style="font-family:monospace;border-left:2px solid #444;'
             f'border-right:2px solid #444;margin:2px 0 4px 0">{rows}</table>'
             f'<b>q</b> (w, x, y, z) = <span style="font-family:monospace">({_fmt(w)}, '
-            f'{_fmt(x)}, {_fmt(y)}, {_fmt(z)})</span><br>'
-            f'<b>Read back from R:</b> {triple(st["readback"])}<br>'
-            f'<span style="font-size:12px">&nbsp;&nbsp;= {note}</span><br>'
-            f'<b>0.4995 recipe:</b> {triple(st["naive"])} '
-            f'<span style="color:{PALETTE["vermillion"] if err > 0.01 else PALETTE["grey"]}">'
-            f'(off by {err:.2f}°)</span><br>'
-            f'<b>Fin-tip traces</b> of {names[0]} and {names[2]}: {gap_text} apart'
-            f'{" — the same motion!" if gap is not None and gap < 0.5 else ""}'
+            f'{_fmt(x)}, {_fmt(y)}, {_fmt(z)})</span>'
+            f'<table style="margin:4px 0"><tr><td></td>{head}<td></td></tr>'
+            + angle_row("sliders", sliders)
+            + angle_row("<b>read back from R</b>", st["readback"])
+            + angle_row("0.4995 recipe", st["naive"],
+                        f'<span style="color:{err_colour}">off by {err:.2f}°</span>')
+            + f'</table><span style="font-size:12px">Read back: {note}</span><br>'
+            f'<b>Fin-tip traces</b>: {traces}'
             '</div>')
