@@ -60,9 +60,8 @@ def parse_grid(text: str) -> np.ndarray:
 
 def _html_lengths(zig: float, path: float) -> str:
     saved = 100.0 * (1.0 - path / zig) if zig > 0 else 0.0
-    return (f'<span style="color:{ZIGZAG_COLOUR}"><b>zigzag</b> {zig:.2f} m</span> &nbsp;'
-            f'<span><b>funnel</b> {path:.2f} m</span> &nbsp; '
-            f'<b>saved {saved:.1f}%</b>')
+    return (f'<span style="color:{ZIGZAG_COLOUR}"><b>zigzag</b> {zig:.2f} m</span> &middot; '
+            f'<b>funnel</b> {path:.2f} m &middot; <b>saved {saved:.1f}%</b>')
 
 
 class FunnelApp(LessonApp):
@@ -74,7 +73,7 @@ class FunnelApp(LessonApp):
     """
 
     def __init__(self, mesh: NavMesh | None = None, start=DEFAULT_START, goal=DEFAULT_GOAL,
-                 width: float = 7.4, height: float = 4.75) -> None:
+                 width: float = 6.6, height: float = 4.25) -> None:
         super().__init__()
         self.mesh = mesh if mesh is not None else lesson_navmesh()
         self.start = np.asarray(start, dtype=float)
@@ -89,11 +88,12 @@ class FunnelApp(LessonApp):
 
         # -- controls
         self.play = widgets.Play(value=0, min=0, max=1, step=1, interval=900,
-                                 description="play", layout=widgets.Layout(width="110px"))
+                                 description="play", show_repeat=False,
+                                 layout=widgets.Layout(width="90px"))
         self.step = widgets.IntSlider(value=0, min=0, max=1, description="step",
                                       continuous_update=True,
                                       style={"description_width": "40px"},
-                                      layout=widgets.Layout(width="360px"))
+                                      layout=widgets.Layout(width="260px"))
         self.prev_button = widgets.Button(description="", icon="step-backward",
                                           tooltip="previous step",
                                           layout=widgets.Layout(width="44px"))
@@ -112,12 +112,12 @@ class FunnelApp(LessonApp):
         self.radius = widgets.FloatSlider(value=0.0, min=0.0, max=0.9, step=0.05,
                                           description="agent radius", readout_format=".2f",
                                           style={"description_width": "85px"},
-                                          layout=widgets.Layout(width="330px"))
+                                          layout=widgets.Layout(width="310px"))
         self.click_mode = widgets.ToggleButtons(options=["start", "goal"], value="goal",
                                                 description="click moves",
                                                 style={"description_width": "75px",
                                                        "button_width": "60px"})
-        self.step_text = widgets.HTML(layout=widgets.Layout(min_height="7.5em"))
+        self.step_text = widgets.HTML(layout=widgets.Layout(min_height="9em"))
         self.lengths = widgets.HTML()
         self.clearance_text = widgets.HTML()
 
@@ -136,14 +136,13 @@ class FunnelApp(LessonApp):
                           f'<b style="color:{RIGHT_COLOUR}">right</b> as the traveller '
                           'sees them.</small>'),
              self.status],
-            layout=widgets.Layout(width="380px", padding="0 0 0 8px"))
+            layout=widgets.Layout(width="345px", padding="0 0 0 8px"))
+        self.fig.canvas.layout.flex = "0 0 auto"
         steps_row = widgets.HBox([self.play, self.prev_button, self.next_button, self.step,
                                   self.reset_button, self.end_button],
                                  layout=widgets.Layout(align_items="center"))
-        self.widget = widgets.VBox([
-            widgets.HBox([self.fig.canvas, side], layout=widgets.Layout(
-                align_items="flex-start")),
-            steps_row])
+        self.widget = widgets.HBox([widgets.VBox([self.fig.canvas, steps_row]), side],
+                                   layout=widgets.Layout(align_items="flex-start"))
 
         # -- wiring (every callback guarded)
         self.play.observe(self.guard(self._on_play), names="value")
@@ -203,8 +202,8 @@ class FunnelApp(LessonApp):
         (self.left_edge,) = ax.plot([], [], "-", lw=1.8, color=LEFT_COLOUR, zorder=8)
         (self.right_edge,) = ax.plot([], [], "-", lw=1.8, color=RIGHT_COLOUR, zorder=8)
         (self.corners,) = ax.plot([], [], "-o", lw=2.4, ms=5, color=PATH_COLOUR, zorder=9)
-        (self.apex,) = ax.plot([], [], "*", ms=15, color=PALETTE["yellow"], mec="black",
-                               mew=0.8, zorder=10)
+        (self.apex,) = ax.plot([], [], "*", ms=16, color=PALETTE["yellow"], mec="black",
+                               mew=0.8, zorder=13)
         (self.narrow_mark,) = ax.plot([], [], "X", ms=14, color=PALETTE["vermillion"],
                                       mec="white", zorder=11)
         self.agent = Circle((0, 0), 0.0, facecolor=START_COLOUR, alpha=0.25, edgecolor="none",
@@ -411,8 +410,8 @@ class GridApp(LessonApp):
 
     SIGHT_RULES = ("same as movement", "ignores corner touches")
 
-    def __init__(self, grid=None, start=GRID_START, goal=GRID_GOAL, width: float = 7.0,
-                 height: float = 4.6) -> None:
+    def __init__(self, grid=None, start=GRID_START, goal=GRID_GOAL, width: float = 6.4,
+                 height: float = 4.15) -> None:
         super().__init__()
         self.grid = parse_grid(LESSON_GRID) if grid is None else \
             np.array(ps._check_grid(grid), dtype=bool)
@@ -425,11 +424,11 @@ class GridApp(LessonApp):
 
         self.corner_cutting = widgets.Checkbox(
             value=False, indent=False, layout=widgets.Layout(width="auto"),
-            description="A* may cut corners (diagonal past a wall corner)")
+            description="A* may cut corners (step past a wall corner)")
         self.sight_rule = widgets.Dropdown(options=self.SIGHT_RULES, value=self.SIGHT_RULES[0],
                                            description="line of sight",
                                            style={"description_width": "85px"},
-                                           layout=widgets.Layout(width="330px"))
+                                           layout=widgets.Layout(width="320px"))
         self.show_checks = widgets.Checkbox(value=True, indent=False,
                                             description="draw the line-of-sight checks",
                                             layout=widgets.Layout(width="auto"))
@@ -446,7 +445,8 @@ class GridApp(LessonApp):
              self.info,
              widgets.HTML("<small>Click a cell to add or remove a wall.</small>"),
              self.status],
-            layout=widgets.Layout(width="360px", padding="0 0 0 8px"))
+            layout=widgets.Layout(width="340px", padding="0 0 0 8px"))
+        self.fig.canvas.layout.flex = "0 0 auto"
         self.widget = widgets.HBox([self.fig.canvas, side],
                                    layout=widgets.Layout(align_items="flex-start"))
         self._initial = self.grid.copy()
