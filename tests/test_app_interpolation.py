@@ -214,3 +214,25 @@ def test_save_gif(app, tmp_path):
     with Image.open(path) as gif:
         assert gif.n_frames == 3
     assert app.t.value == pytest.approx(0.5)
+
+
+def test_cached_static_layer_matches_a_plain_render(app, tmp_path):
+    """The live draw pastes pre-rendered frames, titles and ticks; a saved figure draws
+    everything the ordinary way. After changes of t, scale and preset they must agree."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    fresh(app, "Wide three-axis turn", t=0.3)
+    app.fig.canvas.draw()
+    for preset in ("Wrap-around: yaw -175° → 175°", "One axis only: yaw 0° → 120°"):
+        app.preset.value = preset
+        app.long_way.value = not app.long_way.value
+        app.t.value = 0.8
+        FigureCanvasAgg.draw(app.fig.canvas)
+        live = np.asarray(app.fig.canvas.get_renderer().buffer_rgba()).astype(int)
+        app.fig.savefig(tmp_path / "plain.png", dpi=app.fig.dpi)
+        plain = np.asarray(Image.open(tmp_path / "plain.png").convert("RGBA")).astype(int)
+        assert live.shape == plain.shape
+        differs = np.any(np.abs(live - plain) > 60, axis=-1)
+        assert differs.mean() < 1e-3, f"{differs.sum()} pixels differ after {preset!r}"
+    assert all(a.get_animated() for a in app.static.members)

@@ -13,8 +13,10 @@ import html
 import ipywidgets as widgets
 import numpy as np
 import quaternion
+from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgb
+from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from ..interpolation import angle_between, angular_speed, euler_lerp, nlerp, slerp, total_angle
@@ -105,9 +107,61 @@ def _front_back(xyz: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return f, b
 
 
+def _nice_ceiling(value: float) -> float:
+    """The next of 1, 1.5, 2, 2.5, ... times a power of ten: few distinct speed scales."""
+    step = 10.0 ** np.floor(np.log10(value))
+    return float(np.ceil(value / step * 2) / 2 * step)
+
+
 def _fmt_q(q) -> str:
     w, x, y, z = quaternion.as_float_array(q)
     return f"({w:+.2f}, {x:+.2f}, {y:+.2f}, {z:+.2f})"
+
+
+class StaticLayer(Artist):
+    """Everything that never changes, rendered once and pasted back on each full draw.
+
+    Text is by far the slowest thing Agg draws. Titles, frames, the little axes, the sphere's
+    circles and the speed plot's ticks change only with the speed scale, so they are marked
+    *animated* (left out of the normal draw) and this artist, drawn first, pastes their
+    cached pixels back, or draws them and caches the result when this size, dpi and
+    ``scale`` have not been seen yet (a few are kept). It is still a full redraw of the
+    figure: every other artist is drawn from scratch each time. When the figure is being
+    saved (a GIF, savefig) matplotlib draws animated artists itself, so this does nothing.
+    """
+
+    KEEP = 8
+
+    def __init__(self, figure) -> None:
+        super().__init__()
+        self.set_figure(figure)
+        self.set_zorder(-100)
+        self.members: list[Artist] = []
+        self.scale: object = None
+        self._cache: dict = {}
+
+    def add(self, *artists: Artist) -> None:
+        for artist in artists:
+            artist.set_animated(True)
+            self.members.append(artist)
+        self._cache.clear()
+
+    def draw(self, renderer) -> None:
+        fig = self.get_figure()
+        if fig.canvas.is_saving():
+            return
+        key = (renderer.width, renderer.height, fig.dpi, self.scale)
+        pixels = self._cache.get(key)
+        if pixels is not None:
+            renderer.restore_region(pixels)
+            return
+        for ax in fig.axes:
+            ax.apply_aspect()
+        for artist in sorted(self.members, key=lambda a: a.get_zorder()):
+            artist.draw(renderer)
+        if len(self._cache) >= self.KEEP:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[key] = renderer.copy_from_bbox(fig.bbox)
 
 
 class InterpolationApp(LessonApp):
@@ -204,7 +258,7 @@ class InterpolationApp(LessonApp):
                     spine.set_visible(True)
                     spine.set_color(COLOURS[m])
                 if i == 0:
-                    self._draw_gizmo(ax)
+                    self._gizmo_lines = self._draw_gizmo(ax)
                 self.targets[m] = ax.add_collection(LineCollection(
                     [], colors=PALETTE["black"], linewidths=0.8, linestyles=(0, (2, 2)),
                     alpha=0.55, zorder=1))
@@ -228,10 +282,11 @@ class InterpolationApp(LessonApp):
                 f, b = _front_back(cam.project(circle))
                 front.append(f)
                 back.append(b)
-            ax.add_collection(LineCollection(front, colors=[PALETTE["grey"]] + [
-                PALETTE["light"]] * (len(front) - 1), linewidths=0.9, zorder=0))
-            ax.add_collection(LineCollection(back, colors=PALETTE["light"], linewidths=0.6,
-                                             linestyles=":", zorder=0))
+            self._sphere_grid = [
+                ax.add_collection(LineCollection(front, colors=[PALETTE["grey"]] + [
+                    PALETTE["light"]] * (len(front) - 1), linewidths=0.9, zorder=0)),
+                ax.add_collection(LineCollection(back, colors=PALETTE["light"],
+                                                 linewidths=0.6, linestyles=":", zorder=0))]
             (self.axis_line,) = ax.plot([], [], color=PALETTE["black"], lw=0.9, ls="-.",
                                         alpha=0.6, zorder=1)
             self.nose_front, self.nose_back, self.nose_now, self.beads = {}, {}, {}, {}
@@ -272,6 +327,17 @@ class InterpolationApp(LessonApp):
             ax.set_title("angular speed (degrees per unit of t)", loc="left", fontsize=9,
                          fontweight="bold", pad=3)
 
+        # pre-render what never changes: frames, titles, ticks, gizmo, sphere circles
+        self.static = StaticLayer(fig)
+        fig.add_artist(self.static)
+        dynamic_text = {*self.readouts.values(), self.off_chart}
+        for ax in fig.axes:
+            ax.patch.set_visible(False)                 # the figure's own white shows
+            self.static.add(*ax.spines.values(), ax.xaxis, ax.yaxis,
+                            *(a for a in ax.get_children()
+                              if isinstance(a, Text) and a not in dynamic_text))
+        self.static.add(*self._gizmo_lines, *self._sphere_grid)
+
     @staticmethod
     def _plain_view(ax, half: float) -> None:
         ax.set_xlim(-half, half)
@@ -282,14 +348,16 @@ class InterpolationApp(LessonApp):
         for spine in ax.spines.values():
             spine.set_visible(False)
 
-    def _draw_gizmo(self, ax) -> None:
+    def _draw_gizmo(self, ax) -> list[Artist]:
         """Small world X, Y, Z axes in the lower-left corner of an object panel."""
         origin = np.array([-0.98, -0.88])
+        drawn = []
         for name, vec in (("X", [1, 0, 0]), ("Y", [0, 1, 0]), ("Z", [0, 0, 1])):
             p = self.camera.project(np.array(vec, float))[:2] * 0.22
-            ax.plot(*np.stack([origin, origin + p]).T, color=PALETTE["grey"], lw=1.0)
-            ax.text(*(origin + p * 1.35), name, color=PALETTE["grey"], fontsize=7,
-                    ha="center", va="center")
+            drawn += ax.plot(*np.stack([origin, origin + p]).T, color=PALETTE["grey"], lw=1.0)
+            drawn.append(ax.text(*(origin + p * 1.35), name, color=PALETTE["grey"],
+                                 fontsize=7, ha="center", va="center"))
+        return drawn
 
     @staticmethod
     def _sphere_circles() -> list[np.ndarray]:
@@ -414,8 +482,9 @@ class InterpolationApp(LessonApp):
         # near the centre: cap the scale at 3x the other curves and say what is cut off
         peaks = {m: float(np.max(v)) for m, v in self.speeds.items()}
         cap = 3.0 * max(peaks["euler"], peaks["slerp"], 1.0)
-        top = min(max(peaks.values()), cap)
-        self.ax_speed.set_ylim(0, max(10.0, 1.12 * top))
+        top = _nice_ceiling(max(10.0, 1.12 * min(max(peaks.values()), cap)))
+        self.ax_speed.set_ylim(0.0, top)
+        self.static.scale = top                         # its tick labels are pre-rendered
         cut = [f"{LABELS[m]} peaks at {peaks[m]:.0f}" for m in METHODS if peaks[m] > cap]
         self.off_chart.set_text(("↑ off the chart: " + ", ".join(cut)) if cut else "")
         self._update_info()
