@@ -214,6 +214,13 @@ def test_a_failing_callback_shows_a_message_not_a_traceback(app, monkeypatch):
     assert app.last_error == "lock meter broke"
 
 
+def test_a_bare_app_at_the_end_of_a_cell_displays_its_widget(app, monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    app._ipython_display_()
+    assert shown == [app.widget]
+
+
 def test_bad_order_at_construction_raises():
     with pytest.raises(ValueError, match="permutation"):
         GimbalApp(order="XXZ")

@@ -68,3 +68,17 @@ def test_gimbal_lesson_in_the_browser(voila_server, page):
     h.screenshot(page, "01_gimbal_lock_zxy")
     h.assert_no_error_text(page)
     assert not page.console_errors, page.console_errors
+
+
+def test_an_exercise_checks_its_answer_in_voila(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK)
+    box = page.locator(".widget-vbox", has_text="Row 2, column 3 of Rx")
+    box.locator("input").fill("0.5")
+    box.get_by_role("button", name="Check").click()
+    page.wait_for_selector("text=Not quite", timeout=15_000)
+    box.get_by_role("button", name="Hint").click()
+    page.wait_for_selector("text=sin 30° = 1/2", timeout=15_000)
+    box.locator("input").fill("-0.5")
+    box.get_by_role("button", name="Check").click()
+    page.wait_for_selector("text=Right!", timeout=15_000)
+    h.assert_no_error_text(page)
