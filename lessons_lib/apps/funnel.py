@@ -85,6 +85,7 @@ class FunnelApp(LessonApp):
         self.clearance = float("nan")
         self.narrow_portal: int | None = None
         self._dragging: str | None = None
+        self._route_key: tuple | None = None
 
         # -- controls
         self.play = widgets.Play(value=0, min=0, max=1, step=1, interval=900,
@@ -190,7 +191,7 @@ class FunnelApp(LessonApp):
         (self.right_ends,) = ax.plot([], [], "o", ms=4, color=RIGHT_COLOUR, zorder=6)
         self.labels = [ax.text(0, 0, "", fontsize=7, ha="center", va="center", zorder=7,
                                color="#333333", visible=False,
-                               bbox={"boxstyle": "round,pad=0.12", "fc": "white",
+                               bbox={"boxstyle": "square,pad=0.1", "fc": "white",
                                      "ec": "none", "alpha": 0.8})
                        for _ in range(MAX_PORTAL_LABELS)]
         (self.zigzag,) = ax.plot([], [], "--", lw=1.6, color=ZIGZAG_COLOUR, zorder=4,
@@ -232,11 +233,16 @@ class FunnelApp(LessonApp):
         self.clear_message()
         self.narrow_portal = None
         r = float(self.radius.value)
-        try:
-            route = self.mesh.route(self.start, self.goal)  # corridor and raw portals
-        except NoRouteError as exc:
-            self.show_message(str(exc))
-            return
+        key = (tuple(self.start), tuple(self.goal))
+        if self.route is not None and self._route_key == key:
+            route = self.route  # only the radius changed: same corridor, same portals
+        else:
+            try:
+                route = self.mesh.route(self.start, self.goal)  # corridor and raw portals
+            except NoRouteError as exc:
+                self.show_message(str(exc))
+                return
+            self._route_key = key
         self.route = route
         self.portals = route.portals
         used = self.portals
