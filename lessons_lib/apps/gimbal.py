@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 import numpy as np
+from matplotlib.colors import to_rgba
 
 from .. import rotations as rot
 from .style import PALETTE, LessonApp, make_figure, rc_context
@@ -181,19 +182,21 @@ class GimbalApp(LessonApp):
         # per-frame depth sort would make the traces blink behind the wings)
         ax.computed_zorder = False
 
-        # fixed world triad and the stand holding the outer ring
-        self.world_lines, self.world_labels = [], []
+        # fixed world triad (one artist: the three arms are split by NaN) and the stand
+        # holding the outer ring
         origin = np.array([-0.95, -0.95, -0.95])
-        for k, name in enumerate(("X", "Y up", "Z")):
-            end = origin + 0.32 * _BASIS[k]
-            p0, p1 = _to_plot(origin), _to_plot(end)
-            (line,) = ax.plot(*np.stack([p0, p1]).T, color=PALETTE["black"], lw=1.2)
-            self.world_lines.append(line)
-            self.world_labels.append(ax.text(*_to_plot(origin + 0.42 * _BASIS[k]), name,
-                                             fontsize=8, ha="center", va="center"))
+        arms = []
+        for k in range(3):
+            arms += [_to_plot(origin), _to_plot(origin + 0.32 * _BASIS[k]), [np.nan] * 3]
+        arms = np.array(arms)
+        (self.world_lines,) = ax.plot(arms[:, 0], arms[:, 1], arms[:, 2],
+                                      color=PALETTE["black"], lw=1.2)
+        self.world_labels = [ax.text(*_to_plot(origin + 0.42 * _BASIS[k]), name, fontsize=8,
+                                     ha="center", va="center")
+                             for k, name in enumerate(("X", "Y up", "Z"))]
         (self.stand,) = ax.plot([], [], [], color=PALETTE["grey"], lw=3, ls=(0, (2, 2)))
 
-        self.ring_lines, self.axis_lines, self.trace_lines, self.trace_heads = [], [], [], []
+        self.ring_lines, self.axis_lines, self.trace_lines = [], [], []
         self.ring_labels = []
         for n in range(3):
             colour = RING_COLOURS[n]
@@ -201,11 +204,11 @@ class GimbalApp(LessonApp):
                               zorder=1)
             (axis,) = ax.plot([], [], [], color=colour, lw=1.6, ls="--", zorder=2)
             # the outer trace is wide and pale, the inner one narrow: when they coincide (at
-            # the lock) both stay visible, one inside the other
-            (trace,) = ax.plot([], [], [], color=colour, lw=(7.0, 3.0, 2.5)[n],
-                               alpha=(0.45, 0.9, 1.0)[n], solid_capstyle="round", zorder=4)
-            (head,) = ax.plot([], [], [], color=colour, marker="o", ms=(10, 6, 5)[n], ls="none",
-                              zorder=4)
+            # the lock) both stay visible, one inside the other. A solid dot marks the + end.
+            (trace,) = ax.plot([], [], [], color=to_rgba(colour, (0.45, 0.9, 1.0)[n]),
+                               lw=(7.0, 3.0, 2.5)[n], solid_capstyle="round", zorder=4,
+                               marker="o", markevery=[-1], ms=(10, 6, 5)[n], mfc=colour,
+                               mec=colour)
             label = ax.text(0, 0, 0, "", color=colour, fontsize=10, fontweight="bold",
                             ha="center", va="center", zorder=5,
                             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
@@ -213,7 +216,6 @@ class GimbalApp(LessonApp):
             self.ring_lines.append(ring)
             self.axis_lines.append(axis)
             self.trace_lines.append(trace)
-            self.trace_heads.append(head)
             self.ring_labels.append(label)
 
         faces = [np.array(f, dtype=float) for f, _ in _AIRCRAFT]
@@ -341,7 +343,6 @@ class GimbalApp(LessonApp):
             turned = rot.axis_angle_matrix(axes[n], sweep) @ tip
             pts = _to_plot(turned)
             self.trace_lines[n].set_data_3d(pts[:, 0], pts[:, 1], pts[:, 2])
-            self.trace_heads[n].set_data_3d(pts[-1:, 0], pts[-1:, 1], pts[-1:, 2])
             velocities.append(np.cross(axes[n], tip))
 
         lock_angle = rot.lock_angle(yaw, pitch, roll, order)
