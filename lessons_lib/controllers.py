@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["PurePursuit", "Stanley"]
+__all__ = ["PurePursuit", "Stanley", "compare"]
 
 
 def _wrap_rad(a: float) -> float:
@@ -74,3 +74,30 @@ class Stanley:
         heading_error = _wrap_rad(math.atan2(ty, tx) - yaw)  # + = path turns left of the car
         delta = heading_error + math.atan2(self.gain * right_error, self.softening + speed)
         return -delta / math.radians(vehicle.max_wheel_angle)
+
+
+def compare(track_names, speed: float = 10.0, duration: float = 30.0,
+            start_offset: float = 2.0, params=None, pure_pursuit: PurePursuit | None = None,
+            stanley: Stanley | None = None) -> list[dict]:
+    """Run the article's steering, pure pursuit and Stanley on the same car and tracks.
+
+    Returns one row per (track, controller) with :func:`lessons_lib.vehicle.run_metrics`.
+    """
+    from .steering import SteeringParams
+    from .tracks import track
+    from .vehicle import simulate, simulate_controller
+
+    params = SteeringParams() if params is None else params
+    controllers = {"pure pursuit": pure_pursuit or PurePursuit(),
+                   "Stanley": stanley or Stanley()}
+    rows = []
+    for name in track_names:
+        sp = track(name)
+        runs = {"article (3 terms)": simulate(sp, params, speed, duration,
+                                              start_offset=start_offset)}
+        for label, ctrl in controllers.items():
+            runs[label] = simulate_controller(sp, ctrl, speed, duration,
+                                              start_offset=start_offset)
+        for label, traj in runs.items():
+            rows.append({"track": name, "controller": label, **traj.metrics()})
+    return rows

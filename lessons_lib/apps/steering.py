@@ -98,10 +98,10 @@ def colour_key() -> str:
             + " &nbsp;".join(parts) + "</div>")
 
 
-def _slider(description, value, lo, hi, step, fmt=".1f", width="380px", **kw):
+def _slider(description, value, lo, hi, step, fmt=".1f", width="345px", **kw):
     return widgets.FloatSlider(value=value, min=lo, max=hi, step=step, description=description,
                                readout_format=fmt, continuous_update=False,
-                               style={"description_width": "150px"},
+                               style={"description_width": "140px"},
                                layout=widgets.Layout(width=width), **kw)
 
 
@@ -130,24 +130,24 @@ class SteeringApp(LessonApp):
         defaults = SteeringParams()
 
         # -- controls ----------------------------------------------------------------------
-        wide = {"description_width": "150px"}
+        wide = {"description_width": "110px"}
         self.track = widgets.Dropdown(options=[(label, key) for key, label in TRACKS.items()],
                                       value=track_name, description="Track", style=wide,
-                                      layout=widgets.Layout(width="380px"))
+                                      layout=widgets.Layout(width="345px"))
         self.preset = widgets.Dropdown(options=[CUSTOM, *PRESETS], value=CUSTOM,
                                        description="Article scenario", style=wide,
-                                       layout=widgets.Layout(width="380px"))
+                                       layout=widgets.Layout(width="345px"))
         self.speed = _slider("Speed (m/s)", 10.0, 2.0, 20.0, 0.5)
         self.mode = widgets.ToggleButtons(options=MODES, value="Adaptive",
                                           description="Look-ahead", style={
-                                              "description_width": "80px",
-                                              "button_width": "92px"})
+                                              "description_width": "72px",
+                                              "button_width": "86px"})
         self.use_position = widgets.Checkbox(value=True, description="Position Delta",
-                                             indent=False, layout=widgets.Layout(width="125px"))
+                                             indent=False, layout=widgets.Layout(width="122px"))
         self.use_heading = widgets.Checkbox(value=True, description="Heading Delta",
-                                            indent=False, layout=widgets.Layout(width="120px"))
+                                            indent=False, layout=widgets.Layout(width="118px"))
         self.use_crosstrack = widgets.Checkbox(value=True, description="Crosstrack",
-                                               indent=False, layout=widgets.Layout(width="105px"))
+                                               indent=False, layout=widgets.Layout(width="100px"))
         self.start_distance = _slider("Start distance (m)", 0.0, 0.0, 1.0, 0.5)
         self.start_offset = _slider("Start offset, right (m)", 0.0, -5.0, 5.0, 0.1)
         self.start_heading = _slider("Start heading, left (°)", 0.0, -45.0, 45.0, 1.0, ".0f")
@@ -164,13 +164,13 @@ class SteeringApp(LessonApp):
         self.time = widgets.IntSlider(value=0, min=0, max=1, step=1, description="Time",
                                       readout=False, continuous_update=True,
                                       style={"description_width": "40px"},
-                                      layout=widgets.Layout(width="430px"))
+                                      layout=widgets.Layout(width="520px"))
         self.play = widgets.Play(value=0, min=0, max=1, step=FRAME_STEP, interval=50,
-                                 description="Play", layout=widgets.Layout(width="110px"))
+                                 description="Play", layout=widgets.Layout(width="160px"))
         widgets.jslink((self.play, "value"), (self.time, "value"))
-        self.time_label = widgets.HTML(layout=widgets.Layout(width="80px"))
-        self.numbers = widgets.HTML(layout=widgets.Layout(width="380px"))
-        self.now = widgets.HTML(layout=widgets.Layout(width="380px"))
+        self.time_label = widgets.HTML(layout=widgets.Layout(width="90px"))
+        self.numbers = widgets.HTML(layout=widgets.Layout(width="345px"))
+        self.now = widgets.HTML(layout=widgets.Layout(width=f"{round(width * 100)}px"))
 
         # -- figure, built once ------------------------------------------------------------
         self.fig = make_figure(width, height)
@@ -196,18 +196,19 @@ class SteeringApp(LessonApp):
 
         advanced = widgets.VBox(list(self.params_sliders.values()))
         self.advanced = widgets.Accordion(children=[advanced],
-                                          layout=widgets.Layout(width="392px"))
+                                          layout=widgets.Layout(width="350px"))
         self.advanced.set_title(0, "All steering parameters")
         self.advanced.selected_index = None
         terms = widgets.HBox([self.use_position, self.use_heading, self.use_crosstrack],
-                             layout=widgets.Layout(width="380px"))
+                             layout=widgets.Layout(width="350px"))
         side = widgets.VBox(
             [self.preset, self.track, self.speed, self.mode, terms, self.start_distance,
              self.start_offset, self.start_heading, self.advanced, self.numbers, self.status],
-            layout=widgets.Layout(width="400px", padding="0 0 0 6px"))
+            layout=widgets.Layout(width="360px", padding="0 0 0 4px"))
         bottom = widgets.HBox([self.play, self.time, self.time_label],
                               layout=widgets.Layout(align_items="center"))
-        left = widgets.VBox([self.fig.canvas, widgets.HTML(colour_key()), bottom, self.now])
+        left = widgets.VBox([self.fig.canvas, widgets.HTML(colour_key()), bottom, self.now],
+                            layout=widgets.Layout(width=f"{round(width * 100) + 10}px"))
         self.widget = widgets.HBox([left, side])
 
         self._load_track(track_name)
@@ -448,6 +449,7 @@ class SteeringApp(LessonApp):
             return f"<span style='{style}'>{text}</span>"
 
         c = self._contrib
+        wheel = traj.wheel_angle[k]  # counter-clockwise positive
         self.now.value = (
             "<div style='font-size:13px'>"
             + cell("position", f"Position Delta <b>{traj.position_delta[k]:+.1f}°</b>")
@@ -458,7 +460,8 @@ class SteeringApp(LessonApp):
             + f"<br>look-ahead {traj.look_ahead[k]:.1f} m &middot; yaw command "
             f"{traj.yaw_command[k]:+.1f}° &middot; terms {c['position'][k]:+.2f} "
             f"{c['heading'][k]:+.2f} {c['crosstrack'][k]:+.2f} &rarr; steering "
-            f"<b>{traj.steering[k]:+.2f}</b> (wheel {-traj.wheel_angle[k]:+.1f}° right)</div>")
+            f"<b>{traj.steering[k]:+.2f}</b> (front wheels {abs(wheel):.1f}° "
+            f"{'left' if wheel > 0 else 'right'})</div>")
         self.redraw()
 
     # -- callbacks -----------------------------------------------------------------------
@@ -566,3 +569,224 @@ class SteeringApp(LessonApp):
 
     def _sync_for_gif(self, value) -> None:
         self.time.value = value
+
+    def _ipython_display_(self):  # a bare `app` at the end of a cell shows it
+        from IPython.display import display
+
+        display(self.widget)
+
+
+# -- static figures for the lesson's text ---------------------------------------------------
+_DEMO_TRACK = [[-20.0, 0.0], [0.0, 0.0], [12.0, 2.0], [22.0, 7.0], [30.0, 14.0]]
+
+
+def _demo_situation():
+    """A car 1.6 m right of a road that bends left, pointing a little left of the road."""
+    sp = Spline(_DEMO_TRACK)
+    s = 33.0
+    t = sp.direction_at(s)
+    pos = sp.location_at(s) + 2.4 * np.array([t[1], -t[0]])
+    yaw = math.degrees(math.atan2(t[1], t[0])) + 8.0
+    params = SteeringParams(adaptive_look_ahead=False, fixed_look_ahead=14.0)
+    from ..steering import steer
+
+    return sp, pos, yaw, steer(pos, yaw, 10.0, sp, sp.closest_distance(pos), params)
+
+
+def term_figure(term: str):
+    """A labelled diagram of one term ("position", "heading" or "crosstrack") on one
+    situation, with the value the library computes for it in the title."""
+    if term not in ("position", "heading", "crosstrack"):
+        raise ValueError(f"term must be 'position', 'heading' or 'crosstrack', got {term!r}")
+    sp, pos, yaw, terms = _demo_situation()
+    fig = make_figure(4.6, 3.0)
+    with rc_context():
+        ax = fig.add_axes((0.01, 0.01, 0.98, 0.86))
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    pts = sp.sample(200)
+    d = sp.direction_at(np.linspace(0, sp.length, 200))
+    right = np.c_[d[:, 1], -d[:, 0]]
+    for side in (-ROAD_HALF_WIDTH, ROAD_HALF_WIDTH):
+        ax.plot(*(pts + side * right).T, color=COLOURS["centre"], lw=0.8)
+    ax.plot(*pts.T, color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
+    car = Vehicle()
+    ax.add_patch(Polygon(car.outline(pos[0], pos[1], yaw), closed=True, fc=COLOURS["car"],
+                         ec=PALETTE["black"], lw=1.0, alpha=0.55, zorder=3))
+    heading = np.array([math.cos(math.radians(yaw)), math.sin(math.radians(yaw))])
+    stroke = [withStroke(linewidth=3.2, foreground=PALETTE["black"])]
+    ahead = pos + 9.0 * heading
+    ax.plot(*np.c_[pos, ahead], color=PALETTE["black"], lw=1.0, ls=":", zorder=4)
+    ax.text(*ahead, " car's heading", fontsize=8, va="center")
+    tg, td = terms.target, terms.target_direction
+    if term == "position":
+        ax.plot(*np.c_[pos, tg], color=COLOURS["to_target"], lw=2.0, path_effects=stroke,
+                zorder=6)
+        ax.plot(*tg, "o", color=COLOURS["target"], mec=PALETTE["black"], ms=8, zorder=8)
+        title = f"Position Delta = {terms.position_delta:+.1f}° (target to the right: +)"
+    elif term == "heading":
+        ax.quiver([tg[0]], [tg[1]], [6 * td[0]], [6 * td[1]], color=COLOURS["tangent"],
+                  angles="xy", scale_units="xy", scale=1, width=0.012, zorder=7)
+        ax.quiver([pos[0]], [pos[1]], [6 * td[0]], [6 * td[1]], color=COLOURS["tangent"],
+                  alpha=0.45, angles="xy", scale_units="xy", scale=1, width=0.012, zorder=7)
+        ax.plot(*tg, "o", color=COLOURS["target"], mec=PALETTE["black"], ms=8, zorder=8)
+        title = f"Heading Delta = {terms.heading_delta:+.1f}° (path to the right: +)"
+    else:
+        pp, off, r = terms.progress_point, terms.perpendicular_offset, terms.path_right
+        ax.quiver([pp[0]], [pp[1]], [off[0]], [off[1]], color=COLOURS["offset"], angles="xy",
+                  scale_units="xy", scale=1, width=0.012, zorder=7)
+        ax.quiver([pp[0]], [pp[1]], [3 * r[0]], [3 * r[1]], color=PALETTE["grey"],
+                  angles="xy", scale_units="xy", scale=1, width=0.006, zorder=6)
+        ax.text(*(pp + 3.2 * r), "road's right", fontsize=8, ha="center", va="top")
+        ax.plot(*pp, "o", color=COLOURS["progress"], mec=PALETTE["black"], ms=8, zorder=8)
+        title = f"Crosstrack Error = {terms.crosstrack_error:+.2f} m (right of the line: +)"
+    ax.set_title(title, fontsize=10)
+    ax.set_aspect("equal")
+    ax.set_xlim(4, 36)
+    ax.set_ylim(-6, 15)
+    return fig
+
+
+def slope_figure(grade: float = 0.5):
+    """3D: a road climbing at ``grade``; world up, the up projected off the tangent (road
+    normal) and the road's right vector, at one point."""
+    from ..steering import road_right
+
+    if not math.isfinite(grade) or abs(grade) > 3:
+        raise ValueError(f"grade must be between -3 and 3, got {grade}")
+    fig = make_figure(4.6, 3.6)
+    with rc_context():
+        ax = fig.add_axes((0.0, 0.02, 0.88, 0.88), projection="3d")
+    ramp = Spline([[0.0, 0.0, 0.0], [10.0, 0.0, 10.0 * grade]])
+    s = 0.5 * ramp.length
+    p, t = ramp.location_at(s), ramp.direction_at(s)
+    up = np.array([0.0, 0.0, 1.0])
+    n = up - t * np.dot(up, t)
+    n /= np.linalg.norm(n)
+    r = road_right(t)
+    corners = np.array([ramp.location_at(0) - 3 * r, ramp.location_at(0) + 3 * r,
+                        ramp.location_at(ramp.length) + 3 * r,
+                        ramp.location_at(ramp.length) - 3 * r])
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+    ax.add_collection3d(Poly3DCollection([corners], facecolor=PALETTE["sky"],
+                                         edgecolor=PALETTE["black"], alpha=0.35))
+    for vec, colour, label, ha in ((3 * t, COLOURS["tangent"], "tangent", "left"),
+                                   (3 * up, PALETTE["grey"], "world up", "left"),
+                                   (3 * n, COLOURS["progress"], "road normal\n(up projected)",
+                                    "right"),
+                                   (3 * r, COLOURS["offset"], "right", "left")):
+        ax.quiver(*p, *vec, color=colour, linewidth=2.2, arrow_length_ratio=0.15)
+        ax.text(*(p + 1.1 * vec), label, fontsize=8, color=colour, ha=ha)
+    ax.set_xlim(0, 10)
+    ax.set_ylim(-5, 5)
+    ax.set_zlim(0, max(5.0, 10 * grade))
+    ax.set_box_aspect((10, 10, max(5.0, 10 * grade)))
+    ax.view_init(elev=32, azim=-128)
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    ax.set_zlabel("z")
+    slope = math.degrees(math.atan(grade))
+    ax.set_title(f"grade {grade:.0%}: slope {slope:.1f}°", fontsize=10)
+    return fig
+
+
+def run_figure(trajectory, spline: Spline, title: str = ""):
+    """A small static picture of one run: the path on the track, and crosstrack vs time."""
+    fig = make_figure(8.0, 2.6)
+    with rc_context():
+        ax_map = fig.add_axes((0.0, 0.02, 0.45, 0.86))
+        ax_ct = fig.add_axes((0.53, 0.2, 0.45, 0.68))
+    pts = spline.sample(400)
+    ax_map.plot(*pts.T, color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
+    ax_map.plot(trajectory.x, trajectory.y, color=COLOURS["path"], lw=1.4)
+    ax_map.plot(trajectory.x[0], trajectory.y[0], "x", color=COLOURS["path"], ms=7, mew=2)
+    ax_map.set_aspect("equal")
+    ax_map.set_xticks([])
+    ax_map.set_yticks([])
+    for spine in ax_map.spines.values():
+        spine.set_visible(False)
+    ax_ct.axhline(0, color=PALETTE["grey"], lw=0.8)
+    ax_ct.plot(trajectory.t, trajectory.crosstrack_error, color=COLOURS["offset"], lw=1.6)
+    ax_ct.set_xlabel("time (s)")
+    ax_ct.set_ylabel("crosstrack (m)")
+    if title:
+        fig.suptitle(title, fontsize=10, y=0.99)
+    return fig
+
+
+class TuningChallenge(LessonApp):
+    """Exercise: tune the gains until RMS crosstrack error < ``target`` m on a track.
+
+    Sliders for the look-ahead and the three weights; Check runs the simulation and says
+    how it went (with a hint after a miss). ``solved`` tells whether it passed.
+    """
+
+    def __init__(self, track_name: str = "hairpin", speed: float = 12.0, target: float = 0.3,
+                 start_offset: float = 2.0, start: SteeringParams | None = None) -> None:
+        super().__init__()
+        self.spline = track(track_name)
+        self.speed, self.target, self.start_offset = float(speed), float(target), start_offset
+        start = start or SteeringParams(look_ahead_base=8.0, look_ahead_speed_factor=0.8,
+                                        heading_weight=0.3, max_yaw_delta=90.0,
+                                        crosstrack_gain=0.02)
+        self.base_params = start
+        self.sliders = {
+            "look_ahead_base": _slider("Look-ahead base (m)", start.look_ahead_base, 0, 15, 0.5),
+            "look_ahead_speed_factor": _slider("... + speed x (s)",
+                                               start.look_ahead_speed_factor, 0, 2, 0.05,
+                                               ".2f"),
+            "heading_weight": _slider("Heading weight", start.heading_weight, 0, 1, 0.05,
+                                      ".2f"),
+            "max_yaw_delta": _slider("Max yaw delta (°)", start.max_yaw_delta, 5, 120, 1,
+                                     ".0f"),
+            "crosstrack_gain": _slider("Crosstrack gain (1/m)", start.crosstrack_gain, 0, 1,
+                                       0.01, ".2f"),
+        }
+        self.check_button = widgets.Button(description="Check", button_style="primary")
+        self.hint_button = widgets.Button(description="Hint")
+        self.feedback = widgets.HTML()
+        self.solved = False
+        self.check_button.on_click(self.guard(lambda _b: self.check()))
+        self.hint_button.on_click(self.guard(lambda _b: self.show_hint()))
+        self.widget = widgets.VBox(
+            [widgets.HTML(f"<b>Tune the steering so the RMS crosstrack error stays under "
+                          f"{target} m on the {TRACKS[track_name].split(' (')[0].lower()} "
+                          f"track at {speed:g} m/s, starting {start_offset:g} m off the "
+                          "line.</b>"),
+             *self.sliders.values(), widgets.HBox([self.check_button, self.hint_button]),
+             self.feedback, self.status],
+            layout=widgets.Layout(border=f"1px solid {PALETTE['light']}", padding="6px"))
+
+    def params(self) -> SteeringParams:
+        return self.base_params.replace(**{k: float(s.value) for k, s in self.sliders.items()})
+
+    def check(self) -> bool:
+        traj = simulate(self.spline, self.params(), self.speed, DURATION,
+                        start_offset=self.start_offset)
+        m = traj.metrics()
+        self.last_metrics = m
+        self.solved = m["rms_crosstrack"] < self.target
+        colour = PALETTE["green"] if self.solved else PALETTE["vermillion"]
+        verdict = ("&#10003; Well done!" if self.solved else "&#10007; Not yet.")
+        self.feedback.value = (
+            f"<span style='color:{colour};font-weight:600'>{verdict}</span> RMS "
+            f"{m['rms_crosstrack']:.3f} m (target &lt; {self.target} m), max "
+            f"{m['max_crosstrack']:.2f} m, steering movement {m['steering_movement']:.1f}.")
+        return self.solved
+
+    def show_hint(self) -> None:
+        self.feedback.value = (
+            f"<span style='color:{PALETTE['blue']}'>&#128161; Hint: the car starts "
+            f"{self.start_offset:g} m off the line and only the crosstrack term pulls it back "
+            "directly: raise its gain to about 0.25. A shorter look-ahead (base 2-3 m, "
+            "0.2 s per m/s) follows the hairpins more closely, a larger heading weight (0.85) "
+            "lines the car up with the road early, and a smaller max yaw delta (45°) turns "
+            "harder for the same angle.</span>")
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)

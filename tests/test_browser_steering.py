@@ -1,0 +1,92 @@
+"""Lesson 3 in Voila: the app renders, sliders and presets change its pixels, no error text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import browser as h
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOK = "03_spline_steering.ipynb"
+PRESETS = ["Fixed long look-ahead cuts the corner", "Fixed short look-ahead twitches",
+           "Adaptive, Position only: turns in late", "Position + Heading: parallel but offset",
+           "All three: back to the centre line"]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _app_figure(page):
+    return page.locator(".jupyter-matplotlib-figure").first
+
+
+def _show_app(page) -> None:
+    """Scroll so the app's figure sits at the top of the 1280x720 viewport."""
+    _app_figure(page).evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
+
+
+def _dropdown(page, label: str):
+    return page.locator(".widget-dropdown").filter(
+        has=page.locator(".widget-label", has_text=label)).locator("select")
+
+
+def test_lesson_renders_and_reacts(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=1)
+    h.assert_no_error_text(page)
+    assert page.locator("text=Position Delta").first.is_visible()
+    _show_app(page)
+    h.screenshot(page, "03_app_initial")
+
+    # keyboard: the speed slider re-simulates and the figure changes
+    before = h.canvas_images(page)
+    h.move_slider(page, label="Speed", times=6)
+    h.wait_for_pixels_change(page, before, figure=0)
+    h.wait_idle(page)
+    h.assert_no_error_text(page)
+
+    # the time slider scrubs the run
+    before = h.canvas_images(page)
+    h.move_slider(page, label="Time", key="PageUp", times=3)
+    h.wait_for_pixels_change(page, before, figure=0)
+    h.assert_no_error_text(page)
+
+    # clicking on the whole-track map puts the car there
+    _show_app(page)
+    before = h.canvas_images(page)
+    box = page.locator(h.FIGURE).first.bounding_box()
+    page.mouse.click(box["x"] + 0.25 * box["width"], box["y"] + 0.3 * box["height"])
+    h.wait_for_pixels_change(page, before, figure=0)
+    h.wait_idle(page)
+    h.assert_no_error_text(page)
+    assert not page.console_errors, page.console_errors
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_each_article_scenario_renders(voila_server, page, preset):
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=1)
+    before = h.canvas_images(page)
+    _dropdown(page, "Article scenario").select_option(label=preset)
+    if preset != "All three: back to the centre line":  # that one is already showing
+        h.wait_for_pixels_change(page, before, figure=0)
+    h.wait_idle(page)
+    # half way through the run, where every scenario shows its character
+    h.move_slider(page, label="Time", key="PageUp", times=5)
+    h.wait_idle(page)
+    _show_app(page)
+    h.assert_no_error_text(page)
+    h.screenshot(page, f"03_preset_{_slug(preset)}")
+
+
+def test_exercise_checks_an_answer(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=1)
+    box = page.locator(".widget-text input").first
+    box.scroll_into_view_if_needed()
+    box.fill("5.61")
+    box.press("Enter")
+    page.wait_for_selector("text=Right!", timeout=10_000)
+    h.assert_no_error_text(page)
