@@ -78,6 +78,24 @@ def test_lesson_renders_and_responds(voila_server, page):
     assert not page.console_errors, page.console_errors
 
 
+def test_play_animates_and_stops(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK)
+    _app_to_top(page)
+    play = page.locator(".widget-play button").first
+    play.click()
+    frames = [h.canvas_images(page)[0]]
+    for _ in range(3):                                   # several new frames while playing
+        frames.append(h.wait_for_pixels_change(page, [frames[-1]], figure=0)[0])
+    assert len(set(frames)) == 4
+    page.locator(".widget-play button").nth(1).click()   # stop (play/pause, stop, repeat)
+    h.wait_idle(page)
+    still = h.canvas_images(page)[0]
+    page.wait_for_timeout(600)                           # 10 frame intervals: nothing moves
+    assert h.canvas_images(page)[0] == still
+    h.assert_no_error_text(page)
+    assert not page.console_errors, page.console_errors
+
+
 def test_an_exercise_checks_an_answer(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK)
     box = page.locator(".widget-vbox", has_text="How many degrees does the aeroplane turn")

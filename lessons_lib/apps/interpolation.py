@@ -349,8 +349,8 @@ class InterpolationApp(LessonApp):
             spine.set_visible(False)
 
     def _draw_gizmo(self, ax) -> list[Artist]:
-        """Small world X, Y, Z axes in the lower-left corner of an object panel."""
-        origin = np.array([-0.98, -0.88])
+        """Small world X, Y, Z axes in the upper-left corner of an object panel."""
+        origin = np.array([-0.92, 0.78])
         drawn = []
         for name, vec in (("X", [1, 0, 0]), ("Y", [0, 1, 0]), ("Z", [0, 0, 1])):
             p = self.camera.project(np.array(vec, float))[:2] * 0.22
