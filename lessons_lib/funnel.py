@@ -261,19 +261,42 @@ def _prepare(start, goal, portals):
         if cross(g, ln, rn) < -tol:
             raise ValueError("the goal is before the last portal (or that portal has left and "
                              "right swapped): the goal must be in the last polygon")
-    pts = [(_pt(s), _pt(s))] + [(_pt(lr[0]), _pt(lr[1])) for lr in arr] + [(_pt(g), _pt(g))]
-    return pts
+    # A start lying on the first portal(s) has already reached them: they constrain nothing,
+    # and keeping them would open a half-plane funnel that rounding can tip over 180 degrees.
+    first, last = 0, len(arr)
+    while first < last and _on_segment(s, arr[first]):
+        first += 1
+    while last > first and _on_segment(g, arr[last - 1]):
+        last -= 1
+    pts = [(_pt(s), _pt(s))] + [(_pt(lr[0]), _pt(lr[1])) for lr in arr[first:last]] + \
+        [(_pt(g), _pt(g))]
+    index = [-1] + list(range(first, last)) + [len(arr)]
+    return pts, index
+
+
+def _on_segment(p, portal, rel: float = 1e-9) -> bool:
+    """Is point p on the portal segment (within a small relative tolerance)?"""
+    a, b = portal[0], portal[1]
+    d = b - a
+    ll = float(d @ d)
+    scale = max(1.0, float(np.abs(portal).max()), float(np.abs(p).max()))
+    if ll == 0.0:
+        return bool(np.hypot(*(p - a)) <= rel * scale)
+    t = float((p - a) @ d) / ll
+    if t < -rel or t > 1 + rel:
+        return False
+    return abs(cross(a, b, p)) <= rel * scale * math.sqrt(ll)
 
 
 def _run(start, goal, portals, trace: list | None):
-    pts = _prepare(start, goal, portals)
+    pts, index = _prepare(start, goal, portals)
     n = len(pts)
     apex = left = right = pts[0][0]
     apex_i = left_i = right_i = 0
     path = [apex]
     if trace is not None:
         trace.append(FunnelStep(-1, (apex, apex), apex, left, right, "start",
-                                _EVENTS["start"], list(path), 0, 0))
+                                _EVENTS["start"], list(path), -1, -1))
     i = 1
     while i < n:
         pl, pr = pts[i]
@@ -309,9 +332,9 @@ def _run(start, goal, portals, trace: list | None):
             left = right = apex
             left_i = right_i = apex_i
             if trace is not None:
-                trace.append(FunnelStep(i - 1, (pl, pr), apex, left, right, event,
-                                        _EVENTS[event].format(p=i - 1, c=_fmt(corner)),
-                                        list(path), left_i - 1, right_i - 1))
+                trace.append(FunnelStep(index[i], (pl, pr), apex, left, right, event,
+                                        _EVENTS[event].format(p=index[i], c=_fmt(corner)),
+                                        list(path), index[left_i], index[right_i]))
             i = apex_i + 1  # rescan from the portal after the new apex
             continue
         if trace is not None:
@@ -328,9 +351,9 @@ def _run(start, goal, portals, trace: list | None):
             corners = list(path)
             if event == "goal" and (pl != path[-1] or len(path) == 1):
                 corners.append(pl)
-            trace.append(FunnelStep(i - 1, (pl, pr), apex, left, right, event,
-                                    _EVENTS[event].format(p=i - 1), corners,
-                                    left_i - 1, right_i - 1))
+            trace.append(FunnelStep(index[i], (pl, pr), apex, left, right, event,
+                                    _EVENTS[event].format(p=index[i]), corners,
+                                    index[left_i], index[right_i]))
         i += 1
     goal_pt = pts[-1][0]
     if path[-1] != goal_pt or len(path) == 1:
@@ -339,11 +362,16 @@ def _run(start, goal, portals, trace: list | None):
 
 
 def _not_beyond(apex, edge, p) -> bool:
-    """For p on the line apex->edge: True when p is on the ray and no farther than edge."""
+    """For p on the line through apex and edge: does p keep the funnel open?
+
+    True when p is on the edge's ray no farther than the edge point (the funnel narrows to
+    a line), or on the opposite ray: then the funnel is a half-plane (the apex lies on a
+    portal) and p is on its other boundary, which crosses nothing.
+    """
     ex, ey = edge[0] - apex[0], edge[1] - apex[1]
     px, py = p[0] - apex[0], p[1] - apex[1]
     dot = ex * px + ey * py
-    return dot >= 0.0 and px * px + py * py <= ex * ex + ey * ey
+    return dot <= 0.0 or px * px + py * py <= ex * ex + ey * ey
 
 
 def funnel(start, goal, portals) -> np.ndarray:

@@ -139,6 +139,24 @@ def test_funnel_is_shortest_on_hundreds_of_random_corridors():
     assert checked == 250
 
 
+def test_start_and_goal_on_portals_on_random_corridors():
+    """Degenerate but common: start (or goal) exactly on the first (last) portal, so the
+    funnel opens as a half-plane."""
+    rng = np.random.default_rng(99)
+    for _ in range(120):
+        polys = random_corridor(rng, 2, 10)
+        portals = portals_from_corridor(polys)
+        l0, r0 = portals[0]
+        ln, rn = portals[-1]
+        start = l0 + rng.uniform(0.05, 0.95) * (r0 - l0)
+        goal = ln + rng.uniform(0.05, 0.95) * (rn - ln) if rng.random() < 0.5 else \
+            random_inside(rng, polys[-1])
+        path = funnel(start, goal, portals)
+        want = visibility_shortest(polys, start, goal)
+        assert path_length(path) == pytest.approx(want, rel=1e-7, abs=1e-9)
+        assert np.allclose(path_from_steps(funnel_steps(start, goal, portals)), path)
+
+
 def test_funnel_never_longer_than_the_midpoint_zigzag():
     rng = np.random.default_rng(7)
     for _ in range(100):
