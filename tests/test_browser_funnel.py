@@ -87,4 +87,8 @@ def test_grid_app_shows_the_sight_trap(voila_server, page):
     h.wait_idle(page)
     h.screenshot(page, "04_grid_trap")
     h.assert_no_error_text(page)
+    # the two static pictures further down: the cost plot and the Catmull-Rom curve
+    for figure, name in ((2, "04_cost_plot"), (3, "04_curve_plot")):
+        _show(page, figure)
+        h.screenshot(page, name)
     assert not page.console_errors, page.console_errors
