@@ -468,3 +468,15 @@ def test_axis_angle_matrix_matches_scipy():
         rot.axis_angle_matrix([0, 0, 0], 10)
     with pytest.raises(ValueError, match="finite"):
         rot.axis_angle_matrix([np.nan, 0, 1], 10)
+
+
+def test_what_positive_angles_do_to_an_aircraft_with_its_nose_on_plus_z():
+    """The lesson's words: nose +Z, top +Y, so the pilot's right is nose x top = -X; positive
+    yaw turns the nose left (towards +X), positive pitch takes it down, positive roll lifts the
+    left wing (+X)."""
+    nose, top = np.array([0.0, 0, 1]), np.array([0.0, 1, 0])
+    right = np.cross(nose, top)
+    np.testing.assert_allclose(right, [-1, 0, 0])
+    assert euler_to_matrix(10, 0, 0) @ nose @ right < 0  # towards the left
+    assert (euler_to_matrix(0, 10, 0) @ nose)[1] < 0  # nose down
+    assert (euler_to_matrix(0, 0, 10) @ -right)[1] > 0  # left wing up

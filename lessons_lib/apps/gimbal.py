@@ -39,18 +39,19 @@ _BASIS = np.eye(3)
 _LABEL_AT = (0.8, 2.45, 4.2)  # radians round each ring (outer, middle, inner)
 _INDEX = {"X": 0, "Y": 1, "Z": 2}
 
-# The aircraft, in body coordinates: x right wing, y up, z nose. Triangles/quads, each with
-# a colour key. About 1.1 long, so it fits inside the inner ring.
+# The aircraft, in body coordinates: y up, z out of the nose, so (right-handed) x points out
+# of the left wing. Triangles/quads, each with a colour key. About 1.1 long, so it fits
+# inside the inner ring. _XM/_XP/_U/_D: the fuselage's -x, +x, top and bottom points.
 _NOSE, _TAIL = (0.0, 0.0, 0.58), (0.0, 0.0, -0.52)
-_L, _R, _U, _D = (-0.075, 0.0, 0.1), (0.075, 0.0, 0.1), (0.0, 0.075, 0.1), (0.0, -0.06, 0.1)
+_XM, _XP, _U, _D = (-0.075, 0.0, 0.1), (0.075, 0.0, 0.1), (0.0, 0.075, 0.1), (0.0, -0.06, 0.1)
 FIN_TIP = np.array([0.0, 0.30, -0.52])
 _AIRCRAFT = [
     # nose cone (front of the fuselage), vermillion: the obvious front
-    ((_NOSE, _L, _U), "nose"), ((_NOSE, _U, _R), "nose"),
-    ((_NOSE, _R, _D), "nose"), ((_NOSE, _D, _L), "nose"),
+    ((_NOSE, _XM, _U), "nose"), ((_NOSE, _U, _XP), "nose"),
+    ((_NOSE, _XP, _D), "nose"), ((_NOSE, _D, _XM), "nose"),
     # rear fuselage
-    ((_TAIL, _U, _L), "body"), ((_TAIL, _R, _U), "body"),
-    ((_TAIL, _D, _R), "body"), ((_TAIL, _L, _D), "body"),
+    ((_TAIL, _U, _XM), "body"), ((_TAIL, _XP, _U), "body"),
+    ((_TAIL, _D, _XP), "body"), ((_TAIL, _XM, _D), "body"),
     # swept wings and tailplane
     (((-0.56, 0.0, -0.08), (-0.07, 0.0, 0.2), (0.07, 0.0, 0.2), (0.56, 0.0, -0.08),
       (0.5, 0.0, -0.18), (-0.5, 0.0, -0.18)), "wing"),
