@@ -70,6 +70,27 @@ def test_gimbal_lesson_in_the_browser(voila_server, page):
     assert not page.console_errors, page.console_errors
 
 
+def test_the_view_orbits_with_the_mouse_and_the_view_buttons(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK)
+    show_app(page)
+    canvas = page.locator(h.FIGURE).first
+    box = canvas.bounding_box()
+    x, y = box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5
+    before = h.canvas_images(page)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in range(1, 9):
+        page.mouse.move(x + 15 * step, y + 4 * step)
+    page.mouse.up()
+    h.wait_for_pixels_change(page, before)
+    before = h.canvas_images(page)
+    page.get_by_role("button", name="top", exact=True).click()
+    h.wait_for_pixels_change(page, before)
+    h.wait_idle(page)
+    h.screenshot(page, "01_gimbal_lock_top")
+    h.assert_no_error_text(page)
+
+
 def test_an_exercise_checks_its_answer_in_voila(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK)
     box = page.locator(".widget-vbox", has_text="Row 2, column 3 of Rx")
