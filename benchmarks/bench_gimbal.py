@@ -6,6 +6,8 @@ Budget from the issue: at most 50 ms median on the 2-core teaching machine.
 from __future__ import annotations
 
 import itertools
+import statistics
+import time
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -16,6 +18,22 @@ from lessons_lib.apps.gimbal import GimbalApp
 from common import full_draw, row, time_ms
 
 BUDGET = "<= 50 ms"
+
+
+def cpu_ms(fn, repeat: int = 30, warmup: int = 3) -> dict:
+    """Like ``common.time_ms`` but in this process's CPU time: on a machine shared with
+    other busy processes the wall-clock numbers mostly measure the neighbours."""
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        fn()
+        samples.append((time.process_time() - t0) * 1000)
+    samples.sort()
+    return {"median": statistics.median(samples),
+            "p90": samples[min(len(samples) - 1, int(0.9 * len(samples)))],
+            "max": samples[-1], "n": repeat}
 
 
 def run() -> list[dict]:
@@ -34,7 +52,9 @@ def run() -> list[dict]:
                 full_draw(app.fig)
 
             rows.append(row(f"{name} slider: callback + full draw", time_ms(move),
-                            budget=BUDGET, note="order YXZ"))
+                            budget=BUDGET, note="order YXZ, wall clock"))
+            rows.append(row(f"{name} slider: callback + full draw", cpu_ms(move),
+                            budget=BUDGET, note="order YXZ, CPU time of this process"))
 
         app.set_angles(pitch=90.0)
         values = itertools.cycle(np.arange(-170.0, 171.0, 7.0))
@@ -44,7 +64,9 @@ def run() -> list[dict]:
             full_draw(app.fig)
 
         rows.append(row("yaw slider at the lock: callback + full draw", time_ms(move_locked),
-                        budget=BUDGET, note="LOCKED badge shown"))
+                        budget=BUDGET, note="LOCKED, wall clock"))
+        rows.append(row("yaw slider at the lock: callback + full draw", cpu_ms(move_locked),
+                        budget=BUDGET, note="LOCKED, CPU time"))
 
         orders = itertools.cycle(rot.ORDERS)
 
