@@ -110,6 +110,9 @@ def test_long_way_toggle_blends_towards_minus_q(app):
     fresh(app, "Wrap-around: yaw -175° → 175°", t=0.5)
     # yaw -175 and 175 as quaternions: dot = cos(175°) < 0, so the short way uses -q1
     assert "short way: blends to −q₁, 10°" in app.info.value
+    minus_q1 = -euler_to_quaternion(175, 0, 0)
+    w, x, y, z = quaternion.as_float_array(minus_q1)
+    assert f"target used: ({w:+.2f}, {x:+.2f}, {y:+.2f}, {z:+.2f})" in app.info.value
     short_mid = app.current["slerp"]
     app.long_way.value = True
     assert app.totals["slerp"] == pytest.approx(350, rel=1e-6)

@@ -561,6 +561,8 @@ class InterpolationApp(LessonApp):
         short, long_ = self.true_angle, 360.0 - self.true_angle
         using = (f"long way: blends to {other}, {long_:.0f}°" if self.long_way.value
                  else f"short way: blends to {towards}, {short:.0f}°")
+        flip = (dot < 0) != self.long_way.value
+        target = _fmt_q(-self.q1 if flip else self.q1)
         totals = " &nbsp; ".join(
             f"<b style='color:{COLOURS[m]}'>{LABELS[m]} {self.totals[m]:.0f}°</b>"
             for m in METHODS)
@@ -570,5 +572,6 @@ class InterpolationApp(LessonApp):
             f"true angle between start and end: <b>{self.true_angle:.0f}°</b><br>"
             f"q₀ = {html.escape(_fmt_q(self.q0))}<br>q₁ = {html.escape(_fmt_q(self.q1))}<br>"
             f"q₀·q₁ = {dot:+.3f} → nlerp/slerp {html.escape(using)}<br>"
+            f"target used: {html.escape(target)}<br>"
             f"<span style='color:#555'>{html.escape(self.sphere_note)}.<br>"
             "Sphere: ○ start, ✖ end, dots every 0.1 of t.</span></div>")
