@@ -9,6 +9,8 @@ outer and inner traces lie on top of each other, which is the lost degree of fre
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import ipywidgets as widgets
 import numpy as np
 from matplotlib.colors import to_rgba
@@ -228,7 +230,6 @@ class GimbalApp(LessonApp):
         (self.fin_marker,) = ax.plot([], [], [], marker="o", ms=5, color=PALETTE["black"],
                                      ls="none", zorder=5)
 
-
     # -- actions -----------------------------------------------------------------------------
     def angles(self) -> tuple[float, float, float]:
         return float(self.yaw.value), float(self.pitch.value), float(self.roll.value)
@@ -261,20 +262,16 @@ class GimbalApp(LessonApp):
         self.ax.view_init(*VIEWS[name])
         self.redraw()
 
-    class _Hold:
-        def __init__(self, app):
-            self.app = app
-
-        def __enter__(self):
-            self.app._holding = True
-
-        def __exit__(self, *exc):
-            self.app._holding = False
-
     _holding = False
 
+    @contextmanager
     def _held(self):
-        return GimbalApp._Hold(self)
+        """Change several controls without a redraw for each; the caller draws once."""
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
 
     def _on_change(self, _change=None) -> None:
         if not self._holding:
