@@ -369,6 +369,8 @@ def _not_beyond(apex, edge, p) -> bool:
     portal) and p is on its other boundary, which crosses nothing.
     """
     ex, ey = edge[0] - apex[0], edge[1] - apex[1]
+    if ex == 0.0 and ey == 0.0:
+        return False  # the edge has collapsed onto the apex: restart the funnel there
     px, py = p[0] - apex[0], p[1] - apex[1]
     dot = ex * px + ey * py
     return dot <= 0.0 or px * px + py * py <= ex * ex + ey * ey
