@@ -96,6 +96,12 @@ class LessonApp:
         self.status = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
         self.last_error: str | None = None
 
+    def _ipython_display_(self) -> None:
+        """A bare ``App()`` as the last line of a cell shows the app, not its repr."""
+        from IPython.display import display
+
+        display(self.widget)
+
     # -- messages -------------------------------------------------------------------------
     def show_message(self, text: str, kind: str = "error") -> None:
         colour = {"error": PALETTE["vermillion"], "info": PALETTE["blue"],
