@@ -67,6 +67,15 @@ def test_step_through_the_corridor(app):
     assert np.allclose(xy(app.corners), app.route.path)
 
 
+def test_portals_are_numbered_at_their_middles(app):
+    assert len(app.labels.get_paths()) == len(app.portals) == len(app.label_boxes.get_paths())
+    assert np.allclose(app.labels.get_offsets(), app.portals.mean(axis=1))
+    assert np.allclose(xy(app.left_ends), app.portals[:, 0])
+    assert np.allclose(xy(app.right_ends), app.portals[:, 1])
+    app.set_points(goal=(2.5, 1.5))  # a much shorter corridor: fewer numbers
+    assert len(app.labels.get_paths()) == len(app.portals)
+
+
 def test_buttons_and_play_move_the_step(app):
     app.reset_button.click()
     app.next_button.click()

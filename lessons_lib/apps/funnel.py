@@ -10,8 +10,11 @@ import html
 
 import ipywidgets as widgets
 import numpy as np
-from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.collections import LineCollection, PathCollection, PolyCollection
 from matplotlib.patches import Circle, Rectangle
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath
+from matplotlib.transforms import Affine2D
 
 from .. import funnel as fn
 from .. import pathsmooth as ps
@@ -29,7 +32,7 @@ GOAL_COLOUR = PALETTE["orange"]
 #: the default query on the lesson map: lower left room to upper right room
 DEFAULT_START = (1.2, 1.0)
 DEFAULT_GOAL = (14.8, 9.0)
-MAX_PORTAL_LABELS = 80
+LABEL_SIZE = 7.0  # points
 
 #: the lesson's grid (x to the right, y up; '#' blocked). Row 0 of the text is the TOP row.
 LESSON_GRID = """
@@ -56,6 +59,22 @@ def parse_grid(text: str) -> np.ndarray:
     if bad:
         raise ValueError(f"the grid text may only hold '.' and '#', found {sorted(bad)}")
     return np.array([[c == "#" for c in r] for r in reversed(rows)], dtype=bool)
+
+
+_LABEL_CACHE: dict[int, tuple[Path, Path]] = {}
+
+
+def _label_paths(k: int) -> tuple[Path, Path]:
+    """Outline of the number ``k`` centred on (0, 0), and a box behind it, in points."""
+    if k not in _LABEL_CACHE:
+        text = TextPath((0, 0), str(k), size=LABEL_SIZE)
+        ext = text.get_extents()
+        cx, cy = (ext.x0 + ext.x1) / 2, (ext.y0 + ext.y1) / 2
+        glyph = text.transformed(Affine2D().translate(-cx, -cy))
+        hw, hh = ext.width / 2 + 1.2, ext.height / 2 + 1.2
+        box = Path([(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh), (-hw, -hh)], closed=True)
+        _LABEL_CACHE[k] = (glyph, box)
+    return _LABEL_CACHE[k]
 
 
 def _html_lengths(zig: float, path: float) -> str:
@@ -189,11 +208,18 @@ class FunnelApp(LessonApp):
         ax.add_collection(self.shrunk_lines)
         (self.left_ends,) = ax.plot([], [], "o", ms=4, color=LEFT_COLOUR, zorder=6)
         (self.right_ends,) = ax.plot([], [], "o", ms=4, color=RIGHT_COLOUR, zorder=6)
-        self.labels = [ax.text(0, 0, "", fontsize=7, ha="center", va="center", zorder=7,
-                               color="#333333", visible=False,
-                               bbox={"boxstyle": "square,pad=0.1", "fc": "white",
-                                     "ec": "none", "alpha": 0.8})
-                       for _ in range(MAX_PORTAL_LABELS)]
+        # Portal numbers: glyph outlines in one PathCollection on white boxes in another,
+        # two draw calls instead of one text layout + box per portal.
+        points = Affine2D().scale(self.fig.dpi / 72.0)
+        self.label_boxes = PathCollection([], offsets=np.zeros((0, 2)),
+                                          offset_transform=ax.transData, transform=points,
+                                          facecolors="white", edgecolors="none", alpha=0.85,
+                                          zorder=7)
+        self.labels = PathCollection([], offsets=np.zeros((0, 2)),
+                                     offset_transform=ax.transData, transform=points,
+                                     facecolors="#333333", edgecolors="none", zorder=7.5)
+        ax.add_collection(self.label_boxes)
+        ax.add_collection(self.labels)
         (self.zigzag,) = ax.plot([], [], "--", lw=1.6, color=ZIGZAG_COLOUR, zorder=4,
                                  label="portal-midpoint zigzag")
         (self.final_path,) = ax.plot([], [], "-", lw=2.5, color=PALETTE["sky"], zorder=4,
@@ -285,13 +311,13 @@ class FunnelApp(LessonApp):
             self.left_ends.set_data([], [])
             self.right_ends.set_data([], [])
         mids = self.portals.mean(axis=1) if len(self.portals) else np.zeros((0, 2))
-        for k, label in enumerate(self.labels):
-            if k < len(mids):
-                label.set_position(mids[k])
-                label.set_text(str(k))
-                label.set_visible(True)
-            else:
-                label.set_visible(False)
+        pairs = [_label_paths(k) for k in range(len(mids))]
+        glyphs = [g for g, _b in pairs]
+        boxes = [b for _g, b in pairs]
+        self.labels.set_paths(glyphs)
+        self.labels.set_offsets(mids)
+        self.label_boxes.set_paths(boxes)
+        self.label_boxes.set_offsets(mids)
         r = float(self.radius.value)
         if r > 0 and self.used_portals is not None:
             self.shrunk_lines.set_segments(list(self.used_portals))
