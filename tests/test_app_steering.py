@@ -219,3 +219,52 @@ def test_save_gif(tmp_path):
         frames = list(range(0, app.play.max + 1, 200 * app.play.step))
         assert im.n_frames == len(frames) + (frames[-1] != app.play.max)
     assert app.time.value == 0
+
+
+# -- the lesson's static figures and the tuning exercise -----------------------------------
+@pytest.mark.parametrize("term", ["position", "heading", "crosstrack"])
+def test_term_figures_show_the_library_value(term):
+    from lessons_lib.apps.steering import _demo_situation, term_figure
+
+    fig = term_figure(term)
+    title = fig.axes[0].get_title()
+    _, _, _, terms = _demo_situation()
+    value = {"position": f"{terms.position_delta:+.1f}°", "heading": f"{terms.heading_delta:+.1f}°",
+             "crosstrack": f"{terms.crosstrack_error:+.2f} m"}[term]
+    assert value in title
+    with pytest.raises(ValueError, match="term must be"):
+        term_figure("yaw")
+
+
+def test_slope_and_run_figures():
+    from lessons_lib.apps.steering import run_figure, slope_figure
+
+    fig = slope_figure(0.3)
+    assert "16.7°" in fig.axes[0].get_title()  # atan(0.3)
+    with pytest.raises(ValueError, match="grade"):
+        slope_figure(float("nan"))
+    sp = track("s_bend")
+    traj = simulate(sp, SteeringParams(), 10.0, 5.0, start_offset=1.0)
+    fig = run_figure(traj, sp, title="a run")
+    ct_line = fig.axes[1].get_lines()[-1]
+    np.testing.assert_allclose(ct_line.get_ydata(), traj.crosstrack_error)
+
+
+def test_tuning_challenge_starts_unsolved_and_can_be_solved():
+    from lessons_lib.apps.steering import TuningChallenge
+
+    challenge = TuningChallenge(track_name="hairpin", speed=12.0, target=0.3, start_offset=2.0)
+    assert challenge.check() is False
+    assert "Not yet" in challenge.feedback.value
+    challenge.check_button.click()  # the button runs the same check, guarded
+    assert challenge.solved is False and challenge.last_error is None
+    challenge.hint_button.click()
+    assert "Hint" in challenge.feedback.value
+    # the values the hint points to pass
+    for name, value in {"look_ahead_base": 2.0, "look_ahead_speed_factor": 0.2,
+                        "heading_weight": 0.85, "max_yaw_delta": 45.0,
+                        "crosstrack_gain": 0.25}.items():
+        challenge.sliders[name].value = value
+    assert challenge.check() is True
+    assert challenge.last_metrics["rms_crosstrack"] < 0.3
+    assert "Well done" in challenge.feedback.value

@@ -194,3 +194,17 @@ def test_bad_simulation_input_raises():
         simulate_controller(sp, lambda *a: float("nan"), 10.0, 1.0)
     with pytest.raises(ValueError, match="look_ahead_base"):
         PurePursuit(look_ahead_base=0.0)
+
+
+def test_compare_runs_three_controllers_on_each_track():
+    from lessons_lib.controllers import compare
+
+    rows = compare(["oval", "s_bend"], speed=10.0, duration=15.0, start_offset=2.0)
+    assert [(r["track"], r["controller"]) for r in rows] == [
+        (t, c) for t in ("oval", "s_bend")
+        for c in ("article (3 terms)", "pure pursuit", "Stanley")]
+    ref = simulate(track("oval"), SteeringParams(), 10.0, 15.0, start_offset=2.0).metrics()
+    assert rows[0]["rms_crosstrack"] == pytest.approx(ref["rms_crosstrack"])
+    for r in rows:
+        assert r["max_crosstrack"] == pytest.approx(2.0, abs=0.05)  # the start offset
+        assert r["rms_crosstrack"] < 0.8

@@ -235,7 +235,8 @@ class SteeringApp(LessonApp):
         v.scale_text = ax.text(0, 0, "", ha="center", va="bottom", fontsize=9)
         v.title = ax.text(0.01, 0.985, "close-up" if close else "whole track",
                           transform=ax.transAxes, ha="left", va="top", fontsize=9,
-                          color=PALETTE["grey"])
+                          color=PALETTE["grey"], zorder=9,
+                          bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.5})
         (v.edge_left,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
         (v.edge_right,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
         (v.centre_line,) = ax.plot([], [], color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
