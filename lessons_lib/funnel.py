@@ -12,7 +12,7 @@ ray from ``a`` through ``b``, negative to the right, zero on the line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -202,7 +202,7 @@ class FunnelStep:
     right: tuple[float, float]
     event: str
     text: str
-    corners: list[tuple[float, float]] = field(default_factory=list)
+    corners: tuple[tuple[float, float], ...] = ()
     left_portal: int = -1
     right_portal: int = -1
 
@@ -294,9 +294,10 @@ def _run(start, goal, portals, trace: list | None):
     apex = left = right = pts[0][0]
     apex_i = left_i = right_i = 0
     path = [apex]
+    snapshot = (apex,)  # the corners so far, shared by every step until the next corner
     if trace is not None:
         trace.append(FunnelStep(-1, (apex, apex), apex, left, right, "start",
-                                _EVENTS["start"], list(path), -1, -1))
+                                _EVENTS["start"], snapshot, -1, -1))
     i = 1
     while i < n:
         pl, pr = pts[i]
@@ -327,6 +328,8 @@ def _run(start, goal, portals, trace: list | None):
         if corner is not None:
             if corner != path[-1]:
                 path.append(corner)
+                if trace is not None:
+                    snapshot = tuple(path)
             elif trace is not None:
                 event = "advance_" + event.split("_")[1]
             left = right = apex
@@ -334,7 +337,7 @@ def _run(start, goal, portals, trace: list | None):
             if trace is not None:
                 trace.append(FunnelStep(index[i], (pl, pr), apex, left, right, event,
                                         _EVENTS[event].format(p=index[i], c=_fmt(corner)),
-                                        list(path), index[left_i], index[right_i]))
+                                        snapshot, index[left_i], index[right_i]))
             i = apex_i + 1  # rescan from the portal after the new apex
             continue
         if trace is not None:
@@ -348,9 +351,9 @@ def _run(start, goal, portals, trace: list | None):
                 event = "narrow_right"
             else:
                 event = "keep"
-            corners = list(path)
+            corners = snapshot
             if event == "goal" and (pl != path[-1] or len(path) == 1):
-                corners.append(pl)
+                corners = snapshot + (pl,)
             trace.append(FunnelStep(index[i], (pl, pr), apex, left, right, event,
                                     _EVENTS[event].format(p=index[i]), corners,
                                     index[left_i], index[right_i]))

@@ -306,7 +306,7 @@ def test_steps_on_a_known_corridor():
     assert "corner_right" in events
     corner_step = steps[events.index("corner_right")]
     assert corner_step.apex == (2.0, 1.0)
-    assert corner_step.corners == [(0.5, 0.5), (2.0, 1.0)]
+    assert corner_step.corners == ((0.5, 0.5), (2.0, 1.0))
     assert np.allclose(path_from_steps(steps), [(0.5, 0.5), (2, 1), (2.5, 0.5)])
     # corners only ever grow, and each step's text is a sentence
     for a, b in zip(steps, steps[1:], strict=False):
