@@ -213,8 +213,8 @@ class InterpolationApp(LessonApp):
                                      layout=widgets.Layout(width="210px"))
         self.play = widgets.Play(value=50, min=0, max=100, step=1, interval=60,
                                  description="play", layout=widgets.Layout(width="auto"))
-        self.long_way = widgets.Checkbox(value=False, description="take the long way (−q₁)",
-                                         indent=False, layout=widgets.Layout(width="190px"))
+        self.long_way = widgets.Checkbox(value=False, description="take the long way",
+                                         indent=False, layout=widgets.Layout(width="150px"))
         self.wrap_euler = widgets.Checkbox(value=False, description="wrap Euler angles",
                                            indent=False, layout=widgets.Layout(width="150px"))
         self.show_up = widgets.Checkbox(value=False, description="up-vector paths",
