@@ -208,3 +208,24 @@ def test_compare_runs_three_controllers_on_each_track():
     for r in rows:
         assert r["max_crosstrack"] == pytest.approx(2.0, abs=0.05)  # the start offset
         assert r["rms_crosstrack"] < 0.8
+
+
+def test_the_lessons_claims_about_the_classic_controllers():
+    """The notebook's comparison table is read in words; those words must stay true."""
+    from lessons_lib.controllers import compare
+
+    names = ["oval", "s_bend", "hairpin", "open_road"]
+    rows = compare(names, speed=10.0, start_offset=2.0)
+    by = {(r["track"], r["controller"]): r for r in rows}
+    for name in names:
+        art, pp, st = (by[(name, c)] for c in ("article (3 terms)", "pure pursuit", "Stanley"))
+        assert art["rms_crosstrack"] < min(pp["rms_crosstrack"], st["rms_crosstrack"])
+        assert pp["rms_crosstrack"] > st["rms_crosstrack"]
+        assert pp["steering_movement"] < min(art["steering_movement"], st["steering_movement"])
+    for name in ("s_bend", "open_road"):
+        settle = {c: by[(name, c)]["settle_time"] for c in
+                  ("article (3 terms)", "pure pursuit", "Stanley")}
+        assert settle["Stanley"] == min(settle.values())
+    for c in ("article (3 terms)", "pure pursuit", "Stanley"):
+        s = by[("hairpin", c)]["settle_time"]
+        assert math.isnan(s) or s > 25.0

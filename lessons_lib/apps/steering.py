@@ -157,7 +157,7 @@ class SteeringApp(LessonApp):
             "fixed_look_ahead": ("Fixed look-ahead (m)", 0.5, 40.0, 0.5, ".1f"),
             "heading_weight": ("Heading weight", 0.0, 1.0, 0.05, ".2f"),
             "max_yaw_delta": ("Max yaw delta (°)", 5.0, 120.0, 1.0, ".0f"),
-            "crosstrack_gain": ("Crosstrack gain (1/m)", 0.0, 1.0, 0.01, ".2f"),
+            "crosstrack_gain": ("Crosstrack gain /m", 0.0, 1.0, 0.01, ".2f"),
         }
         self.params_sliders = {name: _slider(label, getattr(defaults, name), lo, hi, step, fmt)
                                for name, (label, lo, hi, step, fmt) in spec.items()}
@@ -177,7 +177,7 @@ class SteeringApp(LessonApp):
         with rc_context():
             self.ax_map = self.fig.add_axes((0.005, 0.335, 0.575, 0.66))
             self.ax_close = self.fig.add_axes((0.59, 0.335, 0.405, 0.66))
-            self.ax_terms = self.fig.add_axes((0.075, 0.085, 0.91, 0.225))
+            self.ax_terms = self.fig.add_axes((0.075, 0.06, 0.905, 0.25))
         self._build_artists()
 
         # -- wiring ------------------------------------------------------------------------
@@ -283,10 +283,10 @@ class SteeringApp(LessonApp):
         self.cursor = ax.axvline(0.0, color=PALETTE["blue"], lw=1.2)
         ax.set_xlim(0, DURATION)
         ax.set_ylim(-1.05, 1.05)
-        ax.set_xticks(np.arange(0, DURATION + 1, 5))  # fixed ticks: no locator work per draw
-        ax.set_yticks([-1, 0, 1])
-        ax.set_xlabel("time (s)", labelpad=1)
-        ax.set_ylabel("steering", labelpad=1)
+        # fixed ticks (no locator work per draw) that carry the units, instead of axis labels
+        ticks = np.arange(0, DURATION + 1, 5)
+        ax.set_xticks(ticks, [f"{t:.0f}" for t in ticks[:-1]] + [f"{ticks[-1]:.0f} s"])
+        ax.set_yticks([-1, 0, 1], ["−1 left", "0", "+1 right"])
         ax.tick_params(length=2, pad=1)
 
     # -- state ---------------------------------------------------------------------------
@@ -743,7 +743,7 @@ class TuningChallenge(LessonApp):
                                       ".2f"),
             "max_yaw_delta": _slider("Max yaw delta (°)", start.max_yaw_delta, 5, 120, 1,
                                      ".0f"),
-            "crosstrack_gain": _slider("Crosstrack gain (1/m)", start.crosstrack_gain, 0, 1,
+            "crosstrack_gain": _slider("Crosstrack gain /m", start.crosstrack_gain, 0, 1,
                                        0.01, ".2f"),
         }
         self.check_button = widgets.Button(description="Check", button_style="primary")
@@ -754,9 +754,8 @@ class TuningChallenge(LessonApp):
         self.hint_button.on_click(self.guard(lambda _b: self.show_hint()))
         self.widget = widgets.VBox(
             [widgets.HTML(f"<b>Tune the steering so the RMS crosstrack error stays under "
-                          f"{target} m on the {TRACKS[track_name].split(' (')[0].lower()} "
-                          f"track at {speed:g} m/s, starting {start_offset:g} m off the "
-                          "line.</b>"),
+                          f"{target} m on the '{track_name}' track at {speed:g} m/s, "
+                          f"starting {start_offset:g} m off the line.</b>"),
              *self.sliders.values(), widgets.HBox([self.check_button, self.hint_button]),
              self.feedback, self.status],
             layout=widgets.Layout(border=f"1px solid {PALETTE['light']}", padding="6px"))
