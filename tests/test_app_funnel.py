@@ -221,3 +221,13 @@ def test_grid_app_walled_off_goal_is_a_message(grid_app):
     guarded = a.guard(a.toggle_cell)
     guarded(*a.goal)
     assert "must stay free" in a.last_error
+
+
+def test_start_and_goal_in_one_polygon(app):
+    app.set_points(goal=(1.3, 0.9))
+    assert app.route.corridor == [app.mesh.locate((1.2, 1.0))]
+    assert len(app.portals) == 0 and len(app.labels.get_paths()) == 0
+    assert np.allclose(xy(app.corners), [(1.2, 1.0), (1.3, 0.9)])
+    assert "saved 0.0%" in app.lengths.value
+    app.radius.value = 0.3
+    assert app.last_error is None and len(app.shrunk_lines.get_segments()) == 0
