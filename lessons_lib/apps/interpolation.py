@@ -291,7 +291,9 @@ class InterpolationApp(LessonApp):
                                         alpha=0.6, zorder=1)
             self.nose_front, self.nose_back, self.nose_now, self.beads = {}, {}, {}, {}
             self.up_front, self.up_back, self.up_now = {}, {}, {}
-            width = {"euler": 2.0, "nlerp": 5.0, "slerp": 1.8}
+            # widest at the bottom, so paths that coincide still all show
+            width = {"euler": 3.0, "nlerp": 5.5, "slerp": 1.6}
+            layer = {"nlerp": 0.0, "euler": 0.1, "slerp": 0.2}
             alpha = {"euler": 1.0, "nlerp": 0.5, "slerp": 1.0}
             bead = {"euler": "o", "nlerp": "s", "slerp": "o"}
             for m in METHODS:
@@ -299,7 +301,7 @@ class InterpolationApp(LessonApp):
                 (self.nose_back[m],) = ax.plot([], [], color=c, lw=width[m] * 0.6,
                                                alpha=0.3 * alpha[m], zorder=2)
                 (self.nose_front[m],) = ax.plot([], [], color=c, lw=width[m], alpha=alpha[m],
-                                                zorder=3, solid_capstyle="butt")
+                                                zorder=3 + layer[m], solid_capstyle="butt")
                 (self.beads[m],) = ax.plot([], [], bead[m], color=c, ms=3.2, zorder=4)
                 (self.nose_now[m],) = ax.plot([], [], "o", color=c, ms=8, mec="white",
                                               mew=1.0, zorder=5)
@@ -319,8 +321,8 @@ class InterpolationApp(LessonApp):
             ax.tick_params(labelsize=8, pad=2)
             ax.yaxis.set_major_locator(MaxNLocator(3, integer=True))
             self.speed_lines = {}
-            for m in METHODS:
-                (self.speed_lines[m],) = ax.plot([], [], color=COLOURS[m], lw=1.8)
+            for m, lw, z in (("euler", 3.2, 2.1), ("nlerp", 2.2, 2.0), ("slerp", 1.5, 2.2)):
+                (self.speed_lines[m],) = ax.plot([], [], color=COLOURS[m], lw=lw, zorder=z)
             self.cursor = ax.axvline(0.5, color=PALETTE["black"], lw=1.0, ls="--")
             self.off_chart = ax.text(1.0, 1.03, "", transform=ax.transAxes, ha="right",
                                      va="bottom", fontsize=8.5, color=PALETTE["black"])
