@@ -80,7 +80,8 @@ def grid_astar(grid, start, goal, corner_cutting: bool = False) -> list[tuple[in
 
     Straight steps cost 1, diagonal steps sqrt(2); ``corner_cutting`` decides whether a
     diagonal step may pass a blocked cell that touches it at a corner (see the module text).
-    Ties are broken towards straight steps first, so the answer is the typical staircase.
+    Among equally short paths it returns the first one the search completes: on open floor
+    that is one of many staircases.
     Raises :class:`NoPathError` (a ValueError) when the goal cannot be reached.
     """
     g = _check_grid(grid)
