@@ -239,3 +239,12 @@ def test_cached_static_layer_matches_a_plain_render(app, tmp_path):
         differs = np.any(np.abs(live - plain) > 60, axis=-1)
         assert differs.mean() < 1e-3, f"{differs.sum()} pixels differ after {preset!r}"
     assert all(a.get_animated() for a in app.static.members)
+
+
+def test_bad_construction_arguments_are_refused_before_any_figure_exists():
+    before = plt.get_fignums()
+    with pytest.raises(ValueError, match="unknown preset"):
+        InterpolationApp(preset="upside down")
+    with pytest.raises(ValueError, match="XYZ"):
+        InterpolationApp(order="XXZ")
+    assert plt.get_fignums() == before

@@ -20,7 +20,7 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from ..interpolation import angle_between, angular_speed, euler_lerp, nlerp, slerp, total_angle
-from ..rotations import euler_to_quaternion
+from ..rotations import check_order, euler_to_quaternion
 from .style import PALETTE, LessonApp, make_figure, rc_context
 
 METHODS = ("euler", "nlerp", "slerp")
@@ -176,8 +176,10 @@ class InterpolationApp(LessonApp):
     """
 
     def __init__(self, preset: str = "Wide three-axis turn", order: str = "YXZ") -> None:
+        if preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r}; choose one of {list(PRESETS)}")
         super().__init__()
-        self.order = order
+        self.order = check_order(order)
         self.camera = Camera()
         self.ts = np.linspace(0.0, 1.0, SAMPLES)
         self._batch = False
