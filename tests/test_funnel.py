@@ -440,3 +440,22 @@ def test_strip_corridor_is_valid_and_funnel_is_shortest_on_it():
                                                   rel=1e-7)
     with pytest.raises(ValueError, match="n_portals"):
         strip_corridor(-2)
+
+
+def test_step_edges_name_the_portals_they_come_from():
+    rng = np.random.default_rng(21)
+    for _ in range(40):
+        polys = random_corridor(rng)
+        start, goal = random_inside(rng, polys[0]), random_inside(rng, polys[-1])
+        portals = portals_from_corridor(polys)
+        n = len(portals)
+        for s in funnel_steps(start, goal, portals):
+            for point, k in ((s.left, s.left_portal), (s.right, s.right_portal)):
+                if k == -1:
+                    assert np.allclose(point, start)
+                elif k == n:
+                    assert np.allclose(point, goal)
+                else:  # an end of that portal (after a corner both edges sit on the apex)
+                    assert np.allclose(point, portals[k][0]) or np.allclose(point, portals[k][1])
+            if s.event.startswith("corner"):
+                assert np.allclose(s.corners[-1], s.apex)
