@@ -192,7 +192,10 @@ class FunnelStep:
 
     ``portal`` indexes the caller's portal list; ``len(portals)`` stands for the goal, -1 for
     the opening step. ``apex``, ``left`` and ``right`` are the funnel *after* the visit;
-    ``tested`` is the portal ``(left, right)`` that was looked at.
+    ``tested`` is the portal ``(left, right)`` that was looked at. ``left_portal`` and
+    ``right_portal`` name the portals the edge points are ends of (same numbering; after a
+    corner both edges sit on the apex, an end of the portal it came from). ``corners`` is
+    the path fixed so far, start first (the goal is added at the last step).
     """
 
     portal: int
