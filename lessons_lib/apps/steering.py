@@ -159,7 +159,8 @@ class SteeringApp(LessonApp):
             "max_yaw_delta": ("Max yaw delta (°)", 5.0, 120.0, 1.0, ".0f"),
             "crosstrack_gain": ("Crosstrack gain /m", 0.0, 1.0, 0.01, ".2f"),
         }
-        self.params_sliders = {name: _slider(label, getattr(defaults, name), lo, hi, step, fmt)
+        self.params_sliders = {name: _slider(label, getattr(defaults, name), lo, hi, step, fmt,
+                                             width="318px")  # fits inside the accordion
                                for name, (label, lo, hi, step, fmt) in spec.items()}
         self.time = widgets.IntSlider(value=0, min=0, max=1, step=1, description="Time",
                                       readout=False, continuous_update=True,
@@ -779,7 +780,7 @@ class TuningChallenge(LessonApp):
 
     def show_hint(self) -> None:
         self.feedback.value = (
-            f"<span style='color:{PALETTE['blue']}'>&#128161; Hint: the car starts "
+            f"<span style='color:{PALETTE['blue']}'><b>Hint:</b> the car starts "
             f"{self.start_offset:g} m off the line and only the crosstrack term pulls it back "
             "directly: raise its gain to about 0.25. A shorter look-ahead (base 2-3 m, "
             "0.2 s per m/s) follows the hairpins more closely, a larger heading weight (0.85) "
