@@ -107,3 +107,24 @@ def test_an_exercise_checks_an_answer(voila_server, page):
     box.get_by_role("button", name="Check").click()
     page.wait_for_selector("text=Right!", timeout=15_000)
     h.assert_no_error_text(page)
+
+
+def test_renders_on_a_hidpi_screen(voila_server, chromium):
+    """At device pixel ratio 2 ipympl doubles the figure's dpi: the cached static layer
+    must be rebuilt at the new size, not pasted at the old one."""
+    context = chromium.new_context(viewport=h.VIEWPORT, device_scale_factor=2)
+    page = context.new_page()
+    try:
+        h.open_lesson(page, voila_server, NOTEBOOK)
+        _app_to_top(page)
+        size = page.evaluate("""() => { const c = document.querySelector(
+            '.jupyter-matplotlib-figure canvas'); return [c.width, c.height]; }""")
+        assert size[0] >= 2 * 900, size                  # drawn at twice the pixels
+        before = h.canvas_images(page)
+        h.move_slider(page, index=0, key="ArrowLeft", times=20)
+        h.wait_for_pixels_change(page, before, figure=0)
+        h.wait_idle(page)
+        h.screenshot(page, "02_euler_vs_slerp-hidpi")
+        h.assert_no_error_text(page)
+    finally:
+        context.close()

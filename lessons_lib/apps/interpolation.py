@@ -294,7 +294,7 @@ class InterpolationApp(LessonApp):
             self.nose_front, self.nose_back, self.nose_now, self.beads = {}, {}, {}, {}
             self.up_front, self.up_back, self.up_now = {}, {}, {}
             # widest at the bottom, so paths that coincide still all show
-            width = {"euler": 3.0, "nlerp": 5.5, "slerp": 1.6}
+            width = {"euler": 2.6, "nlerp": 5.5, "slerp": 1.6}
             layer = {"nlerp": 0.0, "euler": 0.1, "slerp": 0.2}
             alpha = {"euler": 1.0, "nlerp": 0.5, "slerp": 1.0}
             bead = {"euler": "o", "nlerp": "s", "slerp": "o"}
@@ -323,7 +323,7 @@ class InterpolationApp(LessonApp):
             ax.tick_params(labelsize=8, pad=2)
             ax.yaxis.set_major_locator(MaxNLocator(3, integer=True))
             self.speed_lines = {}
-            for m, lw, z in (("euler", 3.2, 2.1), ("nlerp", 2.2, 2.0), ("slerp", 1.5, 2.2)):
+            for m, lw, z in (("euler", 2.7, 2.1), ("nlerp", 2.0, 2.0), ("slerp", 1.4, 2.2)):
                 (self.speed_lines[m],) = ax.plot([], [], color=COLOURS[m], lw=lw, zorder=z)
             self.cursor = ax.axvline(0.5, color=PALETTE["black"], lw=1.0, ls="--")
             self.off_chart = ax.text(1.0, 1.03, "", transform=ax.transAxes, ha="right",
