@@ -49,8 +49,9 @@ _SIZE = 0.8
 _TIP = np.array([0.0, 0.0, 1.05])
 _TAIL = np.array([0.0, 0.0, -0.45])
 FACES = [
-    ("left wing", np.array([_TIP, _TAIL, [-0.95, 0.0, -0.6]]), PALETTE["yellow"]),
-    ("right wing", np.array([_TIP, [0.95, 0.0, -0.6], _TAIL]), PALETTE["green"]),
+    # Y up and nose +Z in a right-handed frame put the LEFT wing on +X (see lesson 1).
+    ("right wing", np.array([_TIP, _TAIL, [-0.95, 0.0, -0.6]]), PALETTE["green"]),
+    ("left wing", np.array([_TIP, [0.95, 0.0, -0.6], _TAIL]), PALETTE["yellow"]),
     ("fin", np.array([[0.0, 0.0, -0.05], [0.0, 0.0, -0.5], [0.0, 0.55, -0.68]]),
      PALETTE["sky"]),
     ("keel", np.array([[0.0, 0.0, 0.85], [0.0, -0.16, -0.25], [0.0, 0.0, -0.45]]),
