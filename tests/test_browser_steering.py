@@ -15,7 +15,7 @@ NOTEBOOK = "03_spline_steering.ipynb"
 PRESETS = {"Fixed long look-ahead cuts the corner": 4.6, "Fixed short look-ahead twitches": 11.0,
            "Adaptive, Position only: turns in late": 4.6,
            "Position + Heading: parallel but offset": 6.0,
-           "All three: back to the centre line": 1.0}
+           "All three: back to the centre line": 3.5}
 
 
 def _slug(text: str) -> str:
