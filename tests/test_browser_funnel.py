@@ -12,6 +12,11 @@ NOTEBOOK = "04_funnel_algorithm.ipynb"
 GRID, FUNNEL = 0, 1  # figure order on the page
 
 
+def _canvas(page, figure: int):
+    """The main canvas of figure ``figure`` (each figure also has an overlay canvas)."""
+    return page.locator(".jupyter-matplotlib-figure").nth(figure).locator("canvas").first
+
+
 def _show(page, figure: int) -> None:
     """Scroll so that the app holding figure ``figure`` sits at the top of the viewport."""
     page.locator(".jupyter-matplotlib-figure").nth(figure).evaluate(
@@ -67,10 +72,46 @@ def test_lesson_renders_and_the_funnel_steps(voila_server, page):
 
     # -- click on the map moves the goal (a mouse event to the kernel and back)
     before = h.canvas_images(page)
-    canvas = page.locator(h.FIGURE).nth(FUNNEL)
-    box = canvas.bounding_box()
+    box = _canvas(page, FUNNEL).bounding_box()
     page.mouse.click(box["x"] + box["width"] * 0.9, box["y"] + box["height"] * 0.9)
     h.wait_for_pixels_change(page, before, figure=FUNNEL)
+    h.assert_no_error_text(page)
+    assert not page.console_errors, page.console_errors
+
+
+def _page_point(page, figure: int, app, x: float, y: float) -> tuple[float, float]:
+    """Where map point (x, y) is on the page, using a headless twin of the app's figure."""
+    box = _canvas(page, figure).bounding_box()
+    px, py = app.ax.transData.transform((x, y))
+    width, height = app.fig.get_figwidth() * app.fig.dpi, app.fig.get_figheight() * app.fig.dpi
+    return (box["x"] + px / width * box["width"],
+            box["y"] + (height - py) / height * box["height"])
+
+
+def test_dragging_the_goal_reruns_corridor_and_funnel(voila_server, page):
+    from lessons_lib.apps.funnel import DEFAULT_GOAL, FunnelApp
+
+    twin = FunnelApp()  # same figure layout as the page's, to find pixels of map points
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    _show(page, FUNNEL)
+    h.wait_idle(page)
+    lengths_before = page.locator("text=saved 18.9%").count()
+    assert lengths_before == 1
+    _show(page, FUNNEL)
+    before = h.canvas_images(page)
+    gx, gy = _page_point(page, FUNNEL, twin, *DEFAULT_GOAL)
+    tx, ty = _page_point(page, FUNNEL, twin, 14.5, 1.0)
+    page.mouse.move(gx, gy)
+    page.mouse.down()
+    for k in range(1, 9):
+        page.mouse.move(gx + (tx - gx) * k / 8, gy + (ty - gy) * k / 8)
+        page.wait_for_timeout(60)
+    page.mouse.up()
+    h.wait_for_pixels_change(page, before, figure=FUNNEL)
+    page.wait_for_function(
+        "() => !document.body.innerText.includes('saved 18.9%')", timeout=15_000)
+    h.wait_idle(page)
+    h.screenshot(page, "04_funnel_dragged")
     h.assert_no_error_text(page)
     assert not page.console_errors, page.console_errors
 
