@@ -297,3 +297,15 @@ def test_bad_steer_inputs_raise():
         steer([1.0, 2.0], 0.0, 1.0, [[0, 0], [1, 1]], 0.0)
     with pytest.raises(ValueError, match="speed and curvature"):
         look_ahead_distance(-1.0, 0.0, SteeringParams())
+
+
+@pytest.mark.parametrize("grade", [0.1, 0.3, 0.5, 1.0])
+def test_world_up_without_projection_shrinks_the_error_by_cos_slope(grade):
+    """The lesson's slope table: cross(T, world up) is only cos(slope) long."""
+    ramp = Spline([[0.0, 0.0, 0.0], [100.0, 0.0, 100.0 * grade]])
+    tangent = ramp.direction_at(50.0)
+    offset = np.array([0.0, -1.0, 0.0])  # 1 m to the right
+    naive = float(offset @ np.cross(tangent, [0.0, 0.0, 1.0]))
+    projected = steer(ramp.location_at(50.0) + offset, 0.0, 10.0, ramp, 50.0).crosstrack_error
+    assert projected == pytest.approx(1.0)
+    assert naive == pytest.approx(math.cos(math.atan(grade)))
