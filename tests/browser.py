@@ -131,6 +131,12 @@ def canvas_images(page) -> list[str]:
                           return c ? c.toDataURL() : ''; })""")
 
 
+def figure_canvas(page, index: int = 0):
+    """The image canvas of figure ``index`` (each ipympl figure also has an overlay canvas,
+    so ``page.locator(FIGURE).nth(i)`` is not figure i)."""
+    return page.locator(".jupyter-matplotlib-figure").nth(index).locator("canvas").first
+
+
 def slider_handle(page, label: str | None = None, index: int = 0):
     """The keyboard-focusable handle of a slider, found by its label text or by position."""
     sliders = page.locator(SLIDER)
