@@ -14,7 +14,7 @@ NOTEBOOK = "03_spline_steering.ipynb"
 #: Each scenario and the moment (s) that shows its character best.
 PRESETS = {"Fixed long look-ahead cuts the corner": 4.6, "Fixed short look-ahead twitches": 11.0,
            "Adaptive, Position only: turns in late": 4.6,
-           "Position + Heading: parallel but offset": 6.0,
+           "Position + Heading: parallel but offset": 2.5,
            "All three: back to the centre line": 3.5}
 
 
