@@ -18,7 +18,7 @@ from .style import PALETTE
 
 _OK = f'<span style="color:{PALETTE["green"]};font-weight:600">&#10003; {{}}</span>'
 _NO = f'<span style="color:{PALETTE["vermillion"]};font-weight:600">&#10007; {{}}</span>'
-_HINT = f'<span style="color:{PALETTE["blue"]}">&#128161; Hint: {{}}</span>'
+_HINT = f'<span style="color:{PALETTE["blue"]}"><b>Hint:</b> {{}}</span>'
 
 
 class _Question:
