@@ -1,0 +1,133 @@
+"""Slides to take away: every app with a Play writes what it shows as an animated GIF.
+
+The apps are found from ``lessons_lib.apps.__all__``, so a future lesson's app is checked
+without touching this file. Frames are few and small (low dpi) to keep the suite fast.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from PIL import Image, ImageSequence
+
+from lessons_lib import apps
+from lessons_lib.apps.style import LessonApp, iter_widgets
+
+APP_NAMES = sorted(apps.__all__)
+
+
+def make(name: str) -> LessonApp:
+    app = getattr(apps, name)()
+    assert isinstance(app, LessonApp), f"{name} must subclass LessonApp"
+    return app
+
+
+@pytest.fixture(params=APP_NAMES)
+def app(request):
+    a = make(request.param)
+    yield a
+    plt.close(a.fig)
+
+
+def frames_of(source) -> list[np.ndarray]:
+    with Image.open(source) as gif:
+        assert gif.format == "GIF"
+        return [np.asarray(f.convert("RGB"), dtype=np.int16).copy()
+                for f in ImageSequence.Iterator(gif)]
+
+
+def few_frames_step(app: LessonApp, frames: int = 4) -> int:
+    return max(1, len(app.gif_values()) // (frames - 1))
+
+
+def test_at_least_one_app_has_a_play():
+    with_play = [n for n in APP_NAMES if make(n).play is not None]
+    assert len(with_play) >= 2, with_play
+
+
+def test_save_gif_frames_count_and_differ(app, tmp_path):
+    if app.play is None:
+        with pytest.raises(ValueError, match="no Play control"):
+            app.save_gif(tmp_path / "none.gif")
+        assert app.gif_button is None
+        return
+    step = few_frames_step(app)
+    values = app.gif_values(step)
+    # gif_values: every step-th value from min, then max itself
+    play = app.play
+    expected = list(range(play.min, play.max + 1, step * play.step))
+    if expected[-1] != play.max:
+        expected.append(play.max)
+    assert values == expected
+    before = play.value
+    path = app.save_gif(tmp_path / "slide.gif", step=step, dpi=30)
+    assert (tmp_path / "slide.gif").is_file() and path.endswith("slide.gif")
+    frames = frames_of(path)
+    assert len(frames) == len(values) >= 2
+    for i, (a, b) in enumerate(zip(frames, frames[1:], strict=False)):
+        assert np.abs(a - b).sum() > 0, f"frames {i} and {i + 1} are identical"
+    assert play.value == before, "save_gif must put the Play control back"
+
+
+def test_save_gif_rejects_a_bad_step(app, tmp_path):
+    if app.play is None:
+        pytest.skip("no Play control")
+    with pytest.raises(ValueError, match="step must be a positive whole number"):
+        app.save_gif(tmp_path / "bad.gif", step=0)
+
+
+def test_gif_frame_shows_the_figure_at_that_play_value(tmp_path):
+    """Frame k is the figure drawn at the k-th Play value (up to the GIF's 256 colours)."""
+    name = next(n for n in APP_NAMES if make(n).play is not None)
+    app = make(name)
+    step = few_frames_step(app)
+    values = app.gif_values(step)
+    frames = frames_of(app.save_gif(tmp_path / "a.gif", step=step, dpi=30))
+    k = len(values) // 2
+    app.play.value = values[k]
+    app._sync_for_gif(values[k])
+    buf = io.BytesIO()
+    app.fig.savefig(buf, format="png", dpi=30)
+    direct = np.asarray(Image.open(buf).convert("RGB"), dtype=np.int16)
+    assert direct.shape == frames[k].shape
+    near = np.abs(direct - frames[k]).mean()
+    others = [np.abs(direct - f).mean() for i, f in enumerate(frames) if i != k]
+    assert near < 0.5 * min(others), (near, others)
+    plt.close(app.fig)
+
+
+def test_save_gif_button_offers_a_download(app):
+    if app.play is None:
+        assert app.gif_button is None
+        return
+    app.gif_max_frames, app.gif_dpi = 5, 30
+    before = app.play.value
+    app.gif_button.click()
+    assert app.last_error is None, app.last_error
+    link = app.gif_link.value
+    m = re.search(r'download="([^"]+\.gif)" href="data:image/gif;base64,([A-Za-z0-9+/=]+)"', link)
+    assert m, link[:200]
+    assert m.group(1) == app.gif_name
+    frames = frames_of(io.BytesIO(base64.b64decode(m.group(2))))
+    n = len(app.gif_values())
+    step = -(-n // 5)
+    assert len(frames) == len(app.gif_values(step)) <= 6
+    assert f"{len(frames)} frames" in link
+    assert any(np.abs(a - b).sum() for a, b in zip(frames, frames[1:], strict=False))
+    assert app.play.value == before and not app.gif_button.disabled
+
+
+def test_gif_button_sits_just_above_the_status_line(app):
+    if app.play is None:
+        return
+    row = next(w for w in iter_widgets(app.widget)
+               if app.gif_button in tuple(getattr(w, "children", ())))
+    parent = next(w for w in iter_widgets(app.widget)
+                  if row in tuple(getattr(w, "children", ())))
+    kids = list(parent.children)
+    assert kids.index(row) + 1 == kids.index(app.status)
