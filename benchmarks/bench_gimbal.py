@@ -6,8 +6,6 @@ Budget from the issue: at most 50 ms median on the 2-core teaching machine.
 from __future__ import annotations
 
 import itertools
-import statistics
-import time
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -15,25 +13,10 @@ import numpy as np
 from lessons_lib import rotations as rot
 from lessons_lib.apps.gimbal import GimbalApp
 
-from common import full_draw, row, time_ms
+from common import cpu_ms, full_draw, row, time_ms
 
 BUDGET = "<= 50 ms"
 
-
-def cpu_ms(fn, repeat: int = 30, warmup: int = 3) -> dict:
-    """Like ``common.time_ms`` but in this process's CPU time: on a machine shared with
-    other busy processes the wall-clock numbers mostly measure the neighbours."""
-    for _ in range(warmup):
-        fn()
-    samples = []
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        samples.append((time.process_time() - t0) * 1000)
-    samples.sort()
-    return {"median": statistics.median(samples),
-            "p90": samples[min(len(samples) - 1, int(0.9 * len(samples)))],
-            "max": samples[-1], "n": repeat}
 
 
 def run() -> list[dict]:

@@ -11,28 +11,11 @@ machine does not inflate.
 from __future__ import annotations
 
 import itertools
-import statistics
-import time
 
-from common import full_draw, row, time_ms
+from common import cpu_ms, full_draw, row, time_ms
 
 BUDGET = "<= 50 ms"
 
-
-def cpu_ms(fn, repeat: int = 30, warmup: int = 3) -> dict:
-    """Like ``common.time_ms`` but in CPU time of this process: on a shared machine the
-    wall clock also counts other people's work; this does not."""
-    for _ in range(warmup):
-        fn()
-    samples = []
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        samples.append((time.process_time() - t0) * 1000)
-    samples.sort()
-    return {"median": statistics.median(samples),
-            "p90": samples[min(len(samples) - 1, int(0.9 * len(samples)))],
-            "max": samples[-1], "n": repeat}
 
 
 def run() -> list[dict]:
