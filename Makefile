@@ -8,7 +8,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8866
 PYTEST_ARGS ?=
 
-.PHONY: lab voila test bench lint clean setup
+.PHONY: lab voila classroom test bench lint clean setup
 
 setup: $(STAMP)
 
@@ -28,6 +28,13 @@ voila: $(STAMP)
 	@echo "  Lessons at:  http://$(HOST):$(PORT)/   (Ctrl+C to stop)"
 	@echo ""
 	$(BIN)/voila notebooks --no-browser --Voila.ip=$(HOST) --port=$(PORT)
+
+# For a room: all interfaces, a random token, the address printed in block letters.
+# `make classroom LESSON=02_euler_vs_slerp POOL=6` keeps 6 pre-heated kernels for today's lesson.
+LESSON ?=
+POOL   ?= 4
+classroom: $(STAMP)
+	$(BIN)/python tools/classroom.py --port=$(PORT) $(if $(LESSON),--lesson=$(LESSON) --pool=$(POOL))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,0 +1,263 @@
+"""Serving a room: `make classroom`, the one config file every route reads, and the two routes
+beyond one laptop (Binder, JupyterHub) running the same Voila settings."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import browser as harness
+
+ROOT = harness.ROOT
+sys.path.insert(0, str(ROOT / "tools"))
+
+import classroom  # noqa: E402  (tools/classroom.py)
+
+CONFIG = json.loads((ROOT / "voila.json").read_text())
+LESSON = "01_gimbal_lock.ipynb"
+
+
+# -- the config file ----------------------------------------------------------------------
+def test_voila_json_says_what_the_issue_asks():
+    vc = CONFIG["VoilaConfiguration"]
+    assert vc["preheat_kernel"] is True and vc["default_pool_size"] >= 1
+    assert vc["show_tracebacks"] is False
+    allow = [re.compile(p, re.I) for p in vc["file_allowlist"]]
+    deny = [re.compile(p, re.I) for p in vc["file_denylist"]]
+
+    def served(path):
+        return any(p.fullmatch(path) for p in allow) and not any(p.fullmatch(path) for p in deny)
+
+    for ok in ("docs/img/01_gimbal_lock.png", "a.JPG", "b.jpeg", "slide.gif", "x.webp"):
+        assert served(ok), ok
+    for no in ("01_gimbal_lock.ipynb", "lessons_lib/rotations.py", ".git/config",
+               "environment.yml", "voila.json", "README.md", "x.svg", ".hidden/a.png",
+               "notebooks/.ipynb_checkpoints/a.png", "a.png.py", "x.html", "x.js"):
+        assert not served(no), no
+    kernels = CONFIG["MappingKernelManager"]
+    assert kernels["cull_idle_timeout"] > 0 and kernels["cull_interval"] > 0
+    assert kernels["cull_connected"] is False  # a student reading a page keeps the kernel
+
+
+def test_standalone_voila_reads_the_repository_config(monkeypatch):
+    """`make voila`/`make classroom` start Voila in the repository root: voila.json applies."""
+    from voila.app import Voila
+
+    monkeypatch.chdir(ROOT)
+    app = Voila()
+    app.initialize([str(harness.NOTEBOOKS), "--no-browser"])
+    vc = app.voila_configuration
+    assert vc.preheat_kernel is True and vc.show_tracebacks is False
+    assert vc.default_pool_size == CONFIG["VoilaConfiguration"]["default_pool_size"]
+    assert vc.file_allowlist == CONFIG["VoilaConfiguration"]["file_allowlist"]
+    assert vc.file_denylist == CONFIG["VoilaConfiguration"]["file_denylist"]
+    assert app.kernel_websocket_connection_class.__name__ == "V1OnlyWebsocketConnection"
+    assert app.config.MappingKernelManager.cull_idle_timeout == \
+        CONFIG["MappingKernelManager"]["cull_idle_timeout"]
+
+
+def test_voila_server_extension_is_enabled_and_reads_the_same_file(monkeypatch):
+    """Binder and JupyterHub serve Voila as a Jupyter server extension, started in the
+    repository (Binder) or a checkout of it (JupyterHub): voila.json applies there too."""
+    jupyter = Path(sys.executable).parent / "jupyter"
+    out = subprocess.run([str(jupyter), "server", "extension", "list"], capture_output=True,
+                         text=True, timeout=120)
+    listing = re.sub(r"\x1b\[[0-9;]*m", "", out.stdout + out.stderr)
+    assert re.search(r"voila\.server_extension\s+enabled", listing), listing
+    assert re.search(r"voila\.server_extension\s+OK", listing), listing
+
+    from jupyter_server.serverapp import ServerApp
+    from voila.configuration import VoilaConfiguration
+    from voila.server_extension import load_config_file
+
+    monkeypatch.chdir(ROOT)
+    vc = VoilaConfiguration(parent=ServerApp())
+    vc.update_config(load_config_file())  # what _load_jupyter_server_extension does
+    assert vc.show_tracebacks is False
+    assert vc.file_allowlist == CONFIG["VoilaConfiguration"]["file_allowlist"]
+    assert vc.file_denylist == CONFIG["VoilaConfiguration"]["file_denylist"]
+
+
+@pytest.mark.slow
+def test_binder_image_starts_in_the_repository(tmp_path):
+    """repo2docker copies the repository to ${REPO_DIR} and starts there, so the server
+    extension finds voila.json in its working directory; postBuild installs lessons_lib
+    (which holds the websocket class voila.json names)."""
+    exe = shutil.which("repo2docker") or str(Path(sys.executable).parent / "repo2docker")
+    out = subprocess.run([exe, "--no-build", "--debug", str(ROOT)], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    dockerfile = out.stdout
+    assert re.search(r"^WORKDIR \$\{REPO_DIR\}", dockerfile, re.M), dockerfile[-3000:]
+    assert re.search(r"^COPY .*src/ \$\{REPO_DIR\}", dockerfile, re.M)
+    assert "./binder/postBuild" in dockerfile
+    ignored = (ROOT / ".dockerignore").read_text() if (ROOT / ".dockerignore").exists() else ""
+    assert "voila.json" not in ignored
+
+
+@pytest.mark.browser
+def test_jupyter_server_route_applies_the_same_settings(tmp_path):
+    """A single-user Jupyter server as JupyterHub (or Binder) runs it, in the repository:
+    /voila/ renders a lesson, sources under /voila/files/ are refused by voila.json."""
+    port = harness.free_port()
+    token = classroom.make_token()
+    log = open(tmp_path / "server.log", "w")  # noqa: SIM115 - closed below
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
+         f"--ServerApp.root_dir={ROOT}", "--allow-root"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
+                    break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, \
+                    (tmp_path / "server.log").read_text()[-3000:]
+                time.sleep(0.3)
+
+        def status(path):
+            try:
+                with urllib.request.urlopen(f"{base}/{path}?token={token}", timeout=120) as r:
+                    return r.status, r.read().decode("utf-8", "replace")
+            except urllib.error.HTTPError as e:
+                return e.code, ""
+
+        code, body = status("voila/tree/notebooks")
+        assert code == 200
+        code, body = status(f"voila/render/notebooks/{LESSON}")
+        assert code == 200 and "kernelId" in body and "Traceback" not in body
+        assert "from lessons_lib" not in body
+        assert status("voila/files/docs/img/01_gimbal_lock.png")[0] == 200
+        for path in ("voila/files/lessons_lib/rotations.py", "voila/files/voila.json",
+                     f"voila/files/notebooks/{LESSON}", "voila/files/.git/config",
+                     "voila/files/environment.yml"):
+            assert status(path)[0] == 403, path
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        log.close()
+
+
+# -- make classroom -----------------------------------------------------------------------
+def test_make_classroom_serves_all_interfaces_with_a_token():
+    make = subprocess.run(["make", "-n", "classroom"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert "tools/classroom.py" in make.stdout, make.stdout + make.stderr
+    make = subprocess.run(["make", "-n", "classroom", "LESSON=01_gimbal_lock", "POOL=3"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert "--lesson=01_gimbal_lock --pool=3" in make.stdout
+    voila = subprocess.run(["make", "-n", "voila"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=60)
+    assert "--Voila.ip=127.0.0.1" in voila.stdout and "--token" not in voila.stdout
+
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "classroom.py"), "--print-only",
+                          "--lesson", "02_euler_vs_slerp", "--pool", "5"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    url = re.search(r"http://(\S+):8866/\?token=(\d{12})", out.stdout)
+    assert url, out.stdout
+    token = url.group(2)
+    assert "--Voila.ip=0.0.0.0" in out.stdout and f"--token={token}" in out.stdout
+    assert classroom.big(f"?token={token}") in out.stdout  # the block-letter line
+    assert "'02_euler_vs_slerp.ipynb': {'pool_size': 5}" in out.stdout
+    assert classroom.make_token() != classroom.make_token()
+
+
+def test_classroom_refuses_an_unknown_lesson():
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "classroom.py"), "--print-only",
+                          "--lesson", "99_nothing"], capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "no notebooks/99_nothing.ipynb" in out.stderr
+
+
+def test_block_letters_are_all_different_and_five_lines_tall():
+    glyphs = {c: tuple(g) for c, g in classroom._FONT.items()}
+    assert len(set(glyphs.values())) == len(glyphs), "two characters look the same"
+    text = classroom.big("0123456789")
+    assert len(text.splitlines()) == 5
+    with pytest.raises(ValueError, match="no big glyph"):
+        classroom.big("TOKEN")
+
+
+@pytest.fixture(scope="module")
+def classroom_server(tmp_path_factory):
+    """tools/classroom.py as `make classroom` runs it, on loopback for the test."""
+    port = harness.free_port()
+    log_path = tmp_path_factory.mktemp("classroom") / "classroom.log"
+    log = open(log_path, "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tools" / "classroom.py"),
+                             "--ip", "127.0.0.1", "--port", str(port), "--lesson", LESSON,
+                             "--pool", "2"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while not re.search(r"token=(\d{12})", log_path.read_text()):
+            assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.2)
+        token = re.search(r"token=(\d{12})", log_path.read_text()).group(1)
+        server = harness.VoilaServer.__new__(harness.VoilaServer)
+        server.port, server.token, server.proc = port, token, proc
+        server.url, server.log_path = f"http://127.0.0.1:{port}", log_path
+        server.wait_ready()
+        yield server
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        log.close()
+
+
+@pytest.mark.browser
+def test_teacher_tries_make_classroom_with_and_without_the_token(classroom_server, chromium):
+    """Two browser contexts, as two students: the one with the token gets a working lesson,
+    the one without gets the login page and no kernel."""
+    with_token = chromium.new_context(viewport=harness.VIEWPORT)
+    without = chromium.new_context(viewport=harness.VIEWPORT)
+    try:
+        page = with_token.new_page()
+        harness.open_lesson(page, classroom_server, LESSON)
+        harness.assert_no_error_text(page)
+        before = harness.canvas_images(page)
+        harness.move_slider(page, "pitch (X)", key="ArrowRight", times=3)
+        harness.wait_for_pixels_change(page, before)
+        harness.wait_idle(page)
+        page.evaluate("""() => document.querySelector('.jupyter-matplotlib-figure')
+                            .closest('.widget-hbox').scrollIntoView({block: 'start'})""")
+        harness.screenshot(page, "classroom_with_token")
+
+        stranger = without.new_page()
+        response = stranger.goto(f"{classroom_server.url}/voila/render/{LESSON}",
+                                 timeout=60_000)
+        assert response is not None
+        stranger.wait_for_load_state()
+        assert "/login" in stranger.url, stranger.url
+        assert stranger.locator(harness.FIGURE).count() == 0
+        assert "kernelId" not in stranger.content()
+        harness.screenshot(stranger, "classroom_without_token")
+        # a wrong token is no better
+        stranger.goto(f"{classroom_server.url}/voila/render/{LESSON}?token=000000000000",
+                      timeout=60_000)
+        assert "/login" in stranger.url and stranger.locator(harness.FIGURE).count() == 0
+    finally:
+        with_token.close()
+        without.close()
+    assert "Using pre-heated kernel" in classroom_server.log_path.read_text()
