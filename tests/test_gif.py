@@ -131,3 +131,29 @@ def test_gif_button_sits_just_above_the_status_line(app):
                   if row in tuple(getattr(w, "children", ())))
     kids = list(parent.children)
     assert kids.index(row) + 1 == kids.index(app.status)
+
+
+@pytest.mark.browser
+def test_save_gif_button_in_voila(voila_server, page):
+    """In a lesson served by Voila: the button leaves a download link holding a real GIF."""
+    import browser as harness
+
+    notebook = "02_euler_vs_slerp.ipynb"
+    harness.open_lesson(page, voila_server, notebook)
+    button = page.get_by_role("button", name="Save GIF")
+    button.scroll_into_view_if_needed()
+    button.click()
+    link = page.locator("a.lesson-gif-link")
+    link.wait_for(timeout=120_000)
+    href = link.get_attribute("href")
+    assert href.startswith("data:image/gif;base64,")
+    frames = frames_of(io.BytesIO(base64.b64decode(href.split(",", 1)[1])))
+    assert 2 <= len(frames) <= LessonApp.gif_max_frames + 1
+    assert f"{len(frames)} frames" in page.locator(".lesson-gif-link").locator("xpath=..")\
+        .inner_text()
+    assert link.get_attribute("download") == "interpolation.gif"
+    page.evaluate("""() => document.querySelector('.jupyter-matplotlib-figure')
+                        .closest('.widget-hbox, .widget-vbox').scrollIntoView({block: 'start'})""")
+    harness.wait_idle(page)
+    harness.screenshot(page, "gif_button_02")
+    harness.assert_no_error_text(page)
