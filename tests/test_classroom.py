@@ -261,3 +261,32 @@ def test_teacher_tries_make_classroom_with_and_without_the_token(classroom_serve
         with_token.close()
         without.close()
     assert "Using pre-heated kernel" in classroom_server.log_path.read_text()
+
+
+def test_jupyterhub_image_reads_voila_json_from_the_config_path(tmp_path, monkeypatch):
+    """On JupyterHub the single-user server starts in the student's home, not in the
+    checkout: the README tells the image to copy voila.json into a Jupyter config
+    directory, and the server extension reads it from there."""
+    from jupyter_server.serverapp import ServerApp
+    from voila.configuration import VoilaConfiguration
+    from voila.server_extension import load_config_file
+
+    etc = tmp_path / "etc" / "jupyter"
+    etc.mkdir(parents=True)
+    shutil.copy(ROOT / "voila.json", etc / "voila.json")
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.chdir(home)
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", str(etc))
+    vc = VoilaConfiguration(parent=ServerApp())
+    vc.update_config(load_config_file())
+    assert vc.show_tracebacks is False
+    assert vc.file_denylist == CONFIG["VoilaConfiguration"]["file_denylist"]
+    # and without it the defaults would apply: the copy is what makes the difference
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", str(home))
+    monkeypatch.setenv("JUPYTER_NO_CONFIG", "1")
+    bare = VoilaConfiguration(parent=ServerApp())
+    config = load_config_file()
+    if config is not None:
+        bare.update_config(config)
+    assert bare.file_denylist != CONFIG["VoilaConfiguration"]["file_denylist"]
