@@ -80,13 +80,16 @@ def banner(host: str, port: int, token: str) -> str:
 
 
 def voila_argv(args: argparse.Namespace, token: str) -> list[str]:
-    return [str(NOTEBOOKS), "--no-browser", f"--port={args.port}", f"--Voila.ip={args.ip}",
+    argv = [str(NOTEBOOKS), "--no-browser", f"--port={args.port}", f"--Voila.ip={args.ip}",
             f"--token={token}"]
+    if args.no_preheat:
+        argv.append("--VoilaConfiguration.preheat_kernel=False")
+    return argv
 
 
 def pools(args: argparse.Namespace) -> dict | None:
     """kernel_pools_config for ``--lesson``: its own pool, the default for the others."""
-    if not args.lesson:
+    if not args.lesson or args.no_preheat:
         return None
     name = args.lesson if args.lesson.endswith(".ipynb") else args.lesson + ".ipynb"
     if not (NOTEBOOKS / name).is_file():
@@ -106,6 +109,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
                    help="pre-heated kernels kept ready for --lesson (default 4)")
     p.add_argument("--default-pool", type=int, default=1,
                    help="pre-heated kernels for every other notebook (default 1)")
+    p.add_argument("--no-preheat", action="store_true",
+                   help="start each student's kernel on demand (least memory, slowest pages)")
     p.add_argument("--token", help="use this token instead of a random one")
     p.add_argument("--print-only", action="store_true",
                    help="print the banner and the Voila arguments, do not serve")
