@@ -423,3 +423,22 @@ def test_legacy_websocket_protocol_is_refused_and_the_server_keeps_answering(voi
     t0 = time.monotonic()
     status, _, _ = get(f"{voila_server.url}/voila/tree", timeout=15)
     assert status == 200 and time.monotonic() - t0 < 15
+
+
+@pytest.mark.browser
+def test_token_guards_kernel_shutdown_and_delete(token_server):
+    """Another student cannot stop a kernel without the token (shutdown or DELETE)."""
+    status, body, _ = get(token_server.render_url(LESSON), timeout=120)
+    kid = kernel_id_of(body)
+    for method, path in (("POST", f"voila/api/shutdown/{kid}"), ("DELETE", f"api/kernels/{kid}"),
+                         ("GET", f"api/kernels/{kid}")):
+        req = urllib.request.Request(f"{token_server.url}/{path}", method=method, data=None)
+        try:
+            with urllib.request.urlopen(req, timeout=15) as r:
+                code = r.status
+        except urllib.error.HTTPError as e:
+            code = e.code
+        assert code in (401, 403), (method, path, code)
+    # the kernel is still there for its owner
+    status, _, _ = get(f"{token_server.url}/api/kernels/{kid}?token={token_server.token}")
+    assert status == 200
