@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -290,3 +291,23 @@ def test_jupyterhub_image_reads_voila_json_from_the_config_path(tmp_path, monkey
     if config is not None:
         bare.update_config(config)
     assert bare.file_denylist != CONFIG["VoilaConfiguration"]["file_denylist"]
+
+
+@pytest.mark.browser
+def test_classroom_server_gzips_what_it_sends(classroom_server):
+    """One Wi-Fi for the room: scripts, styles and the page itself go out compressed."""
+    import gzip
+
+    page = urllib.request.Request(classroom_server.render_url(LESSON),
+                                  headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(page, timeout=120) as r:
+        assert r.headers.get("Content-Encoding") == "gzip"
+        html = gzip.decompress(r.read()).decode()
+    scripts = re.findall(r'src="([^"]+\.js)[^"]*"', html)
+    assert scripts, "the page loads scripts"
+    url = urllib.parse.urljoin(classroom_server.url + "/", scripts[0])
+    with urllib.request.urlopen(urllib.request.Request(
+            url, headers={"Accept-Encoding": "gzip"}), timeout=60) as r:
+        packed = r.read()
+        assert r.headers.get("Content-Encoding") == "gzip"
+    assert len(gzip.decompress(packed)) > 2 * len(packed)

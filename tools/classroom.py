@@ -130,13 +130,28 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     os.chdir(ROOT)  # voila.json is read from the working directory
     from traitlets.config import Config
-    from voila.app import Voila
 
     config = Config()
     if pool_config:
         config.VoilaKernelManager.kernel_pools_config = pool_config
-    Voila.launch_instance(argv=argv_voila, config=config)
+    classroom_voila().launch_instance(argv=argv_voila, config=config)
     return 0
+
+
+def classroom_voila():
+    """Voila that gzips what it sends: a first page is 5.4 MB of scripts and styles, about
+    a quarter of that compressed, and a room shares one Wi-Fi. (Voila applies its
+    ``tornado_settings`` after the tornado Application exists, too late for the gzip
+    transform, hence the subclass.)"""
+    from voila.app import Voila
+
+    class ClassroomVoila(Voila):
+        def init_settings(self) -> dict:
+            settings = super().init_settings()
+            settings["compress_response"] = True
+            return settings
+
+    return ClassroomVoila
 
 
 if __name__ == "__main__":
