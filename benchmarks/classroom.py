@@ -164,7 +164,8 @@ class Server:
             time.sleep(0.5)
         raise TimeoutError(f"the pool for {self.lesson} was not filled within {timeout} s")
 
-    def stop(self) -> None:
+    def stop(self, keep_log: bool = False) -> str | None:
+        """Stop the server; with ``keep_log`` its log survives and its path is returned."""
         self._stop.set()
         if self._sampler.is_alive():
             self._sampler.join(2)
@@ -175,7 +176,10 @@ class Server:
             self.proc.kill()
             self.proc.wait(5)
         self.log_file.close()
+        if keep_log:
+            return self.log_file.name
         Path(self.log_file.name).unlink(missing_ok=True)
+        return None
 
     def render_url(self) -> str:
         return f"{self.url}/voila/render/{self.lesson}.ipynb?token={self.token}"
@@ -256,7 +260,8 @@ def measure(n: int, lesson: str, pool: int, moves: int, deadline_s: float) -> di
         busy = (cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)
         used_pool = server.log().count("Using pre-heated kernel")
     finally:
-        server.stop()
+        failed = any(s.error for s in students) if "students" in locals() else True
+        log_path = server.stop(keep_log=failed)
     ready = [s.ready_s for s in students if s.ready_s is not None]
     moves_ms = [m for s in students for m in s.moves_ms]
     failures = [f"student {s.index}: {s.error}" for s in students if s.error]
@@ -271,7 +276,8 @@ def measure(n: int, lesson: str, pool: int, moves: int, deadline_s: float) -> di
         "peak_server_mb": server.peak_rss / 2**20, "idle_server_mb": server.idle_rss / 2**20,
         "pre_heated_pages": used_pool, "machine_cpu_s": busy, "server_cpu_s": server_cpu,
         "wall_s": wall,
-        "failures": failures, "per_student": [asdict(s) for s in students],
+        "failures": failures, "server_log": log_path,
+        "per_student": [asdict(s) for s in students],
     }
 
 
@@ -326,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
         print(table([r]).splitlines()[-1], file=sys.stderr, flush=True)
         for f in r["failures"]:
             print("   FAILED", f, file=sys.stderr)
+        if r["server_log"]:
+            print("   server log kept at", r["server_log"], file=sys.stderr)
         if (r["failures"] or r["ready_max_s"] >= SLOW_LIMIT_S) and not args.keep_going:
             break
     print(table(results))
