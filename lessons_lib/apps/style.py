@@ -105,6 +105,10 @@ def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
 
 
 def _short(value, limit: int = 30) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list | tuple) and all(isinstance(v, float) for v in value):
+        return "(" + ", ".join(f"{v:g}" for v in value) + ")"
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
