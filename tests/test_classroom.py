@@ -14,6 +14,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
 
 import browser as harness
@@ -47,6 +48,9 @@ def test_voila_json_says_what_the_issue_asks():
     kernels = CONFIG["MappingKernelManager"]
     assert kernels["cull_idle_timeout"] > 0 and kernels["cull_interval"] > 0
     assert kernels["cull_connected"] is False  # a student reading a page keeps the kernel
+    # under a classroom burst the kernels' output arrives seconds late: nbclient's default
+    # of 4 s then drops the app's output and the student's page has no figure
+    assert CONFIG["VoilaExecutor"]["iopub_timeout"] >= 30
 
 
 def test_standalone_voila_reads_the_repository_config(monkeypatch):
@@ -64,6 +68,10 @@ def test_standalone_voila_reads_the_repository_config(monkeypatch):
     assert app.kernel_websocket_connection_class.__name__ == "V1OnlyWebsocketConnection"
     assert app.config.MappingKernelManager.cull_idle_timeout == \
         CONFIG["MappingKernelManager"]["cull_idle_timeout"]
+    from voila.execute import VoilaExecutor
+
+    executor = VoilaExecutor(nbformat.v4.new_notebook(), config=app.config)
+    assert executor.iopub_timeout == CONFIG["VoilaExecutor"]["iopub_timeout"]
 
 
 def test_voila_server_extension_is_enabled_and_reads_the_same_file(monkeypatch):
