@@ -3,8 +3,9 @@
 For every notebook: start a fresh python3 kernel (as Voila does for each page), run the
 notebook's code cells in it (what Voila runs before the page is complete), then read the
 kernel process's CPU time and memory. Reported: CPU seconds to start the kernel, CPU seconds
-to run the lesson (imports, the app's figure, its first draw), wall time of both, and the
-kernel's resident memory (RSS) and unique memory (USS, what a second kernel adds).
+to run the lesson (imports, building the apps, the lesson's own computations; the first
+draw waits for a browser and is not included), wall time of both, and the kernel's
+resident memory (RSS) and unique memory (USS, what a second kernel adds).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def run() -> list[dict]:
         rows.append(row(f"{name}: kernel start CPU", c["start_cpu"], unit="s",
                         note=f"wall {c['start_wall']:.2f} s"))
         rows.append(row(f"{name}: run the lesson CPU", c["run_cpu"], unit="s",
-                        note=f"wall {c['run_wall']:.2f} s; imports, figure, first draw"))
+                        note=f"wall {c['run_wall']:.2f} s; imports, apps, lesson code"))
         rows.append(row(f"{name}: kernel memory RSS", c["rss_mb"], unit="MB",
                         note=f"USS {c['uss_mb']:.0f} MB (what one more student adds)"))
     return rows
