@@ -34,6 +34,22 @@ def app(request):
     plt.close(a.fig)
 
 
+def _has_play(name: str) -> bool:
+    a = make(name)
+    plt.close(a.fig)
+    return a.play is not None
+
+
+PLAY_APPS = [n for n in APP_NAMES if _has_play(n)]
+
+
+@pytest.fixture(params=PLAY_APPS)
+def play_app(request):
+    a = make(request.param)
+    yield a
+    plt.close(a.fig)
+
+
 def frames_of(source) -> list[np.ndarray]:
     with Image.open(source) as gif:
         assert gif.format == "GIF"
@@ -46,8 +62,7 @@ def few_frames_step(app: LessonApp, frames: int = 4) -> int:
 
 
 def test_at_least_one_app_has_a_play():
-    with_play = [n for n in APP_NAMES if make(n).play is not None]
-    assert len(with_play) >= 2, with_play
+    assert len(PLAY_APPS) >= 2, PLAY_APPS
 
 
 def test_save_gif_frames_count_and_differ(app, tmp_path):
@@ -74,16 +89,14 @@ def test_save_gif_frames_count_and_differ(app, tmp_path):
     assert play.value == before, "save_gif must put the Play control back"
 
 
-def test_save_gif_rejects_a_bad_step(app, tmp_path):
-    if app.play is None:
-        pytest.skip("no Play control")
+def test_save_gif_rejects_a_bad_step(play_app, tmp_path):
     with pytest.raises(ValueError, match="step must be a positive whole number"):
-        app.save_gif(tmp_path / "bad.gif", step=0)
+        play_app.save_gif(tmp_path / "bad.gif", step=0)
 
 
 def test_gif_frame_shows_the_figure_at_that_play_value(tmp_path):
     """Frame k is the figure drawn at the k-th Play value (up to the GIF's 256 colours)."""
-    name = next(n for n in APP_NAMES if make(n).play is not None)
+    name = PLAY_APPS[0]
     app = make(name)
     step = few_frames_step(app)
     values = app.gif_values(step)
