@@ -149,6 +149,17 @@ def _as_rotation_matrix(R) -> np.ndarray:
 
 
 # -- matrices --------------------------------------------------------------------------------
+def _radians(angle_deg) -> np.ndarray:
+    """Degrees (a number or an array) as radians; a ValueError for anything else."""
+    try:
+        t = np.deg2rad(np.asarray(angle_deg, dtype=float))
+    except (TypeError, ValueError):
+        raise ValueError(f"angle_deg must be a number of degrees, got {angle_deg!r}") from None
+    if not np.all(np.isfinite(t)):
+        raise ValueError(f"angle_deg must be finite, got {angle_deg!r}")
+    return t
+
+
 def axis_rotation(axis: str, angle_deg) -> np.ndarray:
     """The matrix that turns vectors by ``angle_deg`` about ``axis`` ("x", "y" or "z").
 
@@ -157,12 +168,7 @@ def axis_rotation(axis: str, angle_deg) -> np.ndarray:
     """
     if not isinstance(axis, str) or axis.upper() not in _INDEX:
         raise ValueError(f"axis must be one of 'x', 'y', 'z', got {axis!r}")
-    try:
-        t = np.deg2rad(np.asarray(angle_deg, dtype=float))
-    except (TypeError, ValueError):
-        raise ValueError(f"angle_deg must be a number of degrees, got {angle_deg!r}") from None
-    if not np.all(np.isfinite(t)):
-        raise ValueError(f"angle_deg must be finite, got {angle_deg!r}")
+    t = _radians(angle_deg)
     c, s = np.cos(t), np.sin(t)
     one, zero = np.ones_like(t), np.zeros_like(t)
     k = _INDEX[axis.upper()]
@@ -439,12 +445,7 @@ def axis_angle_matrix(axis, angle_deg) -> np.ndarray:
     if length == 0:
         raise ValueError("the zero vector has no direction: give a non-zero rotation axis")
     x, y, z = a / length
-    try:
-        t = np.deg2rad(np.asarray(angle_deg, dtype=float))
-    except (TypeError, ValueError):
-        raise ValueError(f"angle_deg must be a number of degrees, got {angle_deg!r}") from None
-    if not np.all(np.isfinite(t)):
-        raise ValueError(f"angle_deg must be finite, got {angle_deg!r}")
+    t = _radians(angle_deg)
     K = np.array([[0, -z, y], [z, 0, -x], [-y, x, 0]])
     s, c = np.sin(t)[..., None, None], np.cos(t)[..., None, None]
     return np.eye(3) + s * K + (1 - c) * (K @ K)
