@@ -43,22 +43,36 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def stop_process(proc: subprocess.Popen, grace: float = 15.0) -> None:
+    """Ask a server to stop, and kill it if it has not stopped after ``grace`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
 class VoilaServer:
     """A Voila process serving ``notebooks/`` on 127.0.0.1, started and stopped by a fixture."""
 
-    def __init__(self, extra_args: list[str] | None = None, token: str | None = None) -> None:
-        self.port = free_port()
+    def __init__(self, extra_args: list[str] | None = None, token: str | None = None,
+                 command: list[str] | None = None, port: int | None = None) -> None:
+        """Start Voila on ``notebooks/``, or ``command`` (which must listen on ``port``)."""
+        self.port = port or free_port()
         self.token = token
         self.url = f"http://127.0.0.1:{self.port}"
-        args = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser",
-                f"--port={self.port}", "--Voila.ip=127.0.0.1"]
-        if token is not None:
-            args.append(f"--token={token}")
-        args += extra_args or []
+        if command is None:
+            command = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser",
+                       f"--port={self.port}", "--Voila.ip=127.0.0.1"]
+            if token is not None:
+                command.append(f"--token={token}")
+        command = command + (extra_args or [])
         self.log_path = ROOT / "tests" / "screenshots" / f"voila-{self.port}.log"
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(command, cwd=ROOT, stdout=self._log,
+                                     stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
@@ -76,12 +90,7 @@ class VoilaServer:
         raise TimeoutError(f"voila did not answer on {self.url} within {timeout} s")
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
+        stop_process(self.proc)
         self._log.close()
 
     def render_url(self, notebook: str) -> str:

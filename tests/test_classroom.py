@@ -156,12 +156,7 @@ def test_jupyter_server_route_applies_the_same_settings(tmp_path):
                      "voila/files/environment.yml"):
             assert status(path)[0] == 403, path
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+        harness.stop_process(proc)
         log.close()
 
 
@@ -206,33 +201,23 @@ def test_block_letters_are_all_different_and_five_lines_tall():
 
 
 @pytest.fixture(scope="module")
-def classroom_server(tmp_path_factory):
+def classroom_server():
     """tools/classroom.py as `make classroom` runs it, on loopback for the test."""
     port = harness.free_port()
-    log_path = tmp_path_factory.mktemp("classroom") / "classroom.log"
-    log = open(log_path, "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, str(ROOT / "tools" / "classroom.py"),
-                             "--ip", "127.0.0.1", "--port", str(port), "--lesson", LESSON,
-                             "--pool", "2"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    server = harness.VoilaServer(port=port, command=[
+        sys.executable, str(ROOT / "tools" / "classroom.py"), "--ip", "127.0.0.1",
+        "--port", str(port), "--lesson", LESSON, "--pool", "2"])
     try:
         deadline = time.monotonic() + 30
-        while not re.search(r"token=(\d{12})", log_path.read_text()):
-            assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
+        while not (found := re.search(r"token=(\d{12})", server.log_path.read_text())):
+            assert server.proc.poll() is None and time.monotonic() < deadline, \
+                server.log_path.read_text()
             time.sleep(0.2)
-        token = re.search(r"token=(\d{12})", log_path.read_text()).group(1)
-        server = harness.VoilaServer.__new__(harness.VoilaServer)
-        server.port, server.token, server.proc = port, token, proc
-        server.url, server.log_path = f"http://127.0.0.1:{port}", log_path
+        server.token = found.group(1)
         server.wait_ready()
         yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        log.close()
+        server.stop()
 
 
 @pytest.mark.browser
