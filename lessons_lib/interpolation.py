@@ -108,7 +108,10 @@ def lerp_angles(e0, e1, t, wrap: bool = False) -> np.ndarray:
             diff = a1 - a0
         if not np.isfinite(diff).all():  # huge angles: the difference mod 360 is still exact
             diff = np.fmod(a1, 360.0) - np.fmod(a0, 360.0)
-        diff = (diff + 180.0) % 360.0 - 180.0
+        # into [-180, 180) with exact steps: fmod, then one +-360 (no rounding at the edge,
+        # where (diff + 180) % 360 - 180 turned 179.99999999999997 into -180)
+        diff = np.fmod(diff, 360.0)
+        diff = np.where(diff >= 180.0, diff - 360.0, np.where(diff < -180.0, diff + 360.0, diff))
         return a0 + tt * diff
     with np.errstate(over="ignore", invalid="ignore"):
         out = a0 + tt * (a1 - a0)

@@ -141,6 +141,13 @@ def test_lerp_of_huge_opposite_angles_does_not_overflow():
     assert wrapped[0] == 1e308
 
 
+def test_wrapped_difference_just_under_180_keeps_its_sign():
+    # (d + 180) % 360 - 180 rounds d = 179.99999999999997 to -180: the long way round
+    out = interpolation.lerp_angles((0, 0, -179.99999999999997), (0, 0, 0), 0.5, wrap=True)
+    assert out[2] == pytest.approx(-90)
+    assert interpolation.lerp_angles((0, 0, 0), (0, 0, 180), 0.5, wrap=True)[2] == -90
+
+
 def test_blend_flags_and_t_are_checked():
     q0, q1 = quaternion.one, rotations.euler_to_quaternion(90, 0, 0)
     refused(interpolation.slerp, q0, q1, 0.5, shortest="False", match="shortest")
