@@ -37,10 +37,8 @@ class PurePursuit:
 
     def __call__(self, x, y, yaw_deg, speed, progress, spline, vehicle) -> float:
         ld = self.look_ahead_base + self.look_ahead_gain * speed
-        s = progress + ld
-        s = s % spline.length if spline.closed else min(s, spline.length)
-        f = spline._frame(s)
-        dx, dy = f[0] - x, f[1] - y
+        f = spline.frame_at(spline.wrap(progress + ld))
+        dx, dy = f.x - x, f.y - y
         dist = math.hypot(dx, dy)
         if dist < 1e-9:
             return 0.0
@@ -65,12 +63,10 @@ class Stanley:
         yaw = math.radians(yaw_deg)
         fx = x + vehicle.wheelbase * math.cos(yaw)
         fy = y + vehicle.wheelbase * math.sin(yaw)
-        s = spline._closest_near(fx, fy, 0.0, progress + vehicle.wheelbase,
-                                 min(10.0, 0.25 * spline.length))
-        f = spline._frame(s)
-        n = math.hypot(f[3], f[4])
-        tx, ty = f[3] / n, f[4] / n
-        right_error = (fx - f[0]) * ty - (fy - f[1]) * tx  # + = front axle right of the path
+        s = spline.closest_near(fx, fy, 0.0, spline.wrap(progress + vehicle.wheelbase))
+        f = spline.frame_at(s)
+        tx, ty, _ = f.tangent
+        right_error = (fx - f.x) * ty - (fy - f.y) * tx  # + = front axle right of the path
         heading_error = _wrap_rad(math.atan2(ty, tx) - yaw)  # + = path turns left of the car
         delta = heading_error + math.atan2(self.gain * right_error, self.softening + speed)
         return -delta / math.radians(vehicle.max_wheel_angle)

@@ -25,7 +25,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .spline import Spline
-from .steering import TERM_FIELDS, VECTOR_FIELDS, SteeringParams, _terms
+from .steering import (
+    VECTOR_FIELDS,
+    SteeringParams,
+    TermValues,
+    crosstrack,
+    steering_terms,
+)
 
 __all__ = ["Vehicle", "Trajectory", "simulate", "simulate_controller", "start_pose",
            "run_metrics", "SETTLE_TOLERANCE"]
@@ -164,7 +170,7 @@ def _check_run(spline, speed, duration, dt, vehicle):
     return vehicle or Vehicle()
 
 
-def _loop(spline, control, speed, duration, dt, start, vehicle, n_extra):
+def _loop(spline, control, speed, duration, dt, start, vehicle):
     """Shared integrator. ``control(x, y, yaw, progress) -> (command, extras_tuple)``."""
     x, y, yaw = start
     steps = int(round(duration / dt)) + 1
@@ -182,10 +188,8 @@ def _loop(spline, control, speed, duration, dt, start, vehicle, n_extra):
     for k in range(steps):
         if k:
             # Newton starts where the car should be now: one step further along
-            guess = progress + speed * dt
-            if not spline.closed and guess > length:
-                guess = length
-            progress = spline._closest_near(x, y, 0.0, guess, window)
+            guess = spline.wrap(progress + speed * dt)
+            progress = spline.closest_near(x, y, 0.0, guess, window)
         command, extra = control(x, y, yaw, progress)
         if u is None:
             u = command  # the run starts with the wheel already where the driver wants it
@@ -203,8 +207,8 @@ def _loop(spline, control, speed, duration, dt, start, vehicle, n_extra):
         wheels.append(math.degrees(delta))
         extras.append(extra)
         if not spline.closed and progress >= length - 1e-6:
-            f = spline._frame(length)
-            if (x - f[0]) * f[3] + (y - f[1]) * f[4] >= 0.0:  # past the end of the road
+            f = spline.frame_at(length)
+            if (x - f.x) * f.dx + (y - f.y) * f.dy >= 0.0:  # past the end of the road
                 ended = True
                 break
         # semi-implicit: yaw first, then move along the new heading's midpoint
@@ -236,13 +240,13 @@ def simulate(spline: Spline, params: SteeringParams | None, speed: float, durati
     speed = float(speed)
 
     def control(x, y, yaw, progress):
-        out = _terms(x, y, 0.0, yaw, speed, spline, progress, params)
-        return out[-1], out
+        out = steering_terms(x, y, 0.0, yaw, speed, spline, progress, params)
+        return out.steering, out
 
     t, x, y, yaw, prog, u, wheel, rows, ended = _loop(spline, control, speed, duration, dt,
-                                                      start, vehicle, len(TERM_FIELDS))
+                                                      start, vehicle)
     terms = {}
-    for name, col in zip(TERM_FIELDS, zip(*rows, strict=True), strict=True):
+    for name, col in zip(TermValues._fields, zip(*rows, strict=True), strict=True):
         terms[name] = np.array(col)[:, :2] if name in VECTOR_FIELDS else np.array(col)
     return Trajectory(t=t, x=x, y=y, yaw=yaw, progress=prog, steering_input=u,
                       wheel_angle=wheel, terms=terms, ended=ended, vehicle=vehicle, dt=dt)
@@ -267,13 +271,11 @@ def simulate_controller(spline: Spline, controller: Callable, speed: float, dura
         if not math.isfinite(command):
             raise ValueError(f"the controller returned {command}, not a number in [-1, 1]")
         command = max(-1.0, min(1.0, command))
-        f = spline._frame(progress)
-        n = math.hypot(f[3], f[4])
-        cte = ((x - f[0]) * f[4] - (y - f[1]) * f[3]) / n  # dot(offset, (ty, -tx))
-        return command, (command, cte)
+        f = spline.frame_at(progress)
+        return command, (command, crosstrack((x, y, 0.0), f.point, f.tangent).error)
 
     t, x, y, yaw, prog, u, wheel, rows, ended = _loop(spline, control, speed, duration, dt,
-                                                      start, vehicle, 2)
+                                                      start, vehicle)
     terms = {"steering": np.array([r[0] for r in rows]),
              "crosstrack_error": np.array([r[1] for r in rows])}
     return Trajectory(t=t, x=x, y=y, yaw=yaw, progress=prog, steering_input=u,

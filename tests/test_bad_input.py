@@ -1,0 +1,157 @@
+"""Issue 13's API reproducers, one test each: bad input gets a clear ValueError from
+lessons_lib, degenerate-but-meaningful input gets the right answer, and cost stays bounded.
+
+The shared checks live in :mod:`lessons_lib.validate`; the fuzz run over every public
+function is ``tests/test_fuzz.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import quaternion
+
+from lessons_lib import interpolation, rotations
+from lessons_lib import validate as check
+
+
+def refused(fn, *args, match: str = "", **kwargs) -> str:
+    """Call fn, expect a ValueError raised by lessons_lib itself; return its message."""
+    with pytest.raises(ValueError, match=match) as info:
+        fn(*args, **kwargs)
+    tb = info.tb
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    assert "lessons_lib" in tb.tb_frame.f_code.co_filename, (
+        f"the ValueError came from {tb.tb_frame.f_code.co_filename}, not from lessons_lib")
+    return str(info.value)
+
+
+# -- the shared checks ---------------------------------------------------------------------
+@pytest.mark.parametrize("bad", [None, "5", True, np.bool_(False), 1 + 2j, [1.0],
+                                 math.nan, math.inf, -math.inf])
+def test_real_refuses_what_is_not_a_finite_number(bad):
+    message = refused(check.real, bad, "speed", unit="m/s")
+    assert message.startswith("speed must be")
+
+
+def test_real_takes_numpy_and_python_numbers_and_checks_the_range():
+    assert check.real(np.float32(2.5), "x") == 2.5
+    assert check.real(np.int64(3), "x") == 3.0
+    assert check.real(np.array(4.0), "x") == 4.0
+    refused(check.real, 0.0, "radius", lo=0.0, lo_open=True, match="radius must be > 0")
+    refused(check.real, 2.0, "weight", hi=1.0, match="weight must be <= 1")
+    assert check.probability(1.0, "w") == 1.0
+    refused(check.probability, 1.5, "w", match="<= 1")
+    refused(check.length, 1e9, "step", cap=1e6, match="cap")
+
+
+def test_flag_is_strict():
+    assert check.flag(np.bool_(True), "closed") is True
+    for bad in ("False", 0, 1, None, "yes"):
+        refused(check.flag, bad, "closed", match="closed must be True or False")
+
+
+def test_integer_and_arrays():
+    assert check.integer(np.int32(3), "n", lo=0) == 3
+    assert check.integer(3.0, "n", whole_floats=True) == 3
+    refused(check.integer, 1.5, "x", whole_floats=True, match="whole number")
+    refused(check.integer, True, "x", match="whole number")
+    refused(check.integer, -1, "n", lo=0, match=">= 0")
+    assert check.point((1, 2), "p").tolist() == [1.0, 2.0]
+    refused(check.point, (1, 2, 3), "p", match=r"shape \(2,\)")
+    refused(check.point, ("a", "b"), "p", match="p must be an array")
+    refused(check.array, [[0, 0], [1]], "points", (None, 2), match="ragged")
+    refused(check.array, [[0, 0]], "points", (None, 2), min_rows=2, match="at least 2")
+    refused(check.array, [[0, math.nan]], "points", (None, 2), match="NaN")
+
+
+def test_geometry_tolerance_follows_its_own_size_not_the_origin():
+    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=float)
+    assert check.extent(square) == pytest.approx(math.sqrt(2))
+    assert check.extent(square + 5e4) == pytest.approx(math.sqrt(2))
+    assert check.extent(square * 1e200) == pytest.approx(math.sqrt(2) * 1e200)
+    assert check.tolerance(square) == pytest.approx(1e-9 * math.sqrt(2))
+    # far from the origin the floats themselves are coarser: never finer than that
+    assert check.tolerance(square + 1e12) >= np.spacing(1e12)
+
+
+# -- rotations (item 10) -------------------------------------------------------------------
+def test_huge_angles_are_reduced_mod_360_in_degrees_before_radians():
+    # 1e300 is an exact integer: reduce it with Python's integers, independently
+    exact = int(1e300) % 360
+    np.testing.assert_allclose(rotations.euler_to_matrix(1e300, 0, 0),
+                               rotations.axis_rotation("y", exact), atol=1e-15)
+    np.testing.assert_allclose(rotations.axis_rotation("x", -1e300),
+                               rotations.axis_rotation("x", -(int(1e300) % 360)), atol=1e-15)
+    np.testing.assert_allclose(rotations.axis_angle_matrix((0, 0, 1), 1e300),
+                               rotations.axis_rotation("z", exact), atol=1e-15)
+    q = rotations.euler_to_quaternion(0, 7.2e17, 0)  # 7.2e17 = 2e15 full turns: identity
+    assert rotations.angle_between(q, quaternion.one) < 1e-12
+
+
+def test_axis_of_any_magnitude_keeps_its_direction():
+    want = rotations.axis_angle_matrix((1, 1, 1), 90)
+    np.testing.assert_allclose(rotations.axis_angle_matrix((1e200,) * 3, 90), want, atol=1e-15)
+    np.testing.assert_allclose(rotations.axis_angle_matrix((1e-200,) * 3, 90), want, atol=1e-15)
+    refused(rotations.axis_angle_matrix, ("a", 0, 1), 10, match="axis")
+    refused(rotations.axis_angle_matrix, None, 10, match="axis")
+
+
+@pytest.mark.parametrize("bad", [True, "10", None, [1, "a"], object()])
+def test_angles_refuse_bools_text_and_objects(bad):
+    refused(rotations.euler_to_matrix, bad, 0, 0, match="yaw")
+    refused(rotations.axis_rotation, "x", bad, match="angle_deg")
+
+
+def test_one_quaternion_check_and_one_angle_between():
+    assert interpolation.as_unit_quaternion is rotations.as_unit_quaternion
+    assert interpolation.angle_between is rotations.angle_between
+    assert interpolation.UNIT_TOLERANCE == rotations.UNIT_TOLERANCE
+    q = rotations.euler_to_quaternion(30, 20, 10)
+    R = rotations.euler_to_matrix(30, 20, 10)
+    # quaternions, matrices, or one of each: the same angle
+    for a, b in ((q, quaternion.one), (R, np.eye(3)), (q, np.eye(3)), (R, quaternion.one)):
+        assert rotations.angle_between(a, b) == pytest.approx(
+            rotations.angle_between(q, quaternion.one), abs=1e-9)
+    # a huge but finite quaternion is "not unit", not an overflow
+    refused(rotations.as_unit_quaternion, (1e200, 0, 0, 0), match="length 1e\\+200")
+    refused(rotations.as_unit_quaternion, "north", match="quaternion or 4 numbers")
+    refused(rotations.as_unit_quaternion, [[1, 0, 0, 0]] * 2, single=True,
+            match="single quaternion")
+
+
+def test_naive_threshold_is_checked():
+    refused(rotations.quaternion_to_euler_naive, quaternion.one, threshold="0.4",
+            match="threshold")
+    refused(rotations.quaternion_to_euler_naive, quaternion.one, threshold=0.0,
+            match="threshold")
+
+
+# -- interpolation (item 10) ---------------------------------------------------------------
+def test_lerp_of_huge_opposite_angles_does_not_overflow():
+    out = interpolation.lerp_angles((1e308, 0, 0), (-1e308, 0, 0), 0.5)
+    np.testing.assert_allclose(out, [0, 0, 0])
+    wrapped = interpolation.lerp_angles((1e308, 0, 0), (-1e308, 0, 0), 0.5, wrap=True)
+    assert np.isfinite(wrapped).all()
+    # 1e308 mod 360 and -1e308 mod 360 are exact; the short way between them is under 180
+    # degrees, far below what a float near 1e308 can show, so the blend stays at e0
+    assert wrapped[0] == 1e308
+
+
+def test_wrapped_difference_just_under_180_keeps_its_sign():
+    # (d + 180) % 360 - 180 rounds d = 179.99999999999997 to -180: the long way round
+    out = interpolation.lerp_angles((0, 0, -179.99999999999997), (0, 0, 0), 0.5, wrap=True)
+    assert out[2] == pytest.approx(-90)
+    assert interpolation.lerp_angles((0, 0, 0), (0, 0, 180), 0.5, wrap=True)[2] == -90
+
+
+def test_blend_flags_and_t_are_checked():
+    q0, q1 = quaternion.one, rotations.euler_to_quaternion(90, 0, 0)
+    refused(interpolation.slerp, q0, q1, 0.5, shortest="False", match="shortest")
+    refused(interpolation.nlerp, q0, q1, "0.5", match="t ")
+    refused(interpolation.slerp, q0, q1, True, match="t ")
+    refused(interpolation.lerp_angles, (0, 0, 0), (1, 2, 3), 0.5, wrap=None, match="wrap")
+    refused(interpolation.angular_speed, [q0, q1], ["a", "b"], match="t ")
