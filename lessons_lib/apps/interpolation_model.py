@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import quaternion
 
-from ..interpolation import angle_between, angular_speed, euler_lerp, nlerp, slerp, total_angle
+from ..interpolation import (
+    angle_between,
+    angular_speed,
+    euler_lerp,
+    lerp_angles,
+    nlerp,
+    slerp,
+    total_angle,
+)
 from ..rotations import check_order, euler_to_quaternion, quaternion_to_euler
 
 METHODS = ("euler", "nlerp", "slerp")
@@ -289,12 +297,12 @@ def compute(e0, e1, order: str = "YXZ", long_way: bool = False,
     true_angle = angle_between(q0, q1)
     ts = np.linspace(0.0, 1.0, SAMPLES)
 
+    long_way, wrap_euler = bool(long_way), bool(wrap_euler)
     raw = np.subtract(e1, e0)
-    wrapped = (raw + 180.0) % 360.0 - 180.0
+    wrapped = lerp_angles(e0, e1, 1.0, wrap=True) - np.asarray(e0)   # the library's wrap
     wrap_changes = tuple((ANGLE_NAMES[i], float(raw[i]), float(wrapped[i]))
                          for i in range(3) if abs(raw[i] - wrapped[i]) > 1e-9)
-    diff = wrapped if wrap_euler else raw
-    euler_angles = np.asarray(e0) + ts[:, None] * diff
+    euler_angles = lerp_angles(e0, e1, ts, wrap=wrap_euler)
 
     paths = {"euler": euler_lerp(e0, e1, ts, order=order, wrap=wrap_euler),
              "nlerp": nlerp(q0, target, ts, shortest=False),
@@ -326,7 +334,7 @@ def compute(e0, e1, order: str = "YXZ", long_way: bool = False,
         tilt = float(np.degrees(np.arcsin(np.clip(abs(nose0 @ axis), 0.0, 1.0))))
 
     return BlendState(
-        e0=e0, e1=e1, order=order, long_way=bool(long_way), wrap_euler=bool(wrap_euler),
+        e0=e0, e1=e1, order=order, long_way=long_way, wrap_euler=wrap_euler,
         q0=q0, q1=q1, target=target, dot=dot, true_angle=true_angle,
         slerp_angle=(360.0 - true_angle) if long_way else true_angle,
         euler_angles=_frozen(euler_angles), ts=_frozen(ts),
