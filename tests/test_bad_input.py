@@ -17,7 +17,7 @@ from lessons_lib import interpolation, rotations
 from lessons_lib import validate as check
 
 
-def refused(fn, *args, match: str = "", **kwargs) -> str:
+def refused(fn, *args, match: str | None = None, **kwargs) -> str:
     """Call fn, expect a ValueError raised by lessons_lib itself; return its message."""
     with pytest.raises(ValueError, match=match) as info:
         fn(*args, **kwargs)
@@ -155,3 +155,120 @@ def test_blend_flags_and_t_are_checked():
     refused(interpolation.slerp, q0, q1, True, match="t ")
     refused(interpolation.lerp_angles, (0, 0, 0), (1, 2, 3), 0.5, wrap=None, match="wrap")
     refused(interpolation.angular_speed, [q0, q1], ["a", "b"], match="t ")
+
+
+# -- spline (items 6, 8, 11) -------------------------------------------------------------------
+def test_a_spline_longer_than_the_cap_is_refused_before_any_work():
+    from lessons_lib.spline import MAX_LENGTH, Spline
+
+    for far in (1e6, 1e7, 1e200):
+        refused(Spline, [[0, 0], [far, 0]], match="more than the 50000 m")
+    refused(Spline, [[-1e308, 0], [1e308, 0]], match="too far apart")
+    refused(Spline, [[0, 0], [1e200, 1e200]], match="more than")
+    # just under the cap is built
+    assert Spline([[0, 0], [MAX_LENGTH * 0.99, 0]]).length == pytest.approx(MAX_LENGTH * 0.99)
+
+
+@pytest.mark.parametrize("points, closed", [
+    ([[0, 0], [1, 0], [0, 0]], False),           # walks back the way it came
+    ([[0, 0], [1, 0], [2, 0]], True),            # a collinear closed loop
+    ([[0, 0, 0], [1, 1, 1], [0, 0, 0], [3, 0, 0]], False),
+])
+def test_points_that_retrace_are_refused_by_lessons_lib_not_scipy(points, closed):
+    from lessons_lib.spline import Spline
+
+    refused(Spline, points, closed=closed, match="turn straight back")
+
+
+def test_spline_types_are_checked():
+    from lessons_lib.spline import Spline
+
+    refused(Spline, [[0, 0], [1, 1], [2, 0]], closed="False", match="closed must be True")
+    refused(Spline, [[0, 0], [1, 1]], closed=None, match="closed")
+    refused(Spline, None, match="numbers")
+    refused(Spline, [[0, 0], [1e-300, 0]], match="scale them up")
+    sp = Spline([[0, 0], [10, 0], [20, 5]])
+    for bad in (None, "3", [1.0, None], True):
+        refused(sp.location_at, bad, match="distance along the spline")
+    refused(sp.direction_at, None, match="distance")
+    refused(sp.sample, 0, match="n must be >= 1")
+    refused(sp.sample, 10**9, match="n must be <=")
+    refused(sp.sample, 2.5, match="whole number")
+
+
+def test_closest_distance_window_must_be_a_positive_length():
+    from lessons_lib.spline import Spline
+
+    sp = Spline([[0, 0], [10, 0], [20, 5]])
+    refused(sp.closest_distance, (5, 1), hint=5, window=-5, match="window must be > 0")
+    refused(sp.closest_distance, (5, 1), hint=5, window=math.nan, match="window")
+    refused(sp.closest_distance, (5, 1), hint="5", match="hint")
+    refused(sp.closest_distance, None, match="point")
+    # a window longer than the spline searches all of it, in bounded work
+    assert sp.closest_distance((5, 1), hint=5, window=1e300) == pytest.approx(
+        sp.closest_distance((5, 1)), abs=1e-6)
+
+
+# -- tracks (items 4, 6, 11) -------------------------------------------------------------------
+def test_a_right_turn_mirrors_a_left_one():
+    from lessons_lib.tracks import sloped_road
+
+    for turn in (40.0, 90.0, 5.0):
+        left, right = sloped_road(0.3, turn), sloped_road(0.3, -turn)
+        np.testing.assert_allclose(right.points, left.points * [1, -1, 1], atol=1e-12)
+        assert right.length == pytest.approx(left.length, rel=1e-12)
+        assert right.length == pytest.approx(60 * math.sqrt(1 + 0.3**2), rel=1e-3)
+
+
+def test_no_turn_is_a_straight_sloped_road():
+    from lessons_lib.tracks import sloped_road
+
+    road = sloped_road(0.5, 0.0)
+    assert road.length == pytest.approx(60 * math.sqrt(1.25), rel=1e-9)
+    np.testing.assert_allclose(road.points[:, 1], 0, atol=1e-12)
+    np.testing.assert_allclose(road.curvature_at(np.linspace(0, road.length, 50)), 0, atol=1e-9)
+    # a tiny turn is as good as none (and never an enormous road)
+    assert sloped_road(0.5, 1e-9).length == pytest.approx(road.length, rel=1e-9)
+
+
+def test_sloped_road_refuses_what_it_cannot_build():
+    from lessons_lib.tracks import sloped_road
+
+    refused(sloped_road, 0.3, 400, match="bank_turn must be <= 360")
+    refused(sloped_road, 0.3, math.nan, match="bank_turn")
+    refused(sloped_road, "0.3", 40, match="grade must be a number")
+    refused(sloped_road, 5, 40, match="grade must be <= 3")
+
+
+def test_turtle_work_is_counted_and_capped_before_it_is_done():
+    from lessons_lib.tracks import MAX_TURTLE_POINTS, turtle_points
+
+    refused(turtle_points, [("line", 1e9)], match=f"more than {MAX_TURTLE_POINTS} points")
+    refused(turtle_points, [("line", 10)], step=1e-9, match="more than")
+    refused(turtle_points, [("arc", 1e300, 90)], match="more than")
+    assert len(turtle_points([("line", 10)], step=1.0)) == 11
+
+
+@pytest.mark.parametrize("pieces, message", [
+    ([("arc", 10)], "an arc is"),
+    ([("line",)], "a line is"),
+    ([("line", -3)], "length of piece 0 must be > 0"),
+    ([("arc", 10, 0)], "turns by 0 degrees"),
+    ([("arc", 0, 90)], "radius of piece 0"),
+    ([("spiral", 10)], "unknown piece"),
+    (["line"], "unknown piece"),
+    (None, "pieces must be a list"),
+    ([("line", "10")], "must be a number"),
+])
+def test_turtle_pieces_are_checked(pieces, message):
+    from lessons_lib.tracks import turtle_points
+
+    refused(turtle_points, pieces, match=message)
+
+
+def test_track_names_are_checked():
+    from lessons_lib.tracks import track, turtle_points
+
+    refused(track, None, match="unknown track")
+    refused(turtle_points, [("line", 1)], start=None, match="start")
+    refused(turtle_points, [("line", 1)], heading_deg=math.inf, match="heading_deg")
