@@ -11,6 +11,7 @@ corner or a corner of the outline, as in the navmeshes game engines bake.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from collections.abc import Iterable, Sequence
@@ -440,7 +441,7 @@ def erode(free, radius: float):
         raise ValueError(f"the radius must be a finite number >= 0, got {radius!r}")
     if r == 0:
         return free
-    segs = 16   # segments per quarter circle; the chords sit r cos(pi / 64) from the corner
+    segs = 4    # segments per quarter circle; the chords sit r cos(pi / 16) from a corner
     out = free.buffer(-r / math.cos(math.pi / (4 * segs)), quad_segs=segs)
     return _orient(out)
 
@@ -518,8 +519,7 @@ def _segments_cross(p, q, a, b) -> np.ndarray:
 
 
 def _cross_rows(a, b, c):
-    a, b, c = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float),
-                                  np.asarray(c, float))
+    a, b, c = np.asarray(a, float), np.asarray(b, float), np.asarray(c, float)
     return (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1]) - \
         (c[..., 0] - a[..., 0]) * (b[..., 1] - a[..., 1])
 
@@ -562,48 +562,90 @@ def segment_in_floor(p, q, edges, tol: float = 1e-9) -> bool:
     return bool(_inside(mids, edges, tol).all())
 
 
+def _visible_from(i: int, nodes: np.ndarray, edges: np.ndarray, tol: float) -> np.ndarray:
+    """Which nodes the segment from node ``i`` reaches without leaving the floor: one
+    vectorised pass (proper crossings, then the middle of each segment); segments that pass
+    exactly through an outline corner get the exact test of :func:`segment_in_floor`."""
+    p = nodes[i]
+    a, b = edges[:, 0], edges[:, 1]
+    q = nodes[:, None, :]
+    d1 = _cross_rows(a[None], b[None], p[None, None])
+    d2 = _cross_rows(a[None], b[None], q)
+    d3 = _cross_rows(p[None, None], q, a[None])
+    d4 = _cross_rows(p[None, None], q, b[None])
+    ok = ~((d1 * d2 < 0) & (d3 * d4 < 0)).any(axis=1)
+    ok[i] = False
+    cand = np.nonzero(ok)[0]
+    if not len(cand):
+        return ok
+    d = nodes[cand] - p
+    ll = np.einsum("ij,ij->i", d, d)
+    rel = a[None] - p[None, None]                       # (C, E, 2) corners relative to p
+    t = np.einsum("cej,cj->ce", np.broadcast_to(rel, (len(cand), *rel.shape[1:])), d) / \
+        np.where(ll > 0, ll, 1.0)[:, None]
+    off = np.abs(rel[..., 0] * d[:, None, 1] - rel[..., 1] * d[:, None, 0]) / \
+        np.sqrt(np.where(ll > 0, ll, 1.0))[:, None]
+    through = ((off <= tol) & (t > 1e-12) & (t < 1 - 1e-12)).any(axis=1)
+    mids = p + 0.5 * d
+    inside = _inside(mids, edges, tol)
+    ok[cand] = inside
+    for k in np.nonzero(through)[0]:
+        j = cand[k]
+        ok[j] = segment_in_floor(p, nodes[j], edges, tol)
+    return ok
+
+
+@functools.lru_cache(maxsize=64)
+def _floor_graph(wkb: bytes):
+    """Outline edges, reflex corners and which corners see each other, for one floor (the
+    part of the visibility graph that does not depend on start and goal)."""
+    free = shapely.from_wkb(wkb)
+    edges = boundary_edges(free)
+    corners = reflex_corners(free)
+    tol = 1e-9 * max(1.0, float(np.abs(edges).max()))
+    sees = np.zeros((len(corners), len(corners)), dtype=bool)
+    for i in range(len(corners)):
+        sees[i, i + 1:] = _visible_from(i, corners, edges, tol)[i + 1:]
+    return edges, corners, sees | sees.T, tol
+
+
 def shortest_path(free, start, goal) -> np.ndarray:
     """The exact shortest path from ``start`` to ``goal`` on the floor ``free``: Dijkstra over
     the visibility graph of start, goal and the reflex corners. An (N, 2) array, start and
-    goal included. Raises :class:`NoRouteError` when no path exists."""
-    edges = boundary_edges(free)
+    goal included. Raises :class:`NoRouteError` when no path exists. The corner-to-corner
+    part of the graph is kept for each floor, so only start and goal are new per query."""
+    edges, corners, sees, tol = _floor_graph(free.wkb)
     s = np.asarray(start, dtype=float)
     g = np.asarray(goal, dtype=float)
-    scale = max(1.0, float(np.abs(edges).max()))
-    tol = 1e-9 * scale
     for name, p in (("start", s), ("goal", g)):
         if p.shape != (2,) or not np.isfinite(p).all():
             raise ValueError(f"the {name} must be a finite (x, y) pair, got {p!r}")
         if not _inside(p, edges, tol)[0]:
             raise ValueError(f"the {name} ({p[0]:.3g}, {p[1]:.3g}) is not on the floor")
-    nodes = np.vstack([s, g, reflex_corners(free)])
+    nodes = np.vstack([s, g, corners])
     n = len(nodes)
+    adj = np.zeros((n, n), dtype=bool)
+    adj[2:, 2:] = sees
+    adj[0] = _visible_from(0, nodes, edges, tol)
+    adj[1] = _visible_from(1, nodes, edges, tol)
+    adj[:, 0], adj[:, 1] = adj[0], adj[1]
+    dist = np.hypot(nodes[:, None, 0] - nodes[None, :, 0], nodes[:, None, 1] - nodes[None, :, 1])
     best = np.full(n, math.inf)
     parent = np.full(n, -1)
     best[0] = 0.0
-    heap = [(0.0, 0)]
     done = np.zeros(n, dtype=bool)
-    seen: dict[tuple[int, int], bool] = {}
-    while heap:
-        cost, i = heapq.heappop(heap)
-        if done[i]:
-            continue
+    while True:
+        open_ = np.where(done, math.inf, best)
+        i = int(np.argmin(open_))
+        if not math.isfinite(open_[i]):
+            break
         done[i] = True
         if i == 1:
             break
-        for j in range(n):
-            if done[j] or j == i:
-                continue
-            new = cost + math.dist(nodes[i], nodes[j])
-            if new >= best[j]:
-                continue
-            key = (min(i, j), max(i, j))
-            if key not in seen:
-                seen[key] = segment_in_floor(nodes[i], nodes[j], edges, tol)
-            if seen[key]:
-                best[j] = new
-                parent[j] = i
-                heapq.heappush(heap, (new, j))
+        new = best[i] + dist[i]
+        better = adj[i] & ~done & (new < best)
+        best[better] = new[better]
+        parent[better] = i
     if not done[1]:
         raise NoRouteError("no path joins the start to the goal: they are in separate parts "
                            "of the floor")
