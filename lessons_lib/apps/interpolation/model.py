@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import quaternion
 
-from ..interpolation import (
+from ...interpolation import (
     angle_between,
     angular_speed,
     euler_lerp,
@@ -24,7 +24,7 @@ from ..interpolation import (
     slerp,
     total_angle,
 )
-from ..rotations import check_order, euler_to_quaternion, quaternion_to_euler
+from ...rotations import check_order, euler_to_quaternion, quaternion_to_euler
 
 METHODS = ("euler", "nlerp", "slerp")
 LABELS = {"euler": "Euler lerp", "nlerp": "nlerp", "slerp": "slerp"}
