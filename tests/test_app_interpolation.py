@@ -556,14 +556,14 @@ def test_cached_static_layer_matches_a_plain_render(app, tmp_path):
     assert all(a.get_animated() for a in app.view.static.members)
 
 
-def test_layout_wraps_the_controls_under_a_narrow_figure(app):
-    box = app.widget
-    while box.children and app.fig.canvas not in box.children:
-        box = box.children[0]
-    assert box.layout.flex_flow == "row wrap"
-    assert app.fig.canvas.layout.width == f"{int(FIG_SIZE[0] * 100)}px"
-    side = box.children[1]
-    assert side.layout.flex_flow == "row wrap"
+def test_layout_play_and_preset_over_the_figure_the_rest_wraps(app):
+    top, body = app.widget.children[:2]
+    assert app.play_button in top.children and app.t in top.children
+    assert app.preset in top.children and top.layout.flex_flow == "row wrap"
+    assert body.children[0] is app.fig.canvas and body.layout.flex_flow == "row wrap"
+    assert app.fig.canvas.layout.width == f"{round(FIG_SIZE[0] * 100)}px"
+    side = body.children[1]
+    assert side.layout.flex_flow == "row wrap" and app.panels["info"] in side.children
 
 
 def test_bad_construction_arguments_are_refused_before_any_figure_exists():
@@ -573,3 +573,69 @@ def test_bad_construction_arguments_are_refused_before_any_figure_exists():
     with pytest.raises(ValueError, match="XYZ"):
         InterpolationApp(order="XXZ")
     assert plt.get_fignums() == before
+
+
+# -- what the notebook says, against the model -----------------------------------------------
+def notebook_source() -> str:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "notebooks" / "02_euler_vs_slerp.ipynb"
+    return "\n".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"])
+
+
+def test_exercise_1_answer_is_what_euler_lerp_turns_and_not_shown_above_it():
+    ts = np.linspace(0, 1, 401)
+    from lessons_lib.interpolation import total_angle
+
+    plain = total_angle(euler_lerp((-150, 0, 0), (120, 0, 0), ts))
+    wrapped = total_angle(euler_lerp((-150, 0, 0), (120, 0, 0), ts, wrap=True))
+    assert plain == pytest.approx(270, abs=1e-6) and wrapped == pytest.approx(90, abs=1e-6)
+    text = notebook_source()
+    assert "answer=270" in text and "wrong={90:" in text
+    above = text[:text.index("### Exercise 1")]
+    assert "270" not in above
+    # no preset is this pair, so neither the menu nor the panel gives it away
+    assert all(p.start != (-150, 0, 0) for p in MODEL_PRESETS.values())
+
+
+def test_exercise_5_answer_is_measured_after_it_not_before():
+    text = notebook_source()
+    ex5 = text.index("### Exercise 5")
+    assert text.index('print(" turn   fastest/slowest') > ex5
+    assert "4/3" not in text[:ex5] and "1.33" not in text[:ex5]
+    t = np.linspace(0, 1, 401)
+    a, b = quaternion.one, quaternion.from_rotation_vector([0, np.radians(120), 0])
+    speed = angular_speed(nlerp(a, b, t), t)
+    assert speed.max() / speed.min() == pytest.approx(4 / 3, abs=0.02)   # the tol it accepts
+
+
+def test_exercise_3_halfway_claim(app):
+    fresh(app, WIDE, t=0.5)
+    moved = {m: app.view.readouts[m].get_text().split("\n") for m in METHODS}
+    for m in ("nlerp", "slerp"):
+        assert moved[m][0].split("°")[0] == moved[m][1].split("°")[0]
+    assert moved["euler"][0].split("°")[0] != moved["euler"][1].split("°")[0]
+
+
+def test_article_preset_nose_claim_in_the_slerp_section():
+    state = compute((0, 0, 0), (45, 0, 45))
+    np.testing.assert_allclose(state.noses["euler"][:, 1], 0, atol=1e-12)   # the equator
+    assert state.noses["slerp"][:, 1].min() < -0.05                          # dips below
+    assert "The *Article 001* preset is the\nexception worth a look" in notebook_source()
+
+
+def test_pace_figure_and_the_claims_beside_it():
+    from lessons_lib.apps.interpolation.figures import TURNS, nlerp_pace, pace_figure
+
+    fig = pace_figure()
+    ratio = fig.axes[0].lines[1].get_ydata()
+    np.testing.assert_allclose(ratio, 1 / np.cos(np.radians(TURNS / 4)) ** 2, rtol=5e-3)
+    assert min(t.get_fontsize() for t in fig.findobj(Text) if t.get_text()) >= 9
+    # "up to about 30° per step, within a few hundredths of a degree of slerp"
+    assert nlerp_pace(30)[1] < 0.05
+    # "a camera swinging 120°: the speed changes by a third, 2° off at times"
+    r, gap = nlerp_pace(120)
+    assert r == pytest.approx(4 / 3, abs=0.01) and 2 <= gap < 2.5
+    text = notebook_source()
+    assert "the speed\nchanges by a third and the aeroplane is 2° off at times" in text

@@ -115,35 +115,39 @@ class InterpolationApp(LessonApp):
         return {"info": info(state)}
 
     def layout(self) -> widgets.Widget:
-        """The figure, and beside it (or under it, on a narrow page) the controls."""
+        """Play, t and the preset over the figure; beside it (under it on a narrow page) the
+        preset's note, the angles, the toggles and the panel."""
         def column(title, names):
             return widgets.VBox([widgets.HTML(f"<b>{title}</b>"),
                                  *(getattr(self, n) for n in names)],
                                 layout=widgets.Layout(margin="0 4px 0 0"))
 
+        top = self.play_row()
+        top.children = (*top.children, self.preset)
+        self.preset.layout.margin = "0 0 0 12px"
         angles = widgets.HBox(
             [column("start (t = 0)", ("yaw0", "pitch0", "roll0")),
              column("end (t = 1)", ("yaw1", "pitch1", "roll1"))],
             layout=widgets.Layout(flex_flow="row wrap"))
+        for box in (self.long_way, self.wrap_euler, self.show_up):
+            box.layout.margin = "0 14px 0 0"
         toggles = widgets.HBox([self.long_way, self.wrap_euler, self.show_up],
-                               layout=widgets.Layout(flex_flow="row wrap",
-                                                     justify_content="space-between"))
+                               layout=widgets.Layout(flex_flow="row wrap"))
         info_box = self.panel_widget("info")
         info_box.layout = widgets.Layout(width="auto", max_width="420px")
-        controls = widgets.VBox(
-            [self.preset_box(), self.play_row(), angles, toggles, self.status],
-            layout=widgets.Layout(width="400px", min_width="380px"))
+        controls = widgets.VBox([self.preset_note, angles, toggles, self.status],
+                                layout=widgets.Layout(width="400px", min_width="380px"))
         side = widgets.HBox(
             [controls, info_box],
             layout=widgets.Layout(flex_flow="row wrap", flex="1 1 380px",
                                   max_width="840px", padding="0 0 0 8px",
                                   align_items="flex-start"))
-        self.fig.canvas.layout = widgets.Layout(width=f"{int(FIG_SIZE[0] * 100)}px",
-                                                min_width=f"{int(FIG_SIZE[0] * 100)}px")
-        return widgets.HBox([self.fig.canvas, side],
+        width = f"{round(FIG_SIZE[0] * 100)}px"
+        self.fig.canvas.layout = widgets.Layout(width=width, min_width=width)
+        body = widgets.HBox([self.fig.canvas, side],
                             layout=widgets.Layout(flex_flow="row wrap",
-                                                  align_items="flex-start",
-                                                  max_width="100%"))
+                                                  align_items="flex-start"))
+        return widgets.VBox([top, body], layout=widgets.Layout(max_width="100%"))
 
     # -- compatibility ------------------------------------------------------------------------
     def set_orientations(self, start, end) -> None:

@@ -14,6 +14,11 @@ from ..core import fmt_number
 from .model import LABELS, METHODS, BlendState
 from .view import COLOURS
 
+#: An HTML widget's text sits on 28-px lines (the height of a control); a paragraph reads
+#: better closer together. Scoped to this lesson's panel and the preset note above it.
+STYLE = ("<style>.lesson-info, .lesson-preset-note {line-height: 1.4 !important; "
+         "margin: 2px 0 6px 0}</style>")
+
 
 def fmt_q(q) -> str:
     """A quaternion as four short numbers, (w, x, y, z), never "−0.00"."""
@@ -55,5 +60,5 @@ def info(state: BlendState) -> str:
         "✖ end, beads every 0.1 of t.</span>",
         f"<span style='color:#444'>{html.escape(four_d)}</span>",
     ]
-    return ("<div class='lesson-info' style='font-size:13px;line-height:1.4'>"
+    return (STYLE + "<div class='lesson-info' style='font-size:13px;line-height:1.4'>"
             + "".join(f"<div style='margin:0 0 3px 0'>{r}</div>" for r in rows) + "</div>")
