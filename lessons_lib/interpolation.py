@@ -35,6 +35,14 @@ from __future__ import annotations
 import numpy as np
 import quaternion
 
+from . import validate as check
+from .rotations import (
+    UNIT_TOLERANCE,  # noqa: F401  (kept importable from here)
+    _quaternion_angle,
+    angle_between,
+    as_unit_quaternion,
+)
+
 __all__ = [
     "angle_between",
     "angular_speed",
@@ -46,8 +54,8 @@ __all__ = [
     "total_angle",
 ]
 
-#: A quaternion whose length differs from 1 by more than this is refused as a rotation.
-UNIT_TOLERANCE = 1e-6
+#: A quaternion whose length differs from 1 by more than :data:`UNIT_TOLERANCE` (the one
+#: tolerance, from :mod:`lessons_lib.rotations`) is refused as a rotation.
 #: ``t`` this close outside ``[0, 1]`` is treated as rounding and clipped onto the range.
 T_SLACK = 1e-9
 #: When ``|q0 + q1|`` (or ``|q0 - q1|``) is below this, the pair counts as antipodal
@@ -56,40 +64,11 @@ DEGENERATE = 1e-9
 
 
 # -- input checks ---------------------------------------------------------------------------
-def as_unit_quaternion(q, name: str = "q") -> np.ndarray:
-    """``q`` (a ``quaternion.quaternion`` or 4 numbers w, x, y, z) as a float array (4,).
-
-    Raises ``ValueError`` for anything that is not a finite unit quaternion.
-    """
-    if isinstance(q, quaternion.quaternion):
-        arr = quaternion.as_float_array(q).astype(float)
-    else:
-        try:
-            arr = np.asarray(q, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z), "
-                             f"got {q!r}") from exc
-        if arr.shape != (4,):
-            raise ValueError(f"{name} must be a single quaternion (w, x, y, z), "
-                             f"got an array of shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or infinity: {arr.tolist()}")
-    norm = float(np.linalg.norm(arr))
-    if norm == 0.0:
-        raise ValueError(f"{name} is the zero quaternion, which is not a rotation")
-    if abs(norm - 1.0) > UNIT_TOLERANCE:
-        raise ValueError(f"{name} has length {norm:.6g}, but a rotation needs a unit "
-                         f"quaternion: divide it by its length first (q.normalized())")
-    return arr / norm
+# One quaternion check for every lesson: :func:`lessons_lib.rotations.as_unit_quaternion`.
 
 
 def _as_t(t) -> np.ndarray:
-    try:
-        arr = np.asarray(t, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"t must be a number or an array of numbers, got {t!r}") from exc
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("t contains NaN or infinity")
+    arr = check.numbers(t, "t")
     if arr.size and (arr.min() < -T_SLACK or arr.max() > 1 + T_SLACK):
         raise ValueError(f"t must lie in [0, 1] (0 = start, 1 = end), got values from "
                          f"{arr.min():g} to {arr.max():g}; these blends do not extrapolate")
@@ -98,15 +77,12 @@ def _as_t(t) -> np.ndarray:
 
 def _as_angles(e, name: str) -> np.ndarray:
     try:
-        arr = np.asarray(e, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be three angles (yaw, pitch, roll) in degrees, "
-                         f"got {e!r}") from exc
-    if arr.shape != (3,):
-        raise ValueError(f"{name} must be three angles (yaw, pitch, roll) in degrees, "
-                         f"got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or infinity: {arr.tolist()}")
+        arr = check.array(e, name, (3,), what="degrees")
+    except ValueError as exc:
+        if "NaN" in str(exc):
+            raise
+        raise ValueError(f"{name} must be three angles (yaw, pitch, roll) in degrees: "
+                         f"{exc}") from None
     return arr
 
 
@@ -126,11 +102,22 @@ def lerp_angles(e0, e1, t, wrap: bool = False) -> np.ndarray:
     """
     a0 = _as_angles(e0, "e0")
     a1 = _as_angles(e1, "e1")
-    tt = _as_t(t)
-    diff = a1 - a0
-    if wrap:
-        diff = (diff + 180.0) % 360.0 - 180.0
-    return a0 + tt[..., None] * diff
+    tt = _as_t(t)[..., None]
+    if check.flag(wrap, "wrap"):
+        with np.errstate(over="ignore"):
+            diff = a1 - a0
+        if not np.isfinite(diff).all():  # huge angles: the difference mod 360 is still exact
+            diff = np.fmod(a1, 360.0) - np.fmod(a0, 360.0)
+        # into [-180, 180) with exact steps: fmod, then one +-360 (no rounding at the edge,
+        # where (diff + 180) % 360 - 180 turned 179.99999999999997 into -180)
+        diff = np.fmod(diff, 360.0)
+        diff = np.where(diff >= 180.0, diff - 360.0, np.where(diff < -180.0, diff + 360.0, diff))
+        return a0 + tt * diff
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = a0 + tt * (a1 - a0)
+    if not np.isfinite(out).all():  # e1 - e0 overflowed: blend without the difference
+        out = (1.0 - tt) * a0 + tt * a1
+    return out
 
 
 def euler_lerp(e0, e1, t, order: str = "YXZ", wrap: bool = False):
@@ -155,9 +142,9 @@ def euler_lerp(e0, e1, t, order: str = "YXZ", wrap: bool = False):
 
 # -- quaternion blends ----------------------------------------------------------------------
 def _pair(q0, q1, shortest: bool) -> tuple[np.ndarray, np.ndarray]:
-    a = as_unit_quaternion(q0, "q0")
-    b = as_unit_quaternion(q1, "q1")
-    if shortest and np.dot(a, b) < 0:
+    a = as_unit_quaternion(q0, "q0", single=True)
+    b = as_unit_quaternion(q1, "q1", single=True)
+    if check.flag(shortest, "shortest") and np.dot(a, b) < 0:
         b = -b
     return a, b
 
@@ -226,46 +213,18 @@ def slerp(q0, q1, t, shortest: bool = True):
 
 # -- measuring a path -----------------------------------------------------------------------
 def _float_path(qs) -> np.ndarray:
-    arr = np.asarray(qs)
-    if arr.dtype == np.quaternion:
-        arr = quaternion.as_float_array(arr)
-    arr = np.asarray(arr, dtype=float)
-    if arr.ndim != 2 or arr.shape[1] != 4:
+    if np.ndim(qs) != (1 if np.asarray(qs).dtype == np.quaternion else 2):
         raise ValueError(f"a path must be a 1D array of quaternions (or N x 4 numbers), "
-                         f"got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("the path contains NaN or infinity")
-    norms = np.linalg.norm(arr, axis=1)
-    if np.any(np.abs(norms - 1.0) > UNIT_TOLERANCE):
-        raise ValueError("every quaternion of the path must have length 1 (a rotation)")
-    return arr / norms[:, None]
+                         f"got shape {np.shape(qs)}")
+    return as_unit_quaternion(qs, "the path")
 
 
-def _angles(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Rotation angle (degrees, 0..180) between unit quaternions ``a[i]`` and ``b[i]``.
-
-    It is twice the 4D angle between the vectors, measured to the nearer of ``b`` and
-    ``-b`` (both are the same rotation); half-chord lengths keep it accurate near 0 and 180.
-    """
-    near = np.linalg.norm(a - b, axis=-1)
-    far = np.linalg.norm(a + b, axis=-1)
-    return np.degrees(4.0 * np.arctan2(np.minimum(near, far), np.maximum(near, far)))
+_angles = _quaternion_angle
 
 
 def _step_angles(path: np.ndarray) -> np.ndarray:
     """Rotation angle (degrees) between each pair of neighbouring samples."""
     return _angles(path[:-1], path[1:])
-
-
-def angle_between(q0, q1) -> float:
-    """Angle in degrees (0..180) of the rotation that takes orientation ``q0`` to ``q1``.
-
-    ``q`` and ``-q`` give the same answer: this is the true angle between the orientations,
-    the one slerp sweeps when it takes the short way.
-    """
-    a = as_unit_quaternion(q0, "q0")
-    b = as_unit_quaternion(q1, "q1")
-    return float(_angles(a, b))
 
 
 def total_angle(qs) -> float:
@@ -288,7 +247,7 @@ def angular_speed(qs, t) -> np.ndarray:
     their ``t`` distance (a central difference); at the ends, a one-sided one.
     """
     path = _float_path(qs)
-    tt = np.asarray(t, dtype=float)
+    tt = check.numbers(t, "t")
     if tt.shape != (len(path),):
         raise ValueError(f"t must be a 1D array with one value per sample ({len(path)}), "
                          f"got shape {tt.shape}")

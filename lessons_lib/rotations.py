@@ -19,14 +19,16 @@ everywhere: the middle angle comes from ``atan2(sine, cosine)`` (never a bare ``
 the inner angle is then computed from well-conditioned entries given the outer one, and
 the locked branch (inner angle 0, outer angle carrying the rest) is taken only when the
 middle ring's cosine is within a few machine epsilons of zero.
-:func:`quaternion_to_euler_naive` is the common ``test > 0.4995`` recipe, kept so the
-lesson can show how far it is off.
+:func:`quaternion_to_euler_naive` is article 004's ``QuaternionToYawPtichRoll`` (the
+common ``test > 0.4995`` recipe), kept so the lesson can show how far it is off.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import quaternion
+
+from . import validate as check
 
 __all__ = [
     "ORDERS",
@@ -50,6 +52,8 @@ __all__ = [
     "lock_angle",
     "angle_between",
     "axis_angle_matrix",
+    "as_unit_quaternion",
+    "UNIT_TOLERANCE",
 ]
 
 #: The six rotation orders, outer ring first.
@@ -66,7 +70,9 @@ LOCK_EPS = 8 * np.finfo(float).eps
 NAIVE_THRESHOLD = 0.4995
 
 _INDEX = {"X": 0, "Y": 1, "Z": 2}
-_UNIT_TOL = 1e-6  # how far from orthonormal / unit length an input may be
+#: How far from unit length a quaternion (or from orthonormal a matrix) may be and still be
+#: taken as a rotation; the one tolerance of every lesson.
+UNIT_TOLERANCE = 1e-6
 
 
 # -- validation ------------------------------------------------------------------------------
@@ -86,15 +92,10 @@ def check_order(order) -> str:
 
 
 def _angles(yaw, pitch, roll):
-    out = []
-    for name, value in (("yaw", yaw), ("pitch", pitch), ("roll", roll)):
-        try:
-            arr = np.asarray(value, dtype=float)
-        except (TypeError, ValueError):
-            raise ValueError(f"{name} must be a number of degrees, got {value!r}") from None
-        if not np.all(np.isfinite(arr)):
-            raise ValueError(f"{name} must be a finite number of degrees, got {value!r}")
-        out.append(arr)
+    """The three angles as float arrays that broadcast together, reduced mod 360 exactly
+    (in degrees, before any radians: 1e300 degrees is 1e300 mod 360, not rounding noise)."""
+    out = [check.reduce_degrees(check.degrees(value, name))
+           for name, value in (("yaw", yaw), ("pitch", pitch), ("roll", roll))]
     try:
         return np.broadcast_arrays(*out)
     except ValueError:
@@ -131,16 +132,20 @@ def _to_ypr(order, outer, middle, inner):
 
 def _as_rotation_matrix(R) -> np.ndarray:
     try:
-        R = np.asarray(R, dtype=float)
+        raw = np.asarray(R)
     except (TypeError, ValueError):
         raise ValueError("R must be a 3x3 rotation matrix of numbers") from None
+    if raw.dtype.kind not in "iuf":
+        raise ValueError(f"R must be a 3x3 rotation matrix of numbers, got elements of type "
+                         f"{raw.dtype}")
+    R = raw.astype(float)
     if R.ndim < 2 or R.shape[-2:] != (3, 3):
         raise ValueError(f"R must be a 3x3 rotation matrix (or a stack of them), got shape "
                          f"{R.shape}")
     if not np.all(np.isfinite(R)):
         raise ValueError("R contains NaN or infinity: it is not a rotation")
     gram = np.swapaxes(R, -1, -2) @ R
-    if not np.all(np.abs(gram - np.eye(3)) < _UNIT_TOL):
+    if not np.all(np.abs(gram - np.eye(3)) < UNIT_TOLERANCE):
         raise ValueError("R is not orthonormal (R.T @ R is not the identity): it is not a "
                          "rotation matrix")
     if not np.all(np.linalg.det(R) > 0):
@@ -150,14 +155,9 @@ def _as_rotation_matrix(R) -> np.ndarray:
 
 # -- matrices --------------------------------------------------------------------------------
 def _radians(angle_deg) -> np.ndarray:
-    """Degrees (a number or an array) as radians; a ValueError for anything else."""
-    try:
-        t = np.deg2rad(np.asarray(angle_deg, dtype=float))
-    except (TypeError, ValueError):
-        raise ValueError(f"angle_deg must be a number of degrees, got {angle_deg!r}") from None
-    if not np.all(np.isfinite(t)):
-        raise ValueError(f"angle_deg must be finite, got {angle_deg!r}")
-    return t
+    """Degrees (a number or an array) as radians, reduced mod 360 in degrees first (exact);
+    a ValueError for anything else."""
+    return np.deg2rad(check.reduce_degrees(check.degrees(angle_deg, "angle_deg")))
 
 
 def axis_rotation(axis: str, angle_deg) -> np.ndarray:
@@ -259,34 +259,52 @@ def euler_to_quaternion(yaw, pitch, roll, order: str = "YXZ"):
     return q[()] if q.ndim == 0 else q
 
 
-def _as_unit_quaternion(q) -> np.ndarray:
-    """Components (..., 4) of a unit quaternion: a ``quaternion``, an array of them, or a
-    sequence (w, x, y, z)."""
-    arr = np.asarray(q)
+def as_unit_quaternion(q, name: str = "q", single: bool = False) -> np.ndarray:
+    """Components ``(..., 4)`` (w, x, y, z) of a unit quaternion, normalised: the one
+    quaternion check of every lesson.
+
+    ``q`` is a ``quaternion.quaternion``, an array of them, or numbers whose last axis has 4
+    entries. ``single=True`` accepts exactly one quaternion and returns shape ``(4,)``.
+    A ValueError names ``name`` for anything that is not a finite quaternion whose length is
+    within :data:`UNIT_TOLERANCE` of 1.
+    """
+    if isinstance(q, str | bytes) or q is None:
+        raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z), got {q!r}")
+    try:
+        arr = np.asarray(q)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z), "
+                         "not a ragged list") from None
     if arr.dtype == quaternion.quaternion:
-        comps = quaternion.as_float_array(arr)
+        comps = quaternion.as_float_array(arr).astype(float)
+    elif arr.dtype.kind in "iuf":
+        comps = arr.astype(float)
+        if not single and (comps.ndim < 1 or comps.shape[-1] != 4):
+            raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z), "
+                             f"got shape {comps.shape}")
     else:
-        try:
-            comps = np.asarray(q, dtype=float)
-        except (TypeError, ValueError):
-            raise ValueError(f"expected a quaternion or (w, x, y, z), got {q!r}") from None
-        if comps.ndim < 1 or comps.shape[-1] != 4:
-            raise ValueError(f"expected a quaternion or (w, x, y, z), got shape {comps.shape}")
+        raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z), got {q!r}")
+    if single and comps.shape != (4,):
+        raise ValueError(f"{name} must be a single quaternion (w, x, y, z), "
+                         f"got an array of shape {comps.shape[:-1] or comps.shape}")
     if not np.all(np.isfinite(comps)):
-        raise ValueError("the quaternion contains NaN or infinity: it is not a rotation")
-    norm = np.linalg.norm(comps, axis=-1)
-    if np.any(norm == 0):
-        raise ValueError("the zero quaternion is not a rotation: a rotation needs |q| = 1")
-    if np.any(np.abs(norm - 1) > _UNIT_TOL):
+        raise ValueError(f"{name} contains NaN or infinity: it is not a rotation")
+    # the length of (w, x, y, z) scaled by its largest entry first: 1e200 never overflows
+    big = np.max(np.abs(comps), axis=-1, keepdims=True) if comps.size else comps[..., :1]
+    if np.any(big == 0):
+        raise ValueError(f"{name} is the zero quaternion, which is not a rotation: a rotation "
+                         "needs |q| = 1")
+    norm = (big * np.linalg.norm(comps / big, axis=-1, keepdims=True))[..., 0]
+    if np.any(np.abs(norm - 1) > UNIT_TOLERANCE):
         worst = norm.flat[np.argmax(np.abs(norm - 1))]
-        raise ValueError(f"the quaternion has length {worst:.6g}, not 1: normalise it first "
-                         "(q / abs(q)) if it is meant as a rotation")
+        raise ValueError(f"{name} has length {worst:.6g}, but a rotation needs length 1: "
+                         "normalise it first (q / abs(q))")
     return comps / norm[..., None]
 
 
 def quaternion_to_matrix(q) -> np.ndarray:
     """The rotation matrix of a unit quaternion (Hamilton convention, active rotation)."""
-    c = _as_unit_quaternion(q)
+    c = as_unit_quaternion(q)
     w, x, y, z = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
     rows = [
         [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
@@ -338,26 +356,45 @@ def quaternion_to_euler(q, order: str = "YXZ"):
 
 
 def quaternion_to_euler_naive(q, order: str = "YXZ", threshold: float = NAIVE_THRESHOLD):
-    """The widespread recipe, for comparison only: **not** exact near the lock.
+    """Article 004's ``QuaternionToYawPtichRoll``, for comparison only: **not** exact near
+    the lock.
 
-    ``test = sin(middle) / 2``; when ``|test| > threshold`` (0.4995: the middle angle beyond
-    87.44 degrees) it snaps the middle angle to +-90, sets the inner angle to 0 and reads the
-    outer one as if locked; otherwise the middle angle is a bare ``asin``. For ``"YXZ"`` this
-    is the DirectX ``QuaternionToYawPitchRoll`` of the source article, written for any order.
+    With ``(w, x, y, z)`` the quaternion's components, the article computes
+    ``test = x*w - y*z`` (half the sine of the pitch) and, when ``test > 0.4995`` (pitch
+    beyond 87.44 degrees), declares the north pole: ``yaw = 2*atan2(y, x)``, pitch 90,
+    roll 0; below ``-0.4995`` the south pole, ``yaw = -2*atan2(y, x)``, pitch -90, roll 0.
+    Otherwise it reads the three angles from quaternion products (the entries of the
+    rotation matrix) with a bare ``asin`` for the pitch. Exactly at the lock the pole
+    formula is right (the outer angle then carries outer +- inner); a little before it, it
+    is not, because it keeps only two of the four components.
+
+    For ``"YXZ"`` this is the article's code line for line (``tests`` compare it with a
+    transcription of the C++). For another order the same recipe is written for its rings:
+    ``test = w*q_middle + s*q_outer*q_inner`` (``s`` = +1 for the cyclic orders XYZ, YZX,
+    ZXY, -1 otherwise) and the outer angle at a pole is ``+-2*atan2(q_outer, q_middle)``.
+    The article's ``NormalizeAngles`` is not shown there; here the angles come back in
+    (-180, 180] like every other read-back (a whole turn changes no orientation).
     """
     check_order(order)
-    if not 0 < threshold <= 0.5:
-        raise ValueError(f"threshold must be in (0, 0.5], got {threshold!r}")
-    R = quaternion_to_matrix(q)
+    threshold = check.real(threshold, "threshold", lo=0.0, hi=0.5, lo_open=True)
+    c = as_unit_quaternion(q)
     i, j, k = (_INDEX[a] for a in order)
     s = _parity(order)
-    test = s * R[..., i, k] / 2
-    snapped = np.abs(test) > threshold
-    middle = np.where(snapped, np.sign(test) * np.pi / 2,
-                      np.arcsin(np.clip(2 * test, -1.0, 1.0)))
-    outer = np.where(snapped, np.arctan2(s * R[..., k, j], R[..., j, j]),
-                     np.arctan2(-s * R[..., j, k], R[..., k, k]))
-    inner = np.where(snapped, 0.0, np.arctan2(-s * R[..., i, j], R[..., i, i]))
+    w, qi, qj, qk = c[..., 0], c[..., 1 + i], c[..., 1 + j], c[..., 1 + k]
+    unit = np.sum(c * c, axis=-1)
+    test = w * qj + s * qi * qk
+    north, south = test > threshold * unit, test < -threshold * unit
+    R = quaternion_to_matrix(c)
+    # the unsnapped branch: the article's products are these matrix entries
+    middle = np.arcsin(np.clip(2 * test, -1.0, 1.0))
+    outer = np.arctan2(-s * R[..., j, k], R[..., k, k])
+    inner = np.arctan2(-s * R[..., i, j], R[..., i, i])
+    pole = 2 * np.arctan2(qi, qj)
+    middle = np.where(north, np.pi / 2, np.where(south, -np.pi / 2, middle))
+    outer = np.where(north, pole, np.where(south, -pole, outer))
+    inner = np.where(north | south, 0.0, inner)
+    # 2*atan2 spans (-360, 360]: bring it back to (-180, 180]
+    outer = np.mod(outer + np.pi, 2 * np.pi) - np.pi
     return _finish(order, outer, middle, inner)
 
 
@@ -410,14 +447,39 @@ def lock_angle(yaw, pitch, roll, order: str = "YXZ"):
     return float(ang) if np.ndim(ang) == 0 else ang
 
 
-def angle_between(A, B):
-    """The angle in degrees of the rotation taking orientation ``A`` to ``B`` (matrices or
-    quaternions): 0 when they are the same orientation."""
-    def as_matrix(X):
+def _is_quaternion_like(X) -> bool:
+    if isinstance(X, quaternion.quaternion):
+        return True
+    try:
         arr = np.asarray(X)
-        if arr.dtype == quaternion.quaternion or (arr.ndim >= 1 and arr.shape[-1] == 4):
-            return quaternion_to_matrix(X)
-        return _as_rotation_matrix(X)
+    except (TypeError, ValueError):
+        return False
+    return arr.dtype == quaternion.quaternion or (arr.ndim >= 1 and arr.shape[-1] == 4)
+
+
+def _quaternion_angle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Rotation angle (degrees, 0..180) between unit quaternions ``a`` and ``b`` (..., 4).
+
+    Twice the 4D angle between them, measured to the nearer of ``b`` and ``-b`` (the same
+    rotation); the half-chord lengths keep it accurate near 0 and near 180 degrees.
+    """
+    near = np.linalg.norm(a - b, axis=-1)
+    far = np.linalg.norm(a + b, axis=-1)
+    return np.degrees(4.0 * np.arctan2(np.minimum(near, far), np.maximum(near, far)))
+
+
+def angle_between(A, B):
+    """The angle in degrees (0..180) of the rotation taking orientation ``A`` to ``B``:
+    0 when they are the same orientation. ``A`` and ``B`` are rotation matrices or unit
+    quaternions (either kind, or stacks that broadcast); ``q`` and ``-q`` give the same."""
+    if _is_quaternion_like(A) and _is_quaternion_like(B):
+        a = as_unit_quaternion(A, "A" if np.ndim(A) > 1 else "q0")
+        b = as_unit_quaternion(B, "B" if np.ndim(B) > 1 else "q1")
+        ang = _quaternion_angle(a, b)
+        return float(ang) if np.ndim(ang) == 0 else ang
+
+    def as_matrix(X):
+        return quaternion_to_matrix(X) if _is_quaternion_like(X) else _as_rotation_matrix(X)
 
     A, B = as_matrix(A), as_matrix(B)
     D = np.swapaxes(A, -1, -2) @ B
@@ -435,16 +497,12 @@ def axis_angle_matrix(axis, angle_deg) -> np.ndarray:
 
     ``angle_deg`` may be an array: the result then has shape ``angle.shape + (3, 3)``.
     """
-    try:
-        a = np.asarray(axis, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"axis must be a 3-vector of numbers, got {axis!r}") from None
-    if a.shape != (3,) or not np.all(np.isfinite(a)):
-        raise ValueError(f"axis must be a finite 3-vector, got {axis!r}")
-    length = np.linalg.norm(a)
-    if length == 0:
+    a = check.array(axis, "axis", (3,), what="3 numbers (a finite 3-vector)")
+    big = float(np.abs(a).max())
+    if big == 0:
         raise ValueError("the zero vector has no direction: give a non-zero rotation axis")
-    x, y, z = a / length
+    a = a / big  # scaled first: an axis of 1e200 or 1e-200 has the same direction
+    x, y, z = a / np.linalg.norm(a)
     t = _radians(angle_deg)
     K = np.array([[0, -z, y], [z, 0, -x], [-y, x, 0]])
     s, c = np.sin(t)[..., None, None], np.cos(t)[..., None, None]

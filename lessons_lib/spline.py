@@ -14,39 +14,122 @@ knots are equally spaced, so finding the piece that holds ``s`` is one division.
 Distances wrap on a closed spline and clamp to ``[0, length]`` on an open one, which is the
 rule the article uses for its look-ahead point.
 
-Besides the numpy API, the class has a small pure-Python scalar path (``_frame``) used by the
-simulation loop: one Horner evaluation of scipy's own polynomial coefficients, no array
-allocation, so a whole 40 s run can be re-simulated on every slider move.
+Besides the numpy API, the class has a documented pure-Python fast path for loops that ask
+one distance at a time (the steering, the simulation and the comparison controllers use it):
+
+* :meth:`Spline.frame_at` gives a :class:`SplineFrame` (point, first and second derivative,
+  with ``tangent`` and ``curvature``) from one Horner evaluation of scipy's own polynomial
+  coefficients, with no array allocation;
+* :meth:`Spline.closest_near` finds the nearest point within a window around a hint
+  (Newton's method from the hint, a scan of the window only when Newton hits its edge).
+
+Both take and return Python floats, so a whole 40 s run can be re-simulated on a slider move.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from scipy.interpolate import CubicSpline
 
-__all__ = ["Spline"]
+from . import validate as check
+
+__all__ = ["Spline", "SplineFrame", "MAX_LENGTH", "MIN_LENGTH", "MAX_SAMPLES"]
 
 #: Target spacing (metres) of the equal-arc-length knots of the final spline.
 KNOT_SPACING = 0.5
 #: Fewest pieces of the final spline, so that short curves are still resolved.
 MIN_PIECES = 32
+#: The longest spline built (metres). Its work and memory grow with its length (one piece
+#: per KNOT_SPACING metres): 50 km is 100,000 pieces, about 50 MB kept (80 MB while it is
+#: built) and a quarter of a second of CPU.
+#: Anything longer is refused before any work is done (the chord length is a lower bound).
+MAX_LENGTH = 50_000.0
+#: The shortest spline built (metres): below a micrometre the derivatives overflow.
+MIN_LENGTH = 1e-6
+#: The most points :meth:`Spline.sample` returns.
+MAX_SAMPLES = 1_000_000
+#: Consecutive chords whose directions differ from straight back by less than this (1 +
+#: cosine of the turn) retrace: a zero-radius U-turn that no smooth curve passes through.
+RETRACE = 1e-12
 _GAUSS_X, _GAUSS_W = np.polynomial.legendre.leggauss(8)
 
 
 def _as_points(points) -> np.ndarray:
+    if isinstance(points, str | bytes) or points is None:
+        raise ValueError(f"spline points must be numbers in an (N, 2) or (N, 3) array, got "
+                         f"{type(points).__name__}")
     try:
-        pts = np.asarray(points, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"spline points must be numbers in an (N, 2) or (N, 3) array: {exc}")\
-            from None
+        raw = np.asarray(points)
+    except (TypeError, ValueError):
+        raise ValueError("spline points must be numbers in an (N, 2) or (N, 3) array, not a "
+                         "ragged list") from None
+    if raw.dtype.kind not in "iuf":
+        raise ValueError(f"spline points must be numbers in an (N, 2) or (N, 3) array, got "
+                         f"elements of type {raw.dtype}")
+    pts = raw.astype(float)
     if pts.ndim != 2 or pts.shape[1] not in (2, 3):
         raise ValueError(f"spline points must have shape (N, 2) or (N, 3), got {pts.shape}")
     if not np.all(np.isfinite(pts)):
         bad = int(np.argwhere(~np.isfinite(pts))[0, 0])
         raise ValueError(f"spline point {bad} is not finite (NaN or inf): {pts[bad].tolist()}")
     return pts
+
+
+def _check_turns(steps_vec: np.ndarray, closed: bool) -> None:
+    """Refuse points that walk straight back along the chord they came by (no curve does)."""
+    n = np.linalg.norm(steps_vec, axis=1)
+    u = steps_vec / n[:, None]
+    nxt = np.roll(u, -1, axis=0) if closed else u[1:]
+    cos = np.sum(u[: len(nxt)] * nxt, axis=1)
+    back = np.flatnonzero(1.0 + cos <= RETRACE)
+    if len(back):
+        i = int(back[0])
+        m = len(steps_vec) if closed else len(steps_vec) + 1  # number of points
+        raise ValueError(f"points {i}, {(i + 1) % m} and {(i + 2) % m} turn straight back along "
+                         "the same line: a spline cannot make a U-turn in no distance; add "
+                         "points around the turn (or remove the point that retraces)")
+
+
+class SplineFrame(NamedTuple):
+    """The spline at one distance ``s``, as Python floats (``z`` parts are 0 on a 2D spline).
+
+    ``x, y, z``: the point; ``dx, dy, dz``: the first derivative in ``s`` (unit length up to
+    the arc-length fit's error); ``ddx, ddy, ddz``: the second derivative.
+    """
+
+    x: float
+    y: float
+    z: float
+    dx: float
+    dy: float
+    dz: float
+    ddx: float
+    ddy: float
+    ddz: float
+
+    @property
+    def point(self) -> tuple[float, float, float]:
+        return (self.x, self.y, self.z)
+
+    @property
+    def tangent(self) -> tuple[float, float, float]:
+        """Unit direction of travel."""
+        n = math.sqrt(self.dx * self.dx + self.dy * self.dy + self.dz * self.dz)
+        return (self.dx / n, self.dy / n, self.dz / n)
+
+    @property
+    def curvature(self) -> float:
+        """Unsigned curvature |r' x r''| / |r'|^3 (1/m)."""
+        dx, dy, dz, ddx, ddy, ddz = self.dx, self.dy, self.dz, self.ddx, self.ddy, self.ddz
+        cx, cy, cz = dy * ddz - dz * ddy, dz * ddx - dx * ddz, dx * ddy - dy * ddx
+        sp2 = dx * dx + dy * dy + dz * dz
+        return math.sqrt(cx * cx + cy * cy + cz * cz) / (sp2 * math.sqrt(sp2))
+
+
+_make_frame = SplineFrame._make
 
 
 class Spline:
@@ -58,23 +141,38 @@ class Spline:
 
     def __init__(self, points, closed: bool = False) -> None:
         pts = _as_points(points)
-        closed = bool(closed)
+        closed = check.flag(closed, "closed")
         need = 3 if closed else 2
         if len(pts) < need:
             kind = "a closed" if closed else "an open"
             raise ValueError(f"{kind} spline needs at least {need} points, got {len(pts)}")
-        steps = np.linalg.norm(np.diff(pts, axis=0), axis=1)
-        if np.any(steps <= 1e-9):
-            i = int(np.argmax(steps <= 1e-9))
+        # "the same point": relative to the curve's own size, never finer than the floats
+        same = check.tolerance(pts, 1e-9)
+        with np.errstate(over="ignore", invalid="ignore"):
+            steps_vec = np.diff(pts, axis=0)
+            steps = np.linalg.norm(steps_vec, axis=1)
+            chord = float(np.sum(steps))
+        if not chord <= MAX_LENGTH:  # also catches an overflow to inf
+            far = f"{chord:.3g} m" if math.isfinite(chord) else "too far"
+            raise ValueError(f"the points are {far} apart in all, more than the "
+                             f"{MAX_LENGTH:g} m a spline may be (its cost grows with its "
+                             "length): split the road or scale the points down")
+        if chord < MIN_LENGTH:
+            raise ValueError(f"the points span only {chord:.3g} m, less than the "
+                             f"{MIN_LENGTH:g} m a spline needs: scale them up")
+        if np.any(steps <= same):
+            i = int(np.argmax(steps <= same))
             raise ValueError(f"points {i} and {i + 1} are the same ({pts[i].tolist()}): "
                              "remove repeated consecutive points")
         if closed:
             gap = float(np.linalg.norm(pts[-1] - pts[0]))
-            if gap <= 1e-9:
+            if gap <= same:
                 raise ValueError("the last point repeats the first: for closed=True give each "
                                  "point once, the spline joins the ends itself")
+            steps_vec = np.vstack([steps_vec, pts[:1] - pts[-1:]])
             pts = np.vstack([pts, pts[:1]])
             steps = np.append(steps, gap)
+        _check_turns(steps_vec, closed)
         self.points = pts[:-1].copy() if closed else pts.copy()
         self.closed = closed
         self.dim = pts.shape[1]
@@ -93,8 +191,12 @@ class Spline:
         pieces = half * (speed @ _GAUSS_W)
         s_grid = np.concatenate([[0.0], np.cumsum(pieces)])
         length = float(s_grid[-1])
-        if not length > 0:
-            raise ValueError("the spline has zero length")
+        if not (np.isfinite(s_grid).all() and np.all(np.diff(s_grid) > 0)):
+            raise ValueError("the curve through these points stops dead somewhere (its speed "
+                             "drops to zero): move the points so that it does not fold back")
+        if length > MAX_LENGTH:
+            raise ValueError(f"the spline would be {length:.3g} m long, more than the "
+                             f"{MAX_LENGTH:g} m a spline may be: split the road")
         self.length = length
 
         # pass 2: equal arc-length knots and the final spline in s
@@ -111,6 +213,9 @@ class Spline:
         s_now = s_grid[idx] + half_k * (np.linalg.norm(first(nodes_k, 1), axis=-1) @ _GAUSS_W)
         u_knots = u_knots - (s_now - s_knots) / np.linalg.norm(first(u_knots, 1), axis=-1)
         u_knots[0], u_knots[-1] = u[0], u[-1]
+        if not np.isfinite(u_knots).all():
+            raise ValueError("the curve through these points stops dead somewhere (its speed "
+                             "drops to zero): move the points so that it does not fold back")
         samples = first(u_knots)
         if closed:
             samples[-1] = samples[0]
@@ -131,17 +236,23 @@ class Spline:
 
     # -- distances ----------------------------------------------------------------------
     def wrap(self, s):
-        """Wrap ``s`` into ``[0, length)`` on a closed spline; clamp to ``[0, length]`` if open."""
-        if np.ndim(s) == 0:
+        """Wrap ``s`` into ``[0, length)`` on a closed spline; clamp to ``[0, length]`` if open.
+
+        The one place where distances are wrapped or clamped: every other method (and the
+        steering's look-ahead point) goes through it.
+        """
+        if type(s) is float and s - s == 0.0:  # the fast path's case: a finite Python float
+            if self.closed:
+                return s % self.length
+            return 0.0 if s < 0.0 else self.length if s > self.length else s
+        if check.is_number(s):
             s = float(s)
             if not math.isfinite(s):
                 raise ValueError(f"distance along the spline must be finite, got {s}")
             if self.closed:
                 return s % self.length
             return min(max(s, 0.0), self.length)
-        s = np.asarray(s, dtype=float)
-        if not np.all(np.isfinite(s)):
-            raise ValueError("distances along the spline must be finite (got NaN or inf)")
+        s = check.numbers(s, "the distance along the spline", "metres (finite)")
         return np.mod(s, self.length) if self.closed else np.clip(s, 0.0, self.length)
 
     # -- numpy API ----------------------------------------------------------------------
@@ -176,7 +287,8 @@ class Spline:
 
     def sample(self, n: int = 400) -> np.ndarray:
         """``n`` points equally spaced along the spline (the end repeats the start if closed)."""
-        return self.location_at(np.linspace(0.0, self.length, int(n)))
+        n = check.integer(n, "n", lo=1, hi=MAX_SAMPLES, whole_floats=True)
+        return self.location_at(np.linspace(0.0, self.length, n))
 
     def closest_distance(self, p, hint: float | None = None, window: float | None = None) -> float:
         """Distance along the spline of the point nearest to ``p``.
@@ -184,8 +296,9 @@ class Spline:
         Without ``hint`` the whole spline is searched. With ``hint`` (e.g. last step's
         progress) only ``hint +- window`` metres are searched (default: a quarter of the
         length, at most 10 m), so a car on one side of a hairpin is never snapped to the other.
+        A window longer than the spline searches all of it (it is cut to the length).
         """
-        p = np.asarray(p, dtype=float).ravel()
+        p = check.array(p, "point", (None,), finite=False, what="coordinates", ravel=True)
         if p.shape != (self.dim,):
             raise ValueError(f"point must have {self.dim} coordinates, got {p.shape[0]}")
         if not np.all(np.isfinite(p)):
@@ -202,22 +315,23 @@ class Spline:
                 if d < best_d:
                     best_s, best_d = s, d
             return float(self.wrap(best_s))
-        hint = float(hint)
-        if not math.isfinite(hint):
-            raise ValueError(f"hint must be a finite distance, got {hint}")
-        if window is None:
-            window = min(10.0, 0.25 * self.length)
-        return self._closest_near(float(p[0]), float(p[1]), pz, hint, float(window))
+        hint = check.real(hint, "hint", unit="m (a finite distance)")
+        return self.closest_near(float(p[0]), float(p[1]), pz, hint, window)
 
-    # -- scalar fast path (pure Python floats) ------------------------------------------
-    def _frame(self, s: float):
-        """(x, y, z, dx, dy, dz, ddx, ddy, ddz) at ``s`` (wrapped/clamped); z = 0 in 2D."""
-        if self.closed:
-            s %= self.length
-        elif s < 0.0:
-            s = 0.0
-        elif s > self.length:
-            s = self.length
+    # -- fast path (pure Python floats) --------------------------------------------------
+    def frame_at(self, s: float) -> SplineFrame:
+        """Point, first and second derivative at ``s`` (wrapped or clamped like everywhere).
+
+        The fast path for loops: ``s`` a Python float, the answer Python floats, about a
+        microsecond. ``frame_at(s).tangent`` and ``.curvature`` equal :meth:`direction_at`
+        and :meth:`curvature_at`.
+        """
+        return _make_frame(self._eval(self.wrap(float(s))))
+
+    def _eval(self, s: float) -> tuple:
+        """frame_at's nine numbers as a plain tuple, for ``s`` already in range: the Newton
+        loop of :meth:`_refine` calls this directly (the SplineFrame wrapper and the wrap
+        cost it about 40 % of a simulation step, measured in ``make bench``)."""
         i = int(s * self._inv_h)
         if i >= self._n:
             i = self._n - 1
@@ -235,9 +349,39 @@ class Spline:
                 6.0 * b3 * t + 2.0 * b2,
                 6.0 * c3 * t + 2.0 * c2)
 
+    def closest_near(self, x: float, y: float, z: float = 0.0, hint: float = 0.0,
+                     window: float | None = None) -> float:
+        """Distance along the spline of the point nearest to ``(x, y, z)`` within
+        ``hint +- window`` metres (default: a quarter of the length, at most 10 m).
+
+        The fast path of :meth:`closest_distance` for a moving car: Python floats in and out,
+        Newton's method started at ``hint`` (the last progress plus one step), and a scan of
+        the window only when Newton runs into its edge. ``z`` is ignored on a 2D spline.
+        """
+        if window is None:
+            window = min(10.0, 0.25 * self.length)
+        elif not (type(window) is float and 0.0 < window <= self.length):
+            window = min(check.length(window, "window"), self.length)
+        if not all(type(v) is float and v - v == 0.0 for v in (x, y, z, hint)):
+            x, y, z = (check.real(v, n) for v, n in ((x, "x"), (y, "y"), (z, "z")))
+            hint = check.real(hint, "hint", unit="m (a finite distance)")
+        if self.dim == 2:
+            z = 0.0
+        lo, hi = hint - window, hint + window
+        s = self._refine(x, y, z, hint, lo, hi)
+        at_edge = (s - lo < 1e-6 or hi - s < 1e-6)
+        if at_edge and not (not self.closed and (s <= 1e-9 or s >= self.length - 1e-9)):
+            # Newton ran into the window's edge: scan the window and refine the best sample
+            grid = np.linspace(lo, hi, max(3, int(2 * window * self._inv_h) + 1))
+            pts = self._cs(self.wrap(grid))
+            q = np.array([x, y, z][: self.dim])
+            k = int(np.argmin(np.sum((pts - q) ** 2, axis=1)))
+            s = self._refine(x, y, z, float(grid[k]), lo, hi)
+        return self.wrap(s)
+
     def _dist2(self, px, py, pz, s):
-        f = self._frame(s)
-        return (f[0] - px) ** 2 + (f[1] - py) ** 2 + (f[2] - pz) ** 2
+        f = self.frame_at(s)
+        return (f.x - px) ** 2 + (f.y - py) ** 2 + (f.z - pz) ** 2
 
     def _refine(self, px, py, pz, s, lo, hi):
         """Newton on g(s) = (S(s) - p) . S'(s) = 0, kept inside [lo, hi] (and the open ends)."""
@@ -245,8 +389,9 @@ class Spline:
             lo, hi = max(lo, 0.0), min(hi, self.length)
             s = min(max(s, lo), hi)
         max_step = self._h
+        length, closed = self.length, self.closed
         for _ in range(12):
-            x, y, z, dx, dy, dz, ddx, ddy, ddz = self._frame(s)
+            x, y, z, dx, dy, dz, ddx, ddy, ddz = self._eval(s % length if closed else s)
             ex, ey, ez = x - px, y - py, z - pz
             g = ex * dx + ey * dy + ez * dz
             gp = dx * dx + dy * dy + dz * dz + ex * ddx + ey * ddy + ez * ddz
@@ -261,21 +406,6 @@ class Spline:
                 break
             s = new
         return s
-
-    def _closest_near(self, px, py, pz, hint, window):
-        lo, hi = hint - window, hint + window
-        s = self._refine(px, py, pz, hint, lo, hi)
-        at_edge = (s - lo < 1e-6 or hi - s < 1e-6)
-        if at_edge and not (not self.closed and (s <= 1e-9 or s >= self.length - 1e-9)):
-            # Newton ran into the window's edge: scan the window and refine the best sample
-            grid = np.linspace(lo, hi, max(3, int(2 * window * self._inv_h) + 1))
-            pts = self._cs(self.wrap(grid))
-            q = np.array([px, py, pz][: self.dim])
-            k = int(np.argmin(np.sum((pts - q) ** 2, axis=1)))
-            s = self._refine(px, py, pz, float(grid[k]), lo, hi)
-        if self.closed:
-            return s % self.length
-        return min(max(s, 0.0), self.length)
 
     def __repr__(self) -> str:
         kind = "closed" if self.closed else "open"

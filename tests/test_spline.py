@@ -192,3 +192,40 @@ def test_bad_queries_raise_value_errors():
         sp.closest_distance([1.0, 2.0], hint=float("nan"))
     with pytest.raises(ValueError, match="unknown track"):
         track("monaco")
+
+
+# -- the public fast path ------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(TRACKS))
+def test_frame_at_matches_the_numpy_api(name):
+    sp = track(name)
+    for s in np.linspace(-5.0, sp.length + 5.0, 23):
+        f = sp.frame_at(float(s))
+        np.testing.assert_allclose(f.point[:2], sp.location_at(s), atol=1e-12)
+        np.testing.assert_allclose(f.tangent[:2], sp.direction_at(s), atol=1e-12)
+        assert f.curvature == pytest.approx(sp.curvature_at(s), rel=1e-9, abs=1e-12)
+        assert f.z == f.dz == f.ddz == 0.0
+
+
+def test_frame_at_in_3d_and_closest_near_agrees_with_closest_distance():
+    sp = sloped_road(grade=0.3, bank_turn=40.0)
+    f = sp.frame_at(30.0)
+    np.testing.assert_allclose(f.point, sp.location_at(30.0), atol=1e-12)
+    np.testing.assert_allclose(f.tangent, sp.direction_at(30.0), atol=1e-12)
+    oval = track("oval")
+    for s in (3.0, 90.0, oval.length - 1.0):
+        d = oval.direction_at(s)
+        p = oval.location_at(s) + 1.2 * np.array([d[1], -d[0]])
+        near = oval.closest_near(p[0], p[1], hint=float(oval.wrap(s + 2.0)))
+        assert near == pytest.approx(oval.closest_distance(p, hint=s + 2.0), abs=1e-9)
+        assert near == pytest.approx(s, abs=1e-4)
+
+
+def test_wrap_is_the_one_rule_for_floats_and_arrays():
+    closed, open_ = track("oval"), track("s_bend")
+    for s in (-3.5, 0.0, 12.25, closed.length + 7.0):
+        assert closed.wrap(s) == pytest.approx(float(np.mod(s, closed.length)))
+        assert open_.wrap(s) == pytest.approx(float(np.clip(s, 0.0, open_.length)))
+    np.testing.assert_allclose(closed.wrap(np.array([-3.5, closed.length + 7.0])),
+                               [closed.length - 3.5, 7.0])
+    with pytest.raises(ValueError, match="finite"):
+        closed.wrap(float("inf"))

@@ -309,3 +309,37 @@ def test_world_up_without_projection_shrinks_the_error_by_cos_slope(grade):
     projected = steer(ramp.location_at(50.0) + offset, 0.0, 10.0, ramp, 50.0).crosstrack_error
     assert projected == pytest.approx(1.0)
     assert naive == pytest.approx(math.cos(math.atan(grade)))
+
+
+# -- the public pieces that steer() and the simulation share -------------------------------
+def test_steering_terms_is_built_from_the_public_formulas():
+    from lessons_lib.steering import (
+        blend_weight,
+        crosstrack,
+        steering_command,
+        steering_terms,
+        yaw_command,
+    )
+
+    sp = track("hairpin")
+    params = SteeringParams()
+    s = 71.0
+    d = sp.direction_at(s)
+    p = sp.location_at(s) + 0.8 * np.array([d[1], -d[0]])
+    out = steering_terms(float(p[0]), float(p[1]), 0.0, 95.0, 11.0, sp, s, params)
+    assert out.curvature == pytest.approx(sp.curvature_at(s))
+    assert out.look_ahead == pytest.approx(look_ahead_distance(11.0, out.curvature, params))
+    assert out.target_progress == pytest.approx(float(sp.wrap(s + out.look_ahead)))
+    assert out.heading_weight == pytest.approx(blend_weight(params, out.curvature))
+    assert out.yaw_command == pytest.approx(
+        yaw_command(out.position_delta, out.heading_delta, out.heading_weight, params))
+    ct = crosstrack((p[0], p[1], 0.0), out.progress_point, out.progress_tangent)
+    assert out.crosstrack_error == pytest.approx(ct.error) == pytest.approx(0.8, abs=1e-6)
+    np.testing.assert_allclose(out.path_right[:2], road_right(out.progress_tangent[:2]))
+    assert (out.steering_unclamped, out.steering) == pytest.approx(
+        steering_command(out.yaw_command, out.crosstrack_error, params))
+    # steer() gives the same numbers, by field name
+    terms = steer(p, 95.0, 11.0, sp, s, params)
+    for name, value in out._asdict().items():
+        np.testing.assert_allclose(getattr(terms, name), np.asarray(value)[:2]
+                                   if np.ndim(value) else value, atol=1e-12)

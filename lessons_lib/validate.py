@@ -1,0 +1,206 @@
+"""Argument checks shared by every maths module: one place that says what a bad value is.
+
+Each helper takes the value and the argument's name, and either returns the value in a
+clean form (a ``float``, an ``int``, a ``bool``, a float array of the right shape) or raises
+a :class:`ValueError` whose message names the argument, says what it got and what to give
+instead. None of them converts text: ``"5"`` is not a number here, and neither is ``True``
+(a bool is refused wherever a number is expected, so a swapped argument is caught).
+
+Tolerances for geometry are relative to the geometry's own size (:func:`extent`), never to
+its distance from the origin: a unit square far from the origin is the same square.
+:func:`tolerance` adds the floating-point resolution at the place the geometry sits, which
+is the finest difference the coordinates can express.
+
+Only numpy is imported here, so that the maths modules stay free of any widget library.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers as _numbers
+
+import numpy as np
+
+__all__ = [
+    "is_number",
+    "real",
+    "length",
+    "probability",
+    "flag",
+    "integer",
+    "array",
+    "point",
+    "numbers",
+    "degrees",
+    "reduce_degrees",
+    "extent",
+    "tolerance",
+]
+
+
+def _describe(value) -> str:
+    """A short, safe description of a value for a message (never a huge repr)."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def is_number(value) -> bool:
+    """True for a real number (Python or numpy, or a 0-d array of one); False for bools."""
+    if isinstance(value, bool | np.bool_):
+        return False
+    if isinstance(value, np.ndarray):
+        return value.ndim == 0 and value.dtype.kind in "iuf"
+    return isinstance(value, _numbers.Real)
+
+
+def real(value, name: str, *, lo: float | None = None, hi: float | None = None,
+         lo_open: bool = False, hi_open: bool = False, unit: str = "") -> float:
+    """``value`` as a finite ``float``, optionally inside ``[lo, hi]`` (ends open on request).
+
+    Accepts Python and numpy integers and floats (and 0-d arrays of them); refuses bools,
+    text, ``None``, complex numbers, NaN and infinity.
+    """
+    suffix = f" {unit}" if unit else ""
+    if not is_number(value):
+        raise ValueError(f"{name} must be a number{suffix}, got {_describe(value)}")
+    try:
+        x = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a number{suffix}, got {_describe(value)}") from None
+    if not math.isfinite(x):
+        raise ValueError(f"{name} must be a finite number{suffix}, got {x}")
+    if lo is not None and (x <= lo if lo_open else x < lo):
+        raise ValueError(f"{name} must be {'>' if lo_open else '>='} {lo:g}{suffix}, got {x:g}")
+    if hi is not None and (x >= hi if hi_open else x > hi):
+        raise ValueError(f"{name} must be {'<' if hi_open else '<='} {hi:g}{suffix}, got {x:g}")
+    return x
+
+
+def length(value, name: str, *, allow_zero: bool = False, cap: float | None = None,
+           unit: str = "m") -> float:
+    """A finite length: ``> 0`` (or ``>= 0`` with ``allow_zero``), at most ``cap`` if given."""
+    x = real(value, name, lo=0.0, lo_open=not allow_zero, unit=unit)
+    if cap is not None and x > cap:
+        raise ValueError(f"{name} = {x:g}{' ' + unit if unit else ''} is above the cap of "
+                         f"{cap:g}{' ' + unit if unit else ''}: give a smaller value")
+    return x
+
+
+def probability(value, name: str) -> float:
+    """A number in ``[0, 1]`` (a weight, a fraction, a blend parameter)."""
+    return real(value, name, lo=0.0, hi=1.0)
+
+
+def flag(value, name: str) -> bool:
+    """A strict bool: ``True`` or ``False`` (numpy's too), never ``"False"``, ``0`` or ``None``."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {_describe(value)}")
+
+
+def integer(value, name: str, *, lo: int | None = None, hi: int | None = None,
+            whole_floats: bool = False) -> int:
+    """An ``int`` in ``[lo, hi]``. ``whole_floats=True`` also takes ``3.0`` (not ``3.5``)."""
+    if isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be a whole number, got {_describe(value)}")
+    if isinstance(value, _numbers.Integral):
+        n = int(value)
+    elif whole_floats and is_number(value) and math.isfinite(float(value)) \
+            and float(value).is_integer():
+        n = int(float(value))
+    else:
+        raise ValueError(f"{name} must be a whole number, got {_describe(value)}")
+    if lo is not None and n < lo:
+        raise ValueError(f"{name} must be >= {lo}, got {n}")
+    if hi is not None and n > hi:
+        raise ValueError(f"{name} must be <= {hi}, got {n}")
+    return n
+
+
+def array(value, name: str, shape: tuple = (), *, min_rows: int = 0,
+          finite: bool = True, what: str = "numbers", ravel: bool = False) -> np.ndarray:
+    """``value`` as a float array of ``shape`` (``None`` = any size in that place).
+
+    ``min_rows`` is the fewest entries along the first axis; ``ravel`` flattens first.
+    Text, bools, ``None`` and objects inside the array are refused, as are ragged lists.
+    """
+    if isinstance(value, str | bytes) or value is None:
+        raise ValueError(f"{name} must be an array of {what}, got {_describe(value)}")
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be an array of {what} (not a ragged list), got "
+                         f"{_describe(value)}") from None
+    if raw.dtype.kind not in "iuf" and not (raw.size == 0 and raw.dtype.kind in "iufO"):
+        raise ValueError(f"{name} must be an array of {what}, got elements of type "
+                         f"{raw.dtype} from {_describe(value)}")
+    arr = raw.astype(float).ravel() if ravel else raw.astype(float)
+    want = "(" + ", ".join("N" if s is None else str(s) for s in shape) + \
+        ("," if len(shape) == 1 else "") + ")"
+    if arr.ndim != len(shape) or any(s is not None and s != a
+                                     for s, a in zip(shape, arr.shape, strict=True)):
+        raise ValueError(f"{name} must have shape {want}, got shape {arr.shape}")
+    if arr.ndim and len(arr) < min_rows:
+        raise ValueError(f"{name} needs at least {min_rows} entries, got {len(arr)}")
+    if finite and not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or infinity: give finite numbers")
+    return arr
+
+
+def point(value, name: str, dim: int = 2) -> np.ndarray:
+    """A finite point with ``dim`` coordinates, as a float array of shape ``(dim,)``."""
+    return array(value, name, (dim,), what=f"{dim} coordinates")
+
+
+def numbers(value, name: str, what: str = "numbers") -> np.ndarray:
+    """A finite number or an array of finite numbers (any shape), as a float array."""
+    if is_number(value):
+        x = float(value)
+        if not math.isfinite(x):
+            raise ValueError(f"{name} must be a finite number ({what}), got {x}")
+        return np.asarray(x)
+    if isinstance(value, np.ndarray | list | tuple):
+        try:
+            ndim = np.ndim(value)
+        except (TypeError, ValueError):
+            ndim = 1
+        return array(value, name, (None,) * ndim, what=what)
+    raise ValueError(f"{name} must be a number or an array of {what}, got {_describe(value)}")
+
+
+def degrees(value, name: str) -> np.ndarray:
+    """Finite degrees (a number or an array of numbers) as a float array, not reduced."""
+    return numbers(value, name, "degrees")
+
+
+def reduce_degrees(deg) -> np.ndarray:
+    """Degrees reduced into ``(-360, 360)`` exactly (``fmod`` loses nothing), before any
+    conversion to radians: ``1e300`` degrees then turns by what ``1e300 mod 360`` says."""
+    return np.fmod(deg, 360.0)
+
+
+def extent(points) -> float:
+    """The geometry's own size: the diagonal of the bounding box of ``points`` (..., d).
+
+    Computed on coordinates scaled by their largest magnitude, so it never overflows.
+    """
+    p = np.asarray(points, dtype=float).reshape(-1, np.shape(points)[-1])
+    if not len(p):
+        return 0.0
+    with np.errstate(over="ignore"):
+        span = p.max(axis=0) - p.min(axis=0)
+    big = float(np.abs(span).max()) if np.isfinite(span).all() else math.inf
+    if big == 0.0 or not math.isfinite(big):
+        return big
+    return big * float(np.linalg.norm(span / big))
+
+
+def tolerance(points, rel: float = 1e-9) -> float:
+    """A distance below which two points of this geometry count as the same:
+    ``rel`` times its :func:`extent`, and never finer than a few units in the last place of
+    its coordinates (what the floats can tell apart where the geometry sits)."""
+    p = np.asarray(points, dtype=float)
+    where = float(np.abs(p).max()) if p.size else 0.0
+    return max(rel * extent(p), 8.0 * np.finfo(float).eps * where)
