@@ -36,6 +36,13 @@ _SMALL_TEXT = """(minPx) => {
 }"""
 
 
+_CORNER_ALPHA = """(i) => {
+  const c = document.querySelectorAll('.jupyter-matplotlib-figure')[i]
+    .querySelectorAll('canvas')[1];                     // the overlay canvas
+  return c.getContext('2d').getImageData(c.width - 4, c.height - 4, 1, 1).data[3];
+}"""
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda item: item.slug)
 def test_no_toolbar_and_no_text_under_12px(voila_server, page, lesson):
     h.open_lesson(page, voila_server, lesson.notebook)
@@ -49,6 +56,8 @@ def test_no_toolbar_and_no_text_under_12px(voila_server, page, lesson):
         toolbars = page.locator(".jupyter-matplotlib-toolbar")
         visible = [j for j in range(toolbars.count()) if toolbars.nth(j).is_visible()]
         assert not visible, f"figure {i} shows a matplotlib toolbar on hover"
+        corner = page.evaluate(_CORNER_ALPHA, i)
+        assert corner == 0, f"figure {i} has a resize triangle in its corner"
     result = page.evaluate(_SMALL_TEXT, MIN_TEXT_PX)
     h.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     (h.SCREENSHOTS / f"text-size-{lesson.slug}.json").write_text(json.dumps(result, indent=1))
