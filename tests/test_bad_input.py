@@ -272,3 +272,265 @@ def test_track_names_are_checked():
     refused(track, None, match="unknown track")
     refused(turtle_points, [("line", 1)], start=None, match="start")
     refused(turtle_points, [("line", 1)], heading_deg=math.inf, match="heading_deg")
+
+
+# -- steering (items 7, 10, 11) ----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def oval():
+    from lessons_lib.tracks import track
+
+    return track("oval")
+
+
+def test_steering_params_are_checked_on_every_assignment(oval):
+    from lessons_lib.steering import SteeringParams, steer
+
+    p = SteeringParams()
+    for name, bad, message in (("max_yaw_delta", 0, "max_yaw_delta must be > 0"),
+                               ("max_yaw_delta", math.nan, "finite"),
+                               ("heading_weight", 7, "heading_weight must be <= 1"),
+                               ("crosstrack_gain", -1, "crosstrack_gain must be >= 0"),
+                               ("use_heading", "False", "use_heading must be True or False"),
+                               ("adaptive_look_ahead", 1, "True or False"),
+                               ("look_ahead_base", "3", "must be a number")):
+        refused(setattr, p, name, bad, match=message)
+    assert p == SteeringParams()  # nothing was changed by the refused assignments
+    refused(SteeringParams, heading_weight=7, match="heading_weight")
+    # steer runs on the valid params as before
+    assert abs(steer((0.0, -35.0), 0.0, 10.0, oval, 0.0, p).steering) <= 1
+
+
+def test_steer_checks_its_arguments(oval):
+    from lessons_lib.steering import SteeringParams, look_ahead_distance, steer
+
+    refused(steer, (0.0, -35.0), 0.0, "5", oval, 0.0, match="speed must be a number")
+    refused(steer, (0.0, -35.0), None, 5.0, oval, 0.0, match="yaw_deg")
+    refused(steer, (0.0, -35.0), 0.0, 5.0, oval, None, match="progress")
+    refused(steer, None, 0.0, 5.0, oval, 0.0, match="position")
+    refused(steer, (0.0, -35.0), 0.0, 5.0, oval, 0.0, params="fast", match="params")
+    refused(look_ahead_distance, 10, 0.01, None, match="params must be a SteeringParams")
+    refused(look_ahead_distance, "10", 0.01, SteeringParams(), match="speed and curvature")
+    # a huge heading is reduced mod 360 before any arithmetic: same answer as the small one
+    a = steer((1.0, -34.0), 30.0 + 360.0 * 2**40, 10.0, oval, 0.0)
+    b = steer((1.0, -34.0), 30.0, 10.0, oval, 0.0)
+    assert a.steering == pytest.approx(b.steering, abs=1e-12)
+
+
+def test_public_terms_refuse_nan_and_text():
+    from lessons_lib import steering as st
+
+    p = st.SteeringParams()
+    refused(st.curvature_scale, math.nan, match="curvature")
+    refused(st.curvature_scale, -1.0, match="curvature must be >= 0")
+    refused(st.dynamic_heading_weight, 2.0, 0.1, match="heading_weight must be <= 1")
+    refused(st.yaw_command, 10.0, "x", 0.5, p, match="heading_delta")
+    refused(st.yaw_command, 10.0, 5.0, math.nan, p, match="weight")
+    refused(st.steering_command, math.inf, 0.0, p, match="yaw_cmd")
+    refused(st.blend_weight, None, 0.1, match="params")
+    refused(st.crosstrack, (0, 0, 0), (1, 1, 0), (0, 0, 0), match="unit vector")
+    refused(st.crosstrack, None, (1, 1, 0), (1, 0, 0), match="position")
+    refused(st.crosstrack, (1e308, 0, 0), (-1e308, 0, 0), (0, 1, 0), match="too far apart")
+
+
+def test_delta_angle_of_huge_opposite_angles_is_exact_not_nan():
+    from lessons_lib.steering import delta_angle
+
+    # with exact integers: 1e308 and -1e308 mod 360
+    want = (int(-1e308) - int(1e308)) % 360
+    want = want - 360 if want > 180 else want
+    assert delta_angle(1e308, -1e308) == pytest.approx(want)
+    refused(delta_angle, math.nan, 0.0, match="from_deg")
+    refused(delta_angle, 0.0, "90", match="to_deg")
+
+
+def test_road_right_refuses_a_zero_tangent():
+    from lessons_lib.steering import road_right
+
+    refused(road_right, (0, 0), match="zero vector")
+    refused(road_right, (0, 0, 1), match="vertical")
+    refused(road_right, (1, 0), up=(0, 0, 0), match="up is the zero vector")
+    refused(road_right, "north", match="tangent")
+    np.testing.assert_allclose(road_right((1e200, 0)), [0, -1], atol=1e-15)
+    np.testing.assert_allclose(road_right((1e-200, 0)), [0, -1], atol=1e-15)
+
+
+# -- vehicle and controllers (items 7, 10, 11) ------------------------------------------------
+def test_simulation_speed_and_start_are_capped(oval):
+    from lessons_lib.vehicle import MAX_START_OFFSET, MAX_STEPS, simulate
+
+    refused(simulate, oval, None, 1e308, 2, match="faster than")
+    refused(simulate, oval, None, 10, 2, start_offset=1e308, match="start_offset must be <=")
+    refused(simulate, oval, None, 10, 2, start_offset=-2 * MAX_START_OFFSET, match=">=")
+    refused(simulate, oval, None, 10, MAX_STEPS, dt=0.01, match="too many")
+    refused(simulate, oval, None, "10", 2, match="speed must be a number")
+    refused(simulate, oval, None, 10, 2, start_heading_error=None, match="start_heading")
+    # a full-turn heading error is the same start
+    a = simulate(oval, None, 10, 1, start_heading_error=10 + 360 * 2**30)
+    b = simulate(oval, None, 10, 1, start_heading_error=10)
+    np.testing.assert_allclose(a.x, b.x, atol=1e-9)
+
+
+def test_run_metrics_tolerance_is_a_positive_length(oval):
+    from lessons_lib.vehicle import run_metrics, simulate
+
+    traj = simulate(oval, None, 10, 2, start_offset=2)
+    refused(run_metrics, traj, math.nan, match="tolerance")
+    refused(run_metrics, traj, -1, match="tolerance must be > 0")
+    refused(run_metrics, {"crosstrack_error": [1]}, match="Trajectory")
+    assert run_metrics(traj)["settle_time"] > 0
+
+
+def test_vehicle_fields_must_be_numbers():
+    from lessons_lib.vehicle import Vehicle
+
+    refused(Vehicle, rear_overhang="abc", match="rear_overhang")
+    refused(Vehicle, rear_overhang=-1, match="rear_overhang must be >= 0")
+    refused(Vehicle, wheelbase="2.7", match="wheelbase")
+    refused(Vehicle, steer_lag=None, match="steer_lag")
+    refused(Vehicle().outline, 0, 0, "north", match="yaw_deg")
+
+
+def test_controllers_check_their_arguments(oval):
+    from lessons_lib.controllers import PurePursuit, Stanley, compare
+    from lessons_lib.vehicle import Vehicle, simulate_controller
+
+    refused(PurePursuit, look_ahead_base="3", match="look_ahead_base")
+    refused(Stanley, gain=math.nan, match="gain")
+    car = Vehicle()
+    for ctrl in (PurePursuit(), Stanley()):
+        assert -1.5 < ctrl(0.0, -35.0, 0.0, 10.0, 0.0, oval, car) < 1.5
+        refused(ctrl, 0.0, -35.0, 0.0, "10", 0.0, oval, car, match="speed")
+        refused(ctrl, 0.0, -35.0, 0.0, 10.0, 0.0, None, car, match="spline")
+        refused(ctrl, 0.0, -35.0, 0.0, 10.0, 0.0, oval, None, match="vehicle")
+    refused(simulate_controller, oval, "pp", 10, 1, match="controller must be a function")
+    refused(simulate_controller, oval, lambda *a: "0.5", 10, 1, match="controller returned")
+    refused(compare, "oval", match="track_names must be a list")
+    refused(compare, ["oval"], stanley=PurePursuit(), match="stanley must be a Stanley")
+
+
+# -- funnel (items 5, 11) ----------------------------------------------------------------------
+SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=float)
+NOTCH = np.array([[0, 0], [2, 0], [1, 0.5], [2, 1], [0, 1]], dtype=float)  # not convex
+
+
+@pytest.mark.parametrize("shift", [0.0, 5e4, 1e9, -3e7])
+def test_a_square_far_from_the_origin_is_still_a_square(shift):
+    from lessons_lib.funnel import check_polygon
+
+    np.testing.assert_array_equal(check_polygon(SQUARE + shift), SQUARE + shift)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e200, 1e-200, 1e-12])
+def test_polygon_checks_do_not_depend_on_the_polygon_size(scale):
+    from lessons_lib.funnel import check_polygon
+
+    check_polygon(SQUARE * scale)
+    refused(check_polygon, NOTCH * scale, match="not convex")
+    refused(check_polygon, SQUARE[::-1] * scale, match="clockwise")
+
+
+def test_the_library_corridor_passes_its_own_checks_however_far_it_goes():
+    """strip_corridor(100000) was refused from polygon 36022 on (x = 36022 made the area
+    tolerance 1e-9 x 36022^2 bigger than the piece): the same pieces at x = 1e5, shorter."""
+    from lessons_lib.funnel import portals_from_corridor, strip_corridor
+
+    far = [poly + (99_000.0, 0.0) for poly in strip_corridor(1000)]
+    assert len(portals_from_corridor(far)) == 1000
+
+
+def test_a_start_far_beyond_the_first_portal_is_refused():
+    from lessons_lib.funnel import funnel
+
+    portal = [((1, 1), (1, -1))]
+    refused(funnel, (1e10, 0), (2, 0), portal, match="start is beyond the first portal")
+    refused(funnel, (0, 0), (-1e10, 0), portal, match="goal is before the last portal")
+    # the same corridor moved far from the origin still works
+    far = [((1e10 + 1, 1), (1e10 + 1, -1))]
+    path = funnel((1e10 + 0.5, 0), (1e10 + 2, 0), far)
+    np.testing.assert_allclose(path, [[1e10 + 0.5, 0], [1e10 + 2, 0]])
+
+
+@pytest.mark.parametrize("portals", [None, "abc", 5, [((0, 0), (1, "a"))], [((0, 0),)]])
+def test_portals_that_are_not_pairs_of_points_are_refused(portals):
+    from lessons_lib.funnel import funnel, validate_portals
+
+    refused(validate_portals, portals, match="portals must be")
+    refused(funnel, (0, 0), (1, 0), portals, match="portals must be")
+
+
+def test_funnel_helpers_check_their_arguments():
+    from lessons_lib import funnel as fn
+
+    refused(fn.cross, None, (0, 0), (1, 1), match="a must be")
+    refused(fn.cross, (0, 0), (1, math.nan), (1, 1), match="NaN")
+    refused(fn.shrink_portals, [((0, 1), (0, -1))], math.nan, match="radius")
+    refused(fn.shrink_portals, [((0, 1), (0, -1))], "0.1", match="radius")
+    refused(fn.point_in_polygon, None, SQUARE, match="point")
+    refused(fn.path_clearance, "path", [((0, 0), (1, 0))], match="path")
+    refused(fn.portal_midpoint_path, None, (1, 0), [], match="start")
+    refused(fn.path_from_steps, None, match="steps must be")
+    refused(fn.strip_corridor, 10**9, match="n_portals must be <=")
+    refused(fn.strip_corridor, 2.5, match="whole number")
+    refused(fn.corridor_path, (0.5, 0.5), (0.5, 0.6), [SQUARE], radius=-1, match="radius")
+
+
+# -- navmesh (items 9, 11) ---------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def mesh():
+    from lessons_lib.navmesh import lesson_navmesh
+
+    return lesson_navmesh()
+
+
+@pytest.mark.parametrize("radius, message", [
+    (math.nan, "radius must be a finite"), (-1, "radius must be >= 0"),
+    ("0.3", "radius must be a number"), (None, "radius"), (100, "fits nowhere"),
+])
+def test_route_radius_is_checked(mesh, radius, message):
+    refused(mesh.route, (1.2, 1.0), (14.8, 9.0), radius=radius, match=message)
+    # also when start and goal share one polygon (no portal to shrink)
+    refused(mesh.route, (1.2, 1.0), (1.3, 1.05), radius=radius, match=message)
+
+
+def test_route_radius_zero_and_normal_still_work(mesh):
+    assert mesh.route((1.2, 1.0), (1.3, 1.05), radius=0).radius == 0
+    assert mesh.route((1.2, 1.0), (14.8, 9.0), radius=0.4).shrunk is not None
+
+
+def test_navmesh_types_are_checked():
+    from lessons_lib.navmesh import NavMesh, grid_navmesh
+
+    v = [(0, 0), (1, 0), (1, 1), (0, 1)]
+    polys = np.array([[0, 1, 2], [0, 2, 3]])
+    assert len(NavMesh(v, polys)) == 2  # an array of index lists works
+    refused(NavMesh, v, np.zeros((0, 3), dtype=int), match="at least one polygon")
+    refused(NavMesh, v, [[0, 1, 2.5]], match="vertex index")
+    refused(NavMesh, v, "012", match="polygons must be")
+    refused(NavMesh, [("a", "b")], [[0]], match="vertices")
+    refused(NavMesh.from_polygons, [SQUARE], decimals=-1, match="decimals")
+    refused(grid_navmesh, [0, 1], [0, 1], [["yes"]], match="booleans")
+    refused(grid_navmesh, [0, 1], [0, 1], [[True]], triangulate=lambda i, j: 3,
+            match="triangulate")
+    mesh = NavMesh(v, polys)
+    refused(mesh.locate, None, match="finite")
+    refused(mesh.find_corridor, (0.2, 0.1), (0.1, 0.8), blocked=[0.5], match="blocked")
+    refused(mesh.route, "start", (0.1, 0.8), match="start")
+
+
+# -- pathsmooth (item 11) ----------------------------------------------------------------------
+def test_pathsmooth_types_and_bounds():
+    from lessons_lib import pathsmooth as ps
+
+    grid = np.zeros((5, 5), dtype=bool)
+    refused(ps.grid_astar, grid, (0, 0), (4, 4), corner_cutting="no", match="corner_cutting")
+    refused(ps.grid_astar, grid, (None, 0), (4, 4), match="whole cell")
+    refused(ps.grid_astar, grid, ("1", "2"), (4, 4), match="whole cell")
+    refused(ps.grid_astar, [[0, 0], [0]], (0, 0), (1, 0), match="ragged")
+    refused(ps.line_of_sight, grid, (0, 0), (1.5, 2), match="whole cell")
+    # segment_cells works inside its grid only: the work is at most the grid's size
+    refused(ps.segment_cells, (5, 5), (0, 0), (10**6, 10**6), match="outside")
+    refused(ps.segment_cells, "5x5", (0, 0), (1, 1), match="shape")
+    refused(ps.path_length, [("a", "b")], match="points")
+    refused(ps.path_length, [(-1e308, 0), (1e308, 0)], match="too long")
+    refused(ps.serpentine_grid, 10**7, match="more than")
+    refused(ps.string_pull, None, lambda a, b: True, match="path must be")

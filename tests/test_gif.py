@@ -16,43 +16,17 @@ import pytest
 from PIL import Image, ImageSequence
 
 from lessons_lib import apps
-from lessons_lib.apps import core
 from lessons_lib.apps.style import LessonApp, iter_widgets
 
-APP_NAMES = sorted(apps.__all__)
-# while the apps move onto apps.core, either base class is an app
-BASES = (LessonApp, core.LessonApp)
+# apps still on the old base class; the ones on the shared loop (apps.core) have these rules
+# checked by tests/test_app_core.py and tests/test_apps_common.py
+APP_NAMES = sorted(n for n in apps.__all__ if issubclass(getattr(apps, n), LessonApp))
 
 
 def make(name: str) -> LessonApp:
     app = getattr(apps, name)()
-    assert isinstance(app, BASES), f"{name} must subclass LessonApp"
+    assert isinstance(app, LessonApp), f"{name} must subclass LessonApp"
     return app
-
-
-def on_core(app) -> bool:
-    return isinstance(app, core.LessonApp)
-
-
-def play_of(app):
-    return getattr(app, "play", None)
-
-
-def gif_values(app, step: int = 1) -> list:
-    """The frames a GIF holds: frame values (apps.core) or Play values (the old base)."""
-    return app.frame_values(step) if on_core(app) else app.gif_values(step)
-
-
-def position(app):
-    return app.frame_value if on_core(app) else app.play.value
-
-
-def show(app, value) -> None:
-    if on_core(app):
-        app.show_frame(value)
-    else:
-        app.play.value = value
-        app._sync_for_gif(value)
 
 
 @pytest.fixture(params=APP_NAMES)
@@ -65,7 +39,7 @@ def app(request):
 def _has_play(name: str) -> bool:
     a = make(name)
     plt.close(a.fig)
-    return play_of(a) is not None
+    return a.play is not None
 
 
 PLAY_APPS = [n for n in APP_NAMES if _has_play(n)]
@@ -86,7 +60,7 @@ def frames_of(source) -> list[np.ndarray]:
 
 
 def few_frames_step(app: LessonApp, frames: int = 4) -> int:
-    return max(1, len(gif_values(app)) // (frames - 1))
+    return max(1, len(app.gif_values()) // (frames - 1))
 
 
 def test_at_least_one_app_has_a_play():
@@ -94,29 +68,27 @@ def test_at_least_one_app_has_a_play():
 
 
 def test_save_gif_frames_count_and_differ(app, tmp_path):
-    if play_of(app) is None:
-        with pytest.raises(ValueError, match="no Play control|no frame control"):
+    if app.play is None:
+        with pytest.raises(ValueError, match="no Play control"):
             app.save_gif(tmp_path / "none.gif")
         assert app.gif_button is None
         return
     step = few_frames_step(app)
-    values = gif_values(app, step)
-    # every step-th value from the start, then the end itself
+    values = app.gif_values(step)
+    # gif_values: every step-th value from min, then max itself
     play = app.play
     expected = list(range(play.min, play.max + 1, step * play.step))
     if expected[-1] != play.max:
         expected.append(play.max)
-    if on_core(app):
-        expected = [app.frame.at(i) for i in expected]
     assert values == expected
-    before = position(app)
+    before = play.value
     path = app.save_gif(tmp_path / "slide.gif", step=step, dpi=30)
     assert (tmp_path / "slide.gif").is_file() and path.endswith("slide.gif")
     frames = frames_of(path)
     assert len(frames) == len(values) >= 2
     for i, (a, b) in enumerate(zip(frames, frames[1:], strict=False)):
         assert np.abs(a - b).sum() > 0, f"frames {i} and {i + 1} are identical"
-    assert position(app) == before, "save_gif must put the Play control back"
+    assert play.value == before, "save_gif must put the Play control back"
 
 
 def test_save_gif_rejects_a_bad_step(play_app, tmp_path):
@@ -129,10 +101,11 @@ def test_gif_frame_shows_the_figure_at_that_play_value(tmp_path):
     name = PLAY_APPS[0]
     app = make(name)
     step = few_frames_step(app)
-    values = gif_values(app, step)
+    values = app.gif_values(step)
     frames = frames_of(app.save_gif(tmp_path / "a.gif", step=step, dpi=30))
     k = len(values) // 2
-    show(app, values[k])
+    app.play.value = values[k]
+    app._sync_for_gif(values[k])
     buf = io.BytesIO()
     app.fig.savefig(buf, format="png", dpi=30)
     direct = np.asarray(Image.open(buf).convert("RGB"), dtype=np.int16)
@@ -144,15 +117,11 @@ def test_gif_frame_shows_the_figure_at_that_play_value(tmp_path):
 
 
 def test_save_gif_button_offers_a_download(app):
-    if play_of(app) is None:
+    if app.play is None:
         assert app.gif_button is None
         return
-    app.gif_max_frames = 5
-    if on_core(app):
-        app.gif_dpi = lambda: 30
-    else:
-        app.gif_dpi = 30
-    before = position(app)
+    app.gif_max_frames, app.gif_dpi = 5, 30
+    before = app.play.value
     app.gif_button.click()
     assert app.last_error is None, app.last_error
     link = app.gif_link.value
@@ -160,16 +129,16 @@ def test_save_gif_button_offers_a_download(app):
     assert m, link[:200]
     assert m.group(1) == app.gif_name
     frames = frames_of(io.BytesIO(base64.b64decode(m.group(2))))
-    n = len(gif_values(app))
+    n = len(app.gif_values())
     step = -(-n // 5)
-    assert len(frames) == len(gif_values(app, step)) <= 6
+    assert len(frames) == len(app.gif_values(step)) <= 6
     assert f"{len(frames)} frames" in link
     assert any(np.abs(a - b).sum() for a, b in zip(frames, frames[1:], strict=False))
-    assert position(app) == before and not app.gif_button.disabled
+    assert app.play.value == before and not app.gif_button.disabled
 
 
 def test_gif_button_sits_just_above_the_status_line(app):
-    if play_of(app) is None:
+    if app.play is None:
         return
     row = next(w for w in iter_widgets(app.widget)
                if app.gif_button in tuple(getattr(w, "children", ())))
@@ -194,7 +163,7 @@ def test_save_gif_button_in_voila(voila_server, page):
     href = link.get_attribute("href")
     assert href.startswith("data:image/gif;base64,")
     frames = frames_of(io.BytesIO(base64.b64decode(href.split(",", 1)[1])))
-    assert 2 <= len(frames) <= core.LessonApp.gif_max_frames + 1
+    assert 2 <= len(frames) <= LessonApp.gif_max_frames + 1
     assert f"{len(frames)} frames" in page.locator(".lesson-gif-link").locator("xpath=..")\
         .inner_text()
     assert link.get_attribute("download") == "interpolation.gif"

@@ -26,13 +26,14 @@ from jupyter_server.services.kernels.connection.base import (
 )
 
 from lessons_lib import apps
-from lessons_lib.apps import core
 from lessons_lib.apps.style import LessonApp, iter_widgets
 from lessons_lib.classroom import V1_PROTOCOL
 
 import browser as harness
 
-APP_NAMES = sorted(apps.__all__)
+# apps still on the old base class; the ones on the shared loop (apps.core) have these rules
+# checked by tests/test_app_core.py and tests/test_apps_common.py
+APP_NAMES = sorted(n for n in apps.__all__ if issubclass(getattr(apps, n), LessonApp))
 
 
 # -- headless: guarded controls -----------------------------------------------------------
@@ -79,9 +80,6 @@ def test_most_apps_have_numeric_controls():
 
 def test_every_control_is_guarded(app):
     for w in iter_widgets(app.widget):
-        # apps.core leaves the ipympl canvas and toolbar to their own protocol
-        if isinstance(app, core.LessonApp) and type(w).__module__.startswith("ipympl"):
-            continue
         if w.comm is not None:
             assert getattr(w.comm, "_lesson_guarded", False), f"{w!r} is not guarded"
 
@@ -105,7 +103,7 @@ def test_wrong_type_keeps_value_and_says_so(app):
         before = w.value
         w.comm.handle_msg(update_msg({"value": "banana"}))
         assert w.value == before, w
-        assert app.last_error and "'banana'" in app.last_error, w
+        assert app.last_error and "cannot take 'banana'" in app.last_error, w
         assert len(app.last_error) < 120 and "Traceback" not in app.status.value
 
 
@@ -113,13 +111,6 @@ def test_out_of_range_is_clamped_and_said(slider_app):
     app = slider_app
     controls = list(numeric_controls(app))
     for w in controls:
-        if isinstance(app, core.LessonApp):      # apps.core refuses it and keeps the value
-            before = w.value
-            app.clear_message()
-            w.comm.handle_msg(update_msg({"value": 1e9}))
-            assert w.value == before
-            assert app.last_error and "goes from" in app.last_error, app.last_error
-            continue
         app.clear_message()
         w.comm.handle_msg(update_msg({"value": 1e9}))
         assert w.value == w.max
@@ -149,9 +140,6 @@ def test_unknown_keys_and_other_methods_still_work(app):
     w = next(choice_controls(app))
     before = w.value
     w.comm.handle_msg(update_msg({"no_such_trait": 3}))
-    if isinstance(app, core.LessonApp):          # apps.core says what it refused
-        assert w.value == before and "no_such_trait" in (app.last_error or "")
-        app.clear_message()
     w.comm.handle_msg({"content": {"data": {"method": "request_state"}}, "buffers": []})
     assert w.value == before and app.last_error is None
 
