@@ -143,7 +143,7 @@ class InterpolationApp(LessonApp):
                                   max_width="840px", padding="0 0 0 8px",
                                   align_items="flex-start"))
         width = f"{round(FIG_SIZE[0] * 100)}px"
-        self.fig.canvas.layout = widgets.Layout(width=width, min_width=width)
+        self.fig.canvas.layout.width = self.fig.canvas.layout.min_width = width
         body = widgets.HBox([self.fig.canvas, side],
                             layout=widgets.Layout(flex_flow="row wrap",
                                                   align_items="flex-start"))
