@@ -326,6 +326,8 @@ class Spline:
         microsecond. ``frame_at(s).tangent`` and ``.curvature`` equal :meth:`direction_at`
         and :meth:`curvature_at`.
         """
+        if type(s) is not float and not check.is_number(s):
+            s = check.real(s, "the distance along the spline", unit="m")
         return _make_frame(self._eval(self.wrap(float(s))))
 
     def _eval(self, s: float) -> tuple:
