@@ -175,6 +175,7 @@ class Spline:
         self._cx = [tuple(v) for v in axes[0]]
         self._cy = [tuple(v) for v in axes[1]]
         self._cz = [tuple(v) for v in axes[2]] if self.dim == 3 else [zeros] * n
+        self._coef = np.ascontiguousarray(np.moveaxis(c, 0, 1))  # (n, 4, dim), for frames_at
 
     # -- distances ----------------------------------------------------------------------
     def wrap(self, s):
@@ -346,6 +347,53 @@ class Spline:
                 break
             s = new
         return s
+
+    # -- vectorised fast path (many cars at once) -----------------------------------------
+    def frames_at(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Points, first and second derivatives at the distances ``s`` (wrapped or clamped),
+        each (n, dim): :meth:`frame_at` for an array, for simulations that step many cars
+        together (:mod:`lessons_lib.sweep`)."""
+        s = self.wrap(np.asarray(s, dtype=float))
+        i = np.minimum((s * self._inv_h).astype(np.intp), self._n - 1)
+        t = (s - i * self._h)[:, None]
+        c = self._coef[i]  # (n, 4, dim)
+        c3, c2, c1, c0 = c[:, 0], c[:, 1], c[:, 2], c[:, 3]
+        return (((c3 * t + c2) * t + c1) * t + c0, (3.0 * c3 * t + 2.0 * c2) * t + c1,
+                6.0 * c3 * t + 2.0 * c2)
+
+    def closest_near_many(self, points, hints, window: float | None = None) -> np.ndarray:
+        """:meth:`closest_near` for n points (n, dim) and n hints at once: the same Newton
+        steps on arrays; a point whose Newton runs into the window's edge is handed to
+        :meth:`closest_near` (the scan), so every answer equals the one-at-a-time answer."""
+        if window is None:
+            window = min(10.0, 0.25 * self.length)
+        p = np.asarray(points, dtype=float)
+        hints = np.asarray(hints, dtype=float)
+        lo, hi = hints - window, hints + window
+        if not self.closed:
+            lo, hi = np.maximum(lo, 0.0), np.minimum(hi, self.length)
+        s = np.clip(hints, lo, hi)
+        active = np.ones(len(s), dtype=bool)
+        for _ in range(12):
+            q, d1, d2 = self.frames_at(s)
+            e = q - p
+            g = np.sum(e * d1, axis=1)
+            gp = np.sum(d1 * d1, axis=1) + np.sum(e * d2, axis=1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                step = np.where(gp > 1e-12, -g / gp, -np.copysign(self._h, g))
+            new = np.clip(s + np.clip(step, -self._h, self._h), lo, hi)
+            done = np.abs(new - s) < 1e-7
+            s = np.where(active, new, s)
+            active &= ~done
+            if not active.any():
+                break
+        edge = (s - lo < 1e-6) | (hi - s < 1e-6)
+        if not self.closed:
+            edge &= (s > 1e-9) & (s < self.length - 1e-9)
+        for k in np.flatnonzero(edge):
+            z = float(p[k, 2]) if self.dim == 3 else 0.0
+            s[k] = self.closest_near(float(p[k, 0]), float(p[k, 1]), z, float(hints[k]), window)
+        return self.wrap(s)
 
     def __repr__(self) -> str:
         kind = "closed" if self.closed else "open"

@@ -63,6 +63,11 @@ class Vehicle:
             raise ValueError(f"Vehicle.max_wheel_angle must be below 89 degrees, got "
                              f"{self.max_wheel_angle}")
 
+    @property
+    def nose(self) -> float:
+        """Distance (m) from the reference point (rear axle) to the front of the body."""
+        return self.length - self.rear_overhang
+
     def outline(self, x: float, y: float, yaw_deg: float) -> np.ndarray:
         """Closed (6, 2) outline of the body (a pointed nose shows the heading)."""
         r, f, w = -self.rear_overhang, self.length - self.rear_overhang, 0.5 * self.width
@@ -77,7 +82,9 @@ class Trajectory:
 
     ``steering`` is the controller's command; ``steering_input`` what the rack actually did;
     ``wheel_angle`` the front wheel angle in degrees (counter-clockwise positive).
-    ``ended`` is True when an open road's end stopped the run early.
+    ``ended`` is True when an open road's end stopped the run early: the run stops at the
+    step where the car's nose reaches the end of the road (the look-ahead target is then
+    clamped to the end, under the car, and steering towards it would be meaningless).
     """
 
     t: np.ndarray
@@ -185,6 +192,8 @@ def _loop(spline, control, speed, duration, dt, start, vehicle):
     length = spline.length
     ended = False
     window = min(10.0, 0.25 * length)
+    nose = vehicle.nose
+    end = spline.frame_at(length)
     for k in range(steps):
         if k:
             # Newton starts where the car should be now: one step further along
@@ -206,10 +215,11 @@ def _loop(spline, control, speed, duration, dt, start, vehicle):
         inputs.append(u)
         wheels.append(math.degrees(delta))
         extras.append(extra)
-        if not spline.closed and progress >= length - 1e-6:
-            f = spline.frame_at(length)
-            if (x - f.x) * f.dx + (y - f.y) * f.dy >= 0.0:  # past the end of the road
-                ended = True
+        if not spline.closed and progress >= length - nose - 1.0:
+            yaw_rad = math.radians(yaw)
+            if ((x + nose * math.cos(yaw_rad) - end.x) * end.dx
+                    + (y + nose * math.sin(yaw_rad) - end.y) * end.dy >= 0.0):
+                ended = True  # the nose has reached the end of the road: stop here
                 break
         # semi-implicit: yaw first, then move along the new heading's midpoint
         yaw_rad = math.radians(yaw)
@@ -229,7 +239,7 @@ def simulate(spline: Spline, params: SteeringParams | None, speed: float, durati
 
     ``start_offset``: metres to the right of the centre line (the article's sign).
     ``start_heading_error``: degrees the car points left (counter-clockwise) of the path.
-    An open road stops the run when the car passes its end.
+    An open road stops the run when the car's nose reaches its end.
     """
     params = SteeringParams() if params is None else params
     if not isinstance(params, SteeringParams):

@@ -138,9 +138,19 @@ def test_open_road_stops_at_its_end():
     sp = track("open_road")
     tr = simulate(sp, SteeringParams(), 12.0, 60.0)
     assert tr.ended
-    assert tr.progress[-1] == pytest.approx(sp.length, abs=1e-6)
+    nose = tr.vehicle.nose
+    # it stops when the nose reaches the end: no part of the car beyond the road's end
+    assert sp.length - nose - 0.5 < tr.progress[-1] <= sp.length - nose + 0.5
+    end, tangent = sp.location_at(sp.length), sp.direction_at(sp.length)
+    for x, y, yaw in zip(tr.x, tr.y, tr.yaw, strict=True):
+        outline = tr.vehicle.outline(x, y, yaw)
+        assert np.max((outline - end) @ tangent) <= 12.0 / 60 + 1e-9
     assert tr.t[-1] < 60.0
-    assert tr.t[-1] == pytest.approx(sp.length / 12.0, rel=0.05)
+    assert tr.t[-1] == pytest.approx((sp.length - nose) / 12.0, rel=0.05)
+    # no spike at the end: the last second steers as calmly as the one before
+    last = tr.steering[-60:]
+    assert np.max(np.abs(np.diff(last))) < 0.01
+    assert np.max(np.abs(tr.position_delta[-60:])) < 5.0
 
 
 def test_speed_zero_stands_still():
