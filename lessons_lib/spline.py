@@ -353,13 +353,21 @@ class Spline:
         """Points, first and second derivatives at the distances ``s`` (wrapped or clamped),
         each (n, dim): :meth:`frame_at` for an array, for simulations that step many cars
         together (:mod:`lessons_lib.sweep`)."""
-        s = self.wrap(np.asarray(s, dtype=float))
+        f = self._frames(self.wrap(np.asarray(s, dtype=float)))
+        return f[:, 0], f[:, 1], f[:, 2]
+
+    def _frames(self, s: np.ndarray) -> np.ndarray:
+        """(n, 3, dim): point, first and second derivative for ``s`` already in range, as
+        one matrix product of the powers of the local parameter with the coefficients."""
         i = np.minimum((s * self._inv_h).astype(np.intp), self._n - 1)
-        t = (s - i * self._h)[:, None]
-        c = self._coef[i]  # (n, 4, dim)
-        c3, c2, c1, c0 = c[:, 0], c[:, 1], c[:, 2], c[:, 3]
-        return (((c3 * t + c2) * t + c1) * t + c0, (3.0 * c3 * t + 2.0 * c2) * t + c1,
-                6.0 * c3 * t + 2.0 * c2)
+        t = s - i * self._h
+        powers = np.empty((len(s), 3, 4))
+        t2 = t * t
+        powers[:, 0, 0], powers[:, 0, 1], powers[:, 0, 2], powers[:, 0, 3] = t2 * t, t2, t, 1.0
+        powers[:, 1, 0], powers[:, 1, 1], powers[:, 1, 2], powers[:, 1, 3] = 3.0 * t2, 2.0 * t,\
+            1.0, 0.0
+        powers[:, 2, 0], powers[:, 2, 1], powers[:, 2, 2:] = 6.0 * t, 2.0, 0.0
+        return powers @ self._coef[i]
 
     def closest_near_many(self, points, hints, window: float | None = None) -> np.ndarray:
         """:meth:`closest_near` for n points (n, dim) and n hints at once: the same Newton
@@ -372,21 +380,29 @@ class Spline:
         lo, hi = hints - window, hints + window
         if not self.closed:
             lo, hi = np.maximum(lo, 0.0), np.minimum(hi, self.length)
-        s = np.clip(hints, lo, hi)
-        active = np.ones(len(s), dtype=bool)
-        for _ in range(12):
-            q, d1, d2 = self.frames_at(s)
-            e = q - p
-            g = np.sum(e * d1, axis=1)
-            gp = np.sum(d1 * d1, axis=1) + np.sum(e * d2, axis=1)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                step = np.where(gp > 1e-12, -g / gp, -np.copysign(self._h, g))
-            new = np.clip(s + np.clip(step, -self._h, self._h), lo, hi)
+        s = np.minimum(np.maximum(hints, lo), hi)
+        h, length, closed = self._h, self.length, self.closed
+        active = None  # all points, until the first that has converged stops
+        for it in range(12):
+            f = self._frames(s % length if closed else s)
+            e = f[:, 0] - p
+            d1, d2 = f[:, 1], f[:, 2]
+            g = np.einsum("ij,ij->i", e, d1)
+            gp = np.einsum("ij,ij->i", d1, d1) + np.einsum("ij,ij->i", e, d2)
+            convex = gp > 1e-12
+            step = np.where(convex, -g / np.where(convex, gp, 1.0), -np.copysign(h, g))
+            new = np.minimum(np.maximum(s + np.minimum(np.maximum(step, -h), h), lo), hi)
             done = np.abs(new - s) < 1e-7
-            s = np.where(active, new, s)
-            active &= ~done
-            if not active.any():
-                break
+            if active is None:
+                s = new
+                if done.all():
+                    break
+                active = ~done
+            else:  # a point stops at the first step below 1e-7, as in closest_near
+                s = np.where(active, new, s)
+                active &= ~done
+                if not active.any():
+                    break
         edge = (s - lo < 1e-6) | (hi - s < 1e-6)
         if not self.closed:
             edge &= (s > 1e-9) & (s < self.length - 1e-9)
