@@ -19,8 +19,8 @@ everywhere: the middle angle comes from ``atan2(sine, cosine)`` (never a bare ``
 the inner angle is then computed from well-conditioned entries given the outer one, and
 the locked branch (inner angle 0, outer angle carrying the rest) is taken only when the
 middle ring's cosine is within a few machine epsilons of zero.
-:func:`quaternion_to_euler_naive` is the common ``test > 0.4995`` recipe, kept so the
-lesson can show how far it is off.
+:func:`quaternion_to_euler_naive` is article 004's ``QuaternionToYawPtichRoll`` (the
+common ``test > 0.4995`` recipe), kept so the lesson can show how far it is off.
 """
 
 from __future__ import annotations
@@ -356,25 +356,45 @@ def quaternion_to_euler(q, order: str = "YXZ"):
 
 
 def quaternion_to_euler_naive(q, order: str = "YXZ", threshold: float = NAIVE_THRESHOLD):
-    """The widespread recipe, for comparison only: **not** exact near the lock.
+    """Article 004's ``QuaternionToYawPtichRoll``, for comparison only: **not** exact near
+    the lock.
 
-    ``test = sin(middle) / 2``; when ``|test| > threshold`` (0.4995: the middle angle beyond
-    87.44 degrees) it snaps the middle angle to +-90, sets the inner angle to 0 and reads the
-    outer one as if locked; otherwise the middle angle is a bare ``asin``. For ``"YXZ"`` this
-    is the DirectX ``QuaternionToYawPitchRoll`` of the source article, written for any order.
+    With ``(w, x, y, z)`` the quaternion's components, the article computes
+    ``test = x*w - y*z`` (half the sine of the pitch) and, when ``test > 0.4995`` (pitch
+    beyond 87.44 degrees), declares the north pole: ``yaw = 2*atan2(y, x)``, pitch 90,
+    roll 0; below ``-0.4995`` the south pole, ``yaw = -2*atan2(y, x)``, pitch -90, roll 0.
+    Otherwise it reads the three angles from quaternion products (the entries of the
+    rotation matrix) with a bare ``asin`` for the pitch. Exactly at the lock the pole
+    formula is right (the outer angle then carries outer +- inner); a little before it, it
+    is not, because it keeps only two of the four components.
+
+    For ``"YXZ"`` this is the article's code line for line (``tests`` compare it with a
+    transcription of the C++). For another order the same recipe is written for its rings:
+    ``test = w*q_middle + s*q_outer*q_inner`` (``s`` = +1 for the cyclic orders XYZ, YZX,
+    ZXY, -1 otherwise) and the outer angle at a pole is ``+-2*atan2(q_outer, q_middle)``.
+    The article's ``NormalizeAngles`` is not shown there; here the angles come back in
+    (-180, 180] like every other read-back (a whole turn changes no orientation).
     """
     check_order(order)
     threshold = check.real(threshold, "threshold", lo=0.0, hi=0.5, lo_open=True)
-    R = quaternion_to_matrix(q)
+    c = as_unit_quaternion(q)
     i, j, k = (_INDEX[a] for a in order)
     s = _parity(order)
-    test = s * R[..., i, k] / 2
-    snapped = np.abs(test) > threshold
-    middle = np.where(snapped, np.sign(test) * np.pi / 2,
-                      np.arcsin(np.clip(2 * test, -1.0, 1.0)))
-    outer = np.where(snapped, np.arctan2(s * R[..., k, j], R[..., j, j]),
-                     np.arctan2(-s * R[..., j, k], R[..., k, k]))
-    inner = np.where(snapped, 0.0, np.arctan2(-s * R[..., i, j], R[..., i, i]))
+    w, qi, qj, qk = c[..., 0], c[..., 1 + i], c[..., 1 + j], c[..., 1 + k]
+    unit = np.sum(c * c, axis=-1)
+    test = w * qj + s * qi * qk
+    north, south = test > threshold * unit, test < -threshold * unit
+    R = quaternion_to_matrix(c)
+    # the unsnapped branch: the article's products are these matrix entries
+    middle = np.arcsin(np.clip(2 * test, -1.0, 1.0))
+    outer = np.arctan2(-s * R[..., j, k], R[..., k, k])
+    inner = np.arctan2(-s * R[..., i, j], R[..., i, i])
+    pole = 2 * np.arctan2(qi, qj)
+    middle = np.where(north, np.pi / 2, np.where(south, -np.pi / 2, middle))
+    outer = np.where(north, pole, np.where(south, -pole, outer))
+    inner = np.where(north | south, 0.0, inner)
+    # 2*atan2 spans (-360, 360]: bring it back to (-180, 180]
+    outer = np.mod(outer + np.pi, 2 * np.pi) - np.pi
     return _finish(order, outer, middle, inner)
 
 

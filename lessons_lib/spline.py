@@ -34,27 +34,63 @@ from typing import NamedTuple
 import numpy as np
 from scipy.interpolate import CubicSpline
 
-__all__ = ["Spline", "SplineFrame"]
+from . import validate as check
+
+__all__ = ["Spline", "SplineFrame", "MAX_LENGTH", "MIN_LENGTH", "MAX_SAMPLES"]
 
 #: Target spacing (metres) of the equal-arc-length knots of the final spline.
 KNOT_SPACING = 0.5
 #: Fewest pieces of the final spline, so that short curves are still resolved.
 MIN_PIECES = 32
+#: The longest spline built (metres). Its work and memory grow with its length (one piece
+#: per KNOT_SPACING metres): 50 km is 100,000 pieces, about 50 MB kept (80 MB while it is
+#: built) and a quarter of a second of CPU.
+#: Anything longer is refused before any work is done (the chord length is a lower bound).
+MAX_LENGTH = 50_000.0
+#: The shortest spline built (metres): below a micrometre the derivatives overflow.
+MIN_LENGTH = 1e-6
+#: The most points :meth:`Spline.sample` returns.
+MAX_SAMPLES = 1_000_000
+#: Consecutive chords whose directions differ from straight back by less than this (1 +
+#: cosine of the turn) retrace: a zero-radius U-turn that no smooth curve passes through.
+RETRACE = 1e-12
 _GAUSS_X, _GAUSS_W = np.polynomial.legendre.leggauss(8)
 
 
 def _as_points(points) -> np.ndarray:
+    if isinstance(points, str | bytes) or points is None:
+        raise ValueError(f"spline points must be numbers in an (N, 2) or (N, 3) array, got "
+                         f"{type(points).__name__}")
     try:
-        pts = np.asarray(points, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"spline points must be numbers in an (N, 2) or (N, 3) array: {exc}")\
-            from None
+        raw = np.asarray(points)
+    except (TypeError, ValueError):
+        raise ValueError("spline points must be numbers in an (N, 2) or (N, 3) array, not a "
+                         "ragged list") from None
+    if raw.dtype.kind not in "iuf":
+        raise ValueError(f"spline points must be numbers in an (N, 2) or (N, 3) array, got "
+                         f"elements of type {raw.dtype}")
+    pts = raw.astype(float)
     if pts.ndim != 2 or pts.shape[1] not in (2, 3):
         raise ValueError(f"spline points must have shape (N, 2) or (N, 3), got {pts.shape}")
     if not np.all(np.isfinite(pts)):
         bad = int(np.argwhere(~np.isfinite(pts))[0, 0])
         raise ValueError(f"spline point {bad} is not finite (NaN or inf): {pts[bad].tolist()}")
     return pts
+
+
+def _check_turns(steps_vec: np.ndarray, closed: bool) -> None:
+    """Refuse points that walk straight back along the chord they came by (no curve does)."""
+    n = np.linalg.norm(steps_vec, axis=1)
+    u = steps_vec / n[:, None]
+    nxt = np.roll(u, -1, axis=0) if closed else u[1:]
+    cos = np.sum(u[: len(nxt)] * nxt, axis=1)
+    back = np.flatnonzero(1.0 + cos <= RETRACE)
+    if len(back):
+        i = int(back[0])
+        m = len(steps_vec) if closed else len(steps_vec) + 1  # number of points
+        raise ValueError(f"points {i}, {(i + 1) % m} and {(i + 2) % m} turn straight back along "
+                         "the same line: a spline cannot make a U-turn in no distance; add "
+                         "points around the turn (or remove the point that retraces)")
 
 
 class SplineFrame(NamedTuple):
@@ -105,23 +141,38 @@ class Spline:
 
     def __init__(self, points, closed: bool = False) -> None:
         pts = _as_points(points)
-        closed = bool(closed)
+        closed = check.flag(closed, "closed")
         need = 3 if closed else 2
         if len(pts) < need:
             kind = "a closed" if closed else "an open"
             raise ValueError(f"{kind} spline needs at least {need} points, got {len(pts)}")
-        steps = np.linalg.norm(np.diff(pts, axis=0), axis=1)
-        if np.any(steps <= 1e-9):
-            i = int(np.argmax(steps <= 1e-9))
+        # "the same point": relative to the curve's own size, never finer than the floats
+        same = check.tolerance(pts, 1e-9)
+        with np.errstate(over="ignore", invalid="ignore"):
+            steps_vec = np.diff(pts, axis=0)
+            steps = np.linalg.norm(steps_vec, axis=1)
+            chord = float(np.sum(steps))
+        if not chord <= MAX_LENGTH:  # also catches an overflow to inf
+            far = f"{chord:.3g} m" if math.isfinite(chord) else "too far"
+            raise ValueError(f"the points are {far} apart in all, more than the "
+                             f"{MAX_LENGTH:g} m a spline may be (its cost grows with its "
+                             "length): split the road or scale the points down")
+        if chord < MIN_LENGTH:
+            raise ValueError(f"the points span only {chord:.3g} m, less than the "
+                             f"{MIN_LENGTH:g} m a spline needs: scale them up")
+        if np.any(steps <= same):
+            i = int(np.argmax(steps <= same))
             raise ValueError(f"points {i} and {i + 1} are the same ({pts[i].tolist()}): "
                              "remove repeated consecutive points")
         if closed:
             gap = float(np.linalg.norm(pts[-1] - pts[0]))
-            if gap <= 1e-9:
+            if gap <= same:
                 raise ValueError("the last point repeats the first: for closed=True give each "
                                  "point once, the spline joins the ends itself")
+            steps_vec = np.vstack([steps_vec, pts[:1] - pts[-1:]])
             pts = np.vstack([pts, pts[:1]])
             steps = np.append(steps, gap)
+        _check_turns(steps_vec, closed)
         self.points = pts[:-1].copy() if closed else pts.copy()
         self.closed = closed
         self.dim = pts.shape[1]
@@ -140,8 +191,12 @@ class Spline:
         pieces = half * (speed @ _GAUSS_W)
         s_grid = np.concatenate([[0.0], np.cumsum(pieces)])
         length = float(s_grid[-1])
-        if not length > 0:
-            raise ValueError("the spline has zero length")
+        if not (np.isfinite(s_grid).all() and np.all(np.diff(s_grid) > 0)):
+            raise ValueError("the curve through these points stops dead somewhere (its speed "
+                             "drops to zero): move the points so that it does not fold back")
+        if length > MAX_LENGTH:
+            raise ValueError(f"the spline would be {length:.3g} m long, more than the "
+                             f"{MAX_LENGTH:g} m a spline may be: split the road")
         self.length = length
 
         # pass 2: equal arc-length knots and the final spline in s
@@ -158,6 +213,9 @@ class Spline:
         s_now = s_grid[idx] + half_k * (np.linalg.norm(first(nodes_k, 1), axis=-1) @ _GAUSS_W)
         u_knots = u_knots - (s_now - s_knots) / np.linalg.norm(first(u_knots, 1), axis=-1)
         u_knots[0], u_knots[-1] = u[0], u[-1]
+        if not np.isfinite(u_knots).all():
+            raise ValueError("the curve through these points stops dead somewhere (its speed "
+                             "drops to zero): move the points so that it does not fold back")
         samples = first(u_knots)
         if closed:
             samples[-1] = samples[0]
@@ -188,16 +246,14 @@ class Spline:
             if self.closed:
                 return s % self.length
             return 0.0 if s < 0.0 else self.length if s > self.length else s
-        if np.ndim(s) == 0:
+        if check.is_number(s):
             s = float(s)
             if not math.isfinite(s):
                 raise ValueError(f"distance along the spline must be finite, got {s}")
             if self.closed:
                 return s % self.length
             return min(max(s, 0.0), self.length)
-        s = np.asarray(s, dtype=float)
-        if not np.all(np.isfinite(s)):
-            raise ValueError("distances along the spline must be finite (got NaN or inf)")
+        s = check.numbers(s, "the distance along the spline", "metres (finite)")
         return np.mod(s, self.length) if self.closed else np.clip(s, 0.0, self.length)
 
     # -- numpy API ----------------------------------------------------------------------
@@ -232,7 +288,8 @@ class Spline:
 
     def sample(self, n: int = 400) -> np.ndarray:
         """``n`` points equally spaced along the spline (the end repeats the start if closed)."""
-        return self.location_at(np.linspace(0.0, self.length, int(n)))
+        n = check.integer(n, "n", lo=1, hi=MAX_SAMPLES, whole_floats=True)
+        return self.location_at(np.linspace(0.0, self.length, n))
 
     def closest_distance(self, p, hint: float | None = None, window: float | None = None) -> float:
         """Distance along the spline of the point nearest to ``p``.
@@ -240,8 +297,9 @@ class Spline:
         Without ``hint`` the whole spline is searched. With ``hint`` (e.g. last step's
         progress) only ``hint +- window`` metres are searched (default: a quarter of the
         length, at most 10 m), so a car on one side of a hairpin is never snapped to the other.
+        A window longer than the spline searches all of it (it is cut to the length).
         """
-        p = np.asarray(p, dtype=float).ravel()
+        p = check.array(p, "point", (None,), finite=False, what="coordinates", ravel=True)
         if p.shape != (self.dim,):
             raise ValueError(f"point must have {self.dim} coordinates, got {p.shape[0]}")
         if not np.all(np.isfinite(p)):
@@ -258,9 +316,7 @@ class Spline:
                 if d < best_d:
                     best_s, best_d = s, d
             return float(self.wrap(best_s))
-        hint = float(hint)
-        if not math.isfinite(hint):
-            raise ValueError(f"hint must be a finite distance, got {hint}")
+        hint = check.real(hint, "hint", unit="m (a finite distance)")
         return self.closest_near(float(p[0]), float(p[1]), pz, hint, window)
 
     # -- fast path (pure Python floats) --------------------------------------------------
@@ -305,7 +361,11 @@ class Spline:
         """
         if window is None:
             window = min(10.0, 0.25 * self.length)
-        x, y, z, hint, window = float(x), float(y), float(z), float(hint), float(window)
+        elif not (type(window) is float and 0.0 < window <= self.length):
+            window = min(check.length(window, "window"), self.length)
+        if not all(type(v) is float and v - v == 0.0 for v in (x, y, z, hint)):
+            x, y, z = (check.real(v, n) for v, n in ((x, "x"), (y, "y"), (z, "z")))
+            hint = check.real(hint, "hint", unit="m (a finite distance)")
         if self.dim == 2:
             z = 0.0
         lo, hi = hint - window, hint + window

@@ -22,6 +22,7 @@ import numbers as _numbers
 import numpy as np
 
 __all__ = [
+    "is_number",
     "real",
     "length",
     "probability",
@@ -45,7 +46,8 @@ def _describe(value) -> str:
     return f"{text} ({type(value).__name__})"
 
 
-def _is_number(value) -> bool:
+def is_number(value) -> bool:
+    """True for a real number (Python or numpy, or a 0-d array of one); False for bools."""
     if isinstance(value, bool | np.bool_):
         return False
     if isinstance(value, np.ndarray):
@@ -61,7 +63,7 @@ def real(value, name: str, *, lo: float | None = None, hi: float | None = None,
     text, ``None``, complex numbers, NaN and infinity.
     """
     suffix = f" {unit}" if unit else ""
-    if not _is_number(value):
+    if not is_number(value):
         raise ValueError(f"{name} must be a number{suffix}, got {_describe(value)}")
     try:
         x = float(value)
@@ -105,7 +107,7 @@ def integer(value, name: str, *, lo: int | None = None, hi: int | None = None,
         raise ValueError(f"{name} must be a whole number, got {_describe(value)}")
     if isinstance(value, _numbers.Integral):
         n = int(value)
-    elif whole_floats and _is_number(value) and math.isfinite(float(value)) \
+    elif whole_floats and is_number(value) and math.isfinite(float(value)) \
             and float(value).is_integer():
         n = int(float(value))
     else:
@@ -118,11 +120,11 @@ def integer(value, name: str, *, lo: int | None = None, hi: int | None = None,
 
 
 def array(value, name: str, shape: tuple = (), *, min_rows: int = 0,
-          finite: bool = True, what: str = "numbers") -> np.ndarray:
+          finite: bool = True, what: str = "numbers", ravel: bool = False) -> np.ndarray:
     """``value`` as a float array of ``shape`` (``None`` = any size in that place).
 
-    ``min_rows`` is the fewest entries along the first axis. Text, bools, ``None`` and
-    objects inside the array are refused, as are ragged lists.
+    ``min_rows`` is the fewest entries along the first axis; ``ravel`` flattens first.
+    Text, bools, ``None`` and objects inside the array are refused, as are ragged lists.
     """
     if isinstance(value, str | bytes) or value is None:
         raise ValueError(f"{name} must be an array of {what}, got {_describe(value)}")
@@ -134,7 +136,7 @@ def array(value, name: str, shape: tuple = (), *, min_rows: int = 0,
     if raw.dtype.kind not in "iuf" and not (raw.size == 0 and raw.dtype.kind in "iufO"):
         raise ValueError(f"{name} must be an array of {what}, got elements of type "
                          f"{raw.dtype} from {_describe(value)}")
-    arr = raw.astype(float)
+    arr = raw.astype(float).ravel() if ravel else raw.astype(float)
     want = "(" + ", ".join("N" if s is None else str(s) for s in shape) + \
         ("," if len(shape) == 1 else "") + ")"
     if arr.ndim != len(shape) or any(s is not None and s != a
@@ -154,7 +156,7 @@ def point(value, name: str, dim: int = 2) -> np.ndarray:
 
 def numbers(value, name: str, what: str = "numbers") -> np.ndarray:
     """A finite number or an array of finite numbers (any shape), as a float array."""
-    if _is_number(value):
+    if is_number(value):
         x = float(value)
         if not math.isfinite(x):
             raise ValueError(f"{name} must be a finite number ({what}), got {x}")
@@ -187,7 +189,8 @@ def extent(points) -> float:
     p = np.asarray(points, dtype=float).reshape(-1, np.shape(points)[-1])
     if not len(p):
         return 0.0
-    span = p.max(axis=0) - p.min(axis=0)
+    with np.errstate(over="ignore"):
+        span = p.max(axis=0) - p.min(axis=0)
     big = float(np.abs(span).max()) if np.isfinite(span).all() else math.inf
     if big == 0.0 or not math.isfinite(big):
         return big

@@ -16,6 +16,14 @@ import browser as harness  # noqa: E402  (tests/browser.py)
 os.environ.setdefault("MPLBACKEND", "module://ipympl.backend_nbagg")
 
 
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Each app test makes its own figures; close them so memory stays flat over the run."""
+    yield
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")
+
+
 @pytest.fixture(scope="session")
 def voila_server():
     """Voila serving notebooks/ on a free loopback port for the whole test session."""

@@ -17,7 +17,7 @@ from lessons_lib import interpolation, rotations
 from lessons_lib import validate as check
 
 
-def refused(fn, *args, match: str = "", **kwargs) -> str:
+def refused(fn, *args, match: str | None = None, **kwargs) -> str:
     """Call fn, expect a ValueError raised by lessons_lib itself; return its message."""
     with pytest.raises(ValueError, match=match) as info:
         fn(*args, **kwargs)
@@ -155,3 +155,55 @@ def test_blend_flags_and_t_are_checked():
     refused(interpolation.slerp, q0, q1, True, match="t ")
     refused(interpolation.lerp_angles, (0, 0, 0), (1, 2, 3), 0.5, wrap=None, match="wrap")
     refused(interpolation.angular_speed, [q0, q1], ["a", "b"], match="t ")
+
+
+# -- spline (items 6, 8, 11) -------------------------------------------------------------------
+def test_a_spline_longer_than_the_cap_is_refused_before_any_work():
+    from lessons_lib.spline import MAX_LENGTH, Spline
+
+    for far in (1e6, 1e7, 1e200):
+        refused(Spline, [[0, 0], [far, 0]], match="more than the 50000 m")
+    refused(Spline, [[-1e308, 0], [1e308, 0]], match="too far apart")
+    refused(Spline, [[0, 0], [1e200, 1e200]], match="more than")
+    # just under the cap is built
+    assert Spline([[0, 0], [MAX_LENGTH * 0.99, 0]]).length == pytest.approx(MAX_LENGTH * 0.99)
+
+
+@pytest.mark.parametrize("points, closed", [
+    ([[0, 0], [1, 0], [0, 0]], False),           # walks back the way it came
+    ([[0, 0], [1, 0], [2, 0]], True),            # a collinear closed loop
+    ([[0, 0, 0], [1, 1, 1], [0, 0, 0], [3, 0, 0]], False),
+])
+def test_points_that_retrace_are_refused_by_lessons_lib_not_scipy(points, closed):
+    from lessons_lib.spline import Spline
+
+    refused(Spline, points, closed=closed, match="turn straight back")
+
+
+def test_spline_types_are_checked():
+    from lessons_lib.spline import Spline
+
+    refused(Spline, [[0, 0], [1, 1], [2, 0]], closed="False", match="closed must be True")
+    refused(Spline, [[0, 0], [1, 1]], closed=None, match="closed")
+    refused(Spline, None, match="numbers")
+    refused(Spline, [[0, 0], [1e-300, 0]], match="scale them up")
+    sp = Spline([[0, 0], [10, 0], [20, 5]])
+    for bad in (None, "3", [1.0, None], True):
+        refused(sp.location_at, bad, match="distance along the spline")
+    refused(sp.direction_at, None, match="distance")
+    refused(sp.sample, 0, match="n must be >= 1")
+    refused(sp.sample, 10**9, match="n must be <=")
+    refused(sp.sample, 2.5, match="whole number")
+
+
+def test_closest_distance_window_must_be_a_positive_length():
+    from lessons_lib.spline import Spline
+
+    sp = Spline([[0, 0], [10, 0], [20, 5]])
+    refused(sp.closest_distance, (5, 1), hint=5, window=-5, match="window must be > 0")
+    refused(sp.closest_distance, (5, 1), hint=5, window=math.nan, match="window")
+    refused(sp.closest_distance, (5, 1), hint="5", match="hint")
+    refused(sp.closest_distance, None, match="point")
+    # a window longer than the spline searches all of it, in bounded work
+    assert sp.closest_distance((5, 1), hint=5, window=1e300) == pytest.approx(
+        sp.closest_distance((5, 1)), abs=1e-6)

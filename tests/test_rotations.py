@@ -303,9 +303,9 @@ def test_naive_agrees_below_the_threshold_and_snaps_above_it():
 
 
 @pytest.mark.parametrize("order", ORDERS)
-def test_naive_is_wrong_by_up_to_2_6_degrees_and_exact_is_not(order):
+def test_naive_is_wrong_by_up_to_3_6_degrees_and_exact_is_not(order):
     """Sweep the middle ring from 87 to 90: the snapped answer's orientation is off by up to
-    90 - 87.44 degrees; the exact answer never is."""
+    sqrt(2) (90 - 87.44) degrees (article 004's pole formula); the exact answer never is."""
     n = 3000
     a = rng.uniform(-180, 180, (n, 3))
     named = dict(zip(order, a.T, strict=True))
@@ -318,7 +318,7 @@ def test_naive_is_wrong_by_up_to_2_6_degrees_and_exact_is_not(order):
     err_naive = angle_between(naive, truth)
     err_exact = angle_between(exact, truth)
     assert err_exact.max() < 1e-10
-    assert 2.4 < err_naive.max() <= 90 - 87.437 + 1e-6
+    assert 3.3 < err_naive.max() <= np.sqrt(2) * (90 - 87.437) + 1e-6
     mid = np.abs(ring(order, yaw, pitch, roll)[:, 1])
     assert np.all(err_naive[mid < 87.43] < 1e-6)
 

@@ -1,4 +1,4 @@
-"""Write notebooks/index.ipynb: the table of contents, listing only the lessons that exist.
+"""Write notebooks/index.ipynb from lessons_lib.catalogue: the lessons whose notebook exists.
 
 Run after adding a lesson: `.venv/bin/python tools/make_index.py`.
 """
@@ -7,31 +7,14 @@ from pathlib import Path
 
 import nbformat as nbf
 
+from lessons_lib.catalogue import LESSONS
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 
-LESSONS = [
-    ("01_gimbal_lock.ipynb", "Gimbal lock",
-     "Yaw, pitch and roll as three nested rings. Turn them with sliders in any of the six "
-     "orders, watch two rings line up when the middle one reaches ±90°, and read the rotation "
-     "matrix and the quaternion beside them. Ends with the safe way back from a quaternion to "
-     "yaw/pitch/roll."),
-    ("02_euler_vs_slerp.ipynb", "Euler interpolation vs slerp",
-     "Blend the same two orientations three ways (Euler-angle lerp, nlerp, slerp) and compare "
-     "the paths on the sphere, the angular speed, and the q / −q trap that sends an animation "
-     "the long way round."),
-    ("03_spline_steering.ipynb", "Spline steering",
-     "Put a car beside a spline and watch the three steering terms (Position Delta, Heading "
-     "Delta, Crosstrack Error) and an adaptive look-ahead drive it back to the centre line. "
-     "Compared with pure pursuit and Stanley."),
-    ("04_funnel_algorithm.ipynb", "The funnel algorithm",
-     "Turn a staircase grid path into a taut string, then step through the funnel algorithm "
-     "over navmesh portals one portal at a time, with an agent radius."),
-]
-
-
-def main() -> None:
-    present = [lesson for lesson in LESSONS if (NOTEBOOKS / lesson[0]).exists()]
+def build() -> nbf.NotebookNode:
+    """The index notebook for the lessons present in notebooks/."""
+    present = [lesson for lesson in LESSONS if (NOTEBOOKS / lesson.notebook).exists()]
     cells = [nbf.v4.new_markdown_cell(
         "# Game maths, interactively\n\n"
         "Short, hands-on lessons on the maths behind game engines. Every lesson has sliders "
@@ -42,8 +25,9 @@ def main() -> None:
         "(`make voila`) and everyone uses the controls; no code is shown.\n\n"
         "Take the lessons in order: 2 builds on 1; 3 and 4 stand on their own.")]
     rows = ["| # | lesson | what you will learn |", "|---|---|---|"]
-    for i, (name, title, what) in enumerate(present, start=1):
-        rows.append(f"| {i} | [{title}]({name}) | {what} |")
+    for lesson in present:
+        rows.append(f"| {lesson.number} | [{lesson.title}]({lesson.notebook}) | "
+                    f"{lesson.summary} |")
     cells.append(nbf.v4.new_markdown_cell("## Lessons\n\n" + "\n".join(rows)))
     cells.append(nbf.v4.new_markdown_cell(
         "## Conventions used everywhere\n\n"
@@ -54,12 +38,19 @@ def main() -> None:
         "Heading Delta are positive when the target is to the car's right.\n"
         "- Navigation: a portal is `(left, right)` as seen by whoever walks through it; "
         "polygons are counter-clockwise."))
+    for cell, name in zip(cells, ("intro", "lessons", "conventions"), strict=True):
+        cell["id"] = name                      # stable ids: re-running changes nothing
     nb = nbf.v4.new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
+    return nb
+
+
+def main() -> None:
+    nb = build()
     nbf.write(nb, NOTEBOOKS / "index.ipynb")
-    print(f"index.ipynb lists {len(present)} lesson(s)")
+    print(f"index.ipynb lists {nb.cells[1].source.count('.ipynb)')} lesson(s)")
 
 
 if __name__ == "__main__":

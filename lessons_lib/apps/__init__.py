@@ -1,17 +1,12 @@
-"""One interactive app per lesson, plus the shared style and exercise widgets.
-
-Apps are imported lazily so that a lesson only pays for what it shows.
+"""One interactive app per lesson (the list is :mod:`lessons_lib.catalogue`), plus the shared
+loop in :mod:`.core`. Apps are imported lazily, so a lesson only pays for what it shows.
 """
 
 from importlib import import_module
 
-_APPS = {
-    "GimbalApp": "lessons_lib.apps.gimbal",
-    "InterpolationApp": "lessons_lib.apps.interpolation",
-    "SteeringApp": "lessons_lib.apps.steering",
-    "FunnelApp": "lessons_lib.apps.funnel",
-    "GridApp": "lessons_lib.apps.funnel",
-}
+from ..catalogue import app_registry
+
+_APPS = app_registry()
 
 __all__ = sorted(_APPS)
 

@@ -1,4 +1,6 @@
-"""Shared look and plumbing for every lesson app.
+"""The previous app base class, kept only until every app runs on :mod:`.core`.
+
+Shared look and plumbing for every lesson app.
 
 * a colour-blind-safe palette (Okabe & Ito), used by every lesson;
 * :func:`make_figure`, which creates an ipympl figure exactly once, without showing it;
@@ -20,88 +22,24 @@ import logging
 import math
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import ipywidgets as widgets
 import matplotlib
-import matplotlib.pyplot as plt
 from ipywidgets.widgets.widget import _put_buffers
 
+from .core.app import iter_widgets  # noqa: F401  (re-exported for the apps not yet ported)
+from .core.figure import (  # noqa: F401
+    FONT_SIZE,
+    IPYMPL_BACKEND,
+    PALETTE,
+    make_figure,
+    rc_context,
+    use_ipympl,
+)
+
 log = logging.getLogger("lessons_lib.apps")
-
-#: Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
-PALETTE = {
-    "black": "#000000",
-    "orange": "#E69F00",
-    "sky": "#56B4E9",
-    "green": "#009E73",
-    "yellow": "#F0E442",
-    "blue": "#0072B2",
-    "vermillion": "#D55E00",
-    "purple": "#CC79A7",
-    "grey": "#8C8C8C",
-    "light": "#E8E8E8",
-}
-
-IPYMPL_BACKEND = "module://ipympl.backend_nbagg"
-
-#: Base font size for figures: readable on a 1280x720 projector.
-FONT_SIZE = 10
-
-_RC = {
-    "font.size": FONT_SIZE,
-    "axes.titlesize": FONT_SIZE + 1,
-    "axes.labelsize": FONT_SIZE,
-    "legend.fontsize": FONT_SIZE - 1,
-    "xtick.labelsize": FONT_SIZE - 1,
-    "ytick.labelsize": FONT_SIZE - 1,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-}
-
-
-def use_ipympl() -> None:
-    """Switch pyplot to the ipympl backend if it is not already in use."""
-    if "ipympl" not in matplotlib.get_backend():
-        plt.switch_backend(IPYMPL_BACKEND)
-
-
-def make_figure(width: float, height: float, dpi: int = 100, **kwargs) -> matplotlib.figure.Figure:
-    """Create one interactive figure, inside ``plt.ioff()`` so it is never shown twice.
-
-    The app places ``fig.canvas`` in its own layout; the figure is updated in place from
-    then on (``set_data`` + ``fig.canvas.draw_idle()``), never re-created in a callback.
-    """
-    use_ipympl()
-    with plt.ioff(), matplotlib.rc_context(_RC):
-        fig = plt.figure(figsize=(width, height), dpi=dpi, **kwargs)
-    canvas = fig.canvas
-    canvas.header_visible = False
-    canvas.footer_visible = False
-    canvas.resizable = False
-    canvas.capture_scroll = False
-    canvas.toolbar_visible = "fade-in-fade-out"
-    canvas.toolbar_position = "left"
-    return fig
-
-
-def rc_context():
-    """The lessons' matplotlib settings, for code that adds axes after :func:`make_figure`."""
-    return matplotlib.rc_context(_RC)
-
-
-def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
-    """Every widget in the tree under ``root`` (boxes, accordions, tabs), each once."""
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        w = stack.pop()
-        if not isinstance(w, widgets.Widget) or id(w) in seen:
-            continue
-        seen.add(id(w))
-        yield w
-        stack.extend(reversed(getattr(w, "children", ()) or ()))
 
 
 def _short(value, limit: int = 30) -> str:

@@ -1,0 +1,446 @@
+"""LessonApp: the one loop every lesson app runs.
+
+::
+
+    controls (declared) -> params -> compute(params) -> state (frozen, pure maths)
+                                        |
+            frame control (t, time, step) only re-draws, never re-computes
+                                        v
+                            draw(state, frame)  (set_data on artists made once)
+                            panel(state, frame) (HTML strings)
+
+A subclass declares ``controls`` (and optionally ``frame`` and ``presets``) and writes
+``build`` (the figure and its artists, once), ``compute``, ``draw`` and ``panel``. The base
+class builds the widgets, observes them, batches changes into one update, links Play to the
+frame control, keeps the preset menu in step, guards every callback and every widget
+channel, and exports GIFs (:mod:`.gif`).
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+
+import ipywidgets as widgets
+
+from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
+from .figure import PALETTE
+from .gif import GifExport
+from .guard import guard_widget
+
+log = logging.getLogger("lessons_lib.apps")
+
+Spec = Slider | Choice | Toggle
+
+
+def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
+    """Every widget in the tree under ``root`` (boxes, accordions, tabs), each once."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        w = stack.pop()
+        if not isinstance(w, widgets.Widget) or id(w) in seen:
+            continue
+        seen.add(id(w))
+        yield w
+        stack.extend(reversed(getattr(w, "children", ()) or ()))
+
+
+class LessonApp(GifExport):
+    """Base class of every lesson app. See the module docstring for the loop.
+
+    Subclass attributes: ``controls`` (specs, in display order), ``frame`` (a
+    :class:`Frame` or None), ``presets`` (:class:`Preset` s, or override
+    :meth:`preset_list`). Subclass methods: :meth:`build`, :meth:`compute`, :meth:`draw`,
+    :meth:`panel`, optionally :meth:`layout` and :meth:`refresh_controls`.
+
+    After construction: each control is an attribute named as its spec (``app.yaw``), the
+    frame slider too (``app.t``), with ``app.play`` (hidden ``widgets.Play``),
+    ``app.play_button`` and ``app.rewind_button``; ``app.preset`` when there are presets.
+    """
+
+    controls: tuple[Spec, ...] = ()
+    frame: Frame | None = None
+    presets: tuple[Preset, ...] = ()
+    custom_label = "(custom)"
+
+    # -- the four methods a lesson writes -------------------------------------------------
+    def build(self) -> None:
+        """Create ``self.fig`` (with :func:`make_figure`) and every artist, once."""
+        raise NotImplementedError
+
+    def compute(self, params: Params):
+        """Pure maths: control values -> a small frozen state. Never touches artists."""
+        raise NotImplementedError
+
+    def draw(self, state, frame) -> None:
+        """Move the artists to show ``state`` at ``frame`` (None without a frame control)."""
+        raise NotImplementedError
+
+    def panel(self, state, frame) -> str | Mapping[str, str] | None:
+        """HTML beside the figure: one string (``panels['info']``) or a dict of them."""
+        return None
+
+    def refresh_controls(self, params: Params) -> None:
+        """Hook: enable/disable controls (:meth:`set_enabled`) before each compute."""
+
+    # -- construction ---------------------------------------------------------------------
+    def __init__(self, **initial) -> None:
+        self.status = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
+        self.last_error: str | None = None
+        self.state = None
+        self.compute_count = 0
+        self.draw_count = 0
+        self._computed_for: Params | None = None
+        self._depth = 0
+        self._pending = False
+        self._linking = False
+        self.panels: dict[str, widgets.HTML] = {}
+        self.preset_note = widgets.HTML()
+        self._specs = {spec.name: spec for spec in self.controls}
+        preset = initial.pop("preset", None)
+        self._build_controls(initial)
+        self.build()
+        self.widget = self.layout()
+        self._finish(preset)
+
+    def _build_controls(self, initial: dict) -> None:
+        names = set(self._specs) | ({self.frame.name} if self.frame else set())
+        unknown = sorted(set(initial) - names)
+        if unknown:
+            raise ValueError(f"{type(self).__name__} has no control {', '.join(unknown)}; "
+                             f"its controls are {', '.join(sorted(names))}")
+        for name, spec in self._specs.items():
+            value = initial.get(name, spec.default)
+            setattr(self, name, spec.make(value))
+        if self.frame is not None:
+            self._build_frame(initial.get(self.frame.name, self.frame.default))
+        presets = self.preset_list()
+        self.preset = None
+        if presets:
+            names = [p.name for p in presets]
+            if len(set(names)) != len(names) or self.custom_label in names:
+                raise ValueError("preset names must be distinct and not the custom label")
+            self.preset = widgets.Dropdown(
+                options=[*names, self.custom_label], value=self.custom_label,
+                description="preset", style={"description_width": "60px"},
+                layout=widgets.Layout(width="auto", min_width="330px"))
+
+    def _build_frame(self, value) -> None:
+        spec = self.frame
+        slider = spec.make(value)
+        setattr(self, spec.name, slider)
+        self.play = widgets.Play(value=spec.index_of(slider.value), min=0, max=spec.count,
+                                 step=1, interval=spec.interval_ms, show_repeat=False,
+                                 layout=widgets.Layout(display="none"))
+        self.play_button = widgets.ToggleButton(
+            value=False, description="Play", icon="play", tooltip="play from here; pause",
+            layout=widgets.Layout(width="90px"))
+        self.rewind_button = widgets.Button(
+            description="Start", icon="step-backward", tooltip="pause and go back to the start",
+            layout=widgets.Layout(width="90px"))
+
+    def _finish(self, preset: str | None) -> None:
+        for name in self._specs:
+            getattr(self, name).observe(self.guard(self._on_control), names="value")
+        if self.frame is not None:
+            self.frame_slider.observe(self.guard(self._on_frame_slider), names="value")
+            self.play.observe(self.guard(self._on_play_value), names="value")
+            self.play.observe(self.guard(self._on_playing), names="playing")
+            self.play_button.observe(self.guard(self._on_play_button), names="value")
+            self.rewind_button.on_click(self.guard(lambda _b: self.rewind()))
+            if not any(w is self.play for w in iter_widgets(self.widget)):
+                self.widget = widgets.VBox([self.widget, self.play])  # Play ticks in the page
+            self.add_gif_button()
+        if self.preset is not None:
+            self.preset.observe(self.guard(self._on_preset), names="value")
+        self.guard_controls()
+        if preset is not None:
+            self.guard(self.apply_preset)(preset)
+            if self.state is None:
+                raise ValueError(self.last_error or f"preset {preset!r} failed")
+        else:
+            self.update()
+
+    def preset_list(self) -> tuple[Preset, ...]:
+        return tuple(self.presets)
+
+    def guard_controls(self) -> None:
+        """Guard the widget channel of every widget in the app (call again after adding)."""
+        found = list(iter_widgets(self.widget))
+        found += [v for v in vars(self).values() if isinstance(v, widgets.Widget)]
+        for w in found:
+            guard_widget(w, self.show_message)
+
+    def _ipython_display_(self) -> None:
+        """A bare ``App()`` as the last line of a cell shows the app, not its repr."""
+        from IPython.display import display
+
+        display(self.widget)
+
+    # -- layout -----------------------------------------------------------------------------
+    @property
+    def frame_slider(self) -> widgets.Widget | None:
+        return getattr(self, self.frame.name) if self.frame is not None else None
+
+    def control_widgets(self) -> list[widgets.Widget]:
+        return [getattr(self, name) for name in self._specs]
+
+    def play_row(self) -> widgets.Widget | None:
+        """Play/Pause, back to start and the frame slider in one row (None without a frame)."""
+        if self.frame is None:
+            return None
+        return widgets.HBox([self.play_button, self.rewind_button, self.frame_slider,
+                             self.play], layout=widgets.Layout(align_items="center",
+                                                               flex_flow="row wrap"))
+
+    def preset_box(self) -> widgets.Widget | None:
+        if self.preset is None:
+            return None
+        return widgets.VBox([self.preset, self.preset_note])
+
+    def panel_widget(self, name: str = "info", **layout) -> widgets.HTML:
+        """The HTML widget that shows ``panel()``'s entry ``name`` (made on first use)."""
+        if name not in self.panels:
+            self.panels[name] = widgets.HTML(layout=widgets.Layout(**layout))
+        return self.panels[name]
+
+    def layout(self) -> widgets.Widget:
+        """Default: the figure on the left; presets, controls, Play and the panel on the right."""
+        side = [w for w in (self.preset_box(), *self.control_widgets(), self.play_row(),
+                            self.panel_widget(), self.status) if w is not None]
+        return widgets.HBox([self.fig.canvas,
+                             widgets.VBox(side, layout=widgets.Layout(padding="0 0 0 8px"))],
+                            layout=widgets.Layout(align_items="flex-start",
+                                                  flex_flow="row wrap"))
+
+    # -- messages ---------------------------------------------------------------------------
+    def show_message(self, text: str, kind: str = "error") -> None:
+        colour = {"error": PALETTE["vermillion"], "info": PALETTE["blue"],
+                  "ok": PALETTE["green"]}.get(kind, PALETTE["black"])
+        icon = {"error": "&#9888;", "info": "&#8505;", "ok": "&#10003;"}.get(kind, "")
+        self.status.value = (
+            f'<span class="lesson-status lesson-status-{kind}" style="color:{colour};'
+            f'font-weight:600;font-size:14px">{icon} {html.escape(text)}</span>')
+        self.last_error = text if kind == "error" else None
+
+    def clear_message(self) -> None:
+        self.status.value = ""
+        self.last_error = None
+
+    def guard(self, fn: Callable) -> Callable:
+        """Wrap a callback: any exception becomes a one-line message, never a traceback."""
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except ValueError as exc:
+                self.show_message(str(exc))
+            except Exception as exc:  # a learner's page never shows a traceback
+                log.exception("callback %s failed", getattr(fn, "__name__", fn))
+                self.show_message(f"Something went wrong ({type(exc).__name__}): {exc}")
+            return None
+
+        return wrapper
+
+    def set_enabled(self, name: str, enabled: bool, reason: str = "") -> None:
+        """Grey a control out (with ``reason`` as its tooltip) or bring it back."""
+        w = getattr(self, name)
+        w.disabled = not enabled
+        spec = self._specs.get(name)
+        w.tooltip = (spec.help if spec is not None else None) if enabled else (reason or None)
+
+    # -- params, batching, update -------------------------------------------------------------
+    @property
+    def params(self) -> Params:
+        return Params({name: getattr(self, name).value for name in self._specs})
+
+    @property
+    def frame_value(self):
+        return self.frame_slider.value if self.frame is not None else None
+
+    @contextmanager
+    def batch(self):
+        """Change several controls inside; the app updates once, at the end."""
+        self._depth += 1
+        try:
+            yield self
+        finally:
+            self._depth -= 1
+        if self._depth == 0 and self._pending:
+            self.update()
+
+    def set(self, **values) -> None:
+        """Set several controls (and the frame) at once, checked, and update once."""
+        specs = dict(self._specs)
+        if self.frame is not None:
+            specs[self.frame.name] = self.frame
+        unknown = sorted(set(values) - set(specs))
+        if unknown:
+            raise ValueError(f"{type(self).__name__} has no control {', '.join(unknown)}")
+        checked = {name: specs[name].check(v) for name, v in values.items()}
+        with self.batch():
+            for name, value in checked.items():
+                getattr(self, name).value = value
+
+    def request_update(self) -> None:
+        """Ask for an update: now, or at the end of the current batch."""
+        self._pending = True
+        if self._depth == 0:
+            self.update()
+
+    def update(self) -> None:
+        """Re-compute if the params changed since the last compute; then draw and panel."""
+        if self._depth:
+            self._pending = True
+            return
+        self._pending = False
+        params = self.params
+        if params != self._computed_for:
+            self.refresh_controls(params)
+            self.state = self.compute(params)
+            self._computed_for = params
+            self.compute_count += 1
+            self.clear_gif_link()
+            self._sync_preset(params)
+            if self.last_error is not None:
+                self.clear_message()
+        self.redraw()
+
+    def recompute(self) -> None:
+        """Forget the last state (e.g. after editing something that is not a control)."""
+        self._computed_for = None
+        self.request_update()
+
+    def redraw(self) -> None:
+        """Draw the current state at the current frame, fill the panels, push the picture."""
+        if self.state is None:
+            return
+        frame = self.frame_value
+        self.draw(self.state, frame)
+        self.draw_count += 1
+        self._fill_panels(self.panel(self.state, frame))
+        self.fig.canvas.draw_idle()
+
+    def _fill_panels(self, content) -> None:
+        if content is None:
+            return
+        if isinstance(content, str):
+            content = {"info": content}
+        for name, text in content.items():
+            w = self.panel_widget(name)
+            if w.value != text:
+                w.value = text
+
+    def _on_control(self, _change=None) -> None:
+        self.request_update()
+
+    # -- presets ------------------------------------------------------------------------------
+    def _preset_named(self, name: str) -> Preset:
+        for p in self.preset_list():
+            if p.name == name:
+                return p
+        names = ", ".join(p.name for p in self.preset_list())
+        raise ValueError(f"unknown preset {name!r}; choose one of {names}")
+
+    def apply_preset(self, name: str) -> None:
+        """Set every value of the preset in one batch and select it in the menu."""
+        preset = self._preset_named(name)
+        with self.batch():
+            self.set(**preset.values)
+            self._pending = True
+        self._sync_preset(self.params)
+
+    def matching_preset(self, params: Params) -> Preset | None:
+        values = dict(params)
+        if self.frame is not None:
+            values[self.frame.name] = self.frame_value
+        for p in self.preset_list():
+            if all(k in values and values[k] == v for k, v in p.values.items()):
+                return p
+        return None
+
+    def _sync_preset(self, params: Params) -> None:
+        if self.preset is None:
+            return
+        match = self.matching_preset(params)
+        wanted = match.name if match is not None else self.custom_label
+        if self.preset.value != wanted:
+            self._linking = True
+            try:
+                self.preset.value = wanted
+            finally:
+                self._linking = False
+        note = match.describe(self.state) if match is not None else ""
+        self.preset_note.value = (f'<div class="lesson-preset-note" style="font-size:13px;'
+                                  f'max-width:420px">{note}</div>' if note else "")
+
+    def _on_preset(self, change) -> None:
+        if self._linking or change["new"] == self.custom_label:
+            return
+        self.apply_preset(change["new"])
+
+    # -- the frame and Play -------------------------------------------------------------------
+    def _on_frame_slider(self, change) -> None:
+        if not self._linking:
+            self._linking = True
+            try:
+                self.play.value = self.frame.index_of(change["new"])
+            finally:
+                self._linking = False
+        self.request_update()
+
+    def _on_play_value(self, change) -> None:
+        if self._linking:
+            return
+        self._linking = True
+        try:
+            self.frame_slider.value = self.frame.at(change["new"])
+        finally:
+            self._linking = False
+        self.request_update()
+
+    def _on_play_button(self, change) -> None:
+        if self._linking:
+            return
+        if change["new"] and self.play.value >= self.play.max:
+            self.set(**{self.frame.name: self.frame.min})   # at the end: from the start
+        self.play.playing = bool(change["new"])
+
+    def _on_playing(self, change) -> None:
+        playing = bool(change["new"])
+        self._linking = True
+        try:
+            self.play_button.value = playing
+            self.play_button.description = "Pause" if playing else "Play"
+            self.play_button.icon = "pause" if playing else "play"
+        finally:
+            self._linking = False
+
+    def pause(self) -> None:
+        self.play.playing = False
+
+    def rewind(self) -> None:
+        """Pause and go back to the first frame."""
+        self.pause()
+        self.set(**{self.frame.name: self.frame.min})
+
+    def frame_values(self, step: int = 1) -> list:
+        """The frame values from start to end, every ``step``-th, the last always included."""
+        if self.frame is None:
+            raise ValueError("this app has no frame control, so there is nothing to animate")
+        if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+            raise ValueError(f"step must be a positive whole number, not {short(step)}")
+        indices = list(range(0, self.frame.count + 1, step))
+        if indices[-1] != self.frame.count:
+            indices.append(self.frame.count)
+        return [self.frame.at(i) for i in indices]
+
+    def show_frame(self, value) -> None:
+        """Move the frame control to ``value`` (checked) and draw it."""
+        self.set(**{self.frame.name: value})
+

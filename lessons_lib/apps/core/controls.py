@@ -1,0 +1,251 @@
+"""Control specifications: an app declares its controls once; the base class builds them.
+
+A spec knows how to make its widget and how to check a value for it, so the same rule
+applies to a value set from code (``app.set(...)``, a preset) and to one that arrives from
+the page (see :mod:`.guard`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as widgets
+
+_NUMBER = (int, float)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, _NUMBER) and not isinstance(value, bool)
+
+
+def short(value, limit: int = 30) -> str:
+    """A value as a person would type it: 180 rather than 180.0, 1e+09 rather than ten digits."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass(frozen=True)
+class Slider:
+    """A number between ``min`` and ``max`` in steps of ``step`` (an IntSlider if ``integer``)."""
+
+    name: str
+    label: str
+    min: float
+    max: float
+    step: float = 1.0
+    value: float | None = None
+    integer: bool = False
+    readout: str = ".0f"
+    help: str = ""
+    width: str = "330px"
+    label_width: str = "110px"
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.min) and math.isfinite(self.max) and self.min < self.max):
+            raise ValueError(f"slider {self.name!r}: need finite min < max")
+        if not (math.isfinite(self.step) and self.step > 0):
+            raise ValueError(f"slider {self.name!r}: step must be a positive number")
+
+    @property
+    def default(self):
+        return self.min if self.value is None else self.value
+
+    def check(self, value):
+        """``value`` as this slider holds it, or a ValueError saying what is wrong."""
+        if not _is_number(value):
+            raise ValueError(f"'{self.label}' takes a number, not {short(value)}")
+        if not math.isfinite(value):
+            raise ValueError(f"'{self.label}' takes a finite number, not {short(value)}")
+        if not self.min <= value <= self.max:
+            raise ValueError(f"'{self.label}' goes from {short(self.min)} to {short(self.max)}; "
+                             f"{short(value)} is outside")
+        if self.integer:
+            if value != int(value):
+                raise ValueError(f"'{self.label}' takes whole numbers, not {short(value)}")
+            return int(value)
+        return float(value)
+
+    def make(self, value) -> widgets.Widget:
+        cls = widgets.IntSlider if self.integer else widgets.FloatSlider
+        kw = {} if self.integer else {"readout_format": self.readout}
+        return cls(value=self.check(value), min=self.min, max=self.max, step=self.step,
+                   description=self.label, description_allow_html=False,
+                   continuous_update=True, tooltip=self.help or None,
+                   style={"description_width": self.label_width},
+                   layout=widgets.Layout(width=self.width), **kw)
+
+
+@dataclass(frozen=True)
+class Frame(Slider):
+    """The frame control (time, t, step): changing it re-draws, it never re-computes.
+
+    The app gets the slider, a hidden ``widgets.Play`` that moves it every ``interval_ms``,
+    a Play/Pause button and a back-to-start button. ``seconds_per_unit`` says how many real
+    seconds one unit of the frame value stands for (e.g. 1.0 for a time slider in seconds),
+    so that a GIF keeps real time; leave it None when the frame is not time.
+    """
+
+    interval_ms: int = 50
+    seconds_per_unit: float | None = None
+
+    @property
+    def count(self) -> int:
+        """How many steps from min to max (the Play control's range)."""
+        return max(1, round((self.max - self.min) / self.step))
+
+    def at(self, index: int):
+        value = min(self.max, self.min + index * self.step)
+        return int(round(value)) if self.integer else round(value, 12)
+
+    def index_of(self, value) -> int:
+        return max(0, min(self.count, round((value - self.min) / self.step)))
+
+
+def _options(options) -> list[tuple[str, Any]]:
+    out = []
+    for option in options:
+        if isinstance(option, tuple) and len(option) == 2:
+            out.append((str(option[0]), option[1]))
+        else:
+            out.append((str(option), option))
+    if not out:
+        raise ValueError("a choice needs at least one option")
+    return out
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of several options: ``(label, value)`` pairs or plain values.
+
+    ``style`` is "dropdown", "toggle" (ToggleButtons) or "radio".
+    """
+
+    name: str
+    label: str
+    options: Sequence
+    value: Any = None
+    style: str = "dropdown"
+    help: str = ""
+    width: str = "330px"
+    label_width: str = "110px"
+
+    @property
+    def pairs(self) -> list[tuple[str, Any]]:
+        return _options(self.options)
+
+    @property
+    def values(self) -> list:
+        return [v for _, v in self.pairs]
+
+    @property
+    def default(self):
+        return self.values[0] if self.value is None else self.value
+
+    def check(self, value):
+        if value not in self.values:
+            shown = ", ".join(short(v) for v in self.values)
+            raise ValueError(f"'{self.label}' is one of {shown}; not {short(value)}")
+        return value
+
+    def make(self, value) -> widgets.Widget:
+        cls = {"dropdown": widgets.Dropdown, "toggle": widgets.ToggleButtons,
+               "radio": widgets.RadioButtons}.get(self.style)
+        if cls is None:
+            raise ValueError(f"choice {self.name!r}: style must be dropdown, toggle or radio")
+        kw = {"style": {"description_width": self.label_width}}
+        if self.style == "toggle":
+            kw["style"] = {"description_width": self.label_width, "button_width": "auto"}
+        return cls(options=self.pairs, value=self.check(value), description=self.label,
+                   tooltip=self.help or None, layout=widgets.Layout(width=self.width), **kw)
+
+
+@dataclass(frozen=True)
+class Toggle:
+    """On or off (a checkbox)."""
+
+    name: str
+    label: str
+    value: bool = False
+    help: str = ""
+    width: str = "auto"
+
+    @property
+    def default(self) -> bool:
+        return self.value
+
+    def check(self, value) -> bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"'{self.label}' is on or off (True or False), not {short(value)}")
+        return value
+
+    def make(self, value) -> widgets.Widget:
+        return widgets.Checkbox(value=self.check(value), description=self.label, indent=False,
+                                tooltip=self.help or None, layout=widgets.Layout(width=self.width))
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of control values, with a description of what it shows.
+
+    ``description`` may be a string or a function of the computed state, so that a claim
+    such as "saves 21%" is computed from the same model the app draws.
+    """
+
+    name: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+    description: str | Callable[[Any], str] = ""
+
+    def describe(self, state) -> str:
+        text = self.description
+        return text(state) if callable(text) else text
+
+
+class Params(Mapping):
+    """The control values an app computes from: frozen, hashable, read as attributes."""
+
+    __slots__ = ("_values", "_hash")
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "_values", dict(values))
+        object.__setattr__(self, "_hash", None)
+
+    def __getattr__(self, name: str):
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"no control named {name!r}") from None
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Params are frozen: use replace(name=value)")
+
+    def __getitem__(self, name: str):
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Params) and self._values == other._values
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash(tuple(sorted(self._values.items()))))
+        return self._hash
+
+    def replace(self, **changes) -> Params:
+        unknown = set(changes) - set(self._values)
+        if unknown:
+            raise ValueError(f"no control named {', '.join(sorted(unknown))}")
+        return Params({**self._values, **changes})
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        return f"Params({inner})"

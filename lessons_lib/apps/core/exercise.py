@@ -1,0 +1,265 @@
+"""Exercises with instant checks that teach, for JupyterLab and Voila alike.
+
+* :class:`NumberQuestion`: a typed number, read the way people write it ("−0.5" with the
+  minus sign the readouts use, "4/3", "5.61 m", "30°"); known wrong answers can carry their
+  own explanation (the mistake they stand for).
+* :class:`ChoiceQuestion`: each option may carry the misconception it stands for.
+* :func:`check_function`: checks a function a learner wrote in a code cell. Voila hides code
+  cells, so there it shows the code read-only, highlighted, and the widget version of the
+  exercise instead of a verdict the reader cannot act on.
+
+Any question can take ``show=callable``: a "Show this case" button that puts an app into the
+state the question asks about.
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import ipywidgets as widgets
+import numpy as np
+
+from .controls import _is_number
+from .figure import PALETTE
+from .guard import guard_widget
+
+_OK = f'<span style="color:{PALETTE["green"]};font-weight:600">&#10003; {{}}</span>'
+_NO = f'<span style="color:{PALETTE["vermillion"]};font-weight:600">&#10007; {{}}</span>'
+_HINT = f'<span style="color:{PALETTE["blue"]}"><b>Hint:</b> {{}}</span>'
+
+_MINUS = dict.fromkeys(map(ord, "\u2212\u2013\u2014\ufe63\uff0d"), "-")
+_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_NUMBER_RE = re.compile(rf"^\s*({_NUM})\s*(?:/\s*({_NUM}))?\s*([^\d\s.+\-/][^\d]*)?$")
+
+
+def in_voila() -> bool:
+    """True in a kernel that Voila started (Voila sets these in the kernel's environment)."""
+    if os.environ.get("LESSONS_VOILA") in ("0", "1"):
+        return os.environ["LESSONS_VOILA"] == "1"
+    return any(k in os.environ for k in ("VOILA_PREHEAT", "VOILA_BASE_URL", "VOILA_KERNEL_ID"))
+
+
+def parse_number(text: str) -> float:
+    """A number as typed: '−0.5', '4/3', '5.61 m', '30°', '1,5' -> float, else ValueError."""
+    if not isinstance(text, str):
+        raise ValueError("type a number")
+    cleaned = text.translate(_MINUS).strip()
+    if cleaned.count(",") == 1 and "." not in cleaned:
+        cleaned = cleaned.replace(",", ".")
+    if not cleaned:
+        raise ValueError("Type a number first.")
+    match = _NUMBER_RE.match(cleaned)
+    if match is None:
+        raise ValueError(f"'{text}' is not a number: type digits such as 12.5, -0.5 or 4/3")
+    top, bottom = float(match.group(1)), match.group(2)
+    if bottom is not None:
+        if float(bottom) == 0:
+            raise ValueError("a fraction cannot have 0 below the line")
+        top /= float(bottom)
+    if not math.isfinite(top):
+        raise ValueError("Type a finite number.")
+    return top
+
+
+def fmt_number(x: float, digits: int = 2, sign: bool = False) -> str:
+    """``x`` rounded to ``digits`` decimals, never '-0.00'; with ``sign`` a '+' for >= 0."""
+    x = float(x)
+    if not math.isfinite(x):
+        raise ValueError(f"cannot print {x} as a readout")
+    text = f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+    if float(text) == 0:
+        text = ("+" if sign else "") + f"{0:.{digits}f}"
+    return text.replace("-", "\u2212")
+
+
+class _Question:
+    def __init__(self, prompt: str, hint: str, control: widgets.Widget,
+                 show: Callable[[], None] | None = None, show_label: str = "Show this case"):
+        self.hint = hint
+        self.control = control
+        self.solved = False
+        self.attempts = 0
+        self._submitting = False
+        self.check_button = widgets.Button(description="Check", button_style="primary",
+                                           layout=widgets.Layout(width="90px"))
+        self.hint_button = widgets.Button(description="Hint", layout=widgets.Layout(width="90px"))
+        self.feedback = widgets.HTML()
+        self.check_button.on_click(lambda _b: self.submit())
+        self.hint_button.on_click(lambda _b: self.show_hint())
+        buttons = [control, self.check_button, self.hint_button]
+        self.show_button = None
+        if show is not None:
+            self.show_button = widgets.Button(description=show_label, icon="eye",
+                                              layout=widgets.Layout(width="auto"))
+            self.show_button.on_click(lambda _b: show())
+            buttons.append(self.show_button)
+        self.widget = widgets.VBox(
+            [widgets.HTML(f'<div style="font-size:14px"><b>{prompt}</b></div>'),
+             widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")),
+             self.feedback],
+            layout=widgets.Layout(border=f"1px solid {PALETTE['light']}", padding="6px",
+                                  margin="6px 0"))
+        guard_widget(control, lambda text: setattr(self.feedback, "value", _NO.format(
+            html.escape(text))))
+
+    def _ipython_display_(self):  # a bare `question` at the end of a cell shows it
+        from IPython.display import display
+
+        display(self.widget)
+
+    def show_hint(self) -> None:
+        self.feedback.value = _HINT.format(self.hint)
+
+    def judge(self, value) -> tuple[bool, str]:
+        raise NotImplementedError
+
+    def submit(self, value=None) -> bool:
+        """Check ``value`` (or the control's current value) and show the verdict."""
+        if value is not None:
+            self._submitting = True
+            try:
+                self.control.value = value
+            finally:
+                self._submitting = False
+        try:
+            ok, message = self.judge(self.control.value)
+        except ValueError as exc:
+            ok, message = False, str(exc)
+        self.attempts += 1
+        self.solved = ok
+        self.feedback.value = (_OK if ok else _NO).format(html.escape(message))
+        return ok
+
+
+class NumberQuestion(_Question):
+    """A numeric answer, accepted within ``tol`` (absolute).
+
+    ``wrong`` maps known wrong answers to what they mean ("6.6: you left out the curvature
+    scale"); each is recognised within the same ``tol``.
+    """
+
+    def __init__(self, prompt: str, answer: float, hint: str, tol: float = 0.5,
+                 unit: str = "", explain: str = "", wrong: Mapping[float, str] | None = None,
+                 show: Callable[[], None] | None = None) -> None:
+        if not _is_number(answer) or not math.isfinite(answer):
+            raise ValueError(f"answer must be a finite number, not {answer!r}")
+        if not _is_number(tol) or not math.isfinite(tol) or tol < 0:
+            raise ValueError(f"tol must be a finite number >= 0, not {tol!r}")
+        self.answer, self.tol, self.unit, self.explain = float(answer), float(tol), unit, explain
+        self.wrong = {float(k): v for k, v in (wrong or {}).items()}
+        for k in self.wrong:
+            if not math.isfinite(k) or abs(k - self.answer) <= self.tol:
+                raise ValueError(f"the wrong answer {k:g} must be finite and outside the "
+                                 f"tolerance of the right one")
+        control = widgets.Text(placeholder="your answer" + (f" ({unit})" if unit else ""),
+                               continuous_update=False, layout=widgets.Layout(width="170px"))
+        super().__init__(prompt, hint, control, show)
+        # Enter (or leaving the box) checks the answer; Check does too
+        control.observe(lambda _c: None if self._submitting else self.submit(), names="value")
+
+    def judge(self, value) -> tuple[bool, str]:
+        number = parse_number(str(value))
+        if abs(number - self.answer) <= self.tol:
+            return True, ("Right! " + self.explain).strip()
+        for known, why in self.wrong.items():
+            if abs(number - known) <= self.tol:
+                return False, f"Not quite: {number:g}. {why}"
+        direction = "high" if number > self.answer else "low"
+        return False, f"Not quite: {number:g} is too {direction}. Try again, or ask for a hint."
+
+
+class ChoiceQuestion(_Question):
+    """Pick one option. ``options`` is a list, or a mapping option -> why it is wrong."""
+
+    def __init__(self, prompt: str, options: Sequence[str] | Mapping[str, str | None],
+                 answer: str, hint: str, explain: str = "",
+                 show: Callable[[], None] | None = None) -> None:
+        reasons = dict(options) if isinstance(options, Mapping) else dict.fromkeys(options)
+        if answer not in reasons:
+            raise ValueError(f"the answer {answer!r} is not one of the options {list(reasons)}")
+        self.answer, self.explain, self.reasons = answer, explain, reasons
+        control = widgets.RadioButtons(options=list(reasons), value=None,
+                                       layout=widgets.Layout(width="auto"))
+        super().__init__(prompt, hint, control, show)
+
+    def judge(self, value) -> tuple[bool, str]:
+        if value is None:
+            return False, "Pick an option first."
+        if value == self.answer:
+            return True, ("Right! " + self.explain).strip()
+        why = self.reasons.get(value)
+        return False, (f"Not '{value}': {why}" if why else
+                       f"Not '{value}'. Think again, or ask for a hint.")
+
+
+def _source_of(fn: Callable) -> str:
+    try:
+        return inspect.getsource(fn)
+    except (OSError, TypeError):
+        return f"# the code of {getattr(fn, '__name__', 'this function')} is not available"
+
+
+def _highlighted(code: str) -> str:
+    try:
+        from pygments import highlight
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import PythonLexer
+    except ImportError:  # pragma: no cover - pygments comes with Jupyter
+        return f"<pre>{html.escape(code)}</pre>"
+    formatter = HtmlFormatter(noclasses=True, style="friendly")
+    return highlight(code, PythonLexer(), formatter)
+
+
+def _run_cases(fn, reference, cases, atol, name) -> list[str]:
+    failures = []
+    for args in cases:
+        want = np.asarray(reference(*args), dtype=float)
+        try:
+            got = np.asarray(fn(*args), dtype=float)
+        except Exception as exc:  # the learner's code: report, never raise
+            failures.append(f"{name}{args} raised {type(exc).__name__}: {exc}")
+            continue
+        if got.shape != want.shape:
+            failures.append(f"{name}{args} has shape {got.shape}, expected {want.shape}")
+        elif not np.allclose(got, want, atol=atol):
+            failures.append(f"{name}{args} gave {np.round(got, 3).tolist()}, "
+                            f"expected {np.round(want, 3).tolist()}")
+    return failures
+
+
+def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple], hint: str,
+                   atol: float = 1e-6, name: str | None = None,
+                   widget: _Question | None = None) -> widgets.Widget:
+    """Compare a learner's function with the reference on ``cases`` and say how it went.
+
+    In JupyterLab: a verdict (the returned widget's ``.ok`` tells whether every case passed).
+    In Voila, where the code cell is hidden and cannot be edited: the code, read-only, and
+    ``widget`` (the same exercise as a question), never a verdict on code the reader did not
+    write. ``.ok`` is still set, for tests.
+    """
+    name = name or getattr(fn, "__name__", "your function")
+    cases = list(cases)
+    failures = _run_cases(fn, reference, cases, atol, name)
+    if in_voila():
+        intro = widgets.HTML(
+            '<div style="font-size:14px">In JupyterLab this is a code cell you can edit and '
+            f"run; here is the code <code>{html.escape(name)}</code> starts from:</div>"
+            + _highlighted(_source_of(fn)))
+        parts = [intro]
+        if widget is not None:
+            parts += [widgets.HTML('<div style="font-size:14px">Try the same idea here:</div>'),
+                      widget.widget]
+        out = widgets.VBox(parts)
+    elif failures:
+        out = widgets.HTML(_NO.format(f"{len(failures)} of {len(cases)} checks failed. First "
+                                      "one: " + html.escape(failures[0])) + "<br>"
+                           + _HINT.format(hint))
+    else:
+        out = widgets.HTML(_OK.format(f"All {len(cases)} checks pass. Well done!"))
+    out.ok = not failures
+    return out

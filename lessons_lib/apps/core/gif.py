@@ -1,0 +1,138 @@
+"""Slides to take away: what an app's Play shows, as an animated GIF.
+
+Mixed into :class:`~.app.LessonApp`. ``save_gif`` (from code) writes every frame; the
+"Save GIF" button renders at most :attr:`GifExport.gif_max_frames` frames and offers the file
+as a download link, which is cleared as soon as the scenario changes. Frames are at least
+:data:`GIF_MIN_WIDTH` pixels wide and text in them at least 9 px tall.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import ipywidgets as widgets
+
+from .controls import _is_number, short
+from .figure import MIN_FONT_SIZE
+
+#: A GIF narrower than this is hard to read on a slide.
+GIF_MIN_WIDTH = 480
+#: The most frames ``save_gif`` writes in one call (from code); the button writes fewer.
+GIF_MAX_FRAMES = 2000
+#: Frame rates a GIF viewer plays faithfully.
+GIF_FPS_RANGE = (0.5, 50.0)
+
+
+class GifExport:
+    """GIF export for an app with a frame control (``self.frame``)."""
+
+    gif_max_frames: int = 60
+    gif_button: widgets.Button | None = None
+    gif_link: widgets.HTML | None = None
+
+    @property
+    def gif_name(self) -> str:
+        return type(self).__name__.removesuffix("App").lower() + ".gif"
+
+    def gif_dpi(self) -> int:
+        """Enough dots per inch for a frame >= 480 px wide and 9 pt text >= 9 px tall."""
+        width_in = self.fig.get_figwidth()
+        return max(math.ceil(72 * 9 / MIN_FONT_SIZE), math.ceil(GIF_MIN_WIDTH / width_in))
+
+    def gif_fps(self, step: int) -> float:
+        """Real time when the frame is time (``seconds_per_unit``); else Play's own pace."""
+        spec = self.frame
+        if spec.seconds_per_unit:
+            fps = 1.0 / (step * spec.step * spec.seconds_per_unit)
+        else:
+            fps = 1000.0 / max(spec.interval_ms, 1) / step
+        lo, hi = GIF_FPS_RANGE
+        return min(hi, max(lo, fps))
+
+    def save_gif(self, path: str | os.PathLike, fps: float | None = None, step: int = 1,
+                 dpi: int | None = None) -> str:
+        """Write the frames from start to end (every ``step``-th) as a GIF; return its path.
+
+        The app's own ``draw`` makes each frame; the frame control is put back afterwards.
+        """
+        from matplotlib.animation import PillowWriter
+
+        values = self.frame_values(step)
+        if len(values) > GIF_MAX_FRAMES:
+            raise ValueError(f"{len(values)} frames is more than {GIF_MAX_FRAMES}: "
+                             f"use a larger step (e.g. step={math.ceil(len(values) / 200)})")
+        if fps is None:
+            fps = self.gif_fps(step)
+        if not _is_number(fps) or not GIF_FPS_RANGE[0] <= fps <= GIF_FPS_RANGE[1]:
+            raise ValueError(f"fps must be a number from {GIF_FPS_RANGE[0]:g} to "
+                             f"{GIF_FPS_RANGE[1]:g}, not {short(fps)}")
+        if dpi is None:
+            dpi = self.gif_dpi()
+        if isinstance(dpi, bool) or not isinstance(dpi, int) or not 20 <= dpi <= 300:
+            raise ValueError(f"dpi must be a whole number from 20 to 300, not {short(dpi)}")
+        path = os.fspath(path)
+        before = self.frame_value
+        writer = PillowWriter(fps=fps)
+        try:
+            with writer.saving(self.fig, path, dpi):
+                for value in values:
+                    self.show_frame(value)
+                    writer.grab_frame()
+        finally:
+            self.show_frame(before)
+        return path
+
+    # -- the button -------------------------------------------------------------------------
+    def add_gif_button(self) -> None:
+        """A "Save GIF" button beside the Play row (or under the app)."""
+        self.gif_button = widgets.Button(
+            description="Save GIF", icon="film",
+            tooltip="write what Play shows as an animated GIF (for slides) and offer it as a "
+                    "download", layout=widgets.Layout(width="110px"))
+        self.gif_link = widgets.HTML(layout=widgets.Layout(margin="0 0 0 8px"))
+        self.gif_button.on_click(self.guard(self._on_gif_button))
+        self._place_gif_row(widgets.HBox([self.gif_button, self.gif_link],
+                                         layout=widgets.Layout(align_items="center",
+                                                               flex_flow="row wrap")))
+
+    def _place_gif_row(self, row: widgets.Widget) -> None:
+        from .app import iter_widgets
+
+        for box in iter_widgets(self.widget):
+            children = tuple(getattr(box, "children", ()) or ())
+            if isinstance(box, widgets.Box) and any(c is self.status for c in children):
+                i = next(i for i, c in enumerate(children) if c is self.status)
+                box.children = (*children[:i], row, *children[i:])
+                return
+        self.widget = widgets.VBox([self.widget, row])
+
+    def clear_gif_link(self) -> None:
+        """The scenario changed: a GIF made before shows something else now."""
+        if self.gif_link is not None and self.gif_link.value:
+            self.gif_link.value = ""
+
+    def _on_gif_button(self, _button=None) -> None:
+        n = len(self.frame_values())
+        step = max(1, math.ceil(n / self.gif_max_frames))
+        frames = len(self.frame_values(step))
+        self.pause()
+        self.gif_button.disabled = True
+        self.gif_link.value = f"<i>writing {frames} frames ...</i>"
+        try:
+            with tempfile.TemporaryDirectory(prefix="lesson-gif-") as tmp:
+                path = self.save_gif(Path(tmp) / self.gif_name, step=step)
+                data = Path(path).read_bytes()
+        except Exception:
+            self.gif_link.value = ""
+            raise
+        finally:
+            self.gif_button.disabled = False
+        encoded = base64.b64encode(data).decode("ascii")
+        self.gif_link.value = (
+            f'<a class="lesson-gif-link" download="{self.gif_name}" '
+            f'href="data:image/gif;base64,{encoded}">&#11015; {self.gif_name}</a> '
+            f"<small>({len(data) // 1024} kB, {frames} frames)</small>")

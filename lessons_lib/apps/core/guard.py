@@ -1,0 +1,137 @@
+"""The widget-channel guard: the page can set only what a person can set.
+
+A browser (or anything that speaks the widget protocol, e.g. a student's crafted message to
+the classroom server) sends ``{"method": "update", "state": {...}}`` to a widget. ipywidgets
+would apply any synced trait: a slider's ``max``, a Play's ``interval``, a dropdown's
+``index`` of None, NaN for a value. :func:`guard_widget` routes each message through
+:func:`check_update` first, which lets through only the keys a person changes by using the
+control (``value``; ``index`` for a choice; ``playing`` for Play), each checked for type,
+finiteness and range. Anything else is refused: the widget keeps its value, the page is sent
+the value actually kept, and ``on_refused`` gets one sentence saying why.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from .controls import _is_number, short
+
+log = logging.getLogger("lessons_lib.apps")
+
+#: The longest text a Text box accepts from the page (an answer, not a novel).
+MAX_TEXT = 200
+
+
+def _label(w: widgets.Widget) -> str:
+    return getattr(w, "description", "") or type(w).__name__
+
+
+def _check_number(w, key: str, value) -> None:
+    if not _is_number(value):
+        raise ValueError(f"takes a number, not {short(value)}")
+    if not math.isfinite(value):
+        raise ValueError(f"takes a finite number, not {short(value)}")
+    lo, hi = getattr(w, "min", None), getattr(w, "max", None)
+    if _is_number(lo) and _is_number(hi) and not lo <= value <= hi:
+        raise ValueError(f"goes from {short(lo)} to {short(hi)}; {short(value)} is outside")
+    if isinstance(w, widgets.IntSlider | widgets.Play | widgets.IntText) and value != int(value):
+        raise ValueError(f"takes whole numbers, not {short(value)}")
+
+
+def _check_index(w, value) -> None:
+    n = len(getattr(w, "options", ()) or ())
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise ValueError(f"is one of {n} options; index {short(value)} is not one of them")
+
+
+#: Widgets that show things: nothing about them is the page's to set.
+_READ_ONLY = (widgets.HTML, widgets.HTMLMath, widgets.Label, widgets.Valid, widgets.Output,
+              widgets.FloatProgress, widgets.IntProgress)
+
+
+def allowed_keys(w: widgets.Widget) -> frozenset[str]:
+    """The synced keys a person changes by using ``w``."""
+    if isinstance(w, _READ_ONLY):
+        return frozenset()
+    if isinstance(w, widgets.Play):
+        return frozenset({"value", "playing"})
+    if isinstance(w, widgets.widget_selection._Selection):
+        return frozenset({"index"})
+    if isinstance(w, widgets.ValueWidget):
+        return frozenset({"value"})
+    return frozenset()
+
+
+def check_update(w: widgets.Widget, state: dict) -> None:
+    """Raise ValueError (one sentence) unless ``state`` is something a person could set."""
+    allowed = allowed_keys(w)
+    extra = sorted(set(state) - allowed)
+    if extra:
+        raise ValueError(f"cannot be given {', '.join(extra)} from the page")
+    for key, value in state.items():
+        if key == "index":
+            _check_index(w, value)
+        elif key == "playing" or isinstance(w, widgets.Checkbox | widgets.ToggleButton):
+            if not isinstance(value, bool):
+                raise ValueError(f"is on or off, not {short(value)}")
+        elif isinstance(w, widgets.Text | widgets.Textarea):
+            if not isinstance(value, str) or len(value) > MAX_TEXT:
+                raise ValueError(f"takes text of at most {MAX_TEXT} characters")
+        elif hasattr(w, "min") and hasattr(w, "max"):
+            _check_number(w, key, value)
+        else:
+            raise ValueError(f"cannot be given {short(value)} from the page")
+
+
+def handle_message(w: widgets.Widget, on_refused: Callable[[str], None], msg: dict) -> None:
+    """Apply one front-end message to ``w`` if it is something a person could do."""
+    content = msg.get("content") if isinstance(msg, dict) else None
+    data = content.get("data") if isinstance(content, dict) else None
+    if not isinstance(data, dict):
+        return
+    if data.get("method") != "update":      # clicks, request_state, ...: ipywidgets' own
+        try:
+            w._handle_msg(msg)
+        except Exception as exc:  # a malformed custom message must not reach the page
+            log.info("widget %s ignored a message: %s", _label(w), exc)
+        return
+    state = data.get("state")
+    try:
+        if not isinstance(state, dict):
+            raise ValueError("was sent a malformed update")
+        buffer_paths = data.get("buffer_paths") or []
+        if buffer_paths:
+            raise ValueError("cannot be given binary data from the page")
+        check_update(w, state)
+        w.set_state(state)
+    except Exception as exc:
+        reason = str(exc) if isinstance(exc, ValueError) else "cannot take that value"
+        log.info("control %s refused %s: %s", _label(w), short(state), reason)
+        on_refused(f"'{_label(w)}' {reason}; it keeps its value.")
+        sent = [k for k in (state if isinstance(state, dict) else {}) if k in w.keys]
+        keys = sorted({*sent, *(k for k in ("value", "index", "playing") if k in w.keys)})
+        if keys:  # the page goes back to what the kernel kept
+            w.send_state(keys)
+
+
+def guard_widget(w: widgets.Widget, on_refused: Callable[[str], None]) -> bool:
+    """Route ``w``'s widget messages through :func:`handle_message` (once). True if guarded.
+
+    The ipympl canvas and its toolbar keep their own protocol and are left alone.
+    """
+    comm = getattr(w, "comm", None)
+    if comm is None or getattr(comm, "_lesson_guarded", False):
+        return False
+    if type(w).__module__.startswith("ipympl"):
+        return False
+    comm.on_msg(functools.partial(handle_message, w, on_refused))
+    comm._lesson_guarded = True
+    return True
+
+
+__all__ = ["allowed_keys", "check_update", "guard_widget", "handle_message"]

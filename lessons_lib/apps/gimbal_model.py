@@ -1,0 +1,213 @@
+"""Lesson 1's model: slider values in, a frozen picture of the gimbal out (no widgets, no
+artists). Everything the app draws or prints is computed here and tested here.
+
+* the three ring frames, axes and the aircraft's orientation for any of the six orders;
+* the lock-proximity gauge: the angle between the outer and inner axes and the smallest
+  singular value of the ring-rates -> angular-velocity map, with a badge that reads
+  ``"free"``, ``"near"`` (axes closer than :data:`NEAR_LOCK_DEG`) or ``"locked"`` (at the
+  lock itself, the middle ring at +-90);
+* each ring's instantaneous motion, drawn at the nose: the angular velocity one degree per
+  second of that ring gives the aircraft (its axis, right-hand rule), and the weakest
+  direction, the turn the rings can make only at the highest cost (at the lock: not at all);
+* article 004's read-back (``QuaternionToYawPtichRoll``) and how far off it is;
+* the "Lock it" animation path and the "reach this orientation" exercise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import rotations as rot
+
+#: The badge says "near lock" while the outer and inner axes are closer than this (the
+#: middle ring beyond 80 degrees). There a turn about the weakest direction already costs
+#: the rings 1 / lock_measure = 1 / (sqrt(2) sin 5 deg) = 8.1 times its size.
+NEAR_LOCK_DEG = 10.0
+#: ... and "locked" at the lock itself: axes parallel to rounding (the middle ring at +-90).
+LOCK_TOL_DEG = 1e-6
+
+#: The "Lock it" animation: frames and milliseconds per frame (20 x 50 ms = one second).
+LOCK_FRAMES = 20
+LOCK_INTERVAL_MS = 50
+
+#: "Reach this orientation" counts as reached when the aircraft is within this many degrees
+#: of the ghost (one rotation angle, :func:`lessons_lib.rotations.angle_between`).
+REACH_TOL_DEG = 3.0
+
+_BASIS = np.eye(3)
+_INDEX = {"X": 0, "Y": 1, "Z": 2}
+
+#: Body-frame points the app marks: the nose tip (where the motion arrows start).
+NOSE = np.array([0.0, 0.0, 0.58])
+
+
+def _frozen(a) -> np.ndarray:
+    a = np.array(a, dtype=float)
+    a.setflags(write=False)
+    return a
+
+
+def badge_state(lock_angle: float) -> str:
+    """``"locked"`` at the lock, ``"near"`` within :data:`NEAR_LOCK_DEG`, else ``"free"``."""
+    if not np.isfinite(lock_angle) or lock_angle < 0:
+        raise ValueError(f"lock_angle must be a finite angle >= 0 in degrees, got {lock_angle!r}")
+    if lock_angle <= LOCK_TOL_DEG:
+        return "locked"
+    if lock_angle < NEAR_LOCK_DEG:
+        return "near"
+    return "free"
+
+
+def weakest_direction(axes: np.ndarray) -> tuple[np.ndarray, float]:
+    """The unit angular velocity that the rings produce least easily, and that cost.
+
+    ``axes`` are the rows outer, middle, inner (:func:`rotations.gimbal_axes`); the map from
+    ring rates to angular velocity has these as columns. Its left singular vector of the
+    smallest singular value ``sigma`` is the direction; producing a unit turn rate about it
+    takes ring rates of size ``1 / sigma`` (infinite at the lock). The sign is chosen along
+    ``outer x middle``, the direction at the lock itself, so it does not flip from frame to
+    frame.
+    """
+    J = np.asarray(axes, dtype=float).T
+    u, sv, _ = np.linalg.svd(J)
+    d = u[:, -1]
+    ref = np.cross(axes[0], axes[1])
+    if d @ ref < 0:
+        d = -d
+    return d, float(sv[-1])
+
+
+@dataclass(frozen=True)
+class Target:
+    """A ghost orientation for "reach this orientation": where the exercise starts (angles
+    in the app's order), and the orientation to reach."""
+
+    order: str
+    start: tuple[float, float, float]
+    angles: tuple[float, float, float]
+    matrix: np.ndarray = field(repr=False)
+
+    def error(self, yaw: float, pitch: float, roll: float) -> float:
+        """Degrees between the aircraft at these angles and the ghost."""
+        return rot.angle_between(rot.euler_to_matrix(yaw, pitch, roll, self.order),
+                                 self.matrix)
+
+    def reached(self, yaw: float, pitch: float, roll: float) -> bool:
+        return self.error(yaw, pitch, roll) <= REACH_TOL_DEG
+
+
+def reach_target(order: str = "YXZ", turn_deg: float = 40.0) -> Target:
+    """The exercise's target: start locked (the middle ring at 90, the others at 0), then
+    turn the aircraft by ``turn_deg`` about the direction the lock has lost. No single ring
+    can do that from the start (:func:`best_single_ring`); the angles of the target, read
+    back exactly, say how the three rings together can."""
+    rot.check_order(order)
+    start = {"yaw": 0.0, "pitch": 0.0, "roll": 0.0, rot.middle_angle_name(order): 90.0}
+    start = (start["yaw"], start["pitch"], start["roll"])
+    R0 = rot.euler_to_matrix(*start, order)
+    missing, _ = weakest_direction(rot.gimbal_axes(*start, order))
+    R = rot.axis_angle_matrix(missing, turn_deg) @ R0
+    angles = rot.matrix_to_euler(R, order)
+    return Target(order, start, tuple(round(a, 9) + 0.0 for a in angles), _frozen(R))
+
+
+def best_single_ring(target: Target, step_deg: float = 0.25) -> tuple[float, float, float]:
+    """For each ring (outer, middle, inner): the smallest distance in degrees to the target
+    that turning that ring alone from ``target.start`` can reach (searched every
+    ``step_deg``)."""
+    names = rot.ring_angle_names(target.order)
+    sweep = np.arange(-180.0, 180.0, step_deg)
+    out = []
+    for name in names:
+        angles = dict(zip(("yaw", "pitch", "roll"), target.start, strict=True))
+        angles[name] = sweep
+        R = rot.euler_to_matrix(angles["yaw"], angles["pitch"], angles["roll"], target.order)
+        out.append(float(np.min(rot.angle_between(R, target.matrix))))
+    return tuple(out)
+
+
+def lock_path(middle_start: float, frames: int = LOCK_FRAMES) -> np.ndarray:
+    """The middle ring's angle in each frame of "Lock it": from ``middle_start`` to the
+    nearer of +-90 (+90 from 0), eased in and out, in whole degrees (the slider's step),
+    ending exactly on the lock. ``frames + 1`` values, the first the start."""
+    if not np.isfinite(middle_start):
+        raise ValueError(f"middle_start must be a finite angle, got {middle_start!r}")
+    if int(frames) != frames or frames < 1:
+        raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
+    end = -90.0 if middle_start < 0 else 90.0
+    t = np.linspace(0.0, 1.0, int(frames) + 1)
+    ease = t * t * (3 - 2 * t)
+    path = np.round(middle_start + (end - middle_start) * ease)
+    path[0], path[-1] = middle_start, end
+    return path + 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class GimbalState:
+    """What the app shows for one set of angles (all vectors in world coordinates, Y up)."""
+
+    order: str
+    angles: tuple[float, float, float]  # yaw, pitch, roll (the sliders)
+    names: tuple[str, str, str]         # the angle on each ring, outer to inner
+    values: tuple[float, float, float]  # those angles, outer to inner
+    frames: np.ndarray                  # (3, 3, 3): each ring's turn, outer to inner
+    planes: np.ndarray                  # (3, 2, 3): two unit vectors spanning each ring
+    matrix: np.ndarray                  # R, the aircraft's orientation
+    quaternion: object                  # the same as a unit quaternion
+    axes: np.ndarray                    # rows: outer, middle, inner ring axis
+    nose: np.ndarray                    # where the nose tip is
+    lock_angle: float                   # degrees between the outer and inner axes
+    lock_measure: float                 # smallest singular value: 1 free .. 0 locked
+    badge: str                          # "free", "near", "locked"
+    weakest: np.ndarray                 # unit: the turn the rings make least easily
+    readback: tuple[float, float, float]  # exact, from R
+    article: tuple[float, float, float]   # article 004's QuaternionToYawPtichRoll
+    article_snapped: bool               # its |test| > 0.4995 branch was taken
+    article_error: float                # degrees between its orientation and R
+    target_error: float | None = None   # degrees to the ghost, when there is one
+
+    @property
+    def gauge(self) -> float:
+        """How far the lock has come, 0 (middle ring at 0) to 1 (at the lock)."""
+        return 1.0 - self.lock_angle / 90.0
+
+    @property
+    def motion_gap(self) -> float:
+        """Degrees between the lines of the outer and inner rings' motion (their axes)."""
+        return self.lock_angle
+
+
+def compute_state(yaw: float, pitch: float, roll: float, order: str = "YXZ",
+                  target: Target | None = None) -> GimbalState:
+    """The gimbal at these slider values (degrees): pure maths, see :class:`GimbalState`."""
+    rot.check_order(order)
+    names = rot.ring_angle_names(order)
+    by_name = {"yaw": float(yaw), "pitch": float(pitch), "roll": float(roll)}
+    values = tuple(by_name[n] for n in names)
+    R_outer = rot.axis_rotation(order[0], values[0])
+    R_middle = R_outer @ rot.axis_rotation(order[1], values[1])
+    R = R_middle @ rot.axis_rotation(order[2], values[2])
+    frames = np.stack([R_outer, R_middle, R])
+    i, j, k = (_INDEX[a] for a in order)
+    # each ring lies in the plane of its own axis and the next ring's axis (the inner ring:
+    # its axis and the one it would carry next, the outer letter)
+    pairs = ((i, j), (j, k), (k, i))
+    planes = np.stack([np.stack([frames[n] @ _BASIS[a], frames[n] @ _BASIS[b]])
+                       for n, (a, b) in enumerate(pairs)])
+    axes = rot.gimbal_axes(yaw, pitch, roll, order)
+    q = rot.euler_to_quaternion(yaw, pitch, roll, order)
+    lock_angle = rot.lock_angle(yaw, pitch, roll, order)
+    weakest, sigma = weakest_direction(axes)
+    article = rot.quaternion_to_euler_naive(q, order)
+    mid = {"yaw": article[0], "pitch": article[1], "roll": article[2]}[names[1]]
+    return GimbalState(
+        order=order, angles=(by_name["yaw"], by_name["pitch"], by_name["roll"]),
+        names=names, values=values, frames=_frozen(frames), planes=_frozen(planes),
+        matrix=_frozen(R), quaternion=q, axes=_frozen(axes), nose=_frozen(R @ NOSE),
+        lock_angle=lock_angle, lock_measure=sigma, badge=badge_state(lock_angle),
+        weakest=_frozen(weakest), readback=rot.matrix_to_euler(R, order), article=article,
+        article_snapped=abs(mid) == 90.0,  # asin alone reaches 90 only past the threshold
+        article_error=rot.angle_between(rot.euler_to_matrix(*article, order), R),
+        target_error=None if target is None else target.error(yaw, pitch, roll))

@@ -1,0 +1,460 @@
+"""Lesson 2's model: two orientations and the toggles in, every path and measurement out.
+
+Pure: no widgets, no artists. :func:`compute` turns the start and end (yaw, pitch, roll), the
+gimbal order and the two toggles into a frozen :class:`BlendState` that holds the sampled
+paths of the three blends, their angles and speeds, the slerp axis, the plane in 4D that
+holds nlerp's chord and slerp's arc, and a plain sentence for each toggle saying what it
+does for this pair. :func:`describe` writes a preset's description from those numbers, so
+that what the page says is what the plots show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import quaternion
+
+from ..interpolation import (
+    angle_between,
+    angular_speed,
+    euler_lerp,
+    lerp_angles,
+    nlerp,
+    slerp,
+    total_angle,
+)
+from ..rotations import check_order, euler_to_quaternion, quaternion_to_euler
+
+METHODS = ("euler", "nlerp", "slerp")
+LABELS = {"euler": "Euler lerp", "nlerp": "nlerp", "slerp": "slerp"}
+ANGLE_NAMES = ("yaw", "pitch", "roll")
+
+#: Samples of t for paths, the speed plot and the 4D picture (every 1/120 of t).
+SAMPLES = 121
+#: Ghost copies at these t (shown once the blend has passed them): 0, 1/6, ..., 1.
+GHOSTS = np.linspace(0.0, 1.0, 7)
+#: Beads on the paths every 0.1 of t (evenly spaced beads = a steady turn).
+BEAD_STEP = (SAMPLES - 1) // 10
+
+#: A speed that varies by less than this fraction of its largest value is called steady.
+STEADY = 0.005
+#: Two paths closer than this (degrees, at every sample) are called the same path.
+SAME_PATH_DEG = 0.05
+
+# The aeroplane in its own frame: nose along +Z, up along +Y (the fin).
+NOSE = np.array([0.0, 0.0, 1.0])
+UP = np.array([0.0, 1.0, 0.0])
+
+
+def _frozen(a) -> np.ndarray:
+    a = np.array(a)
+    a.setflags(write=False)
+    return a
+
+
+def _floats(q) -> np.ndarray:
+    return quaternion.as_float_array(q).astype(float)
+
+
+def _num(x: float, digits: int = 0, signed: bool = False) -> str:
+    """A number as the page prints it: typographic minus, never "−0"."""
+    text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+    if float(text) == 0:
+        text = f"{0.0:+.{digits}f}" if signed else f"{0.0:.{digits}f}"
+    return text.replace("-", "−")
+
+
+# -- speed profiles ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SpeedProfile:
+    """The shape of one speed curve, measured: what the description says about it.
+
+    ``kind`` is ``"steady"``, ``"falls"`` (only slows down), ``"rises"`` (only speeds up),
+    ``"bulges"`` (speeds up, then slows down), ``"dips"`` (slows down, then speeds up) or
+    ``"varies"``. Speeds are in degrees per unit of t.
+    """
+
+    kind: str
+    start: float
+    end: float
+    low: float
+    high: float
+    t_high: float
+    t_low: float
+
+    @classmethod
+    def measure(cls, speed: np.ndarray, ts: np.ndarray) -> SpeedProfile:
+        s = np.asarray(speed, dtype=float)
+        hi, lo = int(np.argmax(s)), int(np.argmin(s))
+        high, low = float(s[hi]), float(s[lo])
+        spread = high - low
+        args = (float(s[0]), float(s[-1]), low, high, float(ts[hi]), float(ts[lo]))
+        if spread <= STEADY * max(high, 1e-12):
+            return cls("steady", *args)
+        tol = 0.01 * spread                  # rounding wobble of the central differences
+        d = np.diff(s)
+
+        def falling(x):
+            return bool(np.all(x <= tol))
+
+        def rising(x):
+            return bool(np.all(x >= -tol))
+
+        if falling(d):
+            kind = "falls"
+        elif rising(d):
+            kind = "rises"
+        elif 0 < hi < len(s) - 1 and rising(d[:hi]) and falling(d[hi:]):
+            kind = "bulges"
+        elif 0 < lo < len(s) - 1 and falling(d[:lo]) and rising(d[lo:]):
+            kind = "dips"
+        else:
+            kind = "varies"
+        return cls(kind, *args)
+
+    def sentence(self) -> str:
+        """What the speed does, as a verb phrase: "only slows down, from 208 to 99°/t"."""
+        if self.kind == "steady":
+            return f"keeps a steady {_num(self.high)}°/t"
+        if self.kind == "falls":
+            return f"only slows down, from {_num(self.start)} to {_num(self.end)}°/t"
+        if self.kind == "rises":
+            return f"only speeds up, from {_num(self.start)} to {_num(self.end)}°/t"
+        if self.kind == "bulges":
+            return (f"speeds up from {_num(self.start)} to {_num(self.high)}°/t at "
+                    f"t = {self.t_high:.2f}, then slows to {_num(self.end)}")
+        if self.kind == "dips":
+            return (f"slows down from {_num(self.start)} to {_num(self.low)}°/t at "
+                    f"t = {self.t_low:.2f}, then speeds up to {_num(self.end)}")
+        return f"varies between {_num(self.low)} and {_num(self.high)}°/t"
+
+
+# -- the plane in 4D ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Plane4D:
+    """The plane through the origin of 4D that holds q0 and the copy of q1 being blended to.
+
+    Coordinates are ``(p . q0, p . u)`` with ``u`` the unit vector square to q0 in that
+    plane, so q0 is at (1, 0) and the target at (cos Omega, sin Omega). slerp's arc and
+    nlerp's points lie exactly on the unit circle of this plane; the straight lerp chord
+    lies inside it. ``other`` is the other copy of q1 (the antipode of the target).
+    """
+
+    basis: np.ndarray = field(repr=False)  # (2, 4): q0 and u
+    omega: float              # 4D angle from q0 to the target, degrees (half the turn)
+    target: np.ndarray = field(repr=False)  # (2,)
+    other: np.ndarray = field(repr=False)  # (2,)
+    chord: np.ndarray = field(repr=False)  # (N, 2): (1 - t) q0 + t target, not normalised
+    nlerp: np.ndarray = field(repr=False)  # (N, 2)
+    slerp: np.ndarray = field(repr=False)  # (N, 2)
+    shortest_chord: float     # the chord's smallest distance from the origin
+
+    def coords(self, q) -> np.ndarray:
+        """(..., 4) quaternion floats -> (..., 2) coordinates in the plane."""
+        return np.asarray(q, dtype=float) @ self.basis.T
+
+
+def _plane(a: np.ndarray, b: np.ndarray, paths: dict, ts: np.ndarray) -> Plane4D | None:
+    """The 4D plane of q0 = ``a`` and the target ``b``; None when they are the same point."""
+    if np.linalg.norm(a - b) < 1e-12:
+        return None
+    if np.linalg.norm(a + b) < 1e-12:
+        # q1 = -q0, the long way: the library turns a full circle towards a * j
+        u = _floats(quaternion.as_quat_array(a) * quaternion.y)
+    else:
+        u = b - (a @ b) * a
+        u /= np.linalg.norm(u)
+    basis = np.stack([a, u])
+    chord = (1.0 - ts)[:, None] * a + ts[:, None] * b
+    coords = basis @ b
+    omega = float(np.degrees(np.arctan2(coords[1], coords[0])))
+    return Plane4D(
+        basis=_frozen(basis), omega=omega, target=_frozen(coords), other=_frozen(-coords),
+        chord=_frozen(chord @ basis.T),
+        nlerp=_frozen(_floats(paths["nlerp"]) @ basis.T),
+        slerp=_frozen(_floats(paths["slerp"]) @ basis.T),
+        shortest_chord=float(np.min(np.linalg.norm(chord, axis=1))))
+
+
+# -- the state ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BlendState:
+    """Everything lesson 2 draws and says for one pair of orientations and toggles.
+
+    Angles are degrees; ``q1`` is the end as computed from its angles, ``target`` the copy
+    of it (``q1`` or ``-q1``) that nlerp and slerp blend towards. Per-method mappings are
+    keyed by :data:`METHODS`. Arrays are read-only.
+    """
+
+    e0: tuple[float, float, float]
+    e1: tuple[float, float, float]
+    order: str
+    long_way: bool
+    wrap_euler: bool
+    q0: quaternion.quaternion
+    q1: quaternion.quaternion
+    target: quaternion.quaternion
+    dot: float                         # q0 . q1 as computed (before any sign choice)
+    true_angle: float                  # the shortest turn from start to end, 0..180
+    slerp_angle: float                 # the turn nlerp and slerp make (360 - true if long)
+    euler_angles: np.ndarray           # (N, 3) the blended yaw, pitch, roll
+    ts: np.ndarray
+    paths: dict = field(repr=False)    # method -> (N,) quaternions
+    frames: dict = field(repr=False)   # method -> (N, 3, 3) rotation matrices
+    noses: dict = field(repr=False)    # method -> (N, 3) nose directions
+    ups: dict = field(repr=False)      # method -> (N, 3) up directions
+    ghosts: dict = field(repr=False)   # method -> (7, 3, 3) frames at GHOSTS
+    totals: dict = field(repr=False)   # method -> degrees turned along the path
+    speeds: dict = field(repr=False)   # method -> (N,) degrees per unit t
+    profiles: dict = field(repr=False)  # method -> SpeedProfile
+    path_gap: dict = field(repr=False)  # method -> largest angle from slerp's pose, same t
+    axis: np.ndarray | None            # slerp's fixed axis (world), None for no turn
+    nose_tilt: float | None            # degrees the nose sits off a great circle
+    plane: Plane4D | None
+    wrap_changes: tuple                # (angle name, raw difference, wrapped difference)
+
+    def pose(self, method: str, t: float) -> quaternion.quaternion:
+        """The orientation of one blend at ``t`` (0..1), from the same maths as the paths."""
+        if method == "euler":
+            return euler_lerp(self.e0, self.e1, t, order=self.order, wrap=self.wrap_euler)
+        blend = nlerp if method == "nlerp" else slerp
+        return blend(self.q0, self.target, t, shortest=False)
+
+    # -- sentences the panel shows -------------------------------------------------------------
+    @property
+    def target_sign(self) -> str:
+        same = np.allclose(_floats(self.target), _floats(self.q1))
+        return "+q₁" if same else "−q₁"
+
+    @property
+    def other_sign(self) -> str:
+        return "−q₁" if self.target_sign == "+q₁" else "+q₁"
+
+    def long_way_note(self) -> str:
+        """What *take the long way* does for this pair, in one or two plain sentences."""
+        short, long_ = self.true_angle, 360.0 - self.true_angle
+        if short < 1e-9:
+            if self.long_way:
+                return ("Start and end are the same orientation, so the long way is a full "
+                        "360° turn (about the aeroplane's own up axis: every full turn is "
+                        "equally long, this one is chosen). Euler lerp does not use "
+                        "quaternions, so the toggle leaves it as it is.")
+            return ("Start and end are the same orientation: the short way is no turn at "
+                    "all; the long way would be a full 360° turn.")
+        if abs(self.dot) < 1e-12:
+            return ("q₀·q₁ = 0: both copies of the end are 180° away, so the long way is as "
+                    "long as the short way and only turns the other way round.")
+        sign = "≥" if self.dot >= 0 else "<"
+        why = (f"q₀·q₁ = {_num(self.dot, 3, signed=True)} {sign} 0, so the nearer copy of "
+               f"the end is {'+q₁' if self.dot >= 0 else '−q₁'} ({_num(short)}°)")
+        if self.long_way:
+            return (f"{why}; the long way heads for the far copy {self.target_sign}: nlerp and "
+                    f"slerp turn {_num(long_)}° instead. Euler lerp blends angles, not "
+                    "quaternions, so the toggle does not change it.")
+        return (f"{why}. Ticking <i>take the long way</i> heads for {self.other_sign} "
+                f"instead: {_num(long_)}° the other way round (nlerp and slerp only).")
+
+    def wrap_note(self) -> str:
+        """What *wrap Euler angles* does for this pair."""
+        if not self.wrap_changes:
+            return ("Wrapping changes nothing here: no angle changes by more than 180°, so "
+                    "each already goes the short way round.")
+        parts = ", ".join(f"{name}'s {_num(raw, signed=True)}° into "
+                          f"{_num(wrapped, signed=True)}°"
+                          for name, raw, wrapped in self.wrap_changes)
+        done = "turns" if self.wrap_euler else "would turn"
+        return f"Wrapping {done} {parts}, the short way round."
+
+    def axis_note(self) -> str:
+        if self.axis is None:
+            return "Start and end are the same orientation: nothing to turn."
+        tilt = self.nose_tilt or 0.0
+        kind = ("a great circle" if tilt < 0.5
+                else f"a circle {_num(tilt)}° away from a great circle")
+        return f"slerp turns about one fixed axis (-·-), so its nose moves on {kind}."
+
+
+def compute(e0, e1, order: str = "YXZ", long_way: bool = False,
+            wrap_euler: bool = False) -> BlendState:
+    """The three blends from ``e0`` to ``e1`` (each (yaw, pitch, roll) in degrees).
+
+    ``long_way`` makes nlerp and slerp head for the copy of the end quaternion on the far
+    side (``q0 . target < 0``): the turn of 360° minus the true angle. It never leaves them
+    unchanged: for equal orientations it is a full turn, at exactly 180° the other sense.
+    ``wrap_euler`` makes Euler lerp take each angle the short way round.
+    """
+    order = check_order(order)
+    e0 = tuple(float(v) for v in e0)
+    e1 = tuple(float(v) for v in e1)
+    q0 = euler_to_quaternion(*e0, order=order)
+    q1 = euler_to_quaternion(*e1, order=order)
+    a, b = _floats(q0), _floats(q1)
+    dot = float(a @ b)
+    near = b if dot >= 0 else -b
+    tb = -near if long_way else near
+    target = quaternion.quaternion(*tb)
+    true_angle = angle_between(q0, q1)
+    ts = np.linspace(0.0, 1.0, SAMPLES)
+
+    long_way, wrap_euler = bool(long_way), bool(wrap_euler)
+    raw = np.subtract(e1, e0)
+    wrapped = lerp_angles(e0, e1, 1.0, wrap=True) - np.asarray(e0)   # the library's wrap
+    wrap_changes = tuple((ANGLE_NAMES[i], float(raw[i]), float(wrapped[i]))
+                         for i in range(3) if abs(raw[i] - wrapped[i]) > 1e-9)
+    euler_angles = lerp_angles(e0, e1, ts, wrap=wrap_euler)
+
+    paths = {"euler": euler_lerp(e0, e1, ts, order=order, wrap=wrap_euler),
+             "nlerp": nlerp(q0, target, ts, shortest=False),
+             "slerp": slerp(q0, target, ts, shortest=False)}
+    frames = {m: quaternion.as_rotation_matrix(p) for m, p in paths.items()}
+    ghost_frames = {}
+    for m in METHODS:
+        blend = {"euler": lambda t: euler_lerp(e0, e1, t, order=order, wrap=wrap_euler),
+                 "nlerp": lambda t: nlerp(q0, target, t, shortest=False),
+                 "slerp": lambda t: slerp(q0, target, t, shortest=False)}[m]
+        ghost_frames[m] = _frozen(quaternion.as_rotation_matrix(blend(GHOSTS)))
+    speeds = {m: _frozen(angular_speed(p, ts)) for m, p in paths.items()}
+    slerp_path = _floats(paths["slerp"])
+    gaps = {}
+    for m in METHODS:
+        p = _floats(paths[m])
+        near_ = np.linalg.norm(p - slerp_path, axis=1)
+        far_ = np.linalg.norm(p + slerp_path, axis=1)
+        gaps[m] = float(np.degrees(4 * np.max(np.arctan2(np.minimum(near_, far_),
+                                                         np.maximum(near_, far_)))))
+
+    # slerp's fixed axis: the vector part of target * conj(q0)
+    rel = _floats(target * q0.conjugate())
+    norm = float(np.linalg.norm(rel[1:]))
+    axis = tilt = None
+    if norm > 1e-9:
+        axis = _frozen(rel[1:] / norm)
+        nose0 = frames["slerp"][0] @ NOSE
+        tilt = float(np.degrees(np.arcsin(np.clip(abs(nose0 @ axis), 0.0, 1.0))))
+
+    return BlendState(
+        e0=e0, e1=e1, order=order, long_way=long_way, wrap_euler=wrap_euler,
+        q0=q0, q1=q1, target=target, dot=dot, true_angle=true_angle,
+        slerp_angle=(360.0 - true_angle) if long_way else true_angle,
+        euler_angles=_frozen(euler_angles), ts=_frozen(ts),
+        paths={m: _frozen(p) for m, p in paths.items()},
+        frames={m: _frozen(f) for m, f in frames.items()},
+        noses={m: _frozen(f @ NOSE) for m, f in frames.items()},
+        ups={m: _frozen(f @ UP) for m, f in frames.items()},
+        ghosts=ghost_frames,
+        totals={m: total_angle(p) for m, p in paths.items()},
+        speeds=speeds,
+        profiles={m: SpeedProfile.measure(speeds[m], ts) for m in METHODS},
+        path_gap=gaps, axis=axis, nose_tilt=tilt,
+        plane=_plane(a, tb, paths, ts), wrap_changes=wrap_changes)
+
+
+# -- presets and what they show ------------------------------------------------------------------
+@dataclass(frozen=True)
+class BlendPreset:
+    """A start and end (yaw, pitch, roll) in degrees (order YXZ) and what to point out."""
+
+    start: tuple[int, int, int]
+    end: tuple[int, int, int]
+    extra: str = ""        # a key of _EXTRAS: a preset's own computed remark
+
+
+ARTICLE_TRIPLE = ((15, 0, 15), (30, 0, 30), (45, 0, 45))
+
+PRESETS = {
+    "Wrap-around: yaw −175° → 175°": BlendPreset((-175, 0, 0), (175, 0, 0), "wrap"),
+    "Wide three-axis turn": BlendPreset((30, -20, 10), (150, 70, 120)),
+    "End at gimbal lock (pitch 90°)": BlendPreset((0, 0, 0), (150, 90, 120), "lock"),
+    "Article 001: yaw and roll 0° → 45°": BlendPreset((0, 0, 0), (45, 0, 45), "article"),
+    "One axis only: yaw 0° → 120°": BlendPreset((0, 0, 0), (120, 0, 0)),
+}
+
+
+def _euler_sentence(state: BlendState) -> str:
+    tot, true = state.totals["euler"], state.true_angle
+    prof = state.profiles["euler"].sentence()
+    if state.path_gap["euler"] < SAME_PATH_DEG:
+        return f"Euler lerp makes the same {_num(tot)}° turn as slerp and {prof}."
+    digits = 1 if abs(tot - true) < 2 else 0          # 63.6° for 62.8°, not 64° for 63°
+    return (f"Euler lerp turns {_num(tot, digits)}° for a {_num(true, digits)}° change, up to "
+            f"{_num(state.path_gap['euler'])}° off slerp's pose, and {prof}.")
+
+
+def _nlerp_sentence(state: BlendState) -> str:
+    nl, sl = state.profiles["nlerp"], state.profiles["slerp"]
+    if nl.kind == "steady":
+        return (f"nlerp keeps slerp's path and, over so small a turn, its pace too: it "
+                f"{nl.sentence()}.")
+    return (f"nlerp keeps slerp's path but not its pace: it {nl.sentence()}, while slerp "
+            f"{sl.sentence()}.")
+
+
+def _extra_wrap(state: BlendState) -> str:
+    changes = "; ".join(f"{n} {_num(r, signed=True)}° → {_num(w, signed=True)}°"
+                        for n, r, w in state.wrap_changes)
+    return (f"Start and end are only {_num(state.true_angle)}° apart. Wrapping the angles "
+            f"changes {changes}.")
+
+
+def _triple(e) -> str:
+    return "(" + ", ".join(f"{_num(v)}°" for v in e) + ")"
+
+
+def _extra_lock(state: BlendState) -> str:
+    yaw, pitch, roll = quaternion_to_euler(state.q1, order=state.order)
+    other = compute(state.e0, (yaw, pitch, roll), order=state.order,
+                    wrap_euler=state.wrap_euler)
+    return (f"At pitch 90° only yaw − roll matters: the end {_triple(state.e1)} is the same "
+            f"orientation as {_triple((yaw, pitch, roll))}. Stored under that second name, "
+            f"Euler lerp turns {_num(other.totals['euler'])}° instead of "
+            f"{_num(state.totals['euler'])}°; slerp turns {_num(other.totals['slerp'])}° "
+            "either way.")
+
+
+def article_numbers(order: str = "YXZ") -> dict[str, float]:
+    """Article 001's triples (15, 30, 45 degrees of yaw and roll), measured.
+
+    ``composed_gap``: how far R2·R1 is from R3 (zero if the angles added like rotations);
+    ``slerp_gap_1``/``_2``: how far slerp from (0,0,0) to R3 is from R1 and R2 at t = 1/3
+    and 2/3, where Euler lerp passes exactly through them; ``step``: the angle of each
+    third of the Euler lerp.
+    """
+    r1, r2, r3 = (euler_to_quaternion(*e, order=order) for e in ARTICLE_TRIPLE)
+    one = quaternion.one
+    return {
+        "composed_gap": angle_between(r2 * r1, r3),
+        "slerp_gap_1": angle_between(slerp(one, r3, 1 / 3), r1),
+        "slerp_gap_2": angle_between(slerp(one, r3, 2 / 3), r2),
+        "step": angle_between(r1, r2),
+    }
+
+
+def _extra_article(state: BlendState) -> str:
+    n = article_numbers(state.order)
+    return ("Euler lerp passes the article's R₁ = (15°, 0°, 15°) at t = 1/3 and "
+            "R₂ = (30°, 0°, 30°) at t = 2/3 (the ghosts there). The angles do not add: "
+            f"R₂·R₁ is {_num(n['composed_gap'], 2)}° away from R₃ = (45°, 0°, 45°), and "
+            f"slerp, the steady turn about one axis, is {_num(n['slerp_gap_1'], 1)}° from "
+            "R₁ at t = 1/3.")
+
+
+_EXTRAS = {"wrap": _extra_wrap, "lock": _extra_lock, "article": _extra_article}
+
+
+def describe(state: BlendState, extra: str = "") -> str:
+    """A description of this pair, every number measured from ``state``: plain text."""
+    parts = []
+    if extra:
+        parts.append(_EXTRAS[extra](state))
+    parts.append(_euler_sentence(state))
+    parts.append(_nlerp_sentence(state))
+    return " ".join(parts)
+
+
+def preset_description(name: str, order: str = "YXZ") -> str:
+    """The description of a preset, computed with both toggles off."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}; choose one of {list(PRESETS)}")
+    p = PRESETS[name]
+    return describe(compute(p.start, p.end, order=order), p.extra)

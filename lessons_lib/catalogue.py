@@ -1,0 +1,65 @@
+"""The one list of lessons. The index notebook, the app registry and the README check are
+all derived from it, so adding a lesson starts here (see docs/adding-a-lesson.md).
+
+Plain data: importing it costs nothing and pulls in no maths or widgets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Lesson:
+    number: int
+    slug: str                       #: the notebook's name without .ipynb
+    title: str
+    summary: str                    #: what the index page says the lesson teaches
+    apps: tuple[tuple[str, str], ...]   #: (class name, module) of each app it shows
+    seeds: tuple[str, ...] = ()     #: source articles in shared/seeds (by number)
+
+    @property
+    def notebook(self) -> str:
+        return f"{self.slug}.ipynb"
+
+
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(
+        1, "01_gimbal_lock", "Gimbal lock",
+        "Yaw, pitch and roll as three nested rings. Turn them with sliders in any of the six "
+        "orders, watch two rings line up when the middle one reaches ±90°, and read the "
+        "rotation matrix and the quaternion beside them. Ends with the safe way back from a "
+        "quaternion to yaw/pitch/roll.",
+        apps=(("GimbalApp", "lessons_lib.apps.gimbal"),), seeds=("001", "004")),
+    Lesson(
+        2, "02_euler_vs_slerp", "Euler interpolation vs slerp",
+        "Blend the same two orientations three ways (Euler-angle lerp, nlerp, slerp) and "
+        "compare the paths on the sphere, the angular speed, and the q / −q trap that sends an "
+        "animation the long way round.",
+        apps=(("InterpolationApp", "lessons_lib.apps.interpolation"),), seeds=("001", "004")),
+    Lesson(
+        3, "03_spline_steering", "Spline steering",
+        "Put a car beside a spline and watch the three steering terms (Position Delta, Heading "
+        "Delta, Crosstrack Error) and an adaptive look-ahead drive it back to the centre line. "
+        "Compared with pure pursuit and Stanley.",
+        apps=(("SteeringApp", "lessons_lib.apps.steering"),), seeds=("000",)),
+    Lesson(
+        4, "04_funnel_algorithm", "The funnel algorithm",
+        "Turn a staircase grid path into a taut string, then step through the funnel algorithm "
+        "over navmesh portals one portal at a time, with an agent radius.",
+        apps=(("FunnelApp", "lessons_lib.apps.funnel"), ("GridApp", "lessons_lib.apps.funnel")),
+        seeds=("002",)),
+)
+
+
+def app_registry() -> dict[str, str]:
+    """App class name -> the module that defines it, for every lesson."""
+    return {name: module for lesson in LESSONS for name, module in lesson.apps}
+
+
+def lesson(slug_or_number: str | int) -> Lesson:
+    for item in LESSONS:
+        if slug_or_number in (item.slug, item.number, item.notebook):
+            return item
+    raise ValueError(f"no lesson {slug_or_number!r}; the lessons are "
+                     + ", ".join(item.slug for item in LESSONS))

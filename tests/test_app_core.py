@@ -1,0 +1,337 @@
+"""The shared app loop (lessons_lib.apps.core), driven through a small app of its own."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from matplotlib.backend_bases import MouseEvent
+from PIL import Image
+
+from lessons_lib.apps.core import (
+    Choice,
+    ChoiceQuestion,
+    DragHandler,
+    Frame,
+    LessonApp,
+    NumberQuestion,
+    Preset,
+    Slider,
+    Toggle,
+    check_function,
+    fmt_number,
+    make_figure,
+    parse_number,
+)
+
+
+@dataclass(frozen=True)
+class WaveState:
+    x: np.ndarray
+    y: np.ndarray
+    peak: float
+
+
+class WaveApp(LessonApp):
+    """y = amplitude * wave(x - t): the smallest real app the loop can run."""
+
+    controls = (
+        Slider("amplitude", "amplitude", 0.0, 3.0, step=0.1, value=1.0, readout=".1f"),
+        Choice("shape", "shape", [("sine", "sin"), ("cosine", "cos")], value="sin"),
+        Toggle("squared", "squared", value=False),
+        Slider("points", "points", 10, 200, step=10, value=50, integer=True),
+    )
+    frame = Frame("t", "t", 0.0, 1.0, step=0.05, value=0.0, interval_ms=40,
+                  seconds_per_unit=2.0)
+    presets = (
+        Preset("tall sine", {"amplitude": 2.5, "shape": "sin"},
+               description=lambda s: f"peaks at {s.peak:.1f}"),
+        Preset("flat cosine", {"amplitude": 0.5, "shape": "cos", "squared": True},
+               description="a gentle wave"),
+    )
+
+    def build(self) -> None:
+        self.fig = make_figure(4.0, 2.5)
+        self.ax = self.fig.add_subplot()
+        (self.line,) = self.ax.plot([], [])
+        (self.dot,) = self.ax.plot([], [], "o")
+        self.ax.set_xlim(0, 2 * math.pi)
+        self.ax.set_ylim(-3.2, 9.2)
+
+    def compute(self, p) -> WaveState:
+        x = np.linspace(0, 2 * math.pi, p.points)
+        y = p.amplitude * getattr(np, p.shape)(x)
+        if p.squared:
+            y = y**2
+        return WaveState(x, y, float(np.max(y)))
+
+    def draw(self, state, frame) -> None:
+        self.line.set_data(state.x, state.y)
+        i = min(len(state.x) - 1, int(frame * (len(state.x) - 1)))
+        self.dot.set_data([state.x[i]], [state.y[i]])
+
+    def panel(self, state, frame) -> str:
+        return f"peak {state.peak:.2f} at t = {frame:.2f}"
+
+
+def message(state: dict) -> dict:
+    """A front-end 'update' message, as a browser (or a crafted client) sends it."""
+    return {"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
+            "buffers": []}
+
+
+@pytest.fixture
+def app():
+    return WaveApp()
+
+
+def test_controls_become_attributes_and_params(app):
+    assert app.amplitude.value == 1.0 and app.shape.value == "sin" and app.t.value == 0.0
+    p = app.params
+    assert (p.amplitude, p.shape, p.squared, p.points) == (1.0, "sin", False, 50)
+    assert "t" not in p  # the frame is not a parameter of the model
+    with pytest.raises(AttributeError):
+        p.amplitude = 2
+    assert p.replace(amplitude=2.0).amplitude == 2.0 and hash(p) == hash(app.params)
+    assert app.panels["info"].value == "peak 1.00 at t = 0.00"
+
+
+def test_a_control_change_recomputes_once_and_a_frame_change_never(app):
+    computes, draws = app.compute_count, app.draw_count
+    app.amplitude.value = 2.0
+    assert (app.compute_count, app.draw_count) == (computes + 1, draws + 1)
+    assert app.state.peak == pytest.approx(2.0, abs=0.01)
+    for t in (0.25, 0.5, 1.0):
+        app.t.value = t
+    assert app.compute_count == computes + 1 and app.draw_count == draws + 4
+    assert app.dot.get_xdata()[0] == pytest.approx(2 * math.pi)
+
+
+def test_batch_and_set_update_once(app):
+    draws = app.draw_count
+    with app.batch():
+        app.amplitude.value = 3.0
+        app.shape.value = "cos"
+        app.squared.value = True
+    assert app.draw_count == draws + 1 and app.state.peak == pytest.approx(9.0)
+    app.set(amplitude=0.5, points=100, t=0.5)
+    assert app.draw_count == draws + 2 and len(app.state.x) == 100
+
+
+@pytest.mark.parametrize("bad, words", [
+    ({"amplitude": float("nan")}, "finite"), ({"amplitude": 7.0}, "goes from 0 to 3"),
+    ({"shape": "tan"}, "one of"), ({"squared": 1}, "on or off"), ({"points": 15.5}, "whole"),
+    ({"colour": 1}, "no control colour"), ({"t": 2.0}, "goes from 0 to 1")])
+def test_set_refuses_what_a_control_cannot_take(app, bad, words):
+    before = app.params
+    with pytest.raises(ValueError, match=words):
+        app.set(**bad)
+    assert app.params == before
+
+
+def test_unknown_constructor_argument_names_the_controls():
+    with pytest.raises(ValueError, match="its controls are amplitude"):
+        WaveApp(amplitud=1)
+
+
+def test_presets_apply_describe_and_fall_back_to_custom(app):
+    assert app.preset.value == "(custom)"
+    app.preset.value = "tall sine"
+    assert (app.amplitude.value, app.shape.value) == (2.5, "sin")
+    assert "peaks at 2.5" in app.preset_note.value     # computed from the state drawn
+    app.amplitude.value = 2.0
+    assert app.preset.value == "(custom)" and app.preset_note.value == ""
+    app.set(amplitude=0.5, shape="cos", squared=True)
+    assert app.preset.value == "flat cosine"           # matching values re-select it
+    with pytest.raises(ValueError, match="unknown preset"):
+        app.apply_preset("nope")
+    assert WaveApp(preset="tall sine").amplitude.value == 2.5
+
+
+def test_play_pause_and_back_to_start(app):
+    assert app.play.min == 0 and app.play.max == 20
+    app.play.value = 10                                # the page's Play ticks
+    assert app.t.value == pytest.approx(0.5)
+    app.t.value = 0.75                                 # scrubbing moves Play's value
+    assert app.play.value == 15
+    app.play_button.value = True
+    assert app.play.playing and app.play_button.description == "Pause"
+    assert app.t.value == pytest.approx(0.75)          # Play goes on from where it is
+    app.play_button.value = False
+    assert not app.play.playing and app.t.value == pytest.approx(0.75)   # Pause keeps it
+    app.t.value = 1.0
+    app.play_button.value = True                       # at the end: from the start
+    assert app.t.value == 0.0 and app.play.playing
+    app.play.playing = False                           # the page's Play reached its end
+    assert not app.play_button.value and app.play_button.description == "Play"
+    app.t.value = 0.5
+    app.rewind_button.click()
+    assert app.t.value == 0.0 and not app.play.playing
+
+
+def test_every_crafted_message_is_refused_and_the_app_keeps_working(app):
+    crafted = [
+        (app.play, {"max": 10**9}), (app.play, {"interval": 0}), (app.t, {"max": 1e9}),
+        (app.amplitude, {"value": float("nan")}), (app.amplitude, {"value": float("inf")}),
+        (app.amplitude, {"value": None}), (app.amplitude, {"value": 1e308}),
+        (app.amplitude, {"value": "2"}), (app.shape, {"index": None}),
+        (app.shape, {"index": 7}), (app.shape, {"index": True}), (app.squared, {"value": 1}),
+        (app.points, {"value": 15.5}), (app.play, {"playing": "yes"}),
+        (app.panels["info"], {"value": "<script>x</script>"}), (app.widget, {"children": []}),
+    ]
+    before = app.params
+    for w, state in crafted:
+        w.comm.handle_msg(message(state))
+        assert app.last_error is not None and "keeps its value" in app.last_error, state
+        assert app.params == before
+    assert app.play.max == 20 and app.t.max == 1.0 and app.play.interval == 40
+    assert "script" not in app.panels["info"].value
+    app.amplitude.comm.handle_msg(message({"value": 2.0}))  # a real move still works
+    assert app.amplitude.value == 2.0 and app.state.peak == pytest.approx(2.0, abs=0.01)
+    app.shape.comm.handle_msg(message({"index": 1}))
+    assert app.shape.value == "cos"
+    app.play.comm.handle_msg(message({"value": 4, "playing": True}))
+    assert app.t.value == pytest.approx(0.2) and app.play_button.value
+
+
+def test_a_failing_callback_shows_one_line_and_leaves_the_app_working():
+    class Fragile(WaveApp):
+        def compute(self, p):
+            if p.amplitude > 2.5:
+                raise ValueError("too tall to draw")
+            return super().compute(p)
+
+    app = Fragile()
+    app.amplitude.value = 3.0
+    assert app.last_error == "too tall to draw" and app.state.peak == pytest.approx(1.0, abs=0.01)
+    app.amplitude.value = 2.0
+    assert app.last_error is None and app.state.peak == pytest.approx(2.0, abs=0.01)
+
+
+def test_figure_has_no_toolbar_resize_handle_or_key_shortcuts(app):
+    canvas = app.fig.canvas
+    assert canvas.toolbar_visible is False and canvas.resizable is False
+    assert canvas.manager.key_press_handler_id is None
+    from matplotlib.backend_bases import KeyEvent
+    for key in "opkl":   # matplotlib's pan, zoom and log-scale shortcuts do nothing here
+        canvas.callbacks.process("key_press_event", KeyEvent("key_press_event", canvas, key))
+    assert str(canvas.toolbar.mode) == "" and app.ax.get_xscale() == "linear"
+
+
+def test_gif_frames_are_readable_keep_real_time_and_the_link_goes_stale(app, tmp_path):
+    path = app.save_gif(tmp_path / "wave.gif", step=4)
+    with Image.open(path) as gif:
+        assert gif.n_frames == 6 and gif.width >= 480
+        # seconds_per_unit=2 and step 4 x 0.05: each frame stands for 0.4 s of real time
+        assert gif.info["duration"] == pytest.approx(400, abs=10)
+    assert app.t.value == 0.0                          # put back where it was
+    app.gif_button.click()
+    assert "lesson-gif-link" in app.gif_link.value and "21 frames" in app.gif_link.value
+    app.t.value = 0.5
+    assert app.gif_link.value                          # same scenario: still true
+    app.amplitude.value = 2.0
+    assert app.gif_link.value == ""                    # the scenario changed
+    for bad in ({"fps": 0}, {"fps": float("nan")}, {"step": 0}, {"dpi": 10**6}):
+        with pytest.raises(ValueError):
+            app.save_gif(tmp_path / "x.gif", **bad)
+
+
+def _mouse(fig, name, x, y, buttons=None):
+    button = 1 if name == "button_press_event" or buttons else None
+    event = MouseEvent(name, fig.canvas, x, y, button=button)
+    if buttons is not None:
+        event.buttons = buttons
+    return event
+
+
+def test_a_drag_always_ends(app):
+    fig = app.fig
+    moved, ended = [], []
+    drag = DragHandler(fig, on_press=lambda e: "dot", on_move=lambda item, e: moved.append(item),
+                       on_release=lambda item, e: ended.append(item))
+    x, y = fig.bbox.width / 2, fig.bbox.height / 2
+    fig.canvas.callbacks.process("button_press_event", _mouse(fig, "button_press_event", x, y))
+    fig.canvas.callbacks.process("motion_notify_event",
+                                 _mouse(fig, "motion_notify_event", x + 5, y, buttons={1}))
+    assert drag.active and moved == ["dot"]
+    # the button was let go outside the canvas: the next move has no button held
+    fig.canvas.callbacks.process("motion_notify_event",
+                                 _mouse(fig, "motion_notify_event", x + 9, y, buttons=set()))
+    assert not drag.active and ended == ["dot"] and moved == ["dot"]
+    fig.canvas.callbacks.process("button_press_event", _mouse(fig, "button_press_event", x, y))
+    from matplotlib.backend_bases import LocationEvent
+    fig.canvas.callbacks.process("figure_leave_event",
+                                 LocationEvent("figure_leave_event", fig.canvas, x, y))
+    assert not drag.active and ended == ["dot", "dot"]
+
+
+@pytest.mark.parametrize("typed, value", [
+    ("-0.5", -0.5), ("\u22120.5", -0.5), ("1/2", 0.5), ("4/3", 4 / 3), (" \u22121 / 2 ", -0.5),
+    ("5.61 m", 5.61), ("30°", 30.0), ("18.9 %", 18.9), ("1,5", 1.5), ("2e-3", 0.002),
+    (".5", 0.5), ("+3", 3.0)])
+def test_numbers_typed_the_way_people_type_them(typed, value):
+    assert parse_number(typed) == pytest.approx(value)
+
+
+@pytest.mark.parametrize("typed", ["", "abc", "1/0", "1e999", "1.2.3", "--1", "m 5", "3 4"])
+def test_what_is_not_a_number_is_refused_clearly(typed):
+    with pytest.raises(ValueError):
+        parse_number(typed)
+
+
+def test_number_question_accepts_minus_sign_and_fractions_and_names_known_mistakes():
+    q = NumberQuestion("sin(-30°)?", -0.5, hint="sine is odd", tol=0.01,
+                       wrong={0.5: "The sign: sine of a negative angle is negative."})
+    assert q.submit("\u22120.5") and q.solved
+    assert not q.submit("0.5") and "The sign" in q.feedback.value
+    assert not q.submit("1/3") and "too high" in q.feedback.value
+    q2 = NumberQuestion("4/3?", 4 / 3, hint="", tol=0.005)
+    assert q2.submit("4/3") and not q2.submit("1.3")
+    for bad in ({"answer": float("nan")}, {"tol": -1}, {"wrong": {-0.5: "same"}}):
+        kw = {"prompt": "?", "answer": -0.5, "hint": "", "tol": 0.01, **bad}
+        with pytest.raises(ValueError):
+            NumberQuestion(**kw)
+    q.control.comm.handle_msg(message({"value": "x" * 10_000}))
+    assert q.control.value != "x" * 10_000 and "keeps its value" in q.feedback.value
+
+
+def test_choice_question_explains_each_wrong_option():
+    q = ChoiceQuestion("Which order?", {"YXZ": None, "ZXY": "That is the reverse order.",
+                                        "XYZ": ""}, answer="YXZ", hint="outer to inner")
+    assert not q.submit("ZXY") and "reverse order" in q.feedback.value
+    assert not q.submit("XYZ") and "Think again" in q.feedback.value
+    assert q.submit("YXZ")
+    shown = []
+    q2 = ChoiceQuestion("?", ["a", "b"], "a", "", show=lambda: shown.append(1))
+    q2.show_button.click()
+    assert shown == [1]
+
+
+def _my_double(x):
+    return 2 * x + 1  # a learner's wrong answer
+
+
+def test_check_function_in_jupyterlab_gives_a_verdict(monkeypatch):
+    monkeypatch.setenv("LESSONS_VOILA", "0")
+    out = check_function(_my_double, lambda x: 2 * x, [(1,), (2,)], hint="double it")
+    assert not out.ok and "2 of 2 checks failed" in out.value
+    assert check_function(lambda x: 2 * x, lambda x: 2 * x, [(1,)], hint="").ok
+
+
+def test_check_function_in_voila_shows_code_and_the_widget_never_a_failure(monkeypatch):
+    monkeypatch.setenv("LESSONS_VOILA", "1")
+    question = NumberQuestion("What is 2 x 3?", 6, hint="", tol=0)
+    out = check_function(_my_double, lambda x: 2 * x, [(1,)], hint="", widget=question)
+    assert not out.ok
+    text = out.children[0].value
+    assert "_my_double" in text and "2</span>" in text.replace(" ", "")  # highlighted code
+    assert "failed" not in text and question.widget in out.children
+
+
+@pytest.mark.parametrize("x, digits, sign, text", [
+    (-0.0, 1, False, "0.0"), (-0.0001, 2, True, "+0.00"), (-1.25, 1, False, "\u22121.2"),
+    (0.5, 3, True, "+0.500"), (12.0, 0, False, "12")])
+def test_readouts_never_say_minus_zero(x, digits, sign, text):
+    assert fmt_number(x, digits, sign) == text
