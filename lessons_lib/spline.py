@@ -443,7 +443,7 @@ class Spline:
         s = np.minimum(np.maximum(hints, lo), hi)
         h, length, closed = self._h, self.length, self.closed
         active = None  # all points, until the first that has converged stops
-        for it in range(12):
+        for _ in range(12):
             f = self._frames(s % length if closed else s)
             e = f[:, 0] - p
             d1, d2 = f[:, 1], f[:, 2]

@@ -141,15 +141,14 @@ def start_pose(spline: Spline, start_distance: float = 0.0, start_offset: float 
     """(x, y, yaw_deg) of a car ``start_offset`` m right of the centre line at
     ``start_distance``, pointing ``start_heading_error`` degrees left (counter-clockwise) of
     the path, so that its Heading Delta measured there is ``+start_heading_error``."""
-    if spline.dim != 2:
-        raise ValueError("the car drives on the plane: give a 2D spline (x, y)")
     for name, v in (("start_distance", start_distance), ("start_offset", start_offset),
                     ("start_heading_error", start_heading_error)):
         if not math.isfinite(float(v)):
             raise ValueError(f"{name} must be finite, got {v}")
     s0 = float(spline.wrap(float(start_distance)))
-    p = spline.location_at(s0)
-    t = spline.direction_at(s0)
+    p = spline.location_at(s0)[:2]
+    t = spline.direction_at(s0)[:2]
+    t = t / np.linalg.norm(t)  # on a 3D road: the horizontal direction of travel
     right = np.array([t[1], -t[0]])
     x, y = p + float(start_offset) * right
     yaw = math.degrees(math.atan2(t[1], t[0])) + float(start_heading_error)
@@ -159,8 +158,6 @@ def start_pose(spline: Spline, start_distance: float = 0.0, start_offset: float 
 def _check_run(spline, speed, duration, dt, vehicle):
     if not isinstance(spline, Spline):
         raise ValueError(f"spline must be a lessons_lib.spline.Spline, got {type(spline)}")
-    if spline.dim != 2:
-        raise ValueError("the car drives on the plane: give a 2D spline (x, y)")
     for name, v in (("speed", speed), ("duration", duration), ("dt", dt)):
         if not math.isfinite(float(v)):
             raise ValueError(f"{name} must be finite, got {v}")
@@ -178,8 +175,11 @@ def _check_run(spline, speed, duration, dt, vehicle):
 
 
 def _loop(spline, control, speed, duration, dt, start, vehicle):
-    """Shared integrator. ``control(x, y, yaw, progress) -> (command, extras_tuple)``."""
-    x, y, yaw = start
+    """Shared integrator. ``control(x, y, yaw, progress) -> (command, extras_tuple)``.
+
+    ``start`` is (x, y, yaw, start distance). On a 3D road the car drives in plan (x, y)
+    and sits on the road surface at the height of its progress point."""
+    x, y, yaw = start[:3]
     steps = int(round(duration / dt)) + 1
     L = vehicle.wheelbase
     max_wheel = math.radians(vehicle.max_wheel_angle)
@@ -187,7 +187,9 @@ def _loop(spline, control, speed, duration, dt, start, vehicle):
     alpha = 1.0 if lag <= 0 else min(1.0, dt / lag)
     max_du = vehicle.steer_rate * dt
     ts, xs, ys, yaws, progs, inputs, wheels, extras = [], [], [], [], [], [], [], []
-    progress = spline.closest_distance((x, y))
+    flat = spline.dim == 2
+    progress = spline.closest_distance((x, y) if flat else (x, y, spline.frame_at(
+        spline.wrap(float(start[3]))).z))
     u = None
     length = spline.length
     ended = False
@@ -198,7 +200,8 @@ def _loop(spline, control, speed, duration, dt, start, vehicle):
         if k:
             # Newton starts where the car should be now: one step further along
             guess = spline.wrap(progress + speed * dt)
-            progress = spline.closest_near(x, y, 0.0, guess, window)
+            z = 0.0 if flat else spline.frame_at(guess).z
+            progress = spline.closest_near(x, y, z, guess, window)
         command, extra = control(x, y, yaw, progress)
         if u is None:
             u = command  # the run starts with the wheel already where the driver wants it
@@ -246,11 +249,14 @@ def simulate(spline: Spline, params: SteeringParams | None, speed: float, durati
         raise ValueError(f"params must be a SteeringParams, got {type(params)}")
     params.validate()
     vehicle = _check_run(spline, speed, duration, dt, vehicle)
-    start = start_pose(spline, start_distance, start_offset, start_heading_error)
+    start = (*start_pose(spline, start_distance, start_offset, start_heading_error),
+             float(start_distance))
     speed = float(speed)
+    flat = spline.dim == 2
 
     def control(x, y, yaw, progress):
-        out = steering_terms(x, y, 0.0, yaw, speed, spline, progress, params)
+        z = 0.0 if flat else spline.frame_at(progress).z  # on a 3D road: on its surface
+        out = steering_terms(x, y, z, yaw, speed, spline, progress, params)
         return out.steering, out
 
     t, x, y, yaw, prog, u, wheel, rows, ended = _loop(spline, control, speed, duration, dt,
@@ -273,7 +279,8 @@ def simulate_controller(spline: Spline, controller: Callable, speed: float, dura
     that :func:`run_metrics` compares controllers on equal terms.
     """
     vehicle = _check_run(spline, speed, duration, dt, vehicle)
-    start = start_pose(spline, start_distance, start_offset, start_heading_error)
+    start = (*start_pose(spline, start_distance, start_offset, start_heading_error),
+             float(start_distance))
     speed = float(speed)
 
     def control(x, y, yaw, progress):
@@ -282,7 +289,7 @@ def simulate_controller(spline: Spline, controller: Callable, speed: float, dura
             raise ValueError(f"the controller returned {command}, not a number in [-1, 1]")
         command = max(-1.0, min(1.0, command))
         f = spline.frame_at(progress)
-        return command, (command, crosstrack((x, y, 0.0), f.point, f.tangent).error)
+        return command, (command, crosstrack((x, y, f.z), f.point, f.tangent).error)
 
     t, x, y, yaw, prog, u, wheel, rows, ended = _loop(spline, control, speed, duration, dt,
                                                       start, vehicle)
