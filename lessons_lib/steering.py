@@ -45,7 +45,7 @@ MIN_LOOK_AHEAD_SCALE = 0.5
 CURVY_HEADING_WEIGHT = 0.3
 
 
-@dataclass
+@dataclass(frozen=True)
 class SteeringParams:
     """The article's tunables in snake_case, plus the term toggles.
 
