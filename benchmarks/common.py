@@ -46,7 +46,8 @@ def full_draw(fig) -> None:
 
 def row(name: str, stats: dict | float, unit: str = "ms", budget: str = "", note: str = "") -> dict:
     if isinstance(stats, dict):
-        return {"name": name, "median": stats["median"], "p90": stats["p90"], "unit": unit,
-                "budget": budget, "note": note}
-    return {"name": name, "median": float(stats), "p90": float("nan"), "unit": unit,
-            "budget": budget, "note": note}
+        return {"name": name, "median": stats["median"], "p90": stats["p90"],
+                "max": stats.get("max", float("nan")), "unit": unit, "budget": budget,
+                "note": note}
+    return {"name": name, "median": float(stats), "p90": float("nan"), "max": float("nan"),
+            "unit": unit, "budget": budget, "note": note}

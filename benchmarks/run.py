@@ -45,9 +45,10 @@ def main(argv: list[str]) -> int:
         except Exception as exc:  # report and go on: one broken benchmark hides no others
             failed.append(f"{path.name}: {type(exc).__name__}: {exc}")
         print(f"  done in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-    header = ("suite", "measurement", "median", "p90", "unit", "budget", "note")
-    table = [header] + [(s, r["name"], _fmt(r["median"]), _fmt(r["p90"]), r["unit"],
-                         r.get("budget", ""), r.get("note", "")) for s, r in rows]
+    header = ("suite", "measurement", "median", "p90", "max", "unit", "budget", "note")
+    table = [header] + [(s, r["name"], _fmt(r["median"]), _fmt(r["p90"]),
+                         _fmt(r.get("max", float("nan"))), r["unit"], r.get("budget", ""),
+                         r.get("note", "")) for s, r in rows]
     widths = [max(len(str(line[i])) for line in table) for i in range(len(header))]
     for i, line in enumerate(table):
         print(" | ".join(str(c).ljust(w) for c, w in zip(line, widths, strict=True)).rstrip())

@@ -16,7 +16,32 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from . import validate as check
+from .spline import Spline
+from .vehicle import MAX_SPEED, Vehicle
+
 __all__ = ["PurePursuit", "Stanley", "compare"]
+
+
+def _check_call(x, y, yaw_deg, speed, progress, spline, vehicle) -> None:
+    """The clear ValueError for a controller called with arguments it cannot use."""
+    for name, v in (("x", x), ("y", y), ("yaw_deg", yaw_deg), ("progress", progress)):
+        check.real(v, name)
+    check.real(speed, "speed", lo=0.0, hi=MAX_SPEED, unit="m/s")
+    if not isinstance(spline, Spline) or spline.dim != 2:
+        raise ValueError(f"spline must be a 2D lessons_lib.spline.Spline, got {spline!r:.60}")
+    if not isinstance(vehicle, Vehicle):
+        raise ValueError(f"vehicle must be a Vehicle, got {type(vehicle).__name__}")
+
+
+def _fine(x, y, yaw_deg, speed, progress, spline, vehicle) -> bool:
+    """The fast path's test: five finite Python floats, a speed in range, a 2D spline and a
+    Vehicle."""
+    return (type(vehicle) is Vehicle and type(spline) is Spline and spline.dim == 2
+            and type(x) is float and type(y) is float and type(yaw_deg) is float
+            and type(speed) is float and type(progress) is float
+            and x - x == y - y == yaw_deg - yaw_deg == progress - progress == 0.0
+            and 0.0 <= speed <= MAX_SPEED)
 
 
 def _wrap_rad(a: float) -> float:
@@ -31,11 +56,16 @@ class PurePursuit:
     look_ahead_gain: float = 0.5
 
     def __post_init__(self) -> None:
+        check.real(self.look_ahead_base, "look_ahead_base", unit="m")
+        check.real(self.look_ahead_gain, "look_ahead_gain", unit="s")
         if not (self.look_ahead_base > 0 and self.look_ahead_gain >= 0):
             raise ValueError("pure pursuit needs look_ahead_base > 0 and look_ahead_gain >= 0, "
                              f"got {self.look_ahead_base} and {self.look_ahead_gain}")
 
     def __call__(self, x, y, yaw_deg, speed, progress, spline, vehicle) -> float:
+        if not _fine(x, y, yaw_deg, speed, progress, spline, vehicle):
+            _check_call(x, y, yaw_deg, speed, progress, spline, vehicle)
+            x, y, yaw_deg, speed, progress = map(float, (x, y, yaw_deg, speed, progress))
         ld = self.look_ahead_base + self.look_ahead_gain * speed
         f = spline.frame_at(spline.wrap(progress + ld))
         dx, dy = f.x - x, f.y - y
@@ -55,12 +85,17 @@ class Stanley:
     softening: float = 1.0
 
     def __post_init__(self) -> None:
+        check.real(self.gain, "gain")
+        check.real(self.softening, "softening", unit="m/s")
         if not (self.gain > 0 and self.softening > 0):
             raise ValueError(f"Stanley needs gain > 0 and softening > 0, got {self.gain} and "
                              f"{self.softening}")
 
     def __call__(self, x, y, yaw_deg, speed, progress, spline, vehicle) -> float:
-        yaw = math.radians(yaw_deg)
+        if not _fine(x, y, yaw_deg, speed, progress, spline, vehicle):
+            _check_call(x, y, yaw_deg, speed, progress, spline, vehicle)
+            x, y, yaw_deg, speed, progress = map(float, (x, y, yaw_deg, speed, progress))
+        yaw = math.radians(math.fmod(yaw_deg, 360.0))
         fx = x + vehicle.wheelbase * math.cos(yaw)
         fy = y + vehicle.wheelbase * math.sin(yaw)
         s = spline.closest_near(fx, fy, 0.0, spline.wrap(progress + vehicle.wheelbase))
@@ -84,6 +119,12 @@ def compare(track_names, speed: float = 10.0, duration: float = 30.0,
     from .vehicle import simulate, simulate_controller
 
     params = SteeringParams() if params is None else params
+    if isinstance(track_names, str) or not hasattr(track_names, "__iter__"):
+        raise ValueError(f"track_names must be a list of track names, got {track_names!r:.60}")
+    for name, ctrl, kind in (("pure_pursuit", pure_pursuit, PurePursuit),
+                             ("stanley", stanley, Stanley)):
+        if ctrl is not None and not isinstance(ctrl, kind):
+            raise ValueError(f"{name} must be a {kind.__name__} or None, got {ctrl!r:.60}")
     controllers = {"pure pursuit": pure_pursuit or PurePursuit(),
                    "Stanley": stanley or Stanley()}
     rows = []

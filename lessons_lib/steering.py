@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import validate as check
 from .spline import Spline
 
 __all__ = ["SteeringParams", "SteeringTerms", "TermValues", "look_ahead_distance", "steer",
@@ -67,27 +68,15 @@ class SteeringParams:
     def __post_init__(self) -> None:
         self.validate()
 
+    def __setattr__(self, name: str, value) -> None:
+        # every assignment is checked, also after construction: p.max_yaw_delta = 0 is
+        # refused at once, so a SteeringParams that exists is always a valid one
+        object.__setattr__(self, name, _check_param(name, value))
+
     def validate(self) -> None:
-        for name in ("look_ahead_base", "look_ahead_speed_factor", "fixed_look_ahead",
-                     "heading_weight", "max_yaw_delta", "crosstrack_gain"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.floating,
-                                                                  np.integer)):
-                raise ValueError(f"{name} must be a number, got {value!r}")
-            if not math.isfinite(value):
-                raise ValueError(f"{name} must be finite, got {value}")
-        if self.look_ahead_base < 0 or self.look_ahead_speed_factor < 0:
-            raise ValueError("look_ahead_base and look_ahead_speed_factor must be >= 0, got "
-                             f"{self.look_ahead_base} and {self.look_ahead_speed_factor}")
-        if self.fixed_look_ahead < 0:
-            raise ValueError(f"fixed_look_ahead must be >= 0 m, got {self.fixed_look_ahead}")
-        if not 0.0 <= self.heading_weight <= 1.0:
-            raise ValueError(f"heading_weight must be between 0 and 1, got {self.heading_weight}")
-        if not self.max_yaw_delta > 0:
-            raise ValueError(f"max_yaw_delta must be > 0 degrees, got {self.max_yaw_delta}")
-        if self.crosstrack_gain < 0:
-            raise ValueError(f"crosstrack_gain must be >= 0 (the sign is built in), got "
-                             f"{self.crosstrack_gain}")
+        """Check every field again (each assignment is already checked on its own)."""
+        for f in fields(self):
+            _check_param(f.name, getattr(self, f.name))
 
     def replace(self, **changes) -> SteeringParams:
         """A copy with some fields changed (validated)."""
@@ -95,6 +84,43 @@ class SteeringParams:
         if unknown:
             raise ValueError(f"SteeringParams has no field(s) {sorted(unknown)}")
         return SteeringParams(**{**asdict(self), **changes})
+
+
+#: What each number of :class:`SteeringParams` may be: (lowest, highest, unit).
+_PARAM_RANGES = {
+    "look_ahead_base": (0.0, None, "m"),
+    "look_ahead_speed_factor": (0.0, None, "s"),
+    "fixed_look_ahead": (0.0, None, "m"),
+    "heading_weight": (0.0, 1.0, ""),
+    "max_yaw_delta": (0.0, None, "degrees"),
+    "crosstrack_gain": (0.0, None, "per m"),
+}
+_PARAM_FLAGS = ("adaptive_look_ahead", "use_position", "use_heading", "use_crosstrack")
+
+
+def _check_param(name: str, value):
+    if name in _PARAM_FLAGS:
+        return check.flag(value, name)
+    if name not in _PARAM_RANGES:
+        raise ValueError(f"SteeringParams has no field {name!r}")
+    lo, hi, unit = _PARAM_RANGES[name]
+    if name == "max_yaw_delta":  # a division by it: strictly positive
+        return check.real(value, name, lo=0.0, lo_open=True, unit=unit)
+    if name == "crosstrack_gain" and check.is_number(value) and value < 0:
+        raise ValueError(f"crosstrack_gain must be >= 0 (the sign is built in), got {value}")
+    return check.real(value, name, lo=lo, hi=hi, unit=unit)
+
+
+def _params(params) -> SteeringParams:
+    if type(params) is not SteeringParams and not isinstance(params, SteeringParams):
+        raise ValueError(f"params must be a SteeringParams, got {type(params).__name__}")
+    return params
+
+
+def _slow_reals(**values) -> None:
+    """Raise the clear ValueError for the first argument that is not a finite number."""
+    for name, v in values.items():
+        check.real(v, name)
 
 
 class TermValues(NamedTuple):
@@ -160,29 +186,47 @@ def delta_angle(from_deg: float, to_deg: float) -> float:
     Unreal's ``FindDeltaAngleDegrees(A, B)``; note the article's deltas are
     ``delta_angle(target, vehicle)`` in our counter-clockwise frame (positive = right).
     """
-    d = (to_deg - from_deg) % 360.0
+    try:
+        d = (to_deg - from_deg) % 360.0
+    except TypeError:
+        d = math.nan
+    if not d - d == 0.0:  # NaN or inf: a bad argument, or a difference that overflowed
+        _slow_reals(from_deg=from_deg, to_deg=to_deg)
+        d = (math.fmod(float(to_deg), 360.0) - math.fmod(float(from_deg), 360.0)) % 360.0
     return d - 360.0 if d > 180.0 else d
 
 
 def curvature_scale(curvature: float) -> float:
     """Lerp(1.0, 0.5, Clamp(curvature x 3, 0, 1))."""
+    if not (type(curvature) is float and 0.0 <= curvature < math.inf):
+        curvature = check.real(curvature, "curvature", lo=0.0, unit="1/m")
     a = _clamp(curvature * CURVATURE_SCALE, 0.0, 1.0)
     return 1.0 + (MIN_LOOK_AHEAD_SCALE - 1.0) * a
 
 
 def dynamic_heading_weight(heading_weight: float, curvature: float) -> float:
     """Lerp(heading_weight, 0.3, Clamp(curvature x 3, 0, 1))."""
+    if not (type(curvature) is float and 0.0 <= curvature < math.inf):
+        curvature = check.real(curvature, "curvature", lo=0.0, unit="1/m")
+    if not (type(heading_weight) is float and 0.0 <= heading_weight <= 1.0):
+        heading_weight = check.probability(heading_weight, "heading_weight")
     a = _clamp(curvature * CURVATURE_SCALE, 0.0, 1.0)
     return heading_weight + (CURVY_HEADING_WEIGHT - heading_weight) * a
 
 
 def look_ahead_distance(speed: float, curvature: float, params: SteeringParams) -> float:
     """(base + speed x factor) x Lerp(1, 0.5, Clamp(curvature x 3, 0, 1)), or the fixed one."""
-    speed, curvature = float(speed), float(curvature)
-    if not (math.isfinite(speed) and math.isfinite(curvature)):
-        raise ValueError(f"speed and curvature must be finite, got {speed} and {curvature}")
-    if speed < 0 or curvature < 0:
-        raise ValueError(f"speed and curvature must be >= 0, got {speed} and {curvature}")
+    if not (type(speed) is float and type(curvature) is float
+            and 0.0 <= speed < math.inf and 0.0 <= curvature < math.inf):
+        for name, v in (("speed", speed), ("curvature", curvature)):
+            if not check.is_number(v):
+                raise ValueError(f"speed and curvature must be numbers, got {name} = {v!r}")
+        speed, curvature = float(speed), float(curvature)
+        if not (math.isfinite(speed) and math.isfinite(curvature)):
+            raise ValueError(f"speed and curvature must be finite, got {speed} and {curvature}")
+        if speed < 0 or curvature < 0:
+            raise ValueError(f"speed and curvature must be >= 0, got {speed} and {curvature}")
+    params = _params(params)
     if not params.adaptive_look_ahead:
         return float(params.fixed_look_ahead)
     return (params.look_ahead_base + speed * params.look_ahead_speed_factor) \
@@ -192,6 +236,7 @@ def look_ahead_distance(speed: float, curvature: float, params: SteeringParams) 
 def blend_weight(params: SteeringParams, curvature: float) -> float:
     """The weight Heading Delta gets: :func:`dynamic_heading_weight` with both angle terms on;
     a term that is off gives its weight to the other one (1 with Heading only, 0 without)."""
+    params = _params(params)
     if params.use_position and params.use_heading:
         return dynamic_heading_weight(params.heading_weight, curvature)
     return 1.0 if params.use_heading else 0.0
@@ -200,7 +245,13 @@ def blend_weight(params: SteeringParams, curvature: float) -> float:
 def yaw_command(position_delta: float, heading_delta: float, weight: float,
                 params: SteeringParams) -> float:
     """PositionDelta x (1 - w) + HeadingDelta x w, or 0 when both angle terms are off."""
-    if not (params.use_position or params.use_heading):
+    if not (type(weight) is float and 0.0 <= weight <= 1.0):
+        weight = check.probability(weight, "weight")
+    if not (type(position_delta) is float and type(heading_delta) is float
+            and position_delta - position_delta == heading_delta - heading_delta == 0.0):
+        _slow_reals(position_delta=position_delta, heading_delta=heading_delta)
+        position_delta, heading_delta = float(position_delta), float(heading_delta)
+    if not (_params(params).use_position or params.use_heading):
         return 0.0
     return position_delta * (1.0 - weight) + heading_delta * weight
 
@@ -232,19 +283,45 @@ def crosstrack(position, centre, tangent, up=WORLD_UP) -> Crosstrack:
     unit ``tangent`` (3-tuples): offset = position - centre, its tangent part removed, dotted
     with the road's right vector (up projected off the tangent, then cross(tangent, normal)).
     Positive when the car is right of the line."""
-    tx, ty, tz = tangent
-    ox, oy, oz = position[0] - centre[0], position[1] - centre[1], position[2] - centre[2]
+    try:
+        tx, ty, tz = tangent
+        ox, oy, oz = position[0] - centre[0], position[1] - centre[1], position[2] - centre[2]
+        unit = abs(tx * tx + ty * ty + tz * tz - 1.0) < 1e-6
+    except (TypeError, ValueError, IndexError, KeyError):
+        unit = None
+    if not unit or not (ox - ox == oy - oy == oz - oz == 0.0):
+        _check_crosstrack(position, centre, tangent, up)
     along = ox * tx + oy * ty + oz * tz
     ox, oy, oz = ox - tx * along, oy - ty * along, oz - tz * along
     rx, ry, rz = _right3(tangent, up)
     return Crosstrack((ox, oy, oz), (rx, ry, rz), ox * rx + oy * ry + oz * rz)
 
 
+def _check_crosstrack(position, centre, tangent, up) -> None:
+    """The clear message for :func:`crosstrack`'s arguments (the fast path found a problem)."""
+    p = check.point(position, "position", 3)
+    c = check.point(centre, "centre", 3)
+    t = check.point(tangent, "tangent", 3)
+    check.point(up, "up", 3)
+    if abs(float(t @ t) - 1.0) >= 1e-6:
+        raise ValueError(f"tangent must be a unit vector, got length {np.linalg.norm(t):.6g}: "
+                         "divide it by its length")
+    with np.errstate(over="ignore"):
+        apart = p - c
+    if not np.isfinite(apart).all():
+        raise ValueError("position and centre are too far apart to subtract (overflow): "
+                         "give coordinates below about 1e300")
+
+
 def steering_command(yaw_cmd: float, crosstrack_error: float,
                      params: SteeringParams) -> tuple[float, float]:
     """(unclamped, clamped): YawCommand / MaxYawDelta - Crosstrack x Gain, clamped to [-1, 1]
     (the crosstrack part only when that term is on)."""
-    raw = yaw_cmd / params.max_yaw_delta
+    if not (type(yaw_cmd) is float and type(crosstrack_error) is float
+            and yaw_cmd - yaw_cmd == crosstrack_error - crosstrack_error == 0.0):
+        _slow_reals(yaw_cmd=yaw_cmd, crosstrack_error=crosstrack_error)
+        yaw_cmd, crosstrack_error = float(yaw_cmd), float(crosstrack_error)
+    raw = yaw_cmd / _params(params).max_yaw_delta
     if params.use_crosstrack:
         raw -= crosstrack_error * params.crosstrack_gain
     return raw, _clamp(raw, -1.0, 1.0)
@@ -256,10 +333,21 @@ def road_right(tangent, up=WORLD_UP) -> np.ndarray:
     Works for a sloped road: the normal is the part of world up perpendicular to the
     tangent, so the right vector stays horizontal-ish and exactly perpendicular to travel.
     """
-    t = np.asarray(tangent, dtype=float)
+    t = check.array(tangent, "tangent", (None,), what="2 or 3 numbers (a direction)")
+    if t.shape not in ((2,), (3,)):
+        raise ValueError(f"tangent must have 2 or 3 coordinates, got shape {t.shape}")
     t3 = np.append(t, 0.0) if t.shape == (2,) else t
+    big = float(np.abs(t3).max())
+    if big == 0.0:
+        raise ValueError("the tangent is the zero vector: it has no direction, so the road "
+                         "has no right side; give the direction of travel")
+    t3 = t3 / big
     t3 = t3 / np.linalg.norm(t3)
-    right = np.array(_right3(t3.tolist(), tuple(float(u) for u in np.asarray(up, float))))
+    u = check.point(up, "up", 3)
+    if not np.abs(u).max() > 0:
+        raise ValueError("up is the zero vector: give the world's up direction, e.g. (0, 0, 1)")
+    u = u / np.abs(u).max()
+    right = np.array(_right3(t3.tolist(), tuple(float(c) for c in u)))
     return right[:2] if t.shape == (2,) else right
 
 
@@ -301,20 +389,16 @@ def steering_terms(px: float, py: float, pz: float, yaw_deg: float, speed: float
 def _check_inputs(position, yaw_deg, speed, spline, progress, params):
     if not isinstance(spline, Spline):
         raise ValueError(f"spline must be a lessons_lib.spline.Spline, got {type(spline)}")
-    if not isinstance(params, SteeringParams):
-        raise ValueError(f"params must be a SteeringParams, got {type(params)}")
-    p = np.asarray(position, dtype=float).ravel()
+    _params(params)
+    p = check.array(position, "position", (None,), finite=False, what="coordinates", ravel=True)
     if p.shape != (spline.dim,):
         raise ValueError(f"position must have {spline.dim} coordinates like the spline, "
                          f"got {p.shape[0]}")
-    values = {"yaw_deg": yaw_deg, "speed": speed, "progress": progress}
-    for name, v in values.items():
-        if not math.isfinite(float(v)):
-            raise ValueError(f"{name} must be finite, got {v}")
+    check.real(yaw_deg, "yaw_deg", unit="degrees")
+    check.real(speed, "speed", lo=0.0, unit="m/s")
+    check.real(progress, "progress", unit="m")
     if not np.all(np.isfinite(p)):
         raise ValueError(f"position must be finite, got {p.tolist()}")
-    if speed < 0:
-        raise ValueError(f"speed must be >= 0 m/s, got {speed}")
     return p
 
 
@@ -329,8 +413,9 @@ def steer(position, yaw_deg: float, speed: float, spline: Spline, progress: floa
     p = _check_inputs(position, yaw_deg, speed, spline, progress, params)
     progress = float(spline.wrap(float(progress)))
     pz = float(p[2]) if spline.dim == 3 else 0.0
-    out = steering_terms(float(p[0]), float(p[1]), pz, float(yaw_deg), float(speed), spline,
-                         progress, params)
+    yaw = float(check.reduce_degrees(float(yaw_deg)))
+    out = steering_terms(float(p[0]), float(p[1]), pz, yaw, float(speed), spline, progress,
+                         params)
     values = {}
     for name, v in out._asdict().items():
         values[name] = np.array(v[: spline.dim]) if name in VECTOR_FIELDS else float(v)

@@ -12,9 +12,10 @@ import math
 
 import numpy as np
 
+from . import validate as check
 from .spline import Spline
 
-__all__ = ["TRACKS", "track", "turtle_points", "sloped_road"]
+__all__ = ["TRACKS", "track", "turtle_points", "sloped_road", "MAX_TURTLE_POINTS"]
 
 #: name -> one-line description, in the order the app offers them.
 TRACKS = {
@@ -25,22 +26,59 @@ TRACKS = {
 }
 
 
+#: The most points :func:`turtle_points` makes (the pieces' length over ``step``): a 400 km
+#: road at the default 4 m step. More is refused before any point is made.
+MAX_TURTLE_POINTS = 100_000
+
+
+def _pieces(pieces, step: float) -> list[tuple[str, float, float, int]]:
+    """Check every piece and count its points first, so that the work is known up front."""
+    if isinstance(pieces, str | bytes) or not hasattr(pieces, "__iter__"):
+        raise ValueError(f"pieces must be a list of ('line', m) and ('arc', r, deg) tuples, got "
+                         f"{type(pieces).__name__}")
+    out, total = [], 0
+    for k, piece in enumerate(pieces):
+        if not isinstance(piece, tuple | list) or not piece or piece[0] not in ("line", "arc"):
+            raise ValueError(f"unknown piece {k} {piece!r}: use ('line', m) or ('arc', r, deg)")
+        if piece[0] == "line":
+            if len(piece) != 2:
+                raise ValueError(f"piece {k} {piece!r}: a line is ('line', length in m)")
+            size = check.length(piece[1], f"the length of piece {k}")
+            turn = 0.0
+            n = max(1, round(min(size / step, MAX_TURTLE_POINTS + 1.0)))
+        else:
+            if len(piece) != 3:
+                raise ValueError(f"piece {k} {piece!r}: an arc is ('arc', radius in m, degrees)")
+            size = check.length(piece[1], f"the radius of piece {k}")
+            turn = math.radians(check.real(piece[2], f"the turn of piece {k}", unit="degrees"))
+            if turn == 0.0:
+                raise ValueError(f"piece {k} turns by 0 degrees: leave it out or use a line")
+            n = max(2, round(min(size * abs(turn) / step, MAX_TURTLE_POINTS + 1.0)))
+        total += n
+        if total > MAX_TURTLE_POINTS:
+            raise ValueError(f"these pieces make more than {MAX_TURTLE_POINTS} points at step "
+                             f"{step:g} m: use a larger step or shorter pieces")
+        out.append((piece[0], size, turn, n))
+    return out
+
+
 def turtle_points(pieces, start=(0.0, 0.0), heading_deg=0.0, step=4.0) -> np.ndarray:
     """Points along straights and arcs: ``("line", length)`` or ``("arc", radius, degrees)``
-    (positive degrees turn left). Points are about ``step`` metres apart."""
-    x, y = start
-    h = math.radians(heading_deg)
+    (positive degrees turn left). Points are about ``step`` metres apart, at most
+    :data:`MAX_TURTLE_POINTS` of them."""
+    x, y = check.point(start, "start")
+    x, y = float(x), float(y)
+    h = math.radians(float(check.reduce_degrees(check.real(heading_deg, "heading_deg"))))
+    step = check.length(step, "step")
     pts = [(x, y)]
-    for piece in pieces:
-        if piece[0] == "line":
-            n = max(1, round(piece[1] / step))
+    for kind, size, turn, n in _pieces(pieces, step):
+        if kind == "line":
             for _ in range(n):
-                x += piece[1] / n * math.cos(h)
-                y += piece[1] / n * math.sin(h)
+                x += size / n * math.cos(h)
+                y += size / n * math.sin(h)
                 pts.append((x, y))
-        elif piece[0] == "arc":
-            radius, turn = piece[1], math.radians(piece[2])
-            n = max(2, round(radius * abs(turn) / step))
+        else:
+            radius = size
             for _ in range(n):
                 dh = turn / n
                 chord = 2 * radius * math.sin(abs(dh) / 2)
@@ -48,8 +86,6 @@ def turtle_points(pieces, start=(0.0, 0.0), heading_deg=0.0, step=4.0) -> np.nda
                 y += chord * math.sin(h + dh / 2)
                 h += dh
                 pts.append((x, y))
-        else:
-            raise ValueError(f"unknown piece {piece!r}: use ('line', m) or ('arc', r, deg)")
     return np.array(pts)
 
 
@@ -72,16 +108,22 @@ def _points(name: str) -> tuple[np.ndarray, bool]:
 
 def track(name: str) -> Spline:
     """The built-in track ``name`` as a :class:`Spline` (see :data:`TRACKS`)."""
+    if not isinstance(name, str):
+        raise ValueError(f"unknown track {name!r}: give its name, one of {list(TRACKS)}")
     pts, closed = _points(name)
     return Spline(pts, closed=closed)
 
 
 def sloped_road(grade: float = 0.3, bank_turn: float = 40.0) -> Spline:
-    """A 3D road that climbs with slope ``grade`` (rise/run) while turning ``bank_turn``
-    degrees to the left over 60 m: for the lesson's section on world up vs projected up."""
-    if not math.isfinite(grade) or abs(grade) > 3:
-        raise ValueError(f"grade must be a finite rise/run between -3 and 3, got {grade}")
-    xy = turtle_points([("line", 20), ("arc", 40 / math.radians(max(bank_turn, 1e-3)),
-                                       bank_turn)], step=4.0)
+    """A 3D road that climbs with slope ``grade`` (rise/run): 20 m straight, then 40 m that
+    turn ``bank_turn`` degrees to the left (negative: to the right, the mirror image; 0: a
+    straight sloped road). For the lesson's section on world up vs projected up."""
+    grade = check.real(grade, "grade", lo=-3.0, hi=3.0, unit="(rise/run)")
+    bank_turn = check.real(bank_turn, "bank_turn", lo=-360.0, hi=360.0, unit="degrees")
+    if abs(bank_turn) < 1e-6:  # an arc of 40 m with a radius beyond 2e9 m: a straight
+        pieces = [("line", 20), ("line", 40)]
+    else:
+        pieces = [("line", 20), ("arc", 40 / math.radians(abs(bank_turn)), bank_turn)]
+    xy = turtle_points(pieces, step=4.0)
     run = np.r_[0.0, np.cumsum(np.linalg.norm(np.diff(xy, axis=0), axis=1))]
     return Spline(np.c_[xy, grade * run], closed=False)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import validate as check
 from .spline import Spline
 from .steering import (
     VECTOR_FIELDS,
@@ -34,10 +35,17 @@ from .steering import (
 )
 
 __all__ = ["Vehicle", "Trajectory", "simulate", "simulate_controller", "start_pose",
-           "run_metrics", "SETTLE_TOLERANCE"]
+           "run_metrics", "SETTLE_TOLERANCE", "MAX_STEPS", "MAX_SPEED", "MAX_START_OFFSET"]
 
 #: |crosstrack error| below this (m) counts as "on the centre line" for the settle time.
 SETTLE_TOLERANCE = 0.2
+#: The most steps one simulation runs (duration / dt): 27 minutes at 60 Hz. A step costs
+#: about 1.6 kB while the run is recorded (160 MB at the cap) and tens of microseconds.
+MAX_STEPS = 100_000
+#: The fastest car simulated (m/s): 360 km/h, a racing car.
+MAX_SPEED = 100.0
+#: The farthest a car may start from the centre line (m).
+MAX_START_OFFSET = 1000.0
 
 
 @dataclass(frozen=True)
@@ -55,10 +63,10 @@ class Vehicle:
     def __post_init__(self) -> None:
         for name in ("wheelbase", "max_wheel_angle", "steer_rate", "length", "width"):
             v = getattr(self, name)
-            if not (math.isfinite(v) and v > 0):
-                raise ValueError(f"Vehicle.{name} must be a positive number, got {v}")
-        if not (math.isfinite(self.steer_lag) and self.steer_lag >= 0):
-            raise ValueError(f"Vehicle.steer_lag must be >= 0 s, got {self.steer_lag}")
+            if not (check.is_number(v) and math.isfinite(v) and v > 0):
+                raise ValueError(f"Vehicle.{name} must be a positive number, got {v!r}")
+        for name, unit in (("steer_lag", "s"), ("rear_overhang", "m")):
+            check.real(getattr(self, name), f"Vehicle.{name}", lo=0.0, unit=unit)
         if not self.max_wheel_angle < 89:
             raise ValueError(f"Vehicle.max_wheel_angle must be below 89 degrees, got "
                              f"{self.max_wheel_angle}")
@@ -70,6 +78,8 @@ class Vehicle:
 
     def outline(self, x: float, y: float, yaw_deg: float) -> np.ndarray:
         """Closed (6, 2) outline of the body (a pointed nose shows the heading)."""
+        x, y = check.real(x, "x"), check.real(y, "y")
+        yaw_deg = float(check.reduce_degrees(check.real(yaw_deg, "yaw_deg")))
         r, f, w = -self.rear_overhang, self.length - self.rear_overhang, 0.5 * self.width
         local = np.array([[r, -w], [f - 0.6, -w], [f, 0.0], [f - 0.6, w], [r, w], [r, -w]])
         c, s = math.cos(math.radians(yaw_deg)), math.sin(math.radians(yaw_deg))
@@ -119,6 +129,9 @@ def run_metrics(traj: Trajectory, tolerance: float = SETTLE_TOLERANCE) -> dict:
     twitchy controller scores high). *Time to settle* is the first time after which
     |crosstrack error| stays below ``tolerance`` to the end (NaN if it never does).
     """
+    if not isinstance(traj, Trajectory):
+        raise ValueError(f"traj must be a Trajectory (from simulate), got {type(traj).__name__}")
+    tolerance = check.length(tolerance, "tolerance")
     cte = np.asarray(traj.crosstrack_error, dtype=float)
     if len(cte) == 0:
         raise ValueError("the trajectory is empty")
@@ -141,10 +154,13 @@ def start_pose(spline: Spline, start_distance: float = 0.0, start_offset: float 
     """(x, y, yaw_deg) of a car ``start_offset`` m right of the centre line at
     ``start_distance``, pointing ``start_heading_error`` degrees left (counter-clockwise) of
     the path, so that its Heading Delta measured there is ``+start_heading_error``."""
-    for name, v in (("start_distance", start_distance), ("start_offset", start_offset),
-                    ("start_heading_error", start_heading_error)):
-        if not math.isfinite(float(v)):
-            raise ValueError(f"{name} must be finite, got {v}")
+    if not isinstance(spline, Spline):
+        raise ValueError(f"spline must be a lessons_lib.spline.Spline, got {type(spline)}")
+    start_distance = check.real(start_distance, "start_distance", unit="m")
+    start_offset = check.real(start_offset, "start_offset", lo=-MAX_START_OFFSET,
+                              hi=MAX_START_OFFSET, unit="m")
+    start_heading_error = float(check.reduce_degrees(
+        check.real(start_heading_error, "start_heading_error", unit="degrees")))
     s0 = float(spline.wrap(float(start_distance)))
     p = spline.location_at(s0)[:2]
     t = spline.direction_at(s0)[:2]
@@ -159,16 +175,20 @@ def _check_run(spline, speed, duration, dt, vehicle):
     if not isinstance(spline, Spline):
         raise ValueError(f"spline must be a lessons_lib.spline.Spline, got {type(spline)}")
     for name, v in (("speed", speed), ("duration", duration), ("dt", dt)):
-        if not math.isfinite(float(v)):
-            raise ValueError(f"{name} must be finite, got {v}")
+        check.real(v, name, unit="m/s" if name == "speed" else "s")
+    speed, duration, dt = float(speed), float(duration), float(dt)
     if speed < 0:
         raise ValueError(f"speed must be >= 0 m/s, got {speed}")
+    if speed > MAX_SPEED:
+        raise ValueError(f"speed = {speed:g} m/s is faster than the {MAX_SPEED:g} m/s this car "
+                         "model is meant for: give a road speed")
     if duration <= 0 or dt <= 0:
         raise ValueError(f"duration and dt must be > 0 s, got {duration} and {dt}")
     if dt > 0.2:
         raise ValueError(f"dt = {dt} s is too coarse for the steering lag: use 0.2 s or less")
-    if duration / dt > 1e6:
-        raise ValueError(f"{duration / dt:.0f} steps is too many: shorten duration or grow dt")
+    if duration / dt > MAX_STEPS:
+        raise ValueError(f"{duration / dt:.0f} steps is too many (at most {MAX_STEPS}): "
+                         "shorten duration or grow dt")
     if vehicle is not None and not isinstance(vehicle, Vehicle):
         raise ValueError(f"vehicle must be a Vehicle, got {type(vehicle)}")
     return vehicle or Vehicle()
@@ -283,8 +303,15 @@ def simulate_controller(spline: Spline, controller: Callable, speed: float, dura
              float(start_distance))
     speed = float(speed)
 
+    if not callable(controller):
+        raise ValueError(f"controller must be a function (x, y, yaw_deg, speed, progress, "
+                         f"spline, vehicle) -> command, got {type(controller).__name__}")
+
     def control(x, y, yaw, progress):
-        command = float(controller(x, y, yaw, speed, progress, spline, vehicle))
+        command = controller(x, y, yaw, speed, progress, spline, vehicle)
+        if not check.is_number(command):
+            raise ValueError(f"the controller returned {command!r}, not a number in [-1, 1]")
+        command = float(command)
         if not math.isfinite(command):
             raise ValueError(f"the controller returned {command}, not a number in [-1, 1]")
         command = max(-1.0, min(1.0, command))

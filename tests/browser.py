@@ -57,13 +57,14 @@ class VoilaServer:
     """A Voila process serving ``notebooks/`` on 127.0.0.1, started and stopped by a fixture."""
 
     def __init__(self, extra_args: list[str] | None = None, token: str | None = None,
-                 command: list[str] | None = None, port: int | None = None) -> None:
-        """Start Voila on ``notebooks/``, or ``command`` (which must listen on ``port``)."""
+                 command: list[str] | None = None, port: int | None = None,
+                 root: Path = NOTEBOOKS) -> None:
+        """Start Voila on ``root`` (notebooks/), or ``command`` (which must listen on ``port``)."""
         self.port = port or free_port()
         self.token = token
         self.url = f"http://127.0.0.1:{self.port}"
         if command is None:
-            command = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser",
+            command = [sys.executable, "-m", "voila", str(root), "--no-browser",
                        f"--port={self.port}", "--Voila.ip=127.0.0.1"]
             if token is not None:
                 command.append(f"--token={token}")

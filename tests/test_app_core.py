@@ -3,77 +3,25 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import sys
+from pathlib import Path
 
-import numpy as np
 import pytest
 from matplotlib.backend_bases import MouseEvent
 from PIL import Image
 
 from lessons_lib.apps.core import (
-    Choice,
     ChoiceQuestion,
     DragHandler,
-    Frame,
-    LessonApp,
     NumberQuestion,
-    Preset,
-    Slider,
-    Toggle,
     check_function,
     fmt_number,
-    make_figure,
     parse_number,
 )
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "notebooks"))
 
-@dataclass(frozen=True)
-class WaveState:
-    x: np.ndarray
-    y: np.ndarray
-    peak: float
-
-
-class WaveApp(LessonApp):
-    """y = amplitude * wave(x - t): the smallest real app the loop can run."""
-
-    controls = (
-        Slider("amplitude", "amplitude", 0.0, 3.0, step=0.1, value=1.0, readout=".1f"),
-        Choice("shape", "shape", [("sine", "sin"), ("cosine", "cos")], value="sin"),
-        Toggle("squared", "squared", value=False),
-        Slider("points", "points", 10, 200, step=10, value=50, integer=True),
-    )
-    frame = Frame("t", "t", 0.0, 1.0, step=0.05, value=0.0, interval_ms=40,
-                  seconds_per_unit=2.0)
-    presets = (
-        Preset("tall sine", {"amplitude": 2.5, "shape": "sin"},
-               description=lambda s: f"peaks at {s.peak:.1f}"),
-        Preset("flat cosine", {"amplitude": 0.5, "shape": "cos", "squared": True},
-               description="a gentle wave"),
-    )
-
-    def build(self) -> None:
-        self.fig = make_figure(4.0, 2.5)
-        self.ax = self.fig.add_subplot()
-        (self.line,) = self.ax.plot([], [])
-        (self.dot,) = self.ax.plot([], [], "o")
-        self.ax.set_xlim(0, 2 * math.pi)
-        self.ax.set_ylim(-3.2, 9.2)
-
-    def compute(self, p) -> WaveState:
-        x = np.linspace(0, 2 * math.pi, p.points)
-        y = p.amplitude * getattr(np, p.shape)(x)
-        if p.squared:
-            y = y**2
-        return WaveState(x, y, float(np.max(y)))
-
-    def draw(self, state, frame) -> None:
-        self.line.set_data(state.x, state.y)
-        i = min(len(state.x) - 1, int(frame * (len(state.x) - 1)))
-        self.dot.set_data([state.x[i]], [state.y[i]])
-
-    def panel(self, state, frame) -> str:
-        return f"peak {state.peak:.2f} at t = {frame:.2f}"
+from wave_app import WaveApp  # noqa: E402  (tests/notebooks/wave_app.py, also in a notebook)
 
 
 def message(state: dict) -> dict:

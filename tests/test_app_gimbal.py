@@ -1,26 +1,32 @@
-"""GimbalApp headless, through ipympl: set a control, check what was drawn."""
+"""GimbalApp headless, through ipympl: set a control, check what was drawn and said."""
 
 from __future__ import annotations
+
+import itertools
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from matplotlib.transforms import Bbox
 
 from lessons_lib import rotations as rot
 from lessons_lib.apps import GimbalApp
 from lessons_lib.apps import gimbal as gimbal_module
+from lessons_lib.apps.gimbal import ReachExercise, model
+from lessons_lib.apps.gimbal.view import FIN_TIP, from_plot
 
 
 def world(line):
     """A Line3D's points back in world coordinates (the app draws world (x, y, z) at
     matplotlib's (z, x, y), so that Y is up)."""
-    px, py, pz = (np.asarray(a, dtype=float) for a in line.get_data_3d())
-    return np.stack([py, pz, px], axis=-1)
+    return from_plot(np.stack([np.asarray(a, dtype=float) for a in line.get_data_3d()],
+                              axis=-1))
 
 
 def direction(line):
     pts = world(line)
-    d = pts[-1] - pts[0]
+    pts = pts[~np.isnan(pts).any(axis=1)]
+    d = pts[1] - pts[0]
     return d / np.linalg.norm(d)
 
 
@@ -37,12 +43,17 @@ def app():
 
 def test_builds_one_figure_with_the_expected_parts(app):
     assert app.fig.canvas in app.widget.children[0].children
-    assert len(app.ring_lines) == len(app.axis_lines) == len(app.trace_lines) == 3
+    v = app.view
+    assert len(v.ring_lines) == len(v.axis_lines) == len(v.arrow_lines) == 3
     assert [s.description for s in app.slider_box.children] == ["yaw (Y)", "pitch (X)",
                                                                "roll (Z)"]
     assert app.angles() == (35.0, -20.0, 15.0)
-    assert "LOCKED" not in app.lock_badge.value
+    assert "gimbal-badge-free" in app.panels["gauge"].value
     assert app.last_error is None
+    # the order menu names the rings outer to inner and says they are applied last to first
+    assert app.order.options[2] == ("YXZ: yaw → pitch → roll", "YXZ")
+    assert "outer → inner (applied last → first)" in app.order_note.value
+    assert "roll acts on the aircraft first, yaw last" in app.panels["title"].value
 
 
 def test_moving_sliders_never_creates_figures_and_draws_once(app, monkeypatch):
@@ -58,70 +69,110 @@ def test_moving_sliders_never_creates_figures_and_draws_once(app, monkeypatch):
     assert plt.get_fignums() == before
 
 
-def test_drawn_rings_and_axes_follow_the_angles(app):
+def test_drawn_rings_axes_and_arrows_follow_the_angles(app):
     app.set_angles(yaw=40, pitch=25, roll=-60)
     R = rot.euler_to_matrix(40, 25, -60)
-    np.testing.assert_allclose(app.state["matrix"], R, atol=1e-15)
+    np.testing.assert_allclose(app.state.matrix, R, atol=1e-15)
     axes = rot.gimbal_axes(40, 25, -60)
+    nose = R @ model.NOSE
     for n in range(3):
-        assert parallel(direction(app.axis_lines[n]), axes[n])
+        assert parallel(direction(app.view.axis_lines[n]), axes[n])
+        # the motion arrow starts at the nose and points along the ring's axis
+        arrow = world(app.view.arrow_lines[n])
+        np.testing.assert_allclose(arrow[0], nose, atol=1e-12)
+        np.testing.assert_allclose(arrow[1] - arrow[0], gimbal_module.ARROW * axes[n],
+                                   atol=1e-12)
         # each ring is a circle of its radius around the origin, turning about a diameter
         # (its own axis), and carrying the next ring's pivots (its plane holds that axis)
-        pts = world(app.ring_lines[n])
+        pts = world(app.view.ring_lines[n])
         r = gimbal_module.RING_RADII[n]
         np.testing.assert_allclose(np.linalg.norm(pts, axis=1), r)
-        np.testing.assert_allclose(pts[0], r * axes[n], atol=1e-12)
         normal = np.cross(pts[0], pts[len(pts) // 4])
         assert abs(normal @ axes[n]) < 1e-12
         if n < 2:
             assert abs(normal @ axes[n + 1]) < 1e-12
     # the aircraft turns with the inner ring: its fin tip is where R puts it
-    tip = world(app.fin_marker)[0]
-    np.testing.assert_allclose(tip, R @ gimbal_module.FIN_TIP, atol=1e-15)
-    assert app.ring_labels[1].get_text() == "pitch 25°"
+    np.testing.assert_allclose(world(app.view.nose_marker)[0], nose, atol=1e-15)
+    assert app.view.ring_labels[1].get_text() == "pitch 25°"
+    assert app.view.ring_labels[2].get_text() == "roll \u221260°"
+    assert FIN_TIP[1] > 0  # the fin is on top
 
 
-def test_pitch_90_locks_yxz(app):
+def test_pitch_90_locks_yxz_and_shows_the_lost_direction(app):
     app.pitch.value = 90
-    assert "LOCKED" in app.lock_badge.value
-    assert app.state["locked"] and "GIMBAL LOCK" in app.title.value
-    assert "yaw and roll now turn about the same axis" in app.title.value
-    # the outer and inner axes as drawn are the same line
-    assert parallel(direction(app.axis_lines[0]), direction(app.axis_lines[2]))
-    assert not parallel(direction(app.axis_lines[0]), direction(app.axis_lines[1]), 1e-3)
-    # and turning either ring moves the fin tip along the same circle (the traces run the
-    # same line, here in opposite senses): same height on the shared axis, same radius
-    axis = direction(app.axis_lines[0])
-    outer, inner = world(app.trace_lines[0]), world(app.trace_lines[2])
-    heights = np.concatenate([outer @ axis, inner @ axis])
-    np.testing.assert_allclose(heights, heights[0], atol=1e-12)
-    radii = np.linalg.norm(np.concatenate([outer, inner]) - heights[:, None] * axis, axis=1)
-    np.testing.assert_allclose(radii, radii[0], atol=1e-12)
-    v_outer, v_inner = app.state["fin_velocities"][[0, 2]]
-    assert parallel(v_outer / np.linalg.norm(v_outer), v_inner / np.linalg.norm(v_inner))
-    assert app.state["trace_gap"] < 1e-6
-    assert "the same motion" in app.info.value
+    st = app.state
+    assert st.badge == "locked"
+    gauge = app.panels["gauge"].value
+    assert "LOCKED" in gauge
+    assert "the same axis, in opposite senses" in gauge
+    assert "<b>yaw +10°</b> does what <b>roll −10°</b> does" in gauge
+    np.testing.assert_allclose(rot.euler_to_matrix(45, 90, 15), rot.euler_to_matrix(35, 90, 5),
+                               atol=1e-12)
+    # the outer and inner axes and their arrows are one line; the middle one is not
+    v = app.view
+    assert parallel(direction(v.axis_lines[0]), direction(v.axis_lines[2]))
+    assert parallel(direction(v.arrow_lines[0]), direction(v.arrow_lines[2]))
+    assert direction(v.arrow_lines[0]) @ direction(v.arrow_lines[2]) == pytest.approx(-1)
+    assert not parallel(direction(v.arrow_lines[0]), direction(v.arrow_lines[1]), 1e-3)
+    # the black dashes: through the nose, at right angles to every ring's axis
+    missing = world(v.missing_line)
+    assert len(missing) == 2
+    np.testing.assert_allclose(missing.mean(axis=0), st.nose, atol=1e-12)
+    d = direction(v.missing_line)
+    assert np.all(np.abs(st.axes @ d) < 1e-9)
+    assert "no ring can make" in v.missing_note.get_text()
+    assert "black dashes" in app.panels["motion"].value
     # the matrix forgets which of yaw and roll did it: read back, roll is 0
-    yaw, pitch, roll = app.state["readback"]
+    yaw, pitch, roll = st.readback
     assert (pitch, roll) == (90.0, 0.0)
     assert yaw == pytest.approx(35.0 - 15.0)
-    assert "a different triple, the same orientation" in app.info.value
+    assert "a different triple, the same orientation" in app.panels["info"].value
 
 
-def test_away_from_the_lock_the_traces_and_axes_differ(app):
+def test_at_minus_90_the_senses_agree(app):
+    app.pitch.value = -90
+    assert "the same axis, in the same sense" in app.panels["gauge"].value
+    assert "<b>yaw +10°</b> does what <b>roll +10°</b> does" in app.panels["gauge"].value
+    np.testing.assert_allclose(rot.euler_to_matrix(45, -90, 15),
+                               rot.euler_to_matrix(35, -90, 25), atol=1e-12)
+
+
+@pytest.mark.parametrize(("pitch", "word", "cls"), [(88, "near lock", "near"),
+                                                    (89.9, "near lock", "near"),
+                                                    (90, "LOCKED", "locked"),
+                                                    (80, "free", "free")])
+def test_badge_at_88_899_and_90(app, pitch, word, cls):
+    app.pitch.value = pitch
+    gauge = app.panels["gauge"].value
+    assert f"gimbal-badge gimbal-badge-{cls}" in gauge
+    assert f">{word}</span>" in gauge
+    if cls == "near":
+        # near the lock the axes are apart (it is not the lock) and the text says so
+        assert f"{app.state.lock_angle:.1f}°</b> apart" in gauge
+        assert "LOCKED" not in gauge.split("</span>")[0]
+        assert "turn the rings make worst" in app.panels["motion"].value
+        assert len(app.view.missing_line.get_data_3d()[0]) == 2
+    if cls == "free":
+        assert len(app.view.missing_line.get_data_3d()[0]) == 0
+
+
+def test_the_gauge_fills_towards_the_lock(app):
+    widths = []
+    for pitch in (0, 30, 60, 85, 90):
+        app.pitch.value = pitch
+        html = app.panels["gauge"].value
+        start = html.index("gimbal-gauge-fill")
+        widths.append(float(html[start:].split("width:")[1].split("%")[0]))
+        assert f"<b>{app.state.lock_measure:.3f}</b>" in html.replace("\u2212", "-")
+    assert widths == sorted(widths) and widths[0] == 0 and widths[-1] == 100
+
+
+def test_away_from_the_lock_the_three_arrows_point_three_ways(app):
     app.pitch.value = 30
-    assert "LOCKED" not in app.lock_badge.value
-    assert "GIMBAL LOCK" not in app.title.value
-    a0, a2 = direction(app.axis_lines[0]), direction(app.axis_lines[2])
-    assert np.degrees(np.arccos(abs(a0 @ a2))) == pytest.approx(60.0)
-    assert "60.0° apart" in app.lock_badge.value
-    assert app.state["trace_gap"] > 10
-    outer, inner = world(app.trace_lines[0]), world(app.trace_lines[2])
-    assert np.ptp(np.concatenate([outer @ a0, inner @ a0])) > 0.05  # not one circle
-    app.pitch.value = 80
-    assert "nearly locked" in app.lock_badge.value
-    app.pitch.value = -89
-    assert "LOCKED" in app.lock_badge.value
+    arrows = np.array([direction(line) for line in app.view.arrow_lines])
+    assert abs(np.linalg.det(arrows)) > 0.8
+    assert "60.0°</b> apart" in app.panels["gauge"].value
+    assert "Three directions" in app.panels["motion"].value
 
 
 @pytest.mark.parametrize("order", rot.ORDERS)
@@ -131,41 +182,66 @@ def test_order_renests_the_rings(app, order):
     assert [s.description.split()[0] for s in app.slider_box.children] == list(names)
     for n, slider in enumerate(app.slider_box.children):
         assert slider.style.handle_color == gimbal_module.RING_COLOURS[n]
-        assert app.ring_labels[n].get_text().startswith(names[n])
-    # the outer ring's axis is the world axis named first; the others follow the product
-    assert parallel(direction(app.axis_lines[0]), np.eye(3)["XYZ".index(order[0])])
+        assert app.view.ring_labels[n].get_text().startswith(names[n])
+    assert parallel(direction(app.view.axis_lines[0]), np.eye(3)["XYZ".index(order[0])])
     axes = rot.gimbal_axes(*app.angles(), order)
     for n in range(3):
-        assert parallel(direction(app.axis_lines[n]), axes[n])
-    np.testing.assert_allclose(app.state["matrix"], rot.euler_to_matrix(*app.angles(), order))
-    assert f"{names[1]} = ±90°" in app.lock_badge.value
+        assert parallel(direction(app.view.axis_lines[n]), axes[n])
+    np.testing.assert_allclose(app.state.matrix, rot.euler_to_matrix(*app.angles(), order))
+    assert f"{names[1]} = ±90°" in app.panels["gauge"].value
 
 
 def test_changing_the_order_moves_the_lock_but_does_not_remove_it(app):
     app.pitch.value = 90
-    assert app.state["locked"]
+    assert app.state.badge == "locked"
     app.order.value = "XYZ"  # middle ring is now yaw: pitch 90 is harmless ...
-    assert not app.state["locked"]
+    assert app.state.badge == "free"
     app.yaw.value = 90  # ... but yaw 90 locks it
-    assert app.state["locked"]
-    assert parallel(direction(app.axis_lines[0]), direction(app.axis_lines[2]))
+    assert app.state.badge == "locked"
+
+
+def test_lock_it_animates_the_middle_ring_over_a_second(app):
+    app.lock_button.click()
+    assert app.lock_play.playing and app.pitch.value == -20.0   # nothing jumps
+    assert app.lock_play.interval * app.lock_play.max == 1000
+    path = model.lock_path(-20.0)
+    badges = []
+    for k in range(1, model.LOCK_FRAMES + 1):   # what the Play in the page sends
+        app.lock_play.value = k
+        assert app.pitch.value == path[k]
+        badges.append(app.state.badge)
+    assert app.pitch.value == -90.0 and not app.lock_play.playing
+    assert badges[0] == "free" and badges[-1] == "locked" and "near" in badges
+    # the middle frame is on its way: neither where it started nor at the lock
+    middle = path[model.LOCK_FRAMES // 2]
+    assert -90 < middle < -20
+
+
+def test_lock_animation_stops_when_the_order_changes(app):
+    app.lock_button.click()
+    app.lock_play.value = 3
+    app.order.value = "ZYX"
+    app.lock_play.value = 4
+    assert not app.lock_play.playing
+    assert app.yaw.value == 35.0  # the new middle ring was not touched
 
 
 @pytest.mark.parametrize("order", rot.ORDERS)
 def test_lock_it_turns_the_middle_ring_to_90(app, order):
     app.order.value = order
-    app.lock_button.click()
+    app.lock_it()
     middle = rot.middle_angle_name(order)
-    assert app.sliders[middle].value == 90
-    assert app.state["locked"]
-    assert "LOCKED" in app.lock_badge.value
+    assert abs(app.sliders[middle].value) == 90
+    assert app.state.badge == "locked"
 
 
 def test_reset_restores_angles_order_and_view(app):
     app.order.value = "ZYX"
-    app.lock_button.click()
+    app.lock_it()
     app.set_view("top")
+    app.lock_button.click()
     app.reset_button.click()
+    assert not app.lock_play.playing
     assert app.order.value == "YXZ"
     assert app.angles() == (35.0, -20.0, 15.0)
     assert (app.ax.elev, app.ax.azim) == gimbal_module.VIEWS["3/4"]
@@ -182,45 +258,132 @@ def test_view_buttons(app):
     assert "unknown view" in app.last_error
 
 
-def test_panel_shows_matrix_quaternion_and_the_naive_error(app):
+def _boxes(app):
+    app.fig.canvas.draw()
+    return ([Bbox.from_extents(*b) for b in app.view.label_boxes()],
+            [Bbox.from_extents(*b) for b in app.view.gizmo_boxes()])
+
+
+@pytest.mark.parametrize(("order", "view"), list(itertools.product(rot.ORDERS,
+                                                                   gimbal_module.VIEWS)))
+def test_labels_and_world_axes_are_never_clipped_or_on_top_of_each_other(app, order, view):
+    fig_box = app.fig.bbox
+    for locked in (False, True):
+        app.order.value = order
+        if locked:
+            app.lock_it()
+        app.set_view(view)
+        labels, gizmo = _boxes(app)
+        for box in labels + gizmo:
+            assert box.x0 >= 0 and box.y0 >= 0, (order, view, locked)
+            assert box.x1 <= fig_box.width and box.y1 <= fig_box.height, (order, view, locked)
+        for a, b in itertools.combinations(labels, 2):
+            assert not a.overlaps(b), (order, view, locked)
+        for a, b in itertools.product(labels, gizmo):
+            assert not a.overlaps(b), (order, view, locked)
+
+
+def test_an_orbit_with_the_mouse_moves_the_world_axes_and_labels(app):
+    before = [line.get_xydata().copy() for line in app.view.gizmo_lines]
+    app.ax.view_init(elev=-40, azim=120)   # what a drag on the canvas does
+    app._on_mouse(None)
+    after = [line.get_xydata() for line in app.view.gizmo_lines]
+    assert any(not np.allclose(a, b) for a, b in zip(before, after, strict=True))
+    labels, gizmo = _boxes(app)
+    for box in labels + gizmo:
+        assert box.x0 >= 0 and box.y0 >= 0
+        assert box.x1 <= app.fig.bbox.width and box.y1 <= app.fig.bbox.height
+
+
+def test_figure_text_is_at_least_12_px(app):
+    app.pitch.value = 90
+    texts = [*app.view.ring_labels, *app.view.gizmo_labels, app.view.missing_note]
+    for t in texts:
+        assert t.get_fontsize() * app.fig.dpi / 72 >= 12
+
+
+def test_panel_shows_matrix_quaternion_and_article_004s_reading(app):
     app.set_angles(yaw=30, pitch=88, roll=20)
-    q = app.state["quaternion"]
-    assert f"{q.w:+.3f}" in app.info.value and f"{q.z:+.3f}" in app.info.value
-    for row in app.state["matrix"]:
+    info = app.panels["info"].value.replace("\u2212", "-")
+    q = app.state.quaternion
+    assert f"{q.w:+.3f}" in info and f"{q.z:+.3f}" in info
+    for row in app.state.matrix:
         for x in row:
-            assert (f"{x:+.3f}" if abs(x) >= 5e-4 else "+0.000") in app.info.value
-    # the naive recipe has snapped to 90 and is about 2 degrees off; the exact one is not
-    assert app.state["naive"][1] == 90.0
-    assert 1.5 < app.state["naive_error"] < 2.6
-    assert f"off by {app.state['naive_error']:.2f}°" in app.info.value
-    assert app.state["readback"] == pytest.approx((30, 88, 20), abs=1e-9)
-    assert "the same numbers as the sliders" in app.info.value
+            assert (f"{x:+.3f}" if abs(x) >= 5e-4 else "+0.000") in info
+    # article 004's code has snapped to 90 and reads yaw 11.0, 2.24 degrees off
+    assert app.state.article[1] == 90.0
+    assert "article 004's code" in info
+    assert ">11.0°<" in info and "off by 2.24°" in info
+    assert "yaw = ±2·atan2(y, x)" in info
+    assert app.state.readback == pytest.approx((30, 88, 20), abs=1e-9)
+    assert "the same numbers as the sliders" in info
 
 
 def test_readback_differs_when_the_middle_slider_is_beyond_90(app):
     app.set_angles(yaw=0, pitch=120, roll=0)
-    yaw, pitch, roll = app.state["readback"]
+    yaw, pitch, roll = app.state.readback
     assert pitch == pytest.approx(60) and abs(yaw) == pytest.approx(180)
-    assert "a different triple" in app.info.value
+    assert "a different triple" in app.panels["info"].value
 
 
 def test_a_failing_callback_shows_a_message_not_a_traceback(app, monkeypatch):
     def broken(*_a, **_k):
         raise ValueError("lock meter broke")
 
-    monkeypatch.setattr(gimbal_module.rot, "lock_angle", broken)
+    monkeypatch.setattr(model.rot, "lock_angle", broken)
     app.yaw.value = 12  # must not raise
     assert "lock meter broke" in app.status.value
     assert app.last_error == "lock meter broke"
 
 
-def test_a_bare_app_at_the_end_of_a_cell_displays_its_widget(app, monkeypatch):
-    shown = []
-    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
-    app._ipython_display_()
-    assert shown == [app.widget]
-
-
-def test_bad_order_at_construction_raises():
+def test_bad_construction_raises():
     with pytest.raises(ValueError, match="permutation"):
         GimbalApp(order="XXZ")
+    with pytest.raises(ValueError, match="same order"):
+        GimbalApp(order="YXZ", target=model.reach_target("ZXY"))
+
+
+def test_show_case_puts_the_app_in_the_exercise_state(app):
+    app.show_case(order="ZXY", locked=True)
+    assert app.order.value == "ZXY" and app.pitch.value == -90.0
+    assert app.state.badge == "locked"
+    # the middle (pitch) ring folds into the outer (roll) ring's plane, while the axes that
+    # line up are roll's and yaw's
+    outer, middle = app.state.planes[0], app.state.planes[1]
+    n0, n1 = np.cross(*outer), np.cross(*middle)
+    assert parallel(n0 / np.linalg.norm(n0), n1 / np.linalg.norm(n1))
+    assert parallel(app.state.axes[0], app.state.axes[2])
+
+
+# -- reach this orientation ------------------------------------------------------------------
+@pytest.fixture
+def reach():
+    ex = ReachExercise()
+    yield ex
+    plt.close(ex.app.fig)
+
+
+def test_reach_exercise_reads_the_sliders(reach):
+    app = reach.app
+    assert app.state.badge == "locked" and app.compact
+    assert "info" not in app.panels
+    ghost = app.view.ghost
+    assert ghost.get_visible()
+    assert not reach.check() and "40.0° from the ghost" in reach.feedback.value
+    assert "40.0°</b> to go" in app.panels["target"].value
+    assert "no single ring gets it closer than 40°" in reach.prompt
+    # one slider at a time gets no closer
+    for name in ("yaw", "pitch", "roll"):
+        app.set(**{name: 30.0})
+        assert reach.target.error(*app.angles()) >= 40.0 - 1e-6
+        reach.restart()
+    yaw, pitch, roll = reach.target.angles
+    app.set(yaw=yaw, pitch=pitch, roll=roll)
+    assert reach.check() and reach.solved
+    assert "On the ghost" in reach.feedback.value and "On the ghost" in app.panels["target"].value
+    reach.check_button.click()
+    assert reach.solved
+    reach.restart_button.click()
+    assert app.angles() == reach.target.start and reach.feedback.value == ""
+    reach.hint_button.click()
+    assert "Hint" in reach.feedback.value

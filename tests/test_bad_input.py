@@ -207,3 +207,202 @@ def test_closest_distance_window_must_be_a_positive_length():
     # a window longer than the spline searches all of it, in bounded work
     assert sp.closest_distance((5, 1), hint=5, window=1e300) == pytest.approx(
         sp.closest_distance((5, 1)), abs=1e-6)
+
+
+# -- tracks (items 4, 6, 11) -------------------------------------------------------------------
+def test_a_right_turn_mirrors_a_left_one():
+    from lessons_lib.tracks import sloped_road
+
+    for turn in (40.0, 90.0, 5.0):
+        left, right = sloped_road(0.3, turn), sloped_road(0.3, -turn)
+        np.testing.assert_allclose(right.points, left.points * [1, -1, 1], atol=1e-12)
+        assert right.length == pytest.approx(left.length, rel=1e-12)
+        assert right.length == pytest.approx(60 * math.sqrt(1 + 0.3**2), rel=1e-3)
+
+
+def test_no_turn_is_a_straight_sloped_road():
+    from lessons_lib.tracks import sloped_road
+
+    road = sloped_road(0.5, 0.0)
+    assert road.length == pytest.approx(60 * math.sqrt(1.25), rel=1e-9)
+    np.testing.assert_allclose(road.points[:, 1], 0, atol=1e-12)
+    np.testing.assert_allclose(road.curvature_at(np.linspace(0, road.length, 50)), 0, atol=1e-9)
+    # a tiny turn is as good as none (and never an enormous road)
+    assert sloped_road(0.5, 1e-9).length == pytest.approx(road.length, rel=1e-9)
+
+
+def test_sloped_road_refuses_what_it_cannot_build():
+    from lessons_lib.tracks import sloped_road
+
+    refused(sloped_road, 0.3, 400, match="bank_turn must be <= 360")
+    refused(sloped_road, 0.3, math.nan, match="bank_turn")
+    refused(sloped_road, "0.3", 40, match="grade must be a number")
+    refused(sloped_road, 5, 40, match="grade must be <= 3")
+
+
+def test_turtle_work_is_counted_and_capped_before_it_is_done():
+    from lessons_lib.tracks import MAX_TURTLE_POINTS, turtle_points
+
+    refused(turtle_points, [("line", 1e9)], match=f"more than {MAX_TURTLE_POINTS} points")
+    refused(turtle_points, [("line", 10)], step=1e-9, match="more than")
+    refused(turtle_points, [("arc", 1e300, 90)], match="more than")
+    assert len(turtle_points([("line", 10)], step=1.0)) == 11
+
+
+@pytest.mark.parametrize("pieces, message", [
+    ([("arc", 10)], "an arc is"),
+    ([("line",)], "a line is"),
+    ([("line", -3)], "length of piece 0 must be > 0"),
+    ([("arc", 10, 0)], "turns by 0 degrees"),
+    ([("arc", 0, 90)], "radius of piece 0"),
+    ([("spiral", 10)], "unknown piece"),
+    (["line"], "unknown piece"),
+    (None, "pieces must be a list"),
+    ([("line", "10")], "must be a number"),
+])
+def test_turtle_pieces_are_checked(pieces, message):
+    from lessons_lib.tracks import turtle_points
+
+    refused(turtle_points, pieces, match=message)
+
+
+def test_track_names_are_checked():
+    from lessons_lib.tracks import track, turtle_points
+
+    refused(track, None, match="unknown track")
+    refused(turtle_points, [("line", 1)], start=None, match="start")
+    refused(turtle_points, [("line", 1)], heading_deg=math.inf, match="heading_deg")
+
+
+# -- steering (items 7, 10, 11) ----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def oval():
+    from lessons_lib.tracks import track
+
+    return track("oval")
+
+
+def test_steering_params_are_checked_on_every_assignment(oval):
+    from lessons_lib.steering import SteeringParams, steer
+
+    p = SteeringParams()
+    for name, bad, message in (("max_yaw_delta", 0, "max_yaw_delta must be > 0"),
+                               ("max_yaw_delta", math.nan, "finite"),
+                               ("heading_weight", 7, "heading_weight must be <= 1"),
+                               ("crosstrack_gain", -1, "crosstrack_gain must be >= 0"),
+                               ("use_heading", "False", "use_heading must be True or False"),
+                               ("adaptive_look_ahead", 1, "True or False"),
+                               ("look_ahead_base", "3", "must be a number")):
+        refused(setattr, p, name, bad, match=message)
+    assert p == SteeringParams()  # nothing was changed by the refused assignments
+    refused(SteeringParams, heading_weight=7, match="heading_weight")
+    # steer runs on the valid params as before
+    assert abs(steer((0.0, -35.0), 0.0, 10.0, oval, 0.0, p).steering) <= 1
+
+
+def test_steer_checks_its_arguments(oval):
+    from lessons_lib.steering import SteeringParams, look_ahead_distance, steer
+
+    refused(steer, (0.0, -35.0), 0.0, "5", oval, 0.0, match="speed must be a number")
+    refused(steer, (0.0, -35.0), None, 5.0, oval, 0.0, match="yaw_deg")
+    refused(steer, (0.0, -35.0), 0.0, 5.0, oval, None, match="progress")
+    refused(steer, None, 0.0, 5.0, oval, 0.0, match="position")
+    refused(steer, (0.0, -35.0), 0.0, 5.0, oval, 0.0, params="fast", match="params")
+    refused(look_ahead_distance, 10, 0.01, None, match="params must be a SteeringParams")
+    refused(look_ahead_distance, "10", 0.01, SteeringParams(), match="speed and curvature")
+    # a huge heading is reduced mod 360 before any arithmetic: same answer as the small one
+    a = steer((1.0, -34.0), 30.0 + 360.0 * 2**40, 10.0, oval, 0.0)
+    b = steer((1.0, -34.0), 30.0, 10.0, oval, 0.0)
+    assert a.steering == pytest.approx(b.steering, abs=1e-12)
+
+
+def test_public_terms_refuse_nan_and_text():
+    from lessons_lib import steering as st
+
+    p = st.SteeringParams()
+    refused(st.curvature_scale, math.nan, match="curvature")
+    refused(st.curvature_scale, -1.0, match="curvature must be >= 0")
+    refused(st.dynamic_heading_weight, 2.0, 0.1, match="heading_weight must be <= 1")
+    refused(st.yaw_command, 10.0, "x", 0.5, p, match="heading_delta")
+    refused(st.yaw_command, 10.0, 5.0, math.nan, p, match="weight")
+    refused(st.steering_command, math.inf, 0.0, p, match="yaw_cmd")
+    refused(st.blend_weight, None, 0.1, match="params")
+    refused(st.crosstrack, (0, 0, 0), (1, 1, 0), (0, 0, 0), match="unit vector")
+    refused(st.crosstrack, None, (1, 1, 0), (1, 0, 0), match="position")
+    refused(st.crosstrack, (1e308, 0, 0), (-1e308, 0, 0), (0, 1, 0), match="too far apart")
+
+
+def test_delta_angle_of_huge_opposite_angles_is_exact_not_nan():
+    from lessons_lib.steering import delta_angle
+
+    # with exact integers: 1e308 and -1e308 mod 360
+    want = (int(-1e308) - int(1e308)) % 360
+    want = want - 360 if want > 180 else want
+    assert delta_angle(1e308, -1e308) == pytest.approx(want)
+    refused(delta_angle, math.nan, 0.0, match="from_deg")
+    refused(delta_angle, 0.0, "90", match="to_deg")
+
+
+def test_road_right_refuses_a_zero_tangent():
+    from lessons_lib.steering import road_right
+
+    refused(road_right, (0, 0), match="zero vector")
+    refused(road_right, (0, 0, 1), match="vertical")
+    refused(road_right, (1, 0), up=(0, 0, 0), match="up is the zero vector")
+    refused(road_right, "north", match="tangent")
+    np.testing.assert_allclose(road_right((1e200, 0)), [0, -1], atol=1e-15)
+    np.testing.assert_allclose(road_right((1e-200, 0)), [0, -1], atol=1e-15)
+
+
+# -- vehicle and controllers (items 7, 10, 11) ------------------------------------------------
+def test_simulation_speed_and_start_are_capped(oval):
+    from lessons_lib.vehicle import MAX_START_OFFSET, MAX_STEPS, simulate
+
+    refused(simulate, oval, None, 1e308, 2, match="faster than")
+    refused(simulate, oval, None, 10, 2, start_offset=1e308, match="start_offset must be <=")
+    refused(simulate, oval, None, 10, 2, start_offset=-2 * MAX_START_OFFSET, match=">=")
+    refused(simulate, oval, None, 10, MAX_STEPS, dt=0.01, match="too many")
+    refused(simulate, oval, None, "10", 2, match="speed must be a number")
+    refused(simulate, oval, None, 10, 2, start_heading_error=None, match="start_heading")
+    # a full-turn heading error is the same start
+    a = simulate(oval, None, 10, 1, start_heading_error=10 + 360 * 2**30)
+    b = simulate(oval, None, 10, 1, start_heading_error=10)
+    np.testing.assert_allclose(a.x, b.x, atol=1e-9)
+
+
+def test_run_metrics_tolerance_is_a_positive_length(oval):
+    from lessons_lib.vehicle import run_metrics, simulate
+
+    traj = simulate(oval, None, 10, 2, start_offset=2)
+    refused(run_metrics, traj, math.nan, match="tolerance")
+    refused(run_metrics, traj, -1, match="tolerance must be > 0")
+    refused(run_metrics, {"crosstrack_error": [1]}, match="Trajectory")
+    assert run_metrics(traj)["settle_time"] > 0
+
+
+def test_vehicle_fields_must_be_numbers():
+    from lessons_lib.vehicle import Vehicle
+
+    refused(Vehicle, rear_overhang="abc", match="rear_overhang")
+    refused(Vehicle, rear_overhang=-1, match="rear_overhang must be >= 0")
+    refused(Vehicle, wheelbase="2.7", match="wheelbase")
+    refused(Vehicle, steer_lag=None, match="steer_lag")
+    refused(Vehicle().outline, 0, 0, "north", match="yaw_deg")
+
+
+def test_controllers_check_their_arguments(oval):
+    from lessons_lib.controllers import PurePursuit, Stanley, compare
+    from lessons_lib.vehicle import Vehicle, simulate_controller
+
+    refused(PurePursuit, look_ahead_base="3", match="look_ahead_base")
+    refused(Stanley, gain=math.nan, match="gain")
+    car = Vehicle()
+    for ctrl in (PurePursuit(), Stanley()):
+        assert -1.5 < ctrl(0.0, -35.0, 0.0, 10.0, 0.0, oval, car) < 1.5
+        refused(ctrl, 0.0, -35.0, 0.0, "10", 0.0, oval, car, match="speed")
+        refused(ctrl, 0.0, -35.0, 0.0, 10.0, 0.0, None, car, match="spline")
+        refused(ctrl, 0.0, -35.0, 0.0, 10.0, 0.0, oval, None, match="vehicle")
+    refused(simulate_controller, oval, "pp", 10, 1, match="controller must be a function")
+    refused(simulate_controller, oval, lambda *a: "0.5", 10, 1, match="controller returned")
+    refused(compare, "oval", match="track_names must be a list")
+    refused(compare, ["oval"], stanley=PurePursuit(), match="stanley must be a Stanley")

@@ -10,7 +10,7 @@ import pytest
 import quaternion
 
 from lessons_lib import rotations as rot
-from lessons_lib.apps import gimbal_model as model
+from lessons_lib.apps.gimbal import model
 
 rng = np.random.default_rng(16)
 
@@ -225,3 +225,26 @@ def test_the_target_is_out_of_reach_of_any_single_ring_from_the_lock(order):
     assert target.error(*target.angles) < 1e-9 and target.reached(*target.angles)
     assert not target.reached(*target.start)
     assert model.compute_state(*target.angles, order, target=target).target_error < 1e-9
+
+
+# -- what the notebook says --------------------------------------------------------------------
+def _notebook_text() -> str:
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "01_gimbal_lock.ipynb")
+                    .read_text(encoding="utf-8"))
+    return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+def test_the_notebooks_numbers_are_the_models():
+    text = _notebook_text()
+    (yaw, pitch, roll), err = article_error(30, 88, 20)
+    assert f"it reads ({yaw:.1f}°, {pitch:.0f}°, {roll:.0f}°), an orientation\n{err:.2f}° away" \
+        in text
+    threshold = math.degrees(math.asin(2 * rot.NAIVE_THRESHOLD))
+    assert f"Up to {math.sqrt(2) * (90 - threshold):.1f}°, easily visible" in text
+    assert f"less than {model.NEAR_LOCK_DEG:.0f}° apart" in text
+    # the exercise's answer (87.44) is not printed above it
+    before = text[:text.index("From which pitch on does the article's code snap")]
+    assert "87.4" not in before.replace("87.4,", "") and "2.56" not in before

@@ -74,12 +74,25 @@ def make_figure(width: float, height: float, dpi: int = 100, **kwargs) -> matplo
     canvas.resizable = False           # no resize triangle in the corner
     canvas.capture_scroll = False      # the page scrolls over a figure
     canvas.toolbar_visible = False     # no Pan / Zoom modes that would take over clicks
+    canvas.layout.flex = "0 0 auto"    # as wide as the figure, not as wide as the row
+    canvas.on_msg(_resend_settings)
     manager = getattr(canvas, "manager", None)
     handler = getattr(manager, "key_press_handler_id", None)
     if handler is not None:            # 'p', 'o', 'l', 'k', 's' ... do nothing here
         canvas.mpl_disconnect(handler)
         manager.key_press_handler_id = None
     return fig
+
+
+def _resend_settings(canvas, content, _buffers) -> None:
+    """When a page's view of the canvas is ready, send it the settings again.
+
+    A view can start from the canvas's defaults (seen in Voila: the resize triangle was drawn
+    although ``resizable`` was False in the kernel), so the first message it sends is
+    answered with the values that matter.
+    """
+    if isinstance(content, dict) and content.get("type") == "initialized":
+        canvas.send_state(["resizable", "toolbar_visible", "header_visible", "footer_visible"])
 
 
 class DragHandler:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import rotations as rot
+from ... import rotations as rot
 
 #: The badge says "near lock" while the outer and inner axes are closer than this (the
 #: middle ring beyond 80 degrees). There a turn about the weakest direction already costs

@@ -1,0 +1,674 @@
+"""What a person feels: from a key press, drag or click in Chromium to new pixels on the canvas.
+
+Voila serves ``notebooks/`` (with ``voila.json``, as in class) and Debian's Chromium opens
+each lesson at 1280x720 through Playwright, with the flags of ``tests/browser.py``. A script
+in the page hooks ``drawImage`` on every ipympl figure's canvas (the repaint), the PNG's
+arrival (``URL.createObjectURL``) and its decoding (the image drawn onto ipympl's offscreen
+canvas), and listens for input events in the capture phase. Every latency runs from the
+input event's own timestamp to the first repaint of a figure after it; the page is left
+quiet (no repaint for a while, the kernels idle) before each sample.
+
+Interactions, per lesson (see ``LESSONS``): a slider from the keyboard (one arrow key per
+sample), a slider dragged with the mouse, buttons, a click and a drag on the figure, Play.
+The controls are found on the page by what a person reads: sliders by ``.widget-slider``
+and their label, buttons by their text or tooltip, so the benchmark does not depend on how
+an app builds its widgets.
+
+The breakdown comes from the kernel: ``browser_trace.py`` runs in every kernel (an IPython
+startup file in a temporary ``IPYTHONDIR``) and logs, on the wall clock, each message from
+the page and each Agg draw, PNG encoding and send. For each sample: *compute* is the time
+in the control's callbacks (model, artists, panels), *draw* the Agg render, *encode* the
+difference image and its PNG, *browser* the PNG's decoding and the repaint, and *transport*
+the rest (messages through Voila's proxy and back, the kernel's queue, ipympl's draw
+request round trip).
+
+Also: painted frames per second during Play (and the real-time factor where the page shows
+a ``t = ... s`` readout), and the time from opening the page to the first painted figure,
+with Voila's pre-heated kernels and without them.
+
+Run alone: ``python benchmarks/bench_browser.py [gimbal slerp steering funnel]``. The
+environment variable ``BENCH_BROWSER_SAMPLES`` sets the samples per keyboard slider (12).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import browser as harness  # noqa: E402  (tests/browser.py)
+from common import row  # noqa: E402
+
+SAMPLES = int(os.environ.get("BENCH_BROWSER_SAMPLES", "12"))
+PLAY_SECONDS = 3.0
+PAINT_TIMEOUT_MS = 20_000
+
+# -- what the page records ----------------------------------------------------------------
+PAGE_HOOKS = r"""
+(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  const B = window.__bench = {paints: [], decoded: [], received: [], inputs: []};
+  const draw = CanvasRenderingContext2D.prototype.drawImage;
+  CanvasRenderingContext2D.prototype.drawImage = function (src, ...rest) {
+    const out = draw.call(this, src, ...rest);
+    const target = this.canvas;
+    if (src instanceof HTMLImageElement) {
+      B.decoded.push(now());                          // a PNG drawn onto the offscreen canvas
+    } else if (target && target.isConnected && src instanceof HTMLCanvasElement) {
+      const fig = target.closest('.jupyter-matplotlib-figure');
+      if (fig) B.paints.push([now(), fig]);             // the visible canvas repainted
+    }
+    return out;
+  };
+  const createURL = URL.createObjectURL;
+  URL.createObjectURL = function (blob) {
+    if (blob && blob.type === 'image/png') B.received.push(now());
+    return createURL.call(URL, blob);
+  };
+  for (const type of ['keydown', 'pointerdown', 'pointerup', 'click']) {
+    document.addEventListener(type, (e) => {
+      B.inputs.push([performance.timeOrigin + e.timeStamp, type]);
+    }, true);
+  }
+  B.figureIndex = (fig) =>
+    Array.from(document.querySelectorAll('.jupyter-matplotlib-figure')).indexOf(fig);
+})();
+"""
+
+JS_NOW = "() => performance.timeOrigin + performance.now()"
+JS_STATE = """(since) => {
+  const B = window.__bench;
+  return {paints: B.paints.filter(p => p[0] > since).map(p => [p[0], B.figureIndex(p[1])]),
+          decoded: B.decoded.filter(t => t > since),
+          received: B.received.filter(t => t > since),
+          inputs: B.inputs.filter(i => i[0] > since),
+          now: performance.timeOrigin + performance.now()};
+}"""
+JS_PAINTED_AFTER = """(since) => window.__bench.paints.some(p => p[0] > since)"""
+
+# Tag the slider whose label reads best like `want`: exact, then prefix, then substring.
+JS_TAG_SLIDER = r"""([want, tag]) => {
+  const norm = s => s.replace(/\u00a0/g, ' ').trim().toLowerCase();
+  const w = norm(want);
+  const sliders = Array.from(document.querySelectorAll('.widget-slider'))
+    .filter(s => s.offsetParent !== null && s.querySelector('.noUi-handle'));
+  const label = s => norm((s.querySelector('.widget-label') || {}).innerText || '');
+  const found = sliders.find(s => label(s) === w) || sliders.find(s => label(s).startsWith(w))
+             || sliders.find(s => label(s).includes(w));
+  if (!found) return null;
+  found.setAttribute('data-bench', tag);
+  return label(found);
+}"""
+
+# Tag the visible button whose text (or tooltip) reads best like `want`.
+JS_TAG_BUTTON = r"""([want, tag]) => {
+  const norm = s => (s || '').replace(/\u00a0/g, ' ').trim().toLowerCase();
+  const w = norm(want);
+  const buttons = Array.from(document.querySelectorAll('button'))
+    .filter(b => b.offsetParent !== null && !b.disabled);
+  const text = b => norm(b.innerText), tip = b => norm(b.title);
+  const found = buttons.find(b => text(b) === w) || buttons.find(b => tip(b) === w)
+             || buttons.find(b => text(b).startsWith(w)) || buttons.find(b => tip(b).includes(w));
+  if (!found) return null;
+  found.setAttribute('data-bench', tag);
+  return text(found) || tip(found);
+}"""
+
+# The Play control: a visible button saying Play (a toggle), or ipywidgets' Play widget.
+JS_TAG_PLAY = r"""(tag) => {
+  const norm = s => (s || '').replace(/\u00a0/g, ' ').trim().toLowerCase();
+  const visible = b => b.offsetParent !== null && !b.disabled;
+  const buttons = Array.from(document.querySelectorAll('button')).filter(visible);
+  let found = buttons.find(b => norm(b.innerText) === 'play')
+           || buttons.find(b => norm(b.title) === 'play');
+  if (!found) {
+    const play = Array.from(document.querySelectorAll('.widget-play')).find(
+      p => p.offsetParent !== null);
+    found = play && play.querySelector('button');
+  }
+  if (!found) return null;
+  found.setAttribute('data-bench', tag);
+  return norm(found.innerText) || norm(found.title) || 'play widget';
+}"""
+
+JS_SLIDER_INFO = """(tag) => {
+  const s = document.querySelector(`[data-bench="${tag}"]`);
+  const h = s.querySelector('.noUi-handle');
+  const num = k => parseFloat(h.getAttribute(k));
+  return {now: num('aria-valuenow'), min: num('aria-valuemin'), max: num('aria-valuemax')};
+}"""
+
+T_READOUT = re.compile(r"\bt\s*=\s*(-?[0-9]+(?:\.[0-9]+)?)\s*s\b")
+
+
+# -- what each lesson offers --------------------------------------------------------------
+@dataclass
+class Lesson:
+    name: str
+    notebook: str
+    keyboard: list[str]                       # slider labels, moved by arrow keys
+    drag: list[str] = field(default_factory=list)                 # slider labels, dragged
+    buttons: list[tuple[str, str]] = field(default_factory=list)  # pairs clicked in turn
+    clicks: list[tuple[int, list[tuple[float, float]]]] = field(default_factory=list)
+    figure_drag: list[tuple[int, tuple[float, float], tuple[float, float]]] = field(
+        default_factory=list)                 # (figure, start, end) as canvas fractions
+    play: bool = False
+    figures: int = 1
+
+
+LESSONS = [
+    Lesson("gimbal", "01_gimbal_lock.ipynb", keyboard=["pitch (X)", "yaw (Y)"],
+           drag=["roll (Z)"], buttons=[("Lock it", "Reset"), ("top", "3/4")],
+           figure_drag=[(0, (0.3, 0.5), (0.55, 0.58))]),
+    Lesson("slerp", "02_euler_vs_slerp.ipynb", keyboard=["t", "yaw"], drag=["t"], play=True),
+    Lesson("steering", "03_spline_steering.ipynb", keyboard=["Speed", "Time"],
+           drag=["Time", "Speed"], clicks=[(0, [(0.25, 0.3), (0.42, 0.15)])],
+           figure_drag=[(0, (0.25, 0.3), (0.42, 0.15))], play=True),
+    Lesson("funnel", "04_funnel_algorithm.ipynb", keyboard=["step", "agent radius"],
+           drag=["step"], buttons=[("previous step", "next step"), ("reset", "finish")],
+           clicks=[(0, [(0.5, 0.5), (0.5, 0.5)]), (1, [(0.9, 0.9), (0.86, 0.8)])],
+           play=True, figures=4),
+]
+
+
+# -- statistics -----------------------------------------------------------------------------
+def stats(samples: list[float]) -> dict:
+    s = sorted(samples)
+    if not s:
+        return {"median": float("nan"), "p90": float("nan"), "max": float("nan"), "n": 0}
+    return {"median": statistics.median(s), "p90": s[min(len(s) - 1, int(0.9 * len(s)))],
+            "max": s[-1], "n": len(s)}
+
+
+# -- the kernels' trace -----------------------------------------------------------------------
+class Trace:
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def events(self, t0_ms: float, t1_ms: float) -> list[dict]:
+        """The events that started between ``t0_ms`` and ``t1_ms``, from the one kernel that
+        received messages from the page then (other kernels may be pre-heating)."""
+        out = []
+        for path in self.directory.glob("*.jsonl"):
+            pid = int(path.stem)
+            for line in path.read_text().splitlines():
+                try:
+                    e = json.loads(line)
+                except ValueError:
+                    continue  # a line being written
+                if t0_ms <= e["t0"] * 1000 <= t1_ms:
+                    e["pid"] = pid
+                    out.append(e)
+        counts: dict[int, int] = {}
+        for e in out:
+            if e["ev"] == "msg":
+                counts[e["pid"]] = counts.get(e["pid"], 0) + 1
+        if counts:
+            pid = max(counts, key=counts.get)
+            out = [e for e in out if e["pid"] == pid]
+        return sorted(out, key=lambda e: e["t0"])
+
+
+def breakdown(events: list[dict], t_in: float, t_paint: float, received: list[float]) -> dict:
+    """Split ``t_paint - t_in`` (ms) into compute, draw, encode, browser and transport;
+    ``round_trip`` (part of transport) is ipympl's draw request: from the end of the
+    control's callbacks to the browser's "draw" message arriving back in the kernel."""
+    def ms(e):
+        return (e["t1"] - e["t0"]) * 1000
+
+    def inside(e, msgs):
+        return any(m["t0"] <= e["t0"] <= m["t1"] for m in msgs)
+
+    draws = [e for e in events if e["ev"] == "agg_draw"]
+    encodes = [e for e in events if e["ev"] == "encode"]
+    msgs = [e for e in events if e["ev"] == "msg"]
+    requests = [m for m in msgs if m.get("type") == "draw"]
+    controls = [m for m in msgs if m.get("type") != "draw"]
+    draw = sum(ms(e) for e in draws)
+    encode = sum(ms(e) for e in encodes)
+    # the control's callbacks (model, artists, panels) without any drawing done inside them
+    compute = (sum(ms(m) for m in controls)
+               - sum(ms(e) for e in draws + encodes if inside(e, controls)))
+    round_trip = float("nan")
+    if controls and requests:
+        round_trip = max(0.0, (requests[0]["t0"] - controls[0]["t1"]) * 1000)
+    elif requests:
+        round_trip = 0.0
+    before = [r for r in received if r <= t_paint]
+    browser = t_paint - before[-1] if before else float("nan")
+    total = t_paint - t_in
+    transport = total - compute - draw - encode - (browser if before else 0.0)
+    return {"total": total, "compute": compute, "draw": draw, "encode": encode,
+            "browser": browser, "transport": transport, "round_trip": round_trip}
+
+
+# -- the server and the page ----------------------------------------------------------------
+def server_quiet(server: harness.VoilaServer, idle_share: float = 0.12, quiet_s: float = 1.5,
+                 timeout: float = 120.0, tick: float = 0.5) -> None:
+    """Wait until Voila and its kernels have used under ``idle_share`` of a core for
+    ``quiet_s`` (a pre-heated kernel being refilled would otherwise share the machine)."""
+    root = psutil.Process(server.proc.pid)
+    deadline = time.monotonic() + timeout
+    quiet_since = None
+    while time.monotonic() < deadline:
+        procs = [root, *root.children(recursive=True)]
+        before = {}
+        for p in procs:
+            try:
+                t = p.cpu_times()
+                before[p.pid] = t.user + t.system
+            except psutil.Error:
+                pass
+        time.sleep(tick)
+        used = 0.0
+        for p in procs:
+            try:
+                t = p.cpu_times()
+                used += t.user + t.system - before.get(p.pid, t.user + t.system)
+            except psutil.Error:
+                pass
+        if used / tick < idle_share:
+            quiet_since = quiet_since or time.monotonic()
+            if time.monotonic() - quiet_since >= quiet_s:
+                return
+        else:
+            quiet_since = None
+
+
+def page_quiet(page, quiet_ms: float = 350, timeout_s: float = 15.0) -> None:
+    """Wait until no figure has repainted for ``quiet_ms``."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        last = page.evaluate("() => { const p = window.__bench.paints; "
+                             "return p.length ? p[p.length - 1][0] : 0; }")
+        now = page.evaluate(JS_NOW)
+        if now - last >= quiet_ms:
+            return
+        page.wait_for_timeout(max(30, quiet_ms - (now - last)))
+
+
+def wait_paint_after(page, since: float, timeout_ms: float = PAINT_TIMEOUT_MS) -> bool:
+    try:
+        page.wait_for_function(JS_PAINTED_AFTER, arg=since, timeout=timeout_ms, polling=10)
+        return True
+    except Exception:  # playwright's TimeoutError: a sample with no repaint
+        return False
+
+
+class Session:
+    """One lesson page; collects samples per interaction."""
+
+    def __init__(self, page, server, trace: Trace, lesson: Lesson) -> None:
+        self.page, self.server, self.trace, self.lesson = page, server, trace, lesson
+        self.rows: list[dict] = []
+        self.missed: dict[str, int] = {}
+
+    def _settle(self) -> None:
+        page_quiet(self.page)
+        server_quiet(self.server, quiet_s=0.5, timeout=30, tick=0.25)
+
+    def _sample(self, act, input_type: str) -> dict | None:
+        """Run ``act``; return the latency from its input event to the first repaint."""
+        page = self.page
+        self._settle()
+        start = page.evaluate(JS_NOW)
+        act()
+        if not wait_paint_after(page, start):
+            return None
+        page_quiet(page)
+        st = page.evaluate(JS_STATE, start)
+        inputs = [t for t, kind in st["inputs"] if kind == input_type]
+        t_in = inputs[0] if inputs else start
+        paints = [t for t, _ in st["paints"] if t > t_in]
+        if not paints:
+            return None
+        events = self.trace.events(t_in, paints[0])
+        b = breakdown(events, t_in, paints[0], st["received"])
+        b["settled"] = paints[-1] - t_in
+        b["paints"] = len(paints)
+        return b
+
+    def _record(self, what: str, samples: list[dict], note: str = "") -> None:
+        key = f"{self.lesson.name}: {what}"
+        if not samples:
+            self.rows.append(row(f"{key} -> repaint", float("nan"), note="no repaint seen"))
+            return
+        total = stats([s["total"] for s in samples])
+        parts = {k: statistics.median([s[k] for s in samples if s[k] == s[k]] or [float("nan")])
+                 for k in ("compute", "draw", "encode", "transport", "round_trip", "browser")}
+        split = ", ".join(f"{k.replace('_', ' ')} {v:.0f}" for k, v in parts.items())
+        miss = self.missed.get(what, 0)
+        self.rows.append(row(f"{key} -> repaint", total,
+                             note=f"n={total['n']}"
+                                  + (f" ({miss} without repaint)" if miss else "")
+                                  + f"; median ms: {split}" + (f"; {note}" if note else "")))
+
+    def _collect(self, what: str, act, input_type: str, n: int) -> list[dict]:
+        samples = []
+        for i in range(n):
+            s = self._sample(lambda i=i: act(i), input_type)
+            if s is None:
+                self.missed[what] = self.missed.get(what, 0) + 1
+            else:
+                samples.append(s)
+        return samples
+
+    # -- interactions ---------------------------------------------------------------------
+    def keyboard(self, label: str) -> None:
+        page = self.page
+        tag = "kbd-" + label
+        if page.evaluate(JS_TAG_SLIDER, [label, tag]) is None:
+            self.rows.append(row(f"{self.lesson.name}: slider '{label}' key", float("nan"),
+                                 note="slider not found"))
+            return
+        handle = page.locator(f'[data-bench="{tag}"] .noUi-handle').first
+        handle.scroll_into_view_if_needed()
+        info = page.evaluate(JS_SLIDER_INFO, tag)
+        away = "ArrowRight" if info["max"] - info["now"] >= info["now"] - info["min"] else \
+            "ArrowLeft"
+        back = "ArrowLeft" if away == "ArrowRight" else "ArrowRight"
+        keys = [away] * (SAMPLES // 2) + [back] * (SAMPLES - SAMPLES // 2)
+        handle.focus()
+        samples = self._collect(f"slider '{label}' key", lambda i: handle.press(keys[i]),
+                                "keydown", len(keys))
+        self._record(f"slider '{label}' key", samples)
+
+    def slider_drag(self, label: str, repeats: int = 3) -> None:
+        page = self.page
+        tag = "drag-" + label
+        if page.evaluate(JS_TAG_SLIDER, [label, tag]) is None:
+            self.rows.append(row(f"{self.lesson.name}: slider '{label}' drag", float("nan"),
+                                 note="slider not found"))
+            return
+        track = page.locator(f'[data-bench="{tag}"] .noUi-target').first
+        handle = page.locator(f'[data-bench="{tag}"] .noUi-handle').first
+        track.scroll_into_view_if_needed()
+        releases, rates = [], []
+        for k in range(repeats):
+            self._settle()
+            tb, hb = track.bounding_box(), handle.bounding_box()
+            x0, y = hb["x"] + hb["width"] / 2, hb["y"] + hb["height"] / 2
+            frac = (x0 - tb["x"]) / tb["width"]
+            x1 = tb["x"] + tb["width"] * (0.2 if frac > 0.5 else 0.8)
+            start = page.evaluate(JS_NOW)
+            page.mouse.move(x0, y)
+            page.mouse.down()
+            steps = 24
+            for j in range(1, steps + 1):
+                page.mouse.move(x0 + (x1 - x0) * j / steps, y)
+                page.wait_for_timeout(16)
+            page.mouse.up()
+            up = page.evaluate(JS_NOW)
+            if not wait_paint_after(page, up - 1):
+                pass  # the picture may already show the last value
+            page_quiet(page)
+            st = page.evaluate(JS_STATE, start)
+            paints = [t for t, _ in st["paints"]]
+            if not paints:
+                self.missed["drag " + label] = self.missed.get("drag " + label, 0) + 1
+                continue
+            down = next((t for t, kind in st["inputs"] if kind == "pointerdown"), start)
+            during = [t for t in paints if t <= up]
+            rates.append(len(during) / max((up - down) / 1000, 1e-3))
+            releases.append(paints[-1] - up)
+            del k
+        total = stats(releases)
+        note = (f"n={total['n']}; release -> last repaint; "
+                f"{statistics.median(rates) if rates else float('nan'):.1f} repaints/s "
+                f"while dragging")
+        self.rows.append(row(f"{self.lesson.name}: slider '{label}' drag, release -> settled",
+                             total, note=note))
+
+    def buttons(self, pair: tuple[str, str]) -> None:
+        page = self.page
+        tags = []
+        for j, text in enumerate(pair):
+            tag = f"btn-{j}-{text}"
+            if page.evaluate(JS_TAG_BUTTON, [text, tag]) is None:
+                self.rows.append(row(f"{self.lesson.name}: button '{text}'", float("nan"),
+                                     note="button not found"))
+                return
+            tags.append(tag)
+        locs = [page.locator(f'[data-bench="{t}"]').first for t in tags]
+        locs[0].scroll_into_view_if_needed()
+        what = f"buttons '{pair[0]}' / '{pair[1]}'"
+        samples = self._collect(what, lambda i: locs[i % 2].click(), "click",
+                                max(6, SAMPLES // 2))
+        self._record(what, samples)
+
+    def figure_clicks(self, figure: int, points: list[tuple[float, float]]) -> None:
+        page = self.page
+        canvas = harness.figure_canvas(page, figure)
+        canvas.scroll_into_view_if_needed()
+
+        def act(i):
+            box = canvas.bounding_box()
+            fx, fy = points[i % len(points)]
+            page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+
+        what = f"click on figure {figure}"
+        samples = self._collect(what, act, "pointerdown", max(6, SAMPLES // 2))
+        self._record(what, samples)
+
+    def figure_drag(self, figure: int, a: tuple[float, float], b: tuple[float, float],
+                    repeats: int = 3) -> None:
+        page = self.page
+        canvas = harness.figure_canvas(page, figure)
+        canvas.scroll_into_view_if_needed()
+        lags, rates = [], []
+        for k in range(repeats):
+            self._settle()
+            box = canvas.bounding_box()
+            p, q = (a, b) if k % 2 == 0 else (b, a)
+            x0, y0 = box["x"] + p[0] * box["width"], box["y"] + p[1] * box["height"]
+            x1, y1 = box["x"] + q[0] * box["width"], box["y"] + q[1] * box["height"]
+            start = page.evaluate(JS_NOW)
+            page.mouse.move(x0, y0)
+            page.mouse.down()
+            steps = 30
+            for j in range(1, steps + 1):
+                page.mouse.move(x0 + (x1 - x0) * j / steps, y0 + (y1 - y0) * j / steps)
+                page.wait_for_timeout(16)
+            page.mouse.up()
+            up = page.evaluate(JS_NOW)
+            wait_paint_after(page, start, timeout_ms=5000)
+            page_quiet(page, quiet_ms=500)
+            st = page.evaluate(JS_STATE, start)
+            paints = [t for t, _ in st["paints"]]
+            if not paints:
+                continue
+            down = next((t for t, kind in st["inputs"] if kind == "pointerdown"), start)
+            rates.append(len([t for t in paints if t <= up]) / max((up - down) / 1000, 1e-3))
+            lags.append(max(0.0, paints[-1] - up))
+        total = stats(lags)
+        self.rows.append(row(
+            f"{self.lesson.name}: drag on figure {figure}, release -> settled", total,
+            note=f"n={total['n']}; "
+                 f"{statistics.median(rates) if rates else float('nan'):.1f} repaints/s "
+                 f"while dragging (30 moves at ~60 Hz)"))
+
+    def play(self) -> None:
+        page = self.page
+        name = page.evaluate(JS_TAG_PLAY, "play")
+        if name is None:
+            self.rows.append(row(f"{self.lesson.name}: Play", float("nan"),
+                                 note="Play not found"))
+            return
+        button = page.locator('[data-bench="play"]').first
+        button.scroll_into_view_if_needed()
+        self._settle()
+        text0 = page.inner_text("body")
+        start = page.evaluate(JS_NOW)
+        button.click()
+        page.wait_for_timeout(PLAY_SECONDS * 1000)
+        text1 = page.inner_text("body")
+        end = page.evaluate(JS_NOW)
+        self._stop_play()
+        st = page.evaluate(JS_STATE, start)
+        paints = [t for t, _ in st["paints"] if t <= end]
+        ticks = [e for e in self.trace.events(start, end)
+                 if e["ev"] == "msg" and e.get("cls") == "Play" and "value" in e]
+        interval = next((e.get("interval") for e in ticks if e.get("interval")), None)
+        if len(paints) >= 2:
+            fps = (len(paints) - 1) / ((paints[-1] - paints[0]) / 1000)
+        else:
+            fps = float("nan")
+        note = [f"{PLAY_SECONDS:.0f} s of Play"]
+        if interval:
+            note.append(f"asks {1000 / interval:.1f} fps (interval {interval} ms)")
+        if len(ticks) >= 2:
+            note.append(f"{(len(ticks) - 1) / (ticks[-1]['t0'] - ticks[0]['t0']):.1f} "
+                        "frame values/s reached the kernel")
+        changed = [(float(a), float(b)) for a, b in
+                   zip(T_READOUT.findall(text0), T_READOUT.findall(text1), strict=False)
+                   if a != b]
+        if changed:
+            advanced = changed[0][1] - changed[0][0]
+            note.append(f"readout t advanced {advanced:.2f} s in {(end - start) / 1000:.2f} s "
+                        f"(x{advanced / ((end - start) / 1000):.2f} real time)")
+        self.rows.append(row(f"{self.lesson.name}: Play, painted frames per second", fps,
+                             unit="fps", note="; ".join(note)))
+
+    def _stop_play(self) -> None:
+        page = self.page
+        for want in ("pause", "stop"):
+            if page.evaluate(JS_TAG_BUTTON, [want, "stop-" + want]) is not None:
+                page.locator(f'[data-bench="stop-{want}"]').first.click()
+                return
+        play = page.locator(".widget-play button")
+        if play.count() > 1:
+            play.nth(1).click()
+
+
+# -- time to the first figure --------------------------------------------------------------
+def first_figure_s(context, server, lesson: Lesson) -> float:
+    page = context.new_page()
+    try:
+        t0 = time.time() * 1000
+        page.goto(server.render_url(lesson.notebook), timeout=180_000)
+        page.wait_for_function(
+            """() => { const B = window.__bench; return B.decoded.length > 0 &&
+                 B.paints.some(p => p[0] >= B.decoded[0]); }""", timeout=180_000, polling=20)
+        t = page.evaluate("""() => { const B = window.__bench;
+                               return B.paints.find(p => p[0] >= B.decoded[0])[0]; }""")
+        return (t - t0) / 1000
+    finally:
+        page.close()
+
+
+# -- the run ----------------------------------------------------------------------------------
+def start_server(tmp: Path, preheat: bool) -> tuple[harness.VoilaServer, Trace]:
+    trace_dir = tmp / ("trace-hot" if preheat else "trace-cold")
+    trace_dir.mkdir()
+    profile = tmp / ("ipython-hot" if preheat else "ipython-cold")
+    startup = profile / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00-bench-trace.py").write_text(
+        f"exec(compile(open({str(HERE / 'browser_trace.py')!r}).read(), "
+        f"'browser_trace.py', 'exec'))\n")
+    saved = {k: os.environ.get(k) for k in ("IPYTHONDIR", "BENCH_TRACE_DIR")}
+    os.environ["IPYTHONDIR"] = str(profile)
+    os.environ["BENCH_TRACE_DIR"] = str(trace_dir)
+    try:
+        extra = [] if preheat else ["--VoilaConfiguration.preheat_kernel=False"]
+        server = harness.VoilaServer(extra_args=extra)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    server.wait_ready(timeout=120)
+    return server, Trace(trace_dir)
+
+
+def new_context(browser):
+    context = browser.new_context(viewport=harness.VIEWPORT)
+    context.add_init_script(PAGE_HOOKS)
+    return context
+
+
+def run(only: list[str] | None = None) -> list[dict]:
+    if not os.path.exists(harness.CHROMIUM):
+        raise RuntimeError(harness.chromium_missing_message())
+    from playwright.sync_api import sync_playwright
+
+    lessons = [ls for ls in LESSONS if not only or any(w in ls.name for w in only)]
+    rows: list[dict] = []
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="bench-browser-") as tmp, sync_playwright() as p:
+        tmp = Path(tmp)
+        browser = p.chromium.launch(executable_path=harness.CHROMIUM, headless=True,
+                                    args=harness.CHROMIUM_FLAGS)
+        try:
+            server, trace = start_server(tmp, preheat=True)
+            try:
+                server_quiet(server)
+                for lesson in lessons:
+                    context = new_context(browser)
+                    try:
+                        ready = first_figure_s(context, server, lesson)
+                        rows.append(row(f"{lesson.name}: first figure, pre-heated kernel",
+                                        ready, unit="s", note="page opened -> first repaint"))
+                        time.sleep(2.0)  # the pool refills after Voila's fill_delay
+                        server_quiet(server)
+                        page = context.new_page()
+                        harness.open_lesson(page, server, lesson.notebook,
+                                            figures=lesson.figures)
+                        session = Session(page, server, trace, lesson)
+                        for label in lesson.keyboard:
+                            session.keyboard(label)
+                        for label in lesson.drag:
+                            session.slider_drag(label)
+                        for pair in lesson.buttons:
+                            session.buttons(pair)
+                        for figure, points in lesson.clicks:
+                            session.figure_clicks(figure, points)
+                        for figure, a, b in lesson.figure_drag:
+                            session.figure_drag(figure, a, b)
+                        if lesson.play:
+                            session.play()
+                        rows.extend(session.rows)
+                    finally:
+                        context.close()
+            finally:
+                server.stop()
+            server, _ = start_server(tmp, preheat=False)
+            try:
+                server_quiet(server)
+                for lesson in lessons:
+                    context = new_context(browser)
+                    try:
+                        cold = first_figure_s(context, server, lesson)
+                    finally:
+                        context.close()
+                    rows.append(row(f"{lesson.name}: first figure, no pre-heated kernel",
+                                    cold, unit="s", note="kernel start + notebook + repaint"))
+                    server_quiet(server)
+            finally:
+                server.stop()
+        finally:
+            browser.close()
+    for r in rows:
+        r["note"] = (r.get("note", "") + f"; load {load:.1f}").lstrip("; ")
+    return rows
+
+
+if __name__ == "__main__":
+    results = run(sys.argv[1:] or None)
+    for r in results:
+        print(f"{r['name']:62s} {r['median']:7.1f} {r['p90']:7.1f} {r['max']:7.1f} "
+              f"{r['unit']:3s}  {r['note']}")

@@ -1,0 +1,212 @@
+"""Lesson 1's app: three nested gimbal rings on sliders, in any of the six orders.
+
+The loop is :class:`~lessons_lib.apps.core.LessonApp`'s: the sliders and the order menu are
+declared controls; :func:`.model.compute_state` turns them into a frozen state;
+:class:`.view.GimbalView` and :mod:`.panel` show it. "Lock it" animates the middle ring to
++-90 over a second (a hidden ``widgets.Play`` ticks in the page, one frame per 50 ms).
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from ... import rotations as rot
+from ..core import Choice, LessonApp, Slider, make_figure
+from . import model, panel
+from .view import RING_COLOURS, VIEWS, GimbalView
+
+_ORDER_OPTIONS = [(panel.order_label(o, rot.ring_angle_names(o)), o) for o in rot.ORDERS]
+
+
+def _angle(name: str, axis: str, value: float, turns: str) -> Slider:
+    return Slider(name, f"{name} ({axis})", -180, 180, step=1, value=value,
+                  help=f"{name}: turns about {turns}", label_width="70px", width="340px")
+
+
+class GimbalApp(LessonApp):
+    """Gimbal rings on sliders with the lock gauge, motion arrows and read-backs beside.
+
+    Controls (attributes): ``yaw``, ``pitch``, ``roll`` (sliders, degrees), ``order``
+    (dropdown, outer ring first); ``lock_button``, ``reset_button``, ``view_buttons``
+    (dict). ``target`` (a :class:`.model.Target`) adds a see-through purple aircraft to
+    reach. ``compact=True`` leaves out the matrix and quaternion (a small copy of the app
+    beside an exercise). ``view`` holds the artists (``ring_lines``, ``axis_lines``,
+    ``arrow_lines``, ``ring_labels``, ``missing_line``, ``aircraft``, ``ghost``).
+    """
+
+    controls = (
+        _angle("yaw", "Y", 35.0, "the vertical Y axis"),
+        _angle("pitch", "X", -20.0, "the wing axis X"),
+        _angle("roll", "Z", 15.0, "the nose axis Z"),
+        Choice("order", "order", _ORDER_OPTIONS, value="YXZ", label_width="70px",
+               width="340px", help="the rings from outer to inner"),
+    )
+
+    def __init__(self, yaw: float = 35.0, pitch: float = -20.0, roll: float = 15.0,
+                 order: str = "YXZ", width: float = 5.6, height: float = 4.8,
+                 target: model.Target | None = None, compact: bool = False) -> None:
+        rot.check_order(order)
+        if target is not None and target.order != order:
+            raise ValueError(f"the target is for order {target.order}, the app starts in "
+                             f"{order}: give both the same order")
+        self.target = target
+        self.compact = bool(compact)
+        self._size = (float(width), float(height))
+        self._initial = {"yaw": float(yaw), "pitch": float(pitch), "roll": float(roll),
+                         "order": order}
+        self._lock_run: tuple[str, str, list[float]] | None = None
+        super().__init__(**self._initial)
+
+    # -- the four methods of the loop ---------------------------------------------------------
+    def build(self) -> None:
+        self.fig = make_figure(*self._size)
+        self.view = GimbalView(self.fig, ghost=self.target is not None)
+        self.ax = self.view.ax
+        self.sliders = {"yaw": self.yaw, "pitch": self.pitch, "roll": self.roll}
+        self.slider_box = widgets.VBox()
+        self.order_note = widgets.HTML(
+            '<div style="font-size:13px;margin:0 0 2px 74px">rings outer → inner '
+            "(applied last → first)</div>")
+        self.lock_button = widgets.Button(
+            description="Lock it", icon="lock", tooltip="turn the middle ring to ±90°",
+            layout=widgets.Layout(width="105px"))
+        self.reset_button = widgets.Button(
+            description="Reset", icon="undo", tooltip="back to the starting angles and order",
+            layout=widgets.Layout(width="105px"))
+        self.view_buttons = {name: widgets.Button(description=name, tooltip=f"{name} view",
+                                                  layout=widgets.Layout(width="58px"))
+                             for name in VIEWS}
+        self.lock_play = widgets.Play(value=0, min=0, max=model.LOCK_FRAMES, step=1,
+                                      interval=model.LOCK_INTERVAL_MS, show_repeat=False,
+                                      layout=widgets.Layout(display="none"))
+        self.lock_button.on_click(self.guard(lambda _b: self.lock_it(animate=True)))
+        self.reset_button.on_click(self.guard(lambda _b: self.reset()))
+        for name, button in self.view_buttons.items():
+            button.on_click(self.guard(lambda _b, n=name: self.set_view(n)))
+        self.lock_play.observe(self.guard(self._on_lock_frame), names="value")
+        # an orbit with the mouse moves the camera: keep the labels and world axes in view
+        for event in ("motion_notify_event", "button_release_event"):
+            self.fig.canvas.mpl_connect(event, self.guard(self._on_mouse))
+
+    def compute(self, params) -> model.GimbalState:
+        return model.compute_state(params.yaw, params.pitch, params.roll, params.order,
+                                   self.target)
+
+    def refresh_controls(self, params) -> None:
+        """The sliders in ring order (outer first), each with its ring's colour."""
+        names = rot.ring_angle_names(params.order)
+        for n, name in enumerate(names):
+            self.sliders[name].style.handle_color = RING_COLOURS[n]
+        wanted = [self.sliders[name] for name in names]
+        if list(self.slider_box.children) != wanted:
+            self.slider_box.children = wanted
+
+    def draw(self, state, frame) -> None:
+        self.view.draw(state, None if self.target is None else self.target.matrix)
+
+    def panel(self, state, frame) -> dict[str, str]:
+        out = {"title": panel.title(state), "gauge": panel.gauge(state),
+               "motion": panel.motion(state)}
+        if not self.compact:
+            out["info"] = panel.numbers(state)
+        if self.target is not None:
+            out["target"] = panel.target(state, self.reached)
+        return out
+
+    def layout(self) -> widgets.Widget:
+        views = widgets.HBox([widgets.Label("view", layout=widgets.Layout(width="40px"))]
+                             + list(self.view_buttons.values()))
+        side = [self.slider_box, self.order, self.order_note,
+                widgets.HBox([self.lock_button, self.reset_button]), views,
+                self.panel_widget("gauge"), self.panel_widget("motion")]
+        if self.target is not None:
+            side.append(self.panel_widget("target"))
+        if not self.compact:
+            side.append(self.panel_widget("info"))
+        side += [self.status, self.lock_play]
+        left = widgets.VBox([self.panel_widget("title", max_width=f"{self._size[0] * 100:.0f}px"),
+                             self.fig.canvas])
+        return widgets.HBox(
+            [left, widgets.VBox(side, layout=widgets.Layout(width="360px",
+                                                            padding="0 0 0 6px"))],
+            layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap"))
+
+    # -- actions ------------------------------------------------------------------------------
+    def angles(self) -> tuple[float, float, float]:
+        return float(self.yaw.value), float(self.pitch.value), float(self.roll.value)
+
+    def set_angles(self, yaw: float | None = None, pitch: float | None = None,
+                   roll: float | None = None) -> None:
+        """Move several sliders at once and draw once."""
+        self.set(**{k: v for k, v in (("yaw", yaw), ("pitch", pitch), ("roll", roll))
+                    if v is not None})
+
+    @property
+    def reached(self) -> bool:
+        """With a target: is the aircraft on the ghost (within :data:`model.REACH_TOL_DEG`)?"""
+        return (self.target is not None and self.state is not None
+                and self.state.target_error <= model.REACH_TOL_DEG)
+
+    def lock_it(self, animate: bool = False) -> None:
+        """Turn the middle ring to the nearer of +-90: at once, or (``animate``, the button)
+        over :data:`model.LOCK_FRAMES` frames of the hidden Play in the page."""
+        self._stop_lock()
+        order = self.order.value
+        name = rot.middle_angle_name(order)
+        path = [float(v) for v in model.lock_path(getattr(self, name).value)]
+        if not animate:
+            self.set(**{name: path[-1]})
+            return
+        self._lock_run = (name, order, path)
+        self.lock_play.value = 0
+        self.lock_play.playing = True
+
+    def _on_lock_frame(self, change) -> None:
+        run = self._lock_run
+        if run is None:
+            return
+        name, order, path = run
+        if self.order.value != order:      # the order changed meanwhile: stop there
+            self._stop_lock()
+            return
+        index = min(int(change["new"]), len(path) - 1)
+        self.set(**{name: path[index]})
+        if index == len(path) - 1:
+            self._stop_lock()
+
+    def _stop_lock(self) -> None:
+        self._lock_run = None
+        self.lock_play.playing = False
+
+    def reset(self) -> None:
+        """Back to the starting angles, order and camera."""
+        self._stop_lock()
+        self.set(**self._initial)
+        self.set_view("3/4")
+
+    def show_case(self, order: str | None = None, locked: bool = False, **angles) -> None:
+        """Put the app in a state an exercise asks about (a "Show this case" button)."""
+        self._stop_lock()
+        with self.batch():
+            if order is not None:
+                self.set(order=order)
+            if angles:
+                self.set(**angles)
+            if locked:
+                self.lock_it()
+
+    def start_target(self) -> None:
+        """Back to the target exercise's starting pose (locked)."""
+        if self.target is None:
+            raise ValueError("this app has no target orientation")
+        self._stop_lock()
+        yaw, pitch, roll = self.target.start
+        self.set(yaw=yaw, pitch=pitch, roll=roll, order=self.target.order)
+
+    def set_view(self, name: str) -> None:
+        self.view.set_view(name)
+        self.fig.canvas.draw_idle()
+
+    def _on_mouse(self, event) -> None:
+        if self.view.follow_camera():
+            self.fig.canvas.draw_idle()

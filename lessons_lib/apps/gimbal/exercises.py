@@ -1,0 +1,94 @@
+"""Lesson 1's exercise answered with the sliders: "reach this orientation".
+
+The app shows a purple ghost: the locked start turned by 40 degrees about the direction the
+lock has lost. The check reads the app's own sliders (the widget state), so it works the
+same in JupyterLab and in Voila.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from ... import rotations as rot
+from ..core import PALETTE, fmt_number
+from . import model
+from .app import GimbalApp
+
+
+class ReachExercise:
+    """A small :class:`GimbalApp` with a target, a Check button and a "back to the start"
+    button. ``app`` is the app, ``widget`` the whole exercise; ``check()`` returns whether
+    the aircraft is on the ghost."""
+
+    def __init__(self, order: str = "YXZ", turn_deg: float = 40.0, width: float = 4.6,
+                 height: float = 4.0) -> None:
+        self.target = model.reach_target(order, turn_deg)
+        self.single_ring_best = model.best_single_ring(self.target)
+        yaw, pitch, roll = self.target.start
+        self.app = GimbalApp(yaw, pitch, roll, order, width=width, height=height,
+                             target=self.target, compact=True)
+        names = rot.ring_angle_names(order)
+        start = ", ".join(f"{n} {fmt_number(v, 0)}°"
+                          for n, v in zip(("yaw", "pitch", "roll"), self.target.start,
+                                          strict=True))
+        best = fmt_number(min(self.single_ring_best), 0)
+        self.prompt = (
+            f'<div style="font-size:14px;max-width:900px"><b>Reach this orientation.</b> The '
+            f"app starts locked ({start}, order {order}). Turn the sliders until the aircraft "
+            f"sits on the purple ghost, within {fmt_number(model.REACH_TOL_DEG, 0)}°, then "
+            f"press <b>Check</b>. Try one slider at a time first: from the start, no single "
+            f"ring gets it closer than {best}°, because the ghost is turned about the "
+            f"direction the lock has lost. The {names[1]} ring has to leave ±90° first.</div>")
+        self.check_button = widgets.Button(description="Check", button_style="primary",
+                                           layout=widgets.Layout(width="90px"))
+        self.restart_button = widgets.Button(description="Back to the start", icon="undo",
+                                             layout=widgets.Layout(width="auto"))
+        self.hint_button = widgets.Button(description="Hint", layout=widgets.Layout(width="90px"))
+        self.feedback = widgets.HTML()
+        self.check_button.on_click(self.app.guard(lambda _b: self.check()))
+        self.restart_button.on_click(self.app.guard(lambda _b: self.restart()))
+        self.hint_button.on_click(self.app.guard(lambda _b: self.hint()))
+        self.solved = False
+        self.widget = widgets.VBox(
+            [widgets.HTML(self.prompt),
+             widgets.HBox([self.check_button, self.hint_button, self.restart_button]),
+             self.feedback, self.app.widget],
+            layout=widgets.Layout(border=f"1px solid {PALETTE['light']}", padding="6px"))
+        self.app.guard_controls()
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)
+
+    def check(self) -> bool:
+        """Read the sliders and say how far the aircraft is from the ghost."""
+        error = self.target.error(*self.app.angles())
+        self.solved = error <= model.REACH_TOL_DEG
+        angles = ", ".join(f"{n} {fmt_number(v, 0)}°" for n, v in
+                           zip(("yaw", "pitch", "roll"), self.app.angles(), strict=True))
+        if self.solved:
+            text = (f'<span style="color:{PALETTE["green"]};font-weight:600">&#10003; On the '
+                    f"ghost ({fmt_number(error, 1)}° away) with {html.escape(angles)}. All "
+                    "three rings had to move: the turn the lock had lost is made of a "
+                    "change of the middle ring and of the other two together.</span>")
+        else:
+            text = (f'<span style="color:{PALETTE["vermillion"]};font-weight:600">&#10007; '
+                    f"Not yet: {fmt_number(error, 1)}° from the ghost ({html.escape(angles)})."
+                    "</span>")
+        self.feedback.value = text
+        return self.solved
+
+    def hint(self) -> None:
+        names = rot.ring_angle_names(self.target.order)
+        self.feedback.value = (
+            f'<span style="color:{PALETTE["blue"]}"><b>Hint:</b> first bring {names[1]} '
+            f"back from 90° until the ghost's nose and the aircraft's nose point the same "
+            f"way up or down; then line the nose up with {names[0]} and the wings with "
+            f"{names[2]}. Watch the distance under the gauge.</span>")
+
+    def restart(self) -> None:
+        self.app.start_target()
+        self.feedback.value = ""

@@ -1,0 +1,140 @@
+"""Lesson 1's HTML beside the picture, from a :class:`~.model.GimbalState` only.
+
+Every sentence that states a fact about the picture (which axes coincide, in which sense,
+how far apart, which read-back is off and by how much) is filled in from the state.
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..core import PALETTE, fmt_number
+from .model import NEAR_LOCK_DEG
+from .view import RING_COLOURS, RING_NAMES
+
+_BADGE = {"free": (PALETTE["green"], "free"), "near": (PALETTE["orange"], "near lock"),
+          "locked": (PALETTE["vermillion"], "LOCKED")}
+
+
+def order_label(order: str, names: tuple[str, str, str]) -> str:
+    """The order menu's text: the rings outer to inner, which is the order the turns are
+    applied from last to first."""
+    return f"{order}: {names[0]} → {names[1]} → {names[2]}"
+
+
+def _ring(n: int, name: str) -> str:
+    return f'<b style="color:{RING_COLOURS[n]}">{html.escape(name)}</b>'
+
+
+def sense(state) -> str:
+    """At the lock: do the outer and inner rings turn the same way about their shared axis?"""
+    return "same" if state.axes[0] @ state.axes[2] > 0 else "opposite"
+
+
+def title(state) -> str:
+    names, order = state.names, state.order
+    rings = ", ".join(f"{RING_NAMES[n]} {_ring(n, names[n])}" for n in range(3))
+    product = "·".join(f"R<sub>{a}</sub>" for a in order)
+    applied = (f'<span style="font-size:13px">R = {product}: {names[2]} acts on the aircraft '
+               f"first, {names[0]} last</span>")
+    return (f'<div class="gimbal-title" style="font-size:14px;line-height:1.5">Order '
+            f"<b>{order}</b> (outer → inner): {rings}<br>{applied}</div>")
+
+
+def gauge(state) -> str:
+    names = state.names
+    colour, word = _BADGE[state.badge]
+    badge = (f'<span class="gimbal-badge gimbal-badge-{state.badge}" style="background:'
+             f"{colour};color:white;font-weight:700;padding:1px 8px;border-radius:4px\">"
+             f"{word}</span>")
+    a, b = _ring(0, names[0]), _ring(2, names[2])
+    if state.badge == "locked":
+        same = sense(state) == "same"
+        senses = "the same sense" if same else "opposite senses"
+        headline = (f"{a} and {b} turn about <b>the same axis, in {senses}</b>: "
+                    f"<b>{names[0]} +10°</b> does what <b>{names[2]} {'+' if same else '−'}10°"
+                    "</b> does")
+    else:
+        headline = (f"the {a} and {b} axes are <b>{fmt_number(state.lock_angle, 1)}°</b> "
+                    "apart (0° is the lock)")
+    fill = 100.0 * state.gauge
+    tick = 100.0 * (1 - NEAR_LOCK_DEG / 90.0)
+    bar = (f'<div class="gimbal-gauge" title="how close the lock is" style="position:relative;'
+           f'background:{PALETTE["light"]};height:12px;width:320px;margin:4px 0">'
+           f'<div class="gimbal-gauge-fill" style="background:{colour};height:12px;'
+           f'width:{fill:.1f}%"></div>'
+           f'<div style="position:absolute;left:{tick:.1f}%;top:-3px;height:18px;'
+           f'border-left:2px solid {PALETTE["black"]}"></div></div>')
+    return (f'<div class="gimbal-lock" style="font-size:14px;line-height:1.4">{badge} '
+            f"{headline}{bar}"
+            f'<span style="font-size:13px">Lock gauge: smallest singular value of the ring '
+            f"rates → turn map <b>{fmt_number(state.lock_measure, 3)}</b> (1 free, 0 locked). "
+            f"<b>near lock</b> once the axes are under {NEAR_LOCK_DEG:.0f}° apart (the tick: "
+            f"{names[1]} past ±{90 - NEAR_LOCK_DEG:.0f}°); <b>LOCKED</b> at {names[1]} = "
+            "±90°.</span></div>")
+
+
+def motion(state) -> str:
+    names = state.names
+    arrows = ", ".join(_ring(n, names[n]) for n in range(3))
+    if state.badge == "locked":
+        tail = (f"Two arrows lie on one line; the <b>black dashes</b> mark the turn that no "
+                f"ring can make now: to swing the nose that way, {names[1]} must leave ±90° "
+                "first.")
+    elif state.badge == "near":
+        tail = (f"The {_ring(0, names[0])} and {_ring(2, names[2])} arrows are folding onto "
+                f"one line; the black dashes mark the turn the rings make worst (it costs "
+                f"{fmt_number(1 / state.lock_measure, 1)}× its size in ring motion).")
+    else:
+        tail = "Three directions: together the rings can turn the aircraft any way."
+    return (f'<div style="font-size:13px;line-height:1.35"><b>Arrows at the nose</b> '
+            f"({arrows}): the axis each ring turns the aircraft about (right-hand rule). "
+            f"{tail}</div>")
+
+
+def numbers(state) -> str:
+    R, q = state.matrix, state.quaternion
+    cell = 'style="padding:0 6px;text-align:right"'
+    rows = "".join("<tr>" + "".join(f"<td {cell}>{fmt_number(x, 3, sign=True)}</td>"
+                                    for x in row) + "</tr>" for row in R)
+    comps = ", ".join(fmt_number(c, 3, sign=True) for c in (q.w, q.x, q.y, q.z))
+
+    def angle_row(label, t, extra=""):
+        cells = "".join(f'<td style="padding:0 5px;text-align:right">{fmt_number(v, 1)}°</td>'
+                        for v in t)
+        return f"<tr><td>{label}</td>{cells}<td>{extra}</td></tr>"
+
+    same = all(abs(a - b) < 0.05 for a, b in zip(state.readback, state.angles, strict=True))
+    note = ("the same numbers as the sliders" if same else
+            "<b>a different triple, the same orientation</b>")
+    err = state.article_error
+    err_colour = PALETTE["vermillion"] if err > 0.01 else PALETTE["grey"]
+    branch = (" (its pole branch: pitch ±90, roll 0, yaw = ±2·atan2(y, x))"
+              if state.article_snapped and state.order == "YXZ" else
+              " (its pole branch: middle ±90, inner 0)" if state.article_snapped else "")
+    head = "".join(f'<th style="padding:0 5px;text-align:right">{a}</th>'
+                   for a in ("yaw", "pitch", "roll"))
+    return (
+        '<div style="font-size:13px;line-height:1.3">'
+        f"<b>R</b> = R<sub>{state.order[0]}</sub>·R<sub>{state.order[1]}</sub>·"
+        f"R<sub>{state.order[2]}</sub>"
+        '<table style="font-family:monospace;font-size:13px;border-left:2px solid #444;'
+        f'border-right:2px solid #444;margin:2px 0 4px 0">{rows}</table>'
+        f'<b>q</b> (w, x, y, z) = <span style="font-family:monospace">({comps})</span>'
+        f'<table style="margin:4px 0;font-size:13px"><tr><td></td>{head}<td></td></tr>'
+        + angle_row("sliders", state.angles)
+        + angle_row("<b>read back from R</b>", state.readback)
+        + angle_row("article 004's code", state.article,
+                    f'<span style="color:{err_colour}">off by {fmt_number(err, 2)}°</span>')
+        + f"</table>Read back: {note}.{branch}</div>")
+
+
+def target(state, reached: bool) -> str:
+    if state.target_error is None:
+        return ""
+    if reached:
+        return (f'<div class="gimbal-target" style="font-size:14px;color:{PALETTE["green"]};'
+                f'font-weight:600">&#10003; On the ghost: {fmt_number(state.target_error, 1)}° '
+                "away.</div>")
+    return (f'<div class="gimbal-target" style="font-size:14px">Purple ghost: '
+            f"<b>{fmt_number(state.target_error, 1)}°</b> to go.</div>")

@@ -1,0 +1,66 @@
+"""Every lesson page, in Voila at 1280x720: no toolbar over the figures, no text under 12 px."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lessons_lib.catalogue import LESSONS
+
+import browser as h
+
+pytestmark = pytest.mark.browser
+
+#: The smallest text a projector audience can read at 1280x720.
+MIN_TEXT_PX = 12
+
+_SMALL_TEXT = """(minPx) => {
+  const small = [];
+  let smallest = 1e9;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest('script, style, noscript')) continue;
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (box.width === 0 || box.height === 0 || style.visibility === 'hidden'
+        || el.closest('[style*="display: none"]')) continue;
+    const px = parseFloat(style.fontSize);
+    smallest = Math.min(smallest, px);
+    if (px < minPx) small.push(px.toFixed(1) + 'px: ' + text.slice(0, 40));
+  }
+  return {smallest, small: small.slice(0, 12), count: small.length};
+}"""
+
+
+_CORNER_ALPHA = """(i) => {
+  const c = document.querySelectorAll('.jupyter-matplotlib-figure')[i]
+    .querySelectorAll('canvas')[1];                     // the overlay canvas
+  return c.getContext('2d').getImageData(c.width - 4, c.height - 4, 1, 1).data[3];
+}"""
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda item: item.slug)
+def test_no_toolbar_and_no_text_under_12px(voila_server, page, lesson):
+    h.open_lesson(page, voila_server, lesson.notebook)
+    figures = page.locator(".jupyter-matplotlib-figure")
+    for i in range(figures.count()):
+        canvas = h.figure_canvas(page, i)
+        canvas.scroll_into_view_if_needed()
+        box = canvas.bounding_box()                      # the toolbar used to fade in here
+        page.mouse.move(box["x"] + 20, box["y"] + box["height"] / 2)
+        page.wait_for_timeout(300)
+        toolbars = page.locator(".jupyter-matplotlib-toolbar")
+        visible = [j for j in range(toolbars.count()) if toolbars.nth(j).is_visible()]
+        assert not visible, f"figure {i} shows a matplotlib toolbar on hover"
+        corner = page.evaluate(_CORNER_ALPHA, i)
+        assert corner == 0, f"figure {i} has a resize triangle in its corner"
+    result = page.evaluate(_SMALL_TEXT, MIN_TEXT_PX)
+    h.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (h.SCREENSHOTS / f"text-size-{lesson.slug}.json").write_text(json.dumps(result, indent=1))
+    assert not result["small"], (f"{result['count']} text runs under {MIN_TEXT_PX} px, e.g. "
+                                 f"{result['small']}")
+    h.assert_no_error_text(page)
