@@ -46,7 +46,7 @@ MIN_LOOK_AHEAD_SCALE = 0.5
 CURVY_HEADING_WEIGHT = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass
 class SteeringParams:
     """The article's tunables in snake_case, plus the term toggles.
 

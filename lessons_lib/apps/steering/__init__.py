@@ -6,5 +6,8 @@ exercise), ``app`` (:class:`SteeringApp`, the loop that ties them together).
 """
 
 from .app import SteeringApp
+from .challenge import TuningChallenge
+from .figures import run_figure, slope_figure, sweep_figure, table, term_figure, worked_example
 
-__all__ = ["SteeringApp"]
+__all__ = ["SteeringApp", "TuningChallenge", "run_figure", "slope_figure", "sweep_figure",
+           "table", "term_figure", "worked_example"]

@@ -157,9 +157,9 @@ class SteeringApp(LessonApp):
              self.advanced, self.panel_widget("numbers"), self.panel_widget("notes"),
              self.status],
             layout=widgets.Layout(width="420px", padding="0 0 0 6px"))
+        width = f"{round(self.fig.get_figwidth() * self.fig.dpi) + 6}px"
         left = widgets.VBox([self.fig.canvas, self.panel_widget("key"), self.play_row(),
-                             self.panel_widget("readout")],
-                            layout=widgets.Layout(width=f"{round(self.fig.get_figwidth() * 100) + 6}px"))
+                             self.panel_widget("readout")], layout=widgets.Layout(width=width))
         return widgets.HBox([left, side], layout=widgets.Layout(align_items="flex-start"))
 
     # -- the track's length bounds the start -------------------------------------------------

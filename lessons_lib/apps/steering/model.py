@@ -18,7 +18,7 @@ simulates again.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -117,11 +117,19 @@ def _contributions(traj: Trajectory, params: SteeringParams) -> dict:
             "steering": _frozen(traj.steering)}
 
 
-@lru_cache(maxsize=64)
 def run(track_name: str, controller: str, params: SteeringParams | None, speed: float,
         start: tuple[float, float, float]) -> Run:
     """``controller`` on ``track_name`` at ``speed`` from ``start`` = (distance, offset right,
-    heading right in degrees). ``params`` is the article's (ignored by the other two)."""
+    heading right in degrees). ``params`` is the article's (ignored by the other two).
+    Cached: the same inputs give the same :class:`Run` object."""
+    key = astuple(params) if params is not None and controller == "Article" else None
+    return _run(track_name, controller, key, float(speed), tuple(map(float, start)))
+
+
+@lru_cache(maxsize=64)
+def _run(track_name: str, controller: str, key: tuple | None, speed: float,
+         start: tuple[float, float, float]) -> Run:
+    params = SteeringParams(*key) if key is not None else None
     sp = road(track_name)
     distance, offset, heading_right = start
     kw = dict(start_distance=distance, start_offset=offset,
@@ -157,12 +165,17 @@ def _sweep_key(params: SteeringParams) -> SteeringParams:
     return params.replace(adaptive_look_ahead=True, fixed_look_ahead=10.0)
 
 
-@lru_cache(maxsize=16)
 def sweep(track_name: str, params: SteeringParams,
           start: tuple[float, float, float]) -> SpeedSweep:
-    """Fixed long, fixed short and adaptive look-ahead at 4-25 m/s (cached)."""
+    """Fixed long, fixed short and adaptive look-ahead at 4-25 m/s (cached: the look-ahead
+    mode and the fixed distance of ``params`` do not matter, the sweep runs every mode)."""
+    return _sweep(track_name, astuple(_sweep_key(params)), tuple(map(float, start)))
+
+
+@lru_cache(maxsize=16)
+def _sweep(track_name: str, key: tuple, start: tuple[float, float, float]) -> SpeedSweep:
     distance, offset, heading_right = start
-    return speed_sweep(road(track_name), params, duration=DURATION, dt=DT,
+    return speed_sweep(road(track_name), SteeringParams(*key), duration=DURATION, dt=DT,
                        start_distance=distance, start_offset=offset,
                        start_heading_error=-heading_right)
 
@@ -244,7 +257,7 @@ def compute(p) -> SteeringState:
         for c in CONTROLLERS:
             if c != p.controller:
                 others[c] = run(p.track, c, params if c == "Article" else None, speed, start)
-    swept = sweep(p.track, _sweep_key(params), start) if p.view == "Speed sweep" else None
+    swept = sweep(p.track, params, start) if p.view == "Speed sweep" else None
     return SteeringState(track=p.track, spline=sp, params=params, speed=speed, start=start,
                          controller=p.controller, view=p.view, run=chosen, others=others,
                          sweep=swept, disabled=disabled_controls(p))
