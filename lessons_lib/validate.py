@@ -184,23 +184,21 @@ def reduce_degrees(deg) -> np.ndarray:
 def extent(points) -> float:
     """The geometry's own size: the diagonal of the bounding box of ``points`` (..., d).
 
-    Computed on coordinates scaled by their largest magnitude, so it never overflows.
+    ``math.hypot`` scales internally, so it never overflows for finite spans.
     """
     p = np.asarray(points, dtype=float).reshape(-1, np.shape(points)[-1])
     if not len(p):
         return 0.0
     with np.errstate(over="ignore"):
         span = p.max(axis=0) - p.min(axis=0)
-    big = float(np.abs(span).max()) if np.isfinite(span).all() else math.inf
-    if big == 0.0 or not math.isfinite(big):
-        return big
-    return big * float(np.linalg.norm(span / big))
+    return math.hypot(*span.tolist())
 
 
-def tolerance(points, rel: float = 1e-9) -> float:
+def tolerance(points, rel: float = 1e-9, size: float | None = None) -> float:
     """A distance below which two points of this geometry count as the same:
-    ``rel`` times its :func:`extent`, and never finer than a few units in the last place of
-    its coordinates (what the floats can tell apart where the geometry sits)."""
+    ``rel`` times its :func:`extent` (or ``size`` when the caller has it), and never finer
+    than a few units in the last place of its coordinates (what the floats can tell apart
+    where the geometry sits)."""
     p = np.asarray(points, dtype=float)
     where = float(np.abs(p).max()) if p.size else 0.0
-    return max(rel * extent(p), 8.0 * np.finfo(float).eps * where)
+    return max(rel * (extent(p) if size is None else size), 8.0 * np.finfo(float).eps * where)
