@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-import browser as h
 from lessons_lib.apps.steering.model import SCENARIOS
+
+import browser as h
 
 pytestmark = pytest.mark.browser
 
