@@ -371,7 +371,7 @@ def test_reach_exercise_reads_the_sliders(reach):
     assert ghost.get_visible()
     assert not reach.check() and "40.0° from the ghost" in reach.feedback.value
     assert "40.0°</b> to go" in app.panels["target"].value
-    assert "no single ring gets it closer than 40°" in reach.prompt
+    assert "no ring alone gets it closer than 40°" in reach.prompt
     # one slider at a time gets no closer
     for name in ("yaw", "pitch", "roll"):
         app.set(**{name: 30.0})
@@ -381,6 +381,7 @@ def test_reach_exercise_reads_the_sliders(reach):
     app.set(yaw=yaw, pitch=pitch, roll=roll)
     assert reach.check() and reach.solved
     assert "On the ghost" in reach.feedback.value and "On the ghost" in app.panels["target"].value
+    assert "the other two together get no closer than 40°" in reach.feedback.value
     reach.check_button.click()
     assert reach.solved
     reach.restart_button.click()

@@ -163,6 +163,8 @@ class LessonApp(GifExport):
             self.play.observe(self.guard(self._on_play_value), names="value")
             self.play.observe(self.guard(self._on_playing), names="playing")
             self.play_button.observe(self.guard(self._on_play_button), names="value")
+            # in the page too, so that Pause stops the very next tick, not one round trip later
+            self._play_link = widgets.jslink((self.play_button, "value"), (self.play, "playing"))
             self.rewind_button.on_click(self.guard(lambda _b: self.rewind()))
             if not any(w is self.play for w in iter_widgets(self.widget)):
                 self.widget = widgets.VBox([self.widget, self.play])  # Play ticks in the page

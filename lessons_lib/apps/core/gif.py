@@ -17,7 +17,8 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from .controls import _is_number, short
+from ...validate import is_number
+from .controls import short
 from .figure import MIN_FONT_SIZE
 
 #: A GIF narrower than this is hard to read on a slide.
@@ -68,7 +69,7 @@ class GifExport:
                              f"use a larger step (e.g. step={math.ceil(len(values) / 200)})")
         if fps is None:
             fps = self.gif_fps(step)
-        if not _is_number(fps) or not GIF_FPS_RANGE[0] <= fps <= GIF_FPS_RANGE[1]:
+        if not is_number(fps) or not GIF_FPS_RANGE[0] <= fps <= GIF_FPS_RANGE[1]:
             raise ValueError(f"fps must be a number from {GIF_FPS_RANGE[0]:g} to "
                              f"{GIF_FPS_RANGE[1]:g}, not {short(fps)}")
         if dpi is None:

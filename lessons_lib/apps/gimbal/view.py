@@ -31,7 +31,7 @@ VIEWS = {"3/4": (28.0, -32.0), "back": (10.0, 180.0), "side": (0.0, 90.0),
          "top": (90.0, 180.0)}
 
 #: Length of the motion arrows at the nose (world units; the outer ring has radius 1).
-ARROW = 0.5
+ARROW = 0.45
 
 _BASIS = np.eye(3)
 _LABEL_CANDIDATES = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
@@ -231,6 +231,8 @@ class GimbalView:
         gizmo = self.gizmo_ax.get_position()
         gx1, gy1 = gizmo.x1 * width, gizmo.y1 * height
         placed: list[tuple[float, float, float, float]] = []
+        # the nose and the arrow heads: a label there would hide what the lesson points at
+        marks = self._screen(np.vstack([state.nose, state.nose + ARROW * state.axes]))
         c, s = np.cos(_LABEL_CANDIDATES), np.sin(_LABEL_CANDIDATES)
         for n, (w, h) in enumerate(self._label_sizes()):
             u, v = state.planes[n]
@@ -242,6 +244,9 @@ class GimbalView:
                 y + h / 2 < height - 2)
             inside &= ~((x - w / 2 < gx1) & (y - h / 2 < gy1))   # the world axes' corner
             score = np.where(inside, score, score - 1e4)
+            for mx, my in marks:
+                near = (np.abs(x - mx) < w / 2 + 12) & (np.abs(y - my) < h / 2 + 12)
+                score = np.where(near, score - 2e3, score)
             for px, py, pw, ph in placed:
                 clash = (np.abs(x - px) < (w + pw) / 2 + 2) & (np.abs(y - py) < (h + ph) / 2 + 2)
                 score = np.where(clash, score - 5e3, score)
