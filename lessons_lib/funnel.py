@@ -82,7 +82,7 @@ def check_polygon(poly, index: int = 0) -> np.ndarray:
     try:
         p = check.array(poly, f"polygon {index}", (None, 2), finite=False)
     except ValueError:
-        shape = np.shape(poly) if isinstance(poly, np.ndarray | list | tuple) else None
+        shape = np.shape(poly) if isinstance(poly, np.ndarray) else None
         raise ValueError(f"polygon {index} must be an (N, 2) array with N >= 3 of numbers, "
                          f"got {'shape ' + str(shape) if shape else repr(poly)[:40]}") from None
     if len(p) < 3:
@@ -120,6 +120,11 @@ def check_polygon(poly, index: int = 0) -> np.ndarray:
     return p
 
 
+def _sequence(value, name: str):
+    """A list or tuple (or array) of items; a ValueError for a number, text or None."""
+    return check.items(value, name, "polygons")
+
+
 def _same(a, b, scale: float) -> bool:
     return math.hypot(a[0] - b[0], a[1] - b[1]) <= EPS * scale
 
@@ -147,7 +152,7 @@ def _shared_edge(pa: np.ndarray, pb: np.ndarray, ia: int, ib: int):
 
 def portals_from_corridor(polygons) -> list[tuple[np.ndarray, np.ndarray]]:
     """Portals ``(left, right)`` between each pair of consecutive polygons of a corridor."""
-    polys = [check_polygon(p, i) for i, p in enumerate(polygons)]
+    polys = [check_polygon(p, i) for i, p in enumerate(_sequence(polygons, 'polygons'))]
     if not polys:
         raise ValueError("the corridor is empty: give at least one polygon")
     portals = [_shared_edge(polys[i], polys[i + 1], i, i + 1) for i in range(len(polys) - 1)]
@@ -156,7 +161,8 @@ def portals_from_corridor(polygons) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def _as_portals(portals) -> np.ndarray:
-    if isinstance(portals, str | bytes) or not hasattr(portals, "__len__"):
+    if isinstance(portals, str | bytes) or not hasattr(portals, "__len__") \
+            or check._ndim(portals) == 0:
         raise ValueError(f"portals must be a list of (left, right) pairs of 2D points, got "
                          f"{type(portals).__name__}")
     if len(portals) == 0:
@@ -511,7 +517,7 @@ def shrink_portals(portals, radius: float) -> np.ndarray:
 
 def corridor_walls(polygons) -> np.ndarray:
     """The corridor's boundary edges that are walls (not portals): an (M, 2, 2) array."""
-    polys = [check_polygon(p, i) for i, p in enumerate(polygons)]
+    polys = [check_polygon(p, i) for i, p in enumerate(_sequence(polygons, 'polygons'))]
     shared = set()
     for i in range(len(polys) - 1):
         left, right = _shared_edge(polys[i], polys[i + 1], i, i + 1)
@@ -542,7 +548,8 @@ def _point_segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.n
 
 
 def path_clearance(path, walls) -> float:
-    """Smallest distance between the path (a polyline) and any wall segment.
+    """Smallest distance between the path (a polyline) and any wall segment (``math.inf``
+    when there are no walls).
 
     Its work is (path points) x (walls): both are input sizes.
     """
@@ -593,7 +600,7 @@ def corridor_path(start, goal, polygons, radius: float = 0.0) -> np.ndarray:
 
     With ``radius > 0`` the portals are shrunk first (see :func:`shrink_portals`).
     """
-    polys = [check_polygon(p, i) for i, p in enumerate(polygons)]
+    polys = [check_polygon(p, i) for i, p in enumerate(_sequence(polygons, 'polygons'))]
     if not polys:
         raise ValueError("the corridor is empty: give at least one polygon")
     if not point_in_polygon(start, polys[0]):

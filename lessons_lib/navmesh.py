@@ -56,17 +56,14 @@ class NavMesh:
         v = check.array(vertices, "vertices", (None, 2), min_rows=1, finite=False)
         if not np.isfinite(v).all():
             raise ValueError("vertices contain NaN or infinity")
-        if isinstance(polygons, str | bytes) or not hasattr(polygons, "__len__"):
-            raise ValueError(f"polygons must be a list of vertex-index lists, got "
-                             f"{type(polygons).__name__}")
+        polygons = check.items(polygons, "polygons", "vertex-index lists")
         if len(polygons) == 0:
             raise ValueError("a navmesh needs at least one polygon")
         self.vertices = v
         self.polygons: list[list[int]] = []
         for i, poly in enumerate(polygons):
-            if isinstance(poly, str | bytes) or not hasattr(poly, "__iter__"):
-                raise ValueError(f"polygon {i} must be a list of vertex indices, got {poly!r:.40}")
-            idx = [check.integer(k, f"a vertex index of polygon {i}") for k in poly]
+            idx = [check.integer(k, f"a vertex index of polygon {i}")
+                   for k in check.items(poly, f"polygon {i}", "vertex indices")]
             if any(k < 0 or k >= len(v) for k in idx):
                 raise ValueError(f"polygon {i} refers to a vertex that does not exist "
                                  f"(there are {len(v)} vertices)")
@@ -95,9 +92,7 @@ class NavMesh:
     def from_polygons(cls, polygons: Iterable, decimals: int = 9) -> NavMesh:
         """Build a mesh from polygons given as coordinates; equal vertices are merged."""
         decimals = check.integer(decimals, "decimals", lo=0, hi=15)
-        if isinstance(polygons, str | bytes) or not hasattr(polygons, "__iter__"):
-            raise ValueError(f"polygons must be a list of (N, 2) coordinate arrays, got "
-                             f"{type(polygons).__name__}")
+        polygons = check.items(polygons, "polygons", "(N, 2) coordinate arrays")
         index: dict[tuple[float, float], int] = {}
         verts: list[tuple[float, float]] = []
         polys = []
@@ -150,9 +145,8 @@ class NavMesh:
         g = self._point(goal, "goal")
         ps = self._require(s, "start")
         pg = self._require(g, "goal")
-        if isinstance(blocked, str | bytes) or not hasattr(blocked, "__iter__"):
-            raise ValueError(f"blocked must be a list of polygon indices, got {blocked!r:.40}")
-        blocked = {check.integer(b, "a blocked polygon index") for b in blocked}
+        blocked = {check.integer(b, "a blocked polygon index")
+                   for b in check.items(blocked, "blocked", "polygon indices")}
         if ps in blocked or pg in blocked:
             raise NoRouteError("the start or goal polygon is blocked")
         if ps == pg:
@@ -210,7 +204,7 @@ class NavMesh:
     def corridor_polygons(self, corridor: Sequence[int]) -> list[np.ndarray]:
         """The coordinates of the corridor's polygons, in order."""
         ids = [check.integer(i, "a corridor index", lo=0, hi=len(self.coords) - 1)
-               for i in corridor]
+               for i in check.items(corridor, "corridor", "polygon indices")]
         return [self.coords[i] for i in ids]
 
     @property

@@ -218,9 +218,12 @@ def string_pull(path: Sequence, line_of_sight: Callable[[object, object], bool])
     each other, so this never gets stuck; in the worst case it asks ``line_of_sight`` about
     every pair, O(n^2) calls.
     """
-    if isinstance(path, str | bytes) or not hasattr(path, "__iter__"):
-        raise ValueError(f"path must be a list of points, got {type(path).__name__}")
-    pts = list(path)
+    try:
+        if isinstance(path, str | bytes):
+            raise TypeError
+        pts = list(path)
+    except TypeError:
+        raise ValueError(f"path must be a list of points, got {type(path).__name__}") from None
     if not pts:
         raise ValueError("string_pull needs a path with at least one point")
     if not callable(line_of_sight):
