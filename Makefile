@@ -30,11 +30,12 @@ voila: $(STAMP)
 	$(BIN)/voila notebooks --no-browser --Voila.ip=$(HOST) --port=$(PORT)
 
 # For a room: all interfaces, a random token, the address printed in block letters.
-# `make classroom LESSON=02_euler_vs_slerp POOL=6` keeps 6 pre-heated kernels for today's lesson.
-LESSON ?=
-POOL   ?= 4
+# `make classroom LESSON=02_euler_vs_slerp STUDENTS=30` pre-heats one kernel per student for
+# today's lesson (one for every other notebook) and refills only once the room has arrived.
+LESSON   ?=
+STUDENTS ?= 10
 classroom: $(STAMP)
-	$(BIN)/python tools/classroom.py --port=$(PORT) $(if $(LESSON),--lesson=$(LESSON) --pool=$(POOL))
+	$(BIN)/python tools/classroom.py --port=$(PORT) $(if $(LESSON),--lesson=$(LESSON) --students=$(STUDENTS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

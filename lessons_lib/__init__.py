@@ -5,4 +5,24 @@ import only numpy, scipy and quaternion. Everything interactive lives in
 :mod:`lessons_lib.apps`, the only place that imports matplotlib widgets and ipywidgets.
 """
 
+import sys
+
 __version__ = "0.1.0"
+
+
+def _import_quaternion_without_scipy() -> None:
+    """Import numpy-quaternion without the ``scipy.interpolate`` it loads for its calculus
+    helpers (``quaternion.derivative``, ``quaternion.spline``...), which no lesson uses: in
+    a lesson's kernel that import is 0.4 CPU-seconds and 40 MB, paid once per student.
+    Those helpers then use numpy-quaternion's own finite differences. Where scipy.interpolate
+    or quaternion is already loaded (lesson 3's splines, tests) nothing changes."""
+    if "quaternion" in sys.modules or "scipy.interpolate" in sys.modules:
+        return
+    sys.modules["scipy.interpolate"] = None  # makes its `from scipy.interpolate import` fail
+    try:
+        import quaternion  # noqa: F401
+    finally:
+        del sys.modules["scipy.interpolate"]
+
+
+_import_quaternion_without_scipy()

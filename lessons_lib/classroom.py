@@ -1,4 +1,5 @@
-"""Server side of the classroom setup: loaded by Voila (``voila.json``), never by a lesson.
+"""Server side of the classroom setup: loaded by Voila (``voila.json``) and by
+``tools/classroom.py``, never by a lesson.
 
 Voila 0.5's kernel websocket handler reads the header of every binary message it forwards
 as if the client spoke the ``v1.kernel.websocket.jupyter.org`` protocol. A client that
@@ -14,8 +15,13 @@ Kept apart from :mod:`lessons_lib.apps` and the maths: it imports jupyter_server
 from __future__ import annotations
 
 import asyncio
+import math
+import os
+import time
+from collections import OrderedDict
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from tornado.web import GZipContentEncoding
 
 V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 
@@ -45,3 +51,273 @@ class V1OnlyWebsocketConnection(ZMQChannelsWebsocketConnection):
         if self._refused:
             return
         super().handle_incoming_message(incoming_msg)
+
+
+# -- the room's kernel pool ---------------------------------------------------------------
+def _kernel_pid(km) -> int | None:
+    provisioner = getattr(km, "provisioner", None)
+    pid = getattr(provisioner, "pid", None)
+    return int(pid) if pid else None
+
+
+def can_restore_priority() -> bool:
+    """Whether this process may lower a kernel's nice value back to 0 after raising it
+    (root, or an RLIMIT_NICE that allows it). Without that a kernel started at low priority
+    would stay slow for the student who gets it, so refills then run at normal priority."""
+    if os.name != "posix":
+        return False
+    if os.geteuid() == 0:
+        return True
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NICE)
+    except (ImportError, AttributeError, ValueError, OSError):
+        return False
+    return soft == resource.RLIM_INFINITY or 20 - soft <= 0
+
+
+def set_nice(pid: int, value: int) -> bool:
+    """Set the nice value of every thread of process ``pid`` (Linux keeps one per thread;
+    ipykernel has started its threads by the time a kernel is pooled)."""
+    task_dir = f"/proc/{pid}/task"
+    try:
+        threads = [int(t) for t in os.listdir(task_dir)] if os.path.isdir(task_dir) else [pid]
+        for tid in threads:
+            try:
+                os.setpriority(os.PRIO_PROCESS, tid, value)
+            except ProcessLookupError:
+                pass  # a thread that just ended
+    except OSError:
+        return False
+    return True
+
+
+def process_memory(pids: list[int]) -> dict[str, float]:
+    """RSS and unique (USS) memory of these processes in bytes, skipping ended ones."""
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - IPython depends on psutil
+        return {"rss": float("nan"), "uss": float("nan")}
+    rss = uss = 0.0
+    for pid in pids:
+        try:
+            info = psutil.Process(pid).memory_full_info()
+        except (psutil.Error, OSError):
+            continue
+        rss += info.rss
+        uss += getattr(info, "uss", info.rss)
+    return {"rss": rss, "uss": uss}
+
+
+def classroom_kernel_manager(base: type) -> type:
+    """Voila's pre-heating kernel manager, changed for a room that arrives all at once.
+
+    - **Refill later.** Voila starts a replacement kernel one second after a student takes a
+      pooled one, so while the room arrives every new student competes with kernels that
+      are running the lesson for nobody yet. Here a taken kernel is only noted; the pool is
+      topped up one kernel at a time once no student has asked for a page for
+      ``refill_after`` seconds, at low priority (nice ``refill_nice``) where the priority
+      can be given back when a student takes the kernel.
+    - **Pre-heat a few at a time.** At start-up at most ``preheat_parallel`` kernels start
+      and run their lesson together, so none of them waits long enough to time out.
+    - A pooled kernel counts as ready only when its notebook has run to the end.
+
+    A student who arrives when the pool is empty gets a kernel started for them at once, as
+    in plain Voila. ``base`` is what ``voila_kernel_manager_factory`` returned.
+    """
+    if not hasattr(base, "fill_if_needed"):
+        return base  # pre-heating is off: nothing to defer
+
+    from traitlets import Float, Int
+
+    class ClassroomKernelManager(base):
+        refill_after = Float(
+            20.0, config=True,
+            help="Seconds with no new student before the kernel pool is topped up again.")
+        refill_nice = Int(
+            10, config=True,
+            help="Nice value of a refill kernel until a student takes it (0: normal).")
+        preheat_parallel = Int(
+            0, config=True,
+            help="Kernels started together while pre-heating (0: one per CPU core).")
+
+        def __init__(self, **kwargs):
+            self._last_arrival = -math.inf
+            self._refilling: asyncio.Task | None = None
+            self._niced: set[str] = set()
+            self._startup_tasks: list[asyncio.Future] = []
+            self._gate: asyncio.Semaphore | None = None
+            self._starting_up = True
+            self.preheat_started = time.monotonic()
+            super().__init__(**kwargs)
+            self._starting_up = False
+            self._nice_refills = self.refill_nice > 0 and can_restore_priority()
+            try:
+                loop = asyncio.get_event_loop()
+            except RuntimeError:  # as Voila's own fill_if_needed does
+                loop = asyncio.new_event_loop()
+                asyncio.set_event_loop(loop)
+            self._refiller = loop.create_task(self._refill_loop())
+
+        # -- Voila's hooks ---------------------------------------------------------
+        def fill_if_needed(self, delay=None, notebook_name=None,
+                           extra_kernel_env_variables=None, **kwargs):
+            if delay is None:  # a student just took a pooled kernel: refill later
+                self._last_arrival = time.monotonic()
+                return
+            pool_before = len(self._pools.get(notebook_name, ()))
+            super().fill_if_needed(delay=delay, notebook_name=notebook_name,
+                                   extra_kernel_env_variables=extra_kernel_env_variables or {},
+                                   **kwargs)
+            if self._starting_up:
+                self._startup_tasks.extend(self._pools[notebook_name][pool_before:])
+
+        async def get_rendered_notebook(self, notebook_name, *args, **kwargs):
+            self._last_arrival = time.monotonic()
+            result = await super().get_rendered_notebook(notebook_name, *args, **kwargs)
+            kernel_id = result[2]
+            if kernel_id in self._niced:
+                self._niced.discard(kernel_id)
+                pid = _kernel_pid(self.get_kernel(kernel_id))
+                if pid:
+                    set_nice(pid, 0)
+            return result
+
+        async def start_kernel(self, *args, **kwargs):
+            # only the page handler calls this one, for a student the pool could not serve
+            self._last_arrival = time.monotonic()
+            return await super().start_kernel(*args, **kwargs)
+
+        async def _initialize(self, notebook_path, kernel_id=None, **kwargs):
+            if self._gate is None:
+                self._gate = asyncio.Semaphore(self.preheat_parallel or os.cpu_count() or 2)
+            async with self._gate:
+                content = await super()._initialize(notebook_path, kernel_id, **kwargs)
+                if kwargs.get("env", {}).get("LESSONS_REFILL") == "1" and self._nice_refills:
+                    pid = _kernel_pid(self.get_kernel(content["kernel_id"]))
+                    if pid and set_nice(pid, self.refill_nice):
+                        self._niced.add(content["kernel_id"])
+                try:
+                    await asyncio.shield(content["task"])
+                except Exception:  # the page shows it as Voila would; the pool goes on
+                    self.log.exception("Pre-heating %s failed", notebook_path)
+            return content
+
+        async def shutdown_kernel(self, kernel_id, *args, **kwargs):
+            self._niced.discard(kernel_id)
+            return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+
+        # -- what the room sees ----------------------------------------------------
+        def target_size(self, notebook_name: str) -> int:
+            default = self.kernel_pools_config.get("default", {})
+            return int(self.kernel_pools_config.get(notebook_name, default)
+                       .get("pool_size", default.get("pool_size", 1)))
+
+        async def preheated(self) -> dict:
+            """Wait until every kernel started at start-up has run its notebook; return
+            how long that took, how many kernels there are and their memory (bytes)."""
+            await asyncio.gather(*self._startup_tasks, return_exceptions=True)
+            pids = [p for p in (_kernel_pid(self.get_kernel(k)) for k in self.list_kernel_ids())
+                    if p]
+            memory = process_memory(pids)
+            return {"seconds": time.monotonic() - self.preheat_started, "kernels": len(pids),
+                    "rss": memory["rss"], "uss": memory["uss"],
+                    "per_notebook": {nb: len(pool) for nb, pool in self._pools.items()}}
+
+        async def _refill_loop(self) -> None:
+            while True:
+                await asyncio.sleep(1.0)
+                try:
+                    self._maybe_refill()
+                except Exception:  # never let the refiller die: log and try again later
+                    self.log.exception("Refilling the kernel pool failed")
+
+        def _maybe_refill(self) -> None:
+            if self._refilling is not None and not self._refilling.done():
+                return
+            if self._startup_tasks and not all(t.done() for t in self._startup_tasks):
+                return
+            if time.monotonic() - self._last_arrival < self.refill_after:
+                return
+            short = [(len(pool) - self.target_size(nb), nb) for nb, pool in self._pools.items()
+                     if len(pool) < self.target_size(nb)]
+            if not short:
+                return
+            _, notebook_name = min(short)  # the emptiest pool first
+            pool = self._pools[notebook_name]
+            config = dict(self.kernel_pools_config)
+            one_more = dict(config.get(notebook_name, config.get("default", {})))
+            one_more["pool_size"] = len(pool) + 1
+            self.kernel_pools_config = {**config, notebook_name: one_more}
+            try:
+                super().fill_if_needed(delay=0, notebook_name=notebook_name,
+                                       extra_kernel_env_variables={"LESSONS_REFILL": "1"})
+            finally:
+                self.kernel_pools_config = config
+            self._refilling = pool[-1]
+            self.log.info("Refilling the pool of %s (%d of %d)", notebook_name, len(pool),
+                          self.target_size(notebook_name))
+
+    return ClassroomKernelManager
+
+
+# -- one gzip per file, not per student ---------------------------------------------------
+class CachedGzipContentEncoding(GZipContentEncoding):
+    """Tornado's gzip transform that compresses each version of a static file once.
+
+    A Voila page brings about a hundred scripts and styles, 5 MB before compression; gzip
+    on every request is most of what the server spends on an arriving student. Responses
+    with an ``Etag`` (static files: the tag is a hash of the content) are kept compressed,
+    up to ``LIMIT`` bytes in all, oldest out first; the lesson pages themselves, which
+    carry no ``Etag``, are compressed as before."""
+
+    LIMIT = 64 * 2**20
+    _cache: OrderedDict[str, bytes] = OrderedDict()
+    _cached_bytes = 0
+
+    def transform_first_chunk(self, status_code, headers, chunk, finishing):
+        self._hit = False
+        self._key = None
+        etag = headers.get("Etag") if status_code == 200 else None
+        if self._gzipping and etag and "Content-Encoding" not in headers:
+            key = f"{etag}|{headers.get('Content-Type', '')}"
+            body = self._cache.get(key)
+            if body is not None:
+                self._cache.move_to_end(key)
+                self._hit = True
+                headers["Vary"] = (headers["Vary"] + ", Accept-Encoding" if "Vary" in headers
+                                   else "Accept-Encoding")
+                headers["Content-Encoding"] = "gzip"
+                headers["Content-Length"] = str(len(body))
+                return status_code, headers, body
+            self._key = key
+            self._parts: list[bytes] = []
+        # (the parent compresses the first chunk through transform_chunk, which keeps it)
+        status_code, headers, chunk = super().transform_first_chunk(
+            status_code, headers, chunk, finishing)
+        if not self._gzipping:
+            self._key = None
+        return status_code, headers, chunk
+
+    def transform_chunk(self, chunk, finishing):
+        if self._hit:
+            return b""  # the whole compressed file went out with the first chunk
+        chunk = super().transform_chunk(chunk, finishing)
+        self._keep(chunk, finishing)
+        return chunk
+
+    def _keep(self, chunk: bytes, finishing: bool) -> None:
+        if self._key is None:
+            return
+        self._parts.append(chunk)
+        if finishing:
+            body = b"".join(self._parts)
+            cls = type(self)
+            if len(body) <= cls.LIMIT // 8:
+                cls._cache[self._key] = body
+                cls._cached_bytes += len(body)
+                while cls._cached_bytes > cls.LIMIT:
+                    _, old = cls._cache.popitem(last=False)
+                    cls._cached_bytes -= len(old)
+            self._key = None

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import validate as check
+
 __all__ = [
     "CorridorTooNarrow",
     "END_CLASSES",
@@ -37,8 +39,12 @@ __all__ = [
     "strip_corridor",
 ]
 
-#: Relative tolerance for "the same point" and "on the line" in validation.
+#: Relative tolerance for "the same point" and "on the line" in validation: a fraction of
+#: the geometry's own size (:func:`lessons_lib.validate.tolerance`), never of its distance
+#: from the origin.
 EPS = 1e-9
+#: The most portals :func:`strip_corridor` makes.
+MAX_STRIP_PORTALS = 1_000_000
 
 
 class CorridorTooNarrow(ValueError):
@@ -54,37 +60,71 @@ class CorridorTooNarrow(ValueError):
 
 def cross(a, b, c) -> float:
     """Twice the signed area of triangle abc: > 0 when c is left of a->b (counter-clockwise)."""
-    return (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])
+    try:
+        r = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])
+    except (TypeError, IndexError, KeyError):
+        r = math.nan
+    if not r - r == 0.0:
+        for name, v in (("a", a), ("b", b), ("c", c)):
+            check.array(v, name, (None,), what="coordinates")
+            if np.shape(v)[0] < 2:
+                raise ValueError(f"{name} must be a 2D point (x, y), got {v!r}")
+        raise ValueError("cross overflowed: the points are too far apart (beyond 1e150)")
+    return r
 
 
 # -- polygons and portals -------------------------------------------------------------------
 def check_polygon(poly, index: int = 0) -> np.ndarray:
-    """Return ``poly`` as an (N, 2) array after checking it is convex and counter-clockwise."""
-    p = np.asarray(poly, dtype=float)
-    if p.ndim != 2 or p.shape[1] != 2 or len(p) < 3:
+    """Return ``poly`` as an (N, 2) array after checking it is convex and counter-clockwise.
+
+    The checks run on the polygon moved to its first vertex and scaled by its own size, so a
+    unit square at (5e4, 5e4) or one scaled by 1e200 is judged like the unit square.
+    """
+    index = check.integer(index, "index")
+    try:
+        p = check.array(poly, f"polygon {index}", (None, 2), finite=False)
+    except ValueError:
+        shape = np.shape(poly) if isinstance(poly, np.ndarray) else None
+        raise ValueError(f"polygon {index} must be an (N, 2) array with N >= 3 of numbers, "
+                         f"got {'shape ' + str(shape) if shape else repr(poly)[:40]}") from None
+    if len(p) < 3:
         raise ValueError(f"polygon {index} must be an (N, 2) array with N >= 3, "
                          f"got shape {p.shape}")
     if not np.isfinite(p).all():
         raise ValueError(f"polygon {index} contains NaN or infinity")
-    scale = max(1.0, float(np.abs(p).max()))
-    edges = np.roll(p, -1, axis=0) - p
-    if (np.hypot(edges[:, 0], edges[:, 1]) <= EPS * scale).any():
+    size = check.extent(p)
+    if not math.isfinite(size):
+        raise ValueError(f"polygon {index} is too large to measure (its size overflows): "
+                         "scale it down")
+    if size == 0.0:
         raise ValueError(f"polygon {index} repeats a vertex: remove the duplicate")
-    area2 = float(np.sum(p[:, 0] * np.roll(p[:, 1], -1) - np.roll(p[:, 0], -1) * p[:, 1]))
-    if area2 < 0:
+    rel = check.tolerance(p, EPS, size) / size  # never finer than the floats where it sits
+    q = (p - p[0]) / size
+    nxt = np.concatenate([q[1:], q[:1]])
+    edges = nxt - q
+    lens = np.hypot(edges[:, 0], edges[:, 1])
+    if (lens <= rel).any():
+        raise ValueError(f"polygon {index} repeats a vertex: remove the duplicate")
+    area2 = float(np.sum(q[:, 0] * nxt[:, 1] - nxt[:, 0] * q[:, 1]))
+    if area2 < -rel:
         raise ValueError(f"polygon {index} is clockwise: list its vertices counter-clockwise "
                          "(reverse them)")
-    if area2 <= EPS * scale * scale:
+    if area2 <= rel:
         raise ValueError(f"polygon {index} has no area (all its vertices are on one line)")
-    turns = edges[:, 0] * np.roll(edges[:, 1], -1) - edges[:, 1] * np.roll(edges[:, 0], -1)
-    lens = np.hypot(edges[:, 0], edges[:, 1])
-    if (turns < -EPS * lens * np.roll(lens, -1)).any():
+    enext = np.concatenate([edges[1:], edges[:1]])
+    turns = edges[:, 0] * enext[:, 1] - edges[:, 1] * enext[:, 0]
+    if (turns < -rel * lens * np.concatenate([lens[1:], lens[:1]])).any():
         raise ValueError(f"polygon {index} is not convex: split it into convex pieces")
     # convex turns that wind more than once would make a star: total turning must be 2 pi
-    angles = np.arctan2(turns, (edges * np.roll(edges, -1, axis=0)).sum(axis=1))
+    angles = np.arctan2(turns, (edges * enext).sum(axis=1))
     if abs(angles.sum() - 2 * math.pi) > 1e-6:
         raise ValueError(f"polygon {index} winds around more than once (self-intersecting)")
     return p
+
+
+def _sequence(value, name: str):
+    """A list or tuple (or array) of items; a ValueError for a number, text or None."""
+    return check.items(value, name, "polygons")
 
 
 def _same(a, b, scale: float) -> bool:
@@ -92,7 +132,7 @@ def _same(a, b, scale: float) -> bool:
 
 
 def _shared_edge(pa: np.ndarray, pb: np.ndarray, ia: int, ib: int):
-    scale = max(1.0, float(np.abs(pa).max()), float(np.abs(pb).max()))
+    scale = check.tolerance(np.vstack([pa, pb]), EPS) / EPS  # the pair's own size
     na, nb = len(pa), len(pb)
     found = []
     for i in range(na):
@@ -114,7 +154,7 @@ def _shared_edge(pa: np.ndarray, pb: np.ndarray, ia: int, ib: int):
 
 def portals_from_corridor(polygons) -> list[tuple[np.ndarray, np.ndarray]]:
     """Portals ``(left, right)`` between each pair of consecutive polygons of a corridor."""
-    polys = [check_polygon(p, i) for i, p in enumerate(polygons)]
+    polys = [check_polygon(p, i) for i, p in enumerate(_sequence(polygons, 'polygons'))]
     if not polys:
         raise ValueError("the corridor is empty: give at least one polygon")
     portals = [_shared_edge(polys[i], polys[i + 1], i, i + 1) for i in range(len(polys) - 1)]
@@ -123,14 +163,17 @@ def portals_from_corridor(polygons) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def _as_portals(portals) -> np.ndarray:
+    if isinstance(portals, str | bytes) or not hasattr(portals, "__len__") \
+            or check._ndim(portals) == 0:
+        raise ValueError(f"portals must be a list of (left, right) pairs of 2D points, got "
+                         f"{type(portals).__name__}")
     if len(portals) == 0:
         return np.zeros((0, 2, 2))
     try:
-        if isinstance(portals, np.ndarray):
-            arr = portals.astype(float)
-        else:
-            arr = np.asarray([[np.asarray(p, dtype=float) for p in lr] for lr in portals],
-                             dtype=float)
+        raw = np.asarray(portals)
+        if raw.dtype.kind not in "iuf":
+            raise TypeError
+        arr = raw.astype(float)
     except (TypeError, ValueError):
         raise ValueError("portals must be a list of (left, right) pairs of 2D points") from None
     if arr.ndim != 3 or arr.shape[1:] != (2, 2):
@@ -153,10 +196,16 @@ def validate_portals(portals) -> np.ndarray:
     n = len(arr)
     if n < 2:
         return arr
-    scale = max(1.0, float(np.abs(arr).max()))
     quads = np.stack([arr[:-1, 1], arr[1:, 1], arr[1:, 0], arr[:-1, 0]], axis=1)  # (n-1,4,2)
+    # each piece's tolerance from its own size (and the float resolution where it sits)
+    lo, hi = quads.min(axis=1), quads.max(axis=1)
+    with np.errstate(over="ignore"):
+        sizes = np.hypot(*(hi - lo).T)
+    where = np.abs(quads).max(axis=(1, 2))
+    scales = np.maximum(sizes, 8.0 * np.finfo(float).eps * where / EPS).tolist()
     for k in range(n - 1):
         q = quads[k]
+        scale = scales[k]
         pts = [q[0]]
         for p in q[1:]:
             if not _same(p, pts[-1], scale):
@@ -172,7 +221,7 @@ def validate_portals(portals) -> np.ndarray:
             lab = math.hypot(b[0] - a[0], b[1] - a[1])
             lbc = math.hypot(c[0] - b[0], c[1] - b[1])
             turn = cross(a, b, c)
-            if turn < -EPS * max(lab * lbc, scale * EPS):
+            if turn < -EPS * max(lab * lbc, (scale * EPS) ** 2):
                 bad = True
                 break
             dot = (b[0] - a[0]) * (c[0] - b[0]) + (b[1] - a[1]) * (c[1] - b[1])
@@ -306,24 +355,18 @@ def _fmt(p) -> str:
 
 
 def _prepare(start, goal, portals):
-    s = np.asarray(start, dtype=float)
-    g = np.asarray(goal, dtype=float)
-    for name, v in (("start", s), ("goal", g)):
-        if v.shape != (2,):
-            raise ValueError(f"{name} must be a 2D point (x, y), got shape {v.shape}")
-        if not np.isfinite(v).all():
-            raise ValueError(f"{name} contains NaN or infinity")
+    s = _point(start, "start")
+    g = _point(goal, "goal")
     arr = validate_portals(portals)
     if len(arr):
-        scale = max(1.0, float(np.abs(arr).max()), float(np.abs(s).max()),
-                    float(np.abs(g).max()))
+        # how far beyond the portal's line the point is, against the size of the triangle
+        # it makes with the portal (not its distance from the origin)
         l0, r0 = arr[0]
-        tol = EPS * scale * scale
-        if cross(s, r0, l0) < -tol:
+        if _beyond(s, r0, l0):
             raise ValueError("the start is beyond the first portal (or that portal has left "
                              "and right swapped): the start must be in the first polygon")
         ln, rn = arr[-1]
-        if cross(g, ln, rn) < -tol:
+        if _beyond(g, ln, rn):
             raise ValueError("the goal is before the last portal (or that portal has left and "
                              "right swapped): the goal must be in the last polygon")
     # A start lying on the first portal(s) has already reached them: they constrain nothing,
@@ -339,18 +382,39 @@ def _prepare(start, goal, portals):
     return pts, index
 
 
+def _point(value, name: str) -> np.ndarray:
+    try:
+        return check.point(value, name)
+    except ValueError as exc:
+        if "NaN" in str(exc):
+            raise ValueError(f"{name} contains NaN or infinity") from None
+        raise ValueError(f"{name} must be a 2D point (x, y): {exc}") from None
+
+
+def _beyond(p, a, b) -> bool:
+    """Is p on the right of the line a -> b by more than the rounding of that test?"""
+    with np.errstate(over="ignore", invalid="ignore"):
+        c = cross(p, a, b) if np.isfinite(p - a).all() and np.isfinite(p - b).all() else None
+    if c is None or not math.isfinite(c):
+        raise ValueError("the start or goal is too far from the portals to compare (overflow)")
+    width = math.hypot(b[0] - a[0], b[1] - a[1])
+    if width == 0.0:
+        return False
+    return c / width < -check.tolerance(np.array([p, a, b]), EPS)
+
+
 def _on_segment(p, portal, rel: float = 1e-9) -> bool:
     """Is point p on the portal segment (within a small relative tolerance)?"""
     a, b = portal[0], portal[1]
     d = b - a
     ll = float(d @ d)
-    scale = max(1.0, float(np.abs(portal).max()), float(np.abs(p).max()))
+    tol = check.tolerance(np.array([a, b, p]), rel)  # the points' own size, not the origin's
     if ll == 0.0:
-        return bool(np.hypot(*(p - a)) <= rel * scale)
+        return bool(np.hypot(*(p - a)) <= tol)
     t = float((p - a) @ d) / ll
     if t < -rel or t > 1 + rel:
         return False
-    return abs(cross(a, b, p)) <= rel * scale * math.sqrt(ll)
+    return abs(cross(a, b, p)) <= tol * math.sqrt(ll)
 
 
 def _run(start, goal, portals, trace: list | None):
@@ -478,6 +542,8 @@ def funnel_steps(start, goal, portals) -> list[FunnelStep]:
 
 def path_from_steps(steps: list[FunnelStep]) -> np.ndarray:
     """The finished path of a trace: the corners of its last step (start ... goal)."""
+    if not isinstance(steps, list | tuple) or (steps and not isinstance(steps[-1], FunnelStep)):
+        raise ValueError(f"steps must be the list funnel_steps returns, got {steps!r:.60}")
     if not steps or steps[-1].event != "goal":
         raise ValueError("the trace is unfinished: its last step must be the 'goal' step")
     return np.asarray(steps[-1].corners, dtype=float)
@@ -485,9 +551,12 @@ def path_from_steps(steps: list[FunnelStep]) -> np.ndarray:
 
 def portal_midpoint_path(start, goal, portals) -> np.ndarray:
     """The naive zigzag: start, the middle of every portal, goal."""
+    s, g = _point(start, "start"), _point(goal, "goal")
     arr = _as_portals(portals)
-    mids = arr.mean(axis=1)
-    return np.vstack([np.asarray(start, float)[None], mids, np.asarray(goal, float)[None]])
+    if arr.ndim != 3 or arr.shape[1:] != (2, 2) or not np.isfinite(arr).all():
+        arr = validate_portals(portals)
+    mids = 0.5 * arr[:, 0] + 0.5 * arr[:, 1]  # halves first: no overflow near 1e308
+    return np.vstack([s[None], mids.reshape(-1, 2), g[None]])
 
 
 # -- agent radius ---------------------------------------------------------------------------
@@ -498,10 +567,8 @@ def shrink_portals(portals, radius: float) -> np.ndarray:
     portal*, but the pieces next to a corner can pass closer than ``radius`` to it. Raises
     :class:`CorridorTooNarrow` for the first portal narrower than ``2 * radius``.
     """
-    arr = _as_portals(portals)
-    r = float(radius)
-    if not math.isfinite(r) or r < 0:
-        raise ValueError(f"the radius must be a finite number >= 0, got {radius!r}")
+    arr = validate_portals(portals)
+    r = check.length(radius, "the radius", allow_zero=True)
     if r == 0 or not len(arr):
         return arr.copy()
     d = arr[:, 1] - arr[:, 0]
@@ -522,7 +589,7 @@ def shrink_portals(portals, radius: float) -> np.ndarray:
 
 def corridor_walls(polygons) -> np.ndarray:
     """The corridor's boundary edges that are walls (not portals): an (M, 2, 2) array."""
-    polys = [check_polygon(p, i) for i, p in enumerate(polygons)]
+    polys = [check_polygon(p, i) for i, p in enumerate(_sequence(polygons, 'polygons'))]
     shared = set()
     for i in range(len(polys) - 1):
         left, right = _shared_edge(polys[i], polys[i + 1], i, i + 1)
@@ -553,9 +620,16 @@ def _point_segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.n
 
 
 def path_clearance(path, walls) -> float:
-    """Smallest distance between the path (a polyline) and any wall segment."""
-    p = np.asarray(path, dtype=float).reshape(-1, 2)
-    w = np.asarray(walls, dtype=float).reshape(-1, 2, 2)
+    """Smallest distance between the path (a polyline) and any wall segment (``math.inf``
+    when there are no walls).
+
+    Its work is (path points) x (walls): both are input sizes.
+    """
+    p = check.array(path, "path", (None, 2), min_rows=1)
+    w = check.array(walls, "walls", (None,), ravel=True)
+    if len(w) % 4:
+        raise ValueError(f"walls must be an (M, 2, 2) array of segments, got {np.shape(walls)}")
+    w = w.reshape(-1, 2, 2)
     if len(w) == 0:
         return math.inf
     a, b = w[:, 0], w[:, 1]
@@ -585,8 +659,9 @@ def _cross_many(a, b, c):
 # -- corridors given as polygons ------------------------------------------------------------
 def point_in_polygon(point, poly, tol: float = 1e-9) -> bool:
     """True when ``point`` is inside or on a convex counter-clockwise polygon."""
-    p = np.asarray(poly, dtype=float)
-    q = np.asarray(point, dtype=float)
+    p = check.array(poly, "poly", (None, 2), min_rows=3)
+    q = _point(point, "point")
+    tol = check.length(tol, "tol", allow_zero=True)
     e = np.roll(p, -1, axis=0) - p
     c = e[:, 0] * (q[1] - p[:, 1]) - e[:, 1] * (q[0] - p[:, 0])
     return bool((c >= -tol * np.maximum(1.0, np.hypot(e[:, 0], e[:, 1]))).all())
@@ -597,7 +672,7 @@ def corridor_path(start, goal, polygons, radius: float = 0.0) -> np.ndarray:
 
     With ``radius > 0`` the portals are shrunk first (see :func:`shrink_portals`).
     """
-    polys = [check_polygon(p, i) for i, p in enumerate(polygons)]
+    polys = [check_polygon(p, i) for i, p in enumerate(_sequence(polygons, 'polygons'))]
     if not polys:
         raise ValueError("the corridor is empty: give at least one polygon")
     if not point_in_polygon(start, polys[0]):
@@ -607,6 +682,7 @@ def corridor_path(start, goal, polygons, radius: float = 0.0) -> np.ndarray:
         raise ValueError(f"the goal {_fmt(np.asarray(goal, float))} is outside the last "
                          "polygon of the corridor")
     portals = portals_from_corridor(polys)
+    radius = check.length(radius, "radius", allow_zero=True)
     if radius:
         portals = shrink_portals(portals, radius)
     return funnel(start, goal, portals)
@@ -616,8 +692,9 @@ def strip_corridor(n_portals: int, seed: int = 0, wiggle: float = 0.8) -> list[n
     """A long corridor of ``n_portals + 1`` trapezoids between vertical portals at
     x = 1, 2, ...; the centre line wanders randomly (reproducible from ``seed``), so the
     shortest path bends many times. Every piece is convex and counter-clockwise."""
-    if n_portals < 0:
-        raise ValueError(f"n_portals must be >= 0, got {n_portals}")
+    n_portals = check.integer(n_portals, "n_portals", lo=0, hi=MAX_STRIP_PORTALS)
+    seed = check.integer(seed, "seed", lo=0)
+    wiggle = check.length(wiggle, "wiggle", allow_zero=True, cap=1e6)
     rng = np.random.default_rng(seed)
     m = n_portals + 2  # cross-sections, the first and last close the ends
     centre = np.cumsum(rng.uniform(-wiggle, wiggle, m))

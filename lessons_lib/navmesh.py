@@ -21,6 +21,7 @@ import numpy as np
 import shapely
 import shapely.geometry
 
+from . import validate as check
 from .funnel import (
     check_polygon,
     funnel,
@@ -80,17 +81,17 @@ class NavMesh:
     """
 
     def __init__(self, vertices, polygons: Sequence[Sequence[int]]) -> None:
-        v = np.asarray(vertices, dtype=float)
-        if v.ndim != 2 or v.shape[1] != 2 or not len(v):
-            raise ValueError(f"vertices must be a non-empty (V, 2) array, got shape {v.shape}")
+        v = check.array(vertices, "vertices", (None, 2), min_rows=1, finite=False)
         if not np.isfinite(v).all():
             raise ValueError("vertices contain NaN or infinity")
-        if not polygons:
+        polygons = check.items(polygons, "polygons", "vertex-index lists")
+        if len(polygons) == 0:
             raise ValueError("a navmesh needs at least one polygon")
         self.vertices = v
         self.polygons: list[list[int]] = []
         for i, poly in enumerate(polygons):
-            idx = [int(k) for k in poly]
+            idx = [check.integer(k, f"a vertex index of polygon {i}")
+                   for k in check.items(poly, f"polygon {i}", "vertex indices")]
             if any(k < 0 or k >= len(v) for k in idx):
                 raise ValueError(f"polygon {i} refers to a vertex that does not exist "
                                  f"(there are {len(v)} vertices)")
@@ -120,12 +121,14 @@ class NavMesh:
     @classmethod
     def from_polygons(cls, polygons: Iterable, decimals: int = 9) -> NavMesh:
         """Build a mesh from polygons given as coordinates; equal vertices are merged."""
+        decimals = check.integer(decimals, "decimals", lo=0, hi=15)
+        polygons = check.items(polygons, "polygons", "(N, 2) coordinate arrays")
         index: dict[tuple[float, float], int] = {}
         verts: list[tuple[float, float]] = []
         polys = []
-        for poly in polygons:
+        for i, poly in enumerate(polygons):
             ids = []
-            for x, y in np.asarray(poly, dtype=float):
+            for x, y in check.array(poly, f"polygon {i}", (None, 2)):
                 key = (round(float(x), decimals), round(float(y), decimals))
                 if key not in index:
                     index[key] = len(verts)
@@ -139,11 +142,13 @@ class NavMesh:
 
     def locate(self, point) -> int | None:
         """Index of a polygon containing ``point`` (inside or on its boundary), or None."""
-        p = np.asarray(point, dtype=float)
-        if p.shape != (2,) or not np.isfinite(p).all():
-            raise ValueError(f"a point must be a finite (x, y) pair, got {point!r}")
+        try:
+            p = check.point(point, "point")
+        except ValueError:
+            raise ValueError(f"a point must be a finite (x, y) pair, got {point!r:.60}") from None
         lo, hi = self.bounds
-        if (p < lo - 1e-9).any() or (p > hi + 1e-9).any():
+        slack = check.tolerance(self.vertices)  # the mesh's own size, not the origin's
+        if (p < lo - slack).any() or (p > hi + slack).any():
             return None
         order = np.argsort(np.hypot(*(self.centroids - p).T))
         for i in order:
@@ -166,11 +171,12 @@ class NavMesh:
         (or to the goal), and the heuristic is the straight distance to the goal. Polygons in
         ``blocked`` are never entered (useful to show what a bad corridor costs).
         """
-        s = np.asarray(start, dtype=float)
-        g = np.asarray(goal, dtype=float)
+        s = self._point(start, "start")
+        g = self._point(goal, "goal")
         ps = self._require(s, "start")
         pg = self._require(g, "goal")
-        blocked = {int(b) for b in blocked}
+        blocked = {check.integer(b, "a blocked polygon index")
+                   for b in check.items(blocked, "blocked", "polygon indices")}
         if ps in blocked or pg in blocked:
             raise NoRouteError("the start or goal polygon is blocked")
         if ps == pg:
@@ -271,17 +277,40 @@ class NavMesh:
                 q[k] = p[k] + nudge * out / size
         return self.corridor_along(q)
 
+    @staticmethod
+    def _point(value, name: str) -> np.ndarray:
+        try:
+            return check.point(value, name)
+        except ValueError:
+            raise ValueError(f"the {name} must be a finite (x, y) pair, got {value!r:.60}") \
+                from None
+
     def corridor_polygons(self, corridor: Sequence[int]) -> list[np.ndarray]:
-        return [self.coords[i] for i in corridor]
+        """The coordinates of the corridor's polygons, in order."""
+        ids = [check.integer(i, "a corridor index", lo=0, hi=len(self.coords) - 1)
+               for i in check.items(corridor, "corridor", "polygon indices")]
+        return [self.coords[i] for i in ids]
+
+    @property
+    def max_radius(self) -> float:
+        """Half the map's smaller side: no agent wider than that fits anywhere on it."""
+        lo, hi = self.bounds
+        return 0.5 * float(np.min(hi - lo))
 
     def route(self, start, goal, radius: float = 0.0, blocked: Iterable[int] = ()) -> Route:
         """Corridor, portals, funnel path and midpoint zigzag for one query.
 
         With ``radius > 0`` the funnel runs through portals shrunk by the radius; a portal
-        too narrow raises :class:`~lessons_lib.funnel.CorridorTooNarrow`.
+        too narrow raises :class:`~lessons_lib.funnel.CorridorTooNarrow`. ``radius`` is a
+        finite number of metres, at least 0 and at most :attr:`max_radius` (half the map's
+        smaller side), also when start and goal share a polygon and there is no portal.
         """
-        s = np.asarray(start, dtype=float)
-        g = np.asarray(goal, dtype=float)
+        s = self._point(start, "start")
+        g = self._point(goal, "goal")
+        radius = check.length(radius, "radius", allow_zero=True)
+        if radius > self.max_radius:
+            raise ValueError(f"radius {radius:g} m is more than half the map's smaller side "
+                             f"({self.max_radius:g} m): an agent that size fits nowhere on it")
         corridor = self.find_corridor(s, g, blocked)
         portals = np.asarray(portals_from_corridor(self.corridor_polygons(corridor)),
                              dtype=float).reshape(-1, 2, 2)
@@ -669,9 +698,18 @@ def grid_navmesh(xs: Sequence[float], ys: Sequence[float], walkable,
 
     Cells sharing a grid line share whole edges, so the mesh is conforming by construction.
     """
-    xs = np.asarray(xs, dtype=float)
-    ys = np.asarray(ys, dtype=float)
-    w = np.asarray(walkable, dtype=bool)
+    xs = check.array(xs, "xs", (None,), min_rows=2)
+    ys = check.array(ys, "ys", (None,), min_rows=2)
+    try:
+        raw = np.asarray(walkable)
+    except (TypeError, ValueError):
+        raise ValueError("walkable must be a 2D array of booleans (True = walkable)") from None
+    if raw.dtype != bool and not (raw.dtype.kind in "iuf" and np.isin(raw, (0, 1)).all()):
+        raise ValueError(f"walkable must be a 2D array of booleans (True = walkable), got "
+                         f"elements of type {raw.dtype}")
+    w = raw.astype(bool)
+    if triangulate is not None and not callable(triangulate):
+        raise ValueError("triangulate must be a function (i, j) -> 0, 1 or 2, or None")
     if w.shape != (len(ys) - 1, len(xs) - 1):
         raise ValueError(f"walkable must have shape (len(ys) - 1, len(xs) - 1) = "
                          f"{(len(ys) - 1, len(xs) - 1)}, got {w.shape}")
@@ -687,6 +725,9 @@ def grid_navmesh(xs: Sequence[float], ys: Sequence[float], walkable,
             c = (xs[i + 1], ys[j + 1])
             d = (xs[i], ys[j + 1])
             kind = triangulate(i, j) if triangulate else 0
+            if isinstance(kind, bool) or kind not in (0, 1, 2):
+                raise ValueError(f"triangulate({i}, {j}) returned {kind!r}: it must give 0 "
+                                 "(keep the rectangle), 1 or 2 (split along a diagonal)")
             if kind == 1:
                 polys += [[a, b, c], [a, c, d]]
             elif kind == 2:

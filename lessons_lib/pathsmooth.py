@@ -22,8 +22,11 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 
 import numpy as np
+
+from . import validate as check
 
 __all__ = [
     "NoPathError",
@@ -38,6 +41,8 @@ __all__ = [
 ]
 
 SQRT2 = math.sqrt(2.0)
+#: The most cells :func:`serpentine_grid` makes (a 2000 x 2000 grid).
+MAX_CELLS = 4_000_000
 
 
 class NoPathError(ValueError):
@@ -45,7 +50,12 @@ class NoPathError(ValueError):
 
 
 def _check_grid(grid) -> np.ndarray:
-    g = np.asarray(grid)
+    if isinstance(grid, str | bytes) or grid is None:
+        raise ValueError(f"the grid must be a 2D array of booleans, got {type(grid).__name__}")
+    try:
+        g = np.asarray(grid)
+    except (TypeError, ValueError):
+        raise ValueError("the grid must be a 2D array of booleans, not a ragged list") from None
     if g.ndim != 2 or g.shape[0] == 0 or g.shape[1] == 0:
         raise ValueError(f"the grid must be a non-empty 2D array (rows = y, columns = x), "
                          f"got shape {g.shape}")
@@ -57,13 +67,17 @@ def _check_grid(grid) -> np.ndarray:
 
 
 def _check_cell(grid: np.ndarray, cell, name: str) -> tuple[int, int]:
+    if isinstance(cell, str | bytes):
+        raise ValueError(f"{name} must be an (x, y) pair of cell indices, got {cell!r}")
     try:
         x, y = cell
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be an (x, y) pair of cell indices, got {cell!r}") from None
-    if not (float(x).is_integer() and float(y).is_integer()):
-        raise ValueError(f"{name} must be whole cell indices, got {cell!r}")
-    x, y = int(x), int(y)
+    try:
+        x = check.integer(x, f"{name}'s x", whole_floats=True)
+        y = check.integer(y, f"{name}'s y", whole_floats=True)
+    except ValueError:
+        raise ValueError(f"{name} must be whole cell indices, got {cell!r:.60}") from None
     h, w = grid.shape
     if not (0 <= x < w and 0 <= y < h):
         raise ValueError(f"{name} {(x, y)} is outside the {w} x {h} grid")
@@ -88,6 +102,7 @@ def grid_astar(grid, start, goal, corner_cutting: bool = False) -> list[tuple[in
     g = _check_grid(grid)
     s = _check_cell(g, start, "start")
     t = _check_cell(g, goal, "goal")
+    corner_cutting = check.flag(corner_cutting, "corner_cutting")
     for name, (x, y) in (("start", s), ("goal", t)):
         if g[y, x]:
             raise ValueError(f"the {name} cell {(x, y)} is blocked: pick a free cell")
@@ -136,10 +151,16 @@ def grid_astar(grid, start, goal, corner_cutting: bool = False) -> list[tuple[in
 def segment_cells(shape, a, b, corner_cutting: bool = False) -> np.ndarray:
     """The cells ``(x, y)`` whose square the segment between the centres of ``a`` and ``b``
     meets: every touched cell (corners included) when ``corner_cutting`` is False, only the
-    cells whose inside it crosses when True. Exact (integer arithmetic)."""
-    h, w = shape
-    ax, ay = a
-    bx, by = b
+    cells whose inside it crosses when True. Exact (integer arithmetic). Both cells must be
+    inside the grid ``shape`` (rows, columns), so the work is at most the grid's size."""
+    if not isinstance(shape, tuple | list) or len(shape) != 2:
+        raise ValueError(f"shape must be (rows, columns), got {shape!r:.40}")
+    h = check.integer(shape[0], "shape's rows", lo=1)
+    w = check.integer(shape[1], "shape's columns", lo=1)
+    box = SimpleNamespace(shape=(h, w))
+    ax, ay = _check_cell(box, a, "a")
+    bx, by = _check_cell(box, b, "b")
+    corner_cutting = check.flag(corner_cutting, "corner_cutting")
     # Doubled coordinates: centres become odd integers, cell corners even integers.
     px, py = 2 * ax + 1, 2 * ay + 1
     dx, dy = 2 * (bx - ax), 2 * (by - ay)
@@ -180,6 +201,7 @@ def line_of_sight(grid, a, b, corner_cutting: bool = False) -> bool:
 def make_line_of_sight(grid, corner_cutting: bool = False) -> Callable[[object, object], bool]:
     """A two-argument line-of-sight test bound to ``grid``, ready for :func:`string_pull`."""
     g = _check_grid(grid)
+    corner_cutting = check.flag(corner_cutting, "corner_cutting")
 
     def visible(a, b) -> bool:
         cells = segment_cells(g.shape, _check_cell(g, a, "a"), _check_cell(g, b, "b"),
@@ -197,7 +219,12 @@ def string_pull(path: Sequence, line_of_sight: Callable[[object, object], bool])
     each other, so this never gets stuck; in the worst case it asks ``line_of_sight`` about
     every pair, O(n^2) calls.
     """
-    pts = list(path)
+    try:
+        if isinstance(path, str | bytes):
+            raise TypeError
+        pts = list(path)
+    except TypeError:
+        raise ValueError(f"path must be a list of points, got {type(path).__name__}") from None
     if not pts:
         raise ValueError("string_pull needs a path with at least one point")
     if not callable(line_of_sight):
@@ -216,14 +243,20 @@ def string_pull(path: Sequence, line_of_sight: Callable[[object, object], bool])
 
 def path_length(points) -> float:
     """Sum of the straight pieces between consecutive points (cells count as their centres)."""
-    p = np.asarray(points, dtype=float)
-    if p.ndim != 2 or p.shape[1] != 2:
-        raise ValueError(f"points must be an (N, 2) array of x, y pairs, got shape {p.shape}")
+    try:
+        p = check.array(points, "points", (None, 2), finite=False, what="x, y pairs")
+    except ValueError as exc:
+        raise ValueError(f"points must be an (N, 2) array of x, y pairs: {exc}") from None
     if not np.isfinite(p).all():
         raise ValueError("points contain NaN or infinity")
     if len(p) < 2:
         return 0.0
-    return float(np.hypot(*np.diff(p, axis=0).T).sum())
+    with np.errstate(over="ignore"):
+        total = float(np.hypot(*np.diff(p, axis=0).T).sum())
+    if not math.isfinite(total):
+        raise ValueError("the path is too long to measure (its length overflows): scale it "
+                         "down")
+    return total
 
 
 def serpentine_grid(n_walls: int, height: int = 9, spacing: int = 3) -> tuple[np.ndarray, tuple,
@@ -231,9 +264,13 @@ def serpentine_grid(n_walls: int, height: int = 9, spacing: int = 3) -> tuple[np
     """A grid of ``n_walls`` walls across a corridor, with gaps alternating top and bottom,
     plus a start and goal at its two ends. The A* path snakes through the gaps, so few of
     its points see each other: the hard case for string pulling."""
-    if n_walls < 0 or height < 3 or spacing < 2:
-        raise ValueError("need n_walls >= 0, height >= 3 and spacing >= 2")
+    n_walls = check.integer(n_walls, "n_walls", lo=0)
+    height = check.integer(height, "height", lo=3)
+    spacing = check.integer(spacing, "spacing", lo=2)
     width = (n_walls + 1) * spacing + 1
+    if width * height > MAX_CELLS:
+        raise ValueError(f"that grid has {width * height} cells, more than {MAX_CELLS}: use "
+                         "fewer walls, a smaller height or a smaller spacing")
     g = np.zeros((height, width), dtype=bool)
     for k in range(n_walls):
         x = (k + 1) * spacing

@@ -406,3 +406,131 @@ def test_controllers_check_their_arguments(oval):
     refused(simulate_controller, oval, lambda *a: "0.5", 10, 1, match="controller returned")
     refused(compare, "oval", match="track_names must be a list")
     refused(compare, ["oval"], stanley=PurePursuit(), match="stanley must be a Stanley")
+
+
+# -- funnel (items 5, 11) ----------------------------------------------------------------------
+SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=float)
+NOTCH = np.array([[0, 0], [2, 0], [1, 0.5], [2, 1], [0, 1]], dtype=float)  # not convex
+
+
+@pytest.mark.parametrize("shift", [0.0, 5e4, 1e9, -3e7])
+def test_a_square_far_from_the_origin_is_still_a_square(shift):
+    from lessons_lib.funnel import check_polygon
+
+    np.testing.assert_array_equal(check_polygon(SQUARE + shift), SQUARE + shift)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e200, 1e-200, 1e-12])
+def test_polygon_checks_do_not_depend_on_the_polygon_size(scale):
+    from lessons_lib.funnel import check_polygon
+
+    check_polygon(SQUARE * scale)
+    refused(check_polygon, NOTCH * scale, match="not convex")
+    refused(check_polygon, SQUARE[::-1] * scale, match="clockwise")
+
+
+def test_the_library_corridor_passes_its_own_checks_however_far_it_goes():
+    """strip_corridor(100000) was refused from polygon 36022 on (x = 36022 made the area
+    tolerance 1e-9 x 36022^2 bigger than the piece): the same pieces at x = 1e5, shorter."""
+    from lessons_lib.funnel import portals_from_corridor, strip_corridor
+
+    far = [poly + (99_000.0, 0.0) for poly in strip_corridor(1000)]
+    assert len(portals_from_corridor(far)) == 1000
+
+
+def test_a_start_far_beyond_the_first_portal_is_refused():
+    from lessons_lib.funnel import funnel
+
+    portal = [((1, 1), (1, -1))]
+    refused(funnel, (1e10, 0), (2, 0), portal, match="start is beyond the first portal")
+    refused(funnel, (0, 0), (-1e10, 0), portal, match="goal is before the last portal")
+    # the same corridor moved far from the origin still works
+    far = [((1e10 + 1, 1), (1e10 + 1, -1))]
+    path = funnel((1e10 + 0.5, 0), (1e10 + 2, 0), far)
+    np.testing.assert_allclose(path, [[1e10 + 0.5, 0], [1e10 + 2, 0]])
+
+
+@pytest.mark.parametrize("portals", [None, "abc", 5, [((0, 0), (1, "a"))], [((0, 0),)]])
+def test_portals_that_are_not_pairs_of_points_are_refused(portals):
+    from lessons_lib.funnel import funnel, validate_portals
+
+    refused(validate_portals, portals, match="portals must be")
+    refused(funnel, (0, 0), (1, 0), portals, match="portals must be")
+
+
+def test_funnel_helpers_check_their_arguments():
+    from lessons_lib import funnel as fn
+
+    refused(fn.cross, None, (0, 0), (1, 1), match="a must be")
+    refused(fn.cross, (0, 0), (1, math.nan), (1, 1), match="NaN")
+    refused(fn.shrink_portals, [((0, 1), (0, -1))], math.nan, match="radius")
+    refused(fn.shrink_portals, [((0, 1), (0, -1))], "0.1", match="radius")
+    refused(fn.point_in_polygon, None, SQUARE, match="point")
+    refused(fn.path_clearance, "path", [((0, 0), (1, 0))], match="path")
+    refused(fn.portal_midpoint_path, None, (1, 0), [], match="start")
+    refused(fn.path_from_steps, None, match="steps must be")
+    refused(fn.strip_corridor, 10**9, match="n_portals must be <=")
+    refused(fn.strip_corridor, 2.5, match="whole number")
+    refused(fn.corridor_path, (0.5, 0.5), (0.5, 0.6), [SQUARE], radius=-1, match="radius")
+
+
+# -- navmesh (items 9, 11) ---------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def mesh():
+    from lessons_lib.navmesh import lesson_navmesh
+
+    return lesson_navmesh()
+
+
+@pytest.mark.parametrize("radius, message", [
+    (math.nan, "radius must be a finite"), (-1, "radius must be >= 0"),
+    ("0.3", "radius must be a number"), (None, "radius"), (100, "fits nowhere"),
+])
+def test_route_radius_is_checked(mesh, radius, message):
+    refused(mesh.route, (1.2, 1.0), (14.8, 9.0), radius=radius, match=message)
+    # also when start and goal share one polygon (no portal to shrink)
+    refused(mesh.route, (1.2, 1.0), (1.3, 1.05), radius=radius, match=message)
+
+
+def test_route_radius_zero_and_normal_still_work(mesh):
+    assert mesh.route((1.2, 1.0), (1.3, 1.05), radius=0).radius == 0
+    assert mesh.route((1.2, 1.0), (14.8, 9.0), radius=0.4).shrunk is not None
+
+
+def test_navmesh_types_are_checked():
+    from lessons_lib.navmesh import NavMesh, grid_navmesh
+
+    v = [(0, 0), (1, 0), (1, 1), (0, 1)]
+    polys = np.array([[0, 1, 2], [0, 2, 3]])
+    assert len(NavMesh(v, polys)) == 2  # an array of index lists works
+    refused(NavMesh, v, np.zeros((0, 3), dtype=int), match="at least one polygon")
+    refused(NavMesh, v, [[0, 1, 2.5]], match="vertex index")
+    refused(NavMesh, v, "012", match="polygons must be")
+    refused(NavMesh, [("a", "b")], [[0]], match="vertices")
+    refused(NavMesh.from_polygons, [SQUARE], decimals=-1, match="decimals")
+    refused(grid_navmesh, [0, 1], [0, 1], [["yes"]], match="booleans")
+    refused(grid_navmesh, [0, 1], [0, 1], [[True]], triangulate=lambda i, j: 3,
+            match="triangulate")
+    mesh = NavMesh(v, polys)
+    refused(mesh.locate, None, match="finite")
+    refused(mesh.find_corridor, (0.2, 0.1), (0.1, 0.8), blocked=[0.5], match="blocked")
+    refused(mesh.route, "start", (0.1, 0.8), match="start")
+
+
+# -- pathsmooth (item 11) ----------------------------------------------------------------------
+def test_pathsmooth_types_and_bounds():
+    from lessons_lib import pathsmooth as ps
+
+    grid = np.zeros((5, 5), dtype=bool)
+    refused(ps.grid_astar, grid, (0, 0), (4, 4), corner_cutting="no", match="corner_cutting")
+    refused(ps.grid_astar, grid, (None, 0), (4, 4), match="whole cell")
+    refused(ps.grid_astar, grid, ("1", "2"), (4, 4), match="whole cell")
+    refused(ps.grid_astar, [[0, 0], [0]], (0, 0), (1, 0), match="ragged")
+    refused(ps.line_of_sight, grid, (0, 0), (1.5, 2), match="whole cell")
+    # segment_cells works inside its grid only: the work is at most the grid's size
+    refused(ps.segment_cells, (5, 5), (0, 0), (10**6, 10**6), match="outside")
+    refused(ps.segment_cells, "5x5", (0, 0), (1, 1), match="shape")
+    refused(ps.path_length, [("a", "b")], match="points")
+    refused(ps.path_length, [(-1e308, 0), (1e308, 0)], match="too long")
+    refused(ps.serpentine_grid, 10**7, match="more than")
+    refused(ps.string_pull, None, lambda a, b: True, match="path must be")

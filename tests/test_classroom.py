@@ -165,15 +165,15 @@ def test_make_classroom_serves_all_interfaces_with_a_token():
     make = subprocess.run(["make", "-n", "classroom"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert "tools/classroom.py" in make.stdout, make.stdout + make.stderr
-    make = subprocess.run(["make", "-n", "classroom", "LESSON=01_gimbal_lock", "POOL=3"],
+    make = subprocess.run(["make", "-n", "classroom", "LESSON=01_gimbal_lock", "STUDENTS=3"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert "--lesson=01_gimbal_lock --pool=3" in make.stdout
+    assert "--lesson=01_gimbal_lock --students=3" in make.stdout
     voila = subprocess.run(["make", "-n", "voila"], cwd=ROOT, capture_output=True, text=True,
                            timeout=60)
     assert "--Voila.ip=127.0.0.1" in voila.stdout and "--token" not in voila.stdout
 
     out = subprocess.run([sys.executable, str(ROOT / "tools" / "classroom.py"), "--print-only",
-                          "--lesson", "02_euler_vs_slerp", "--pool", "5"],
+                          "--lesson", "02_euler_vs_slerp", "--students", "5"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     url = re.search(r"http://(\S+):8866/\?token=(\d{12})", out.stdout)
@@ -206,9 +206,9 @@ def classroom_server():
     port = harness.free_port()
     server = harness.VoilaServer(port=port, command=[
         sys.executable, str(ROOT / "tools" / "classroom.py"), "--ip", "127.0.0.1",
-        "--port", str(port), "--lesson", LESSON, "--pool", "2"])
+        "--port", str(port), "--lesson", LESSON, "--students", "2"])
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 300  # the address is printed once the pool is pre-heated
         while not (found := re.search(r"token=(\d{12})", server.log_path.read_text())):
             assert server.proc.poll() is None and time.monotonic() < deadline, \
                 server.log_path.read_text()
@@ -304,3 +304,180 @@ def test_classroom_server_gzips_what_it_sends(classroom_server):
         packed = r.read()
         assert r.headers.get("Content-Encoding") == "gzip"
     assert len(gzip.decompress(packed)) > 2 * len(packed)
+
+
+# -- what one student's kernel costs --------------------------------------------------------
+def test_lessons_lib_imports_quaternion_without_scipy_interpolate():
+    """numpy-quaternion loads scipy.interpolate for calculus helpers no lesson uses (0.4 CPU-s
+    and 40 MB in every student's kernel); lessons_lib imports it without, and scipy still
+    imports normally afterwards."""
+    code = """if True:
+        import sys
+        from lessons_lib import rotations
+        assert "scipy.interpolate" not in sys.modules, "scipy.interpolate was imported"
+        q = rotations.euler_to_quaternion(30, 20, 10)
+        assert abs(abs(q) - 1) < 1e-12
+        from scipy.interpolate import CubicSpline
+        assert CubicSpline([0, 1, 2], [0, 1, 0])(0.5) > 0
+        print("ok")
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+# -- the room's kernel pool, with protocol-level students -------------------------------------
+def _protocol_students(server, count: int, moves: int = 1, gap_s: float = 0.0):
+    """``count`` protocol-level students (benchmarks/protocol_student.py), ``gap_s`` apart."""
+    import asyncio
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import protocol_student as ps
+
+    async def room():
+        start = time.monotonic()
+        tasks = []
+        for i in range(count):
+            if i:
+                await asyncio.sleep(gap_s)
+            tasks.append(asyncio.ensure_future(ps.visit(
+                ps.ProtocolStudent(i), server.url, f"/voila/render/{LESSON}", server.token,
+                start, deadline_s=180.0, moves=moves)))
+        return await asyncio.gather(*tasks)
+
+    return asyncio.run(room()), ps
+
+
+def _wait_for(predicate, what: str, timeout: float = 240.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.5)
+
+
+@pytest.mark.slow
+def test_pool_serves_the_room_first_and_refills_one_kernel_at_a_time():
+    """Two students take the two pre-heated kernels four seconds apart: no kernel starts
+    while they arrive (Voila alone would start one a second after the first); once nobody
+    has arrived for --refill-after seconds the pool is topped up one kernel at a time. Each
+    student gets a drawn first image and a new image for a slider step."""
+    port = harness.free_port()
+    server = harness.VoilaServer(port=port, command=[
+        sys.executable, str(ROOT / "tools" / "classroom.py"), "--ip", "127.0.0.1",
+        "--port", str(port), "--lesson", LESSON, "--students", "2", "--default-pool", "0",
+        "--refill-after", "15", "--token", "314159265358"])
+    server.token = "314159265358"
+    try:
+        log = server.log_path.read_text
+        _wait_for(lambda: "Students open" in log() or server.proc.poll() is not None,
+                  "the address", timeout=300)
+        text = log()
+        assert "Students open" in text, text[-3000:]
+        # what the teacher reads before the address: kernels, time, memory
+        before_address = text[:text.index("Students open")]
+        assert re.search(r"Pre-heated 2 kernels in \d+ s \(01_gimbal_lock 2", before_address)
+        assert re.search(r"They take \d+\.\d GB of memory", before_address)
+        started_before = text.count("Kernel started")
+
+        students, ps = _protocol_students(server, 2, moves=1, gap_s=4.0)
+        for s in students:
+            assert s.error is None, s.error
+            assert ps.image_ink(s.first_image) > 1000  # a drawn figure, not a blank canvas
+            assert len(s.moves_ms) == 1
+        text = log()
+        assert text.count("Using pre-heated kernel") == 2
+        taken = [m.start() for m in re.finditer("Using pre-heated kernel", text)]
+        assert "Kernel started" not in text[taken[0]:taken[1]], "a refill ran during arrivals"
+        assert text.count("Kernel started") == started_before
+
+        _wait_for(lambda: log().count("Refilling the pool") == 2
+                  and log().count("Kernel started") == started_before + 2, "two refills")
+        text = log()
+        refills = [m.start() for m in re.finditer("Refilling the pool", text)]
+        # one at a time: the second refill is asked for only after the first kernel started
+        assert text[refills[0]:refills[1]].count("Kernel started") == 1
+    finally:
+        server.stop()
+
+
+def test_protocol_student_picks_the_app_canvas_and_its_first_slider():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import protocol_student as ps
+
+    def model(name, **state):
+        return {"model_name": name, "state": state}
+
+    states = {
+        "quiz": model("VBoxModel", children=["IPY_MODEL_qslider"]),
+        "qslider": model("IntSliderModel", value=1, min=0, max=5, step=1),
+        "app": model("HBoxModel", children=["IPY_MODEL_fig", "IPY_MODEL_controls"]),
+        "fig": model(ps.CANVAS),
+        "controls": model("VBoxModel", children=["IPY_MODEL_off", "IPY_MODEL_yaw"]),
+        "off": model("FloatSliderModel", value=0.0, min=0.0, max=1.0, step=0.1, disabled=True),
+        "yaw": model("FloatSliderModel", value=180.0, min=-180.0, max=180.0, step=1.0),
+        "hidden": model("FloatSliderModel", value=0.0, min=0.0, max=1.0, step=0.1),
+    }
+
+    def output(model_id):
+        data = {"data": {ps.VIEW: {"model_id": model_id}}, "output_type": "display_data"}
+        return f'<script type="application/vnd.voila.cell-output+json">{json.dumps(data)}</script>'
+
+    html = output("quiz") + "<p>prose</p>" + output("app")
+    assert ps.pick_canvas_and_slider(html, states) == ("fig", "yaw")
+    assert ps.next_value(states["yaw"]["state"]) == 179.0  # at its maximum: one step down
+    assert ps.next_value(states["qslider"]["state"]) == 2
+    with pytest.raises(ps.StudentError, match="no ipympl canvas"):
+        ps.pick_canvas_and_slider(output("quiz"), states)
+    with pytest.raises(ps.StudentError, match="no slider"):
+        ps.pick_canvas_and_slider(output("app"), {**states, "yaw": model("LabelModel")})
+
+
+@pytest.mark.parametrize("url", ["http://10.0.0.5:8866", "http://192.168.1.20:8866",
+                                 "http://example.org", "http://[2001:db8::1]:80"])
+def test_protocol_student_visits_only_loopback(url):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import protocol_student as ps
+
+    with pytest.raises(ValueError, match="only visit loopback"):
+        ps.check_loopback(url)
+    for ok in ("http://127.0.0.1:8866", "http://127.5.0.1", "http://localhost:1",
+               "http://[::1]:8866"):
+        ps.check_loopback(ok)
+
+
+def test_each_static_file_is_gzipped_once():
+    """The cached transform sends the same bytes tornado's would, and compresses a file
+    with a given Etag only once however many students ask for it."""
+    import gzip
+    from types import SimpleNamespace
+    from unittest import mock
+
+    from tornado.httputil import HTTPHeaders
+
+    from lessons_lib.classroom import CachedGzipContentEncoding
+
+    CachedGzipContentEncoding._cache.clear()
+    CachedGzipContentEncoding._cached_bytes = 0
+    body = ("console.log('a lesson');\n" * 20000).encode()
+    chunks = [body[i:i + 65536] for i in range(0, len(body), 65536)]
+    request = SimpleNamespace(headers=HTTPHeaders({"Accept-Encoding": "gzip"}))
+
+    def serve(etag):
+        t = CachedGzipContentEncoding(request)
+        headers = HTTPHeaders({"Content-Type": "application/javascript",
+                               "Content-Length": str(len(body)), "Etag": etag})
+        status, headers, out = t.transform_first_chunk(200, headers, chunks[0], False)
+        parts = [out] + [t.transform_chunk(c, i == len(chunks) - 2)
+                         for i, c in enumerate(chunks[1:])]
+        return headers, b"".join(parts)
+
+    with mock.patch("gzip.GzipFile", wraps=gzip.GzipFile) as compressor:
+        first_headers, first = serve('"v1"')
+        again_headers, again = serve('"v1"')
+        _, other = serve('"v2"')
+    assert compressor.call_count == 2  # "v1" once, "v2" once
+    assert gzip.decompress(first) == gzip.decompress(again) == gzip.decompress(other) == body
+    assert again_headers["Content-Encoding"] == "gzip"
+    assert int(again_headers["Content-Length"]) == len(again)
+    assert "Accept-Encoding" in again_headers["Vary"]
+    assert "Content-Length" not in first_headers  # streamed: tornado's own behaviour

@@ -1,18 +1,22 @@
 """Serve the lessons to a room (``make classroom``): every interface, a random token, and
 the address printed large enough to read off the projector from the back row.
 
-    python tools/classroom.py [--port 8866] [--lesson 02_euler_vs_slerp] [--pool 6]
+    python tools/classroom.py [--port 8866] [--lesson 02_euler_vs_slerp] [--students 30]
 
 Settings come from the repository's ``voila.json`` (pre-heated kernels, culling, no
-tracebacks, images only, v1 websockets only), exactly as for ``make voila``; this script
-only adds the address, the token and, with ``--lesson``, a bigger pool of pre-heated
-kernels for the lesson being taught today (so the first ``--pool`` students get a page
-that is already computed). ``--ip 127.0.0.1`` keeps it on this computer (tests do that).
+tracebacks, images only, v1 websockets only), exactly as for ``make voila``. With
+``--lesson`` this script pre-heats one kernel per student for the lesson taught today (one
+for every other notebook), so each student's page is already computed when they arrive;
+it refills the pool only once the room has stopped arriving (``--refill-after`` seconds
+with no new student), one kernel at a time, and prints how long pre-heating took and how
+much memory the kernels take before it prints the address. ``--ip 127.0.0.1`` keeps it on
+this computer (tests and benchmarks do that).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import secrets
 import socket
@@ -95,9 +99,11 @@ def pools(args: argparse.Namespace) -> dict | None:
     if not (NOTEBOOKS / name).is_file():
         known = ", ".join(p.stem for p in sorted(NOTEBOOKS.glob("*.ipynb")))
         raise SystemExit(f"--lesson {args.lesson!r}: no notebooks/{name}; one of: {known}")
-    if args.pool < 1:
-        raise SystemExit(f"--pool must be at least 1, got {args.pool}")
-    return {"default": {"pool_size": args.default_pool}, name: {"pool_size": args.pool}}
+    if args.students < 1:
+        raise SystemExit(f"--students must be at least 1, got {args.students}")
+    if args.default_pool < 0:
+        raise SystemExit(f"--default-pool must be 0 or more, got {args.default_pool}")
+    return {"default": {"pool_size": args.default_pool}, name: {"pool_size": args.students}}
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -105,8 +111,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--port", type=int, default=8866)
     p.add_argument("--ip", default="0.0.0.0", help="address to listen on (default: all)")
     p.add_argument("--lesson", help="notebook taught today, e.g. 02_euler_vs_slerp")
-    p.add_argument("--pool", type=int, default=4,
-                   help="pre-heated kernels kept ready for --lesson (default 4)")
+    p.add_argument("--students", type=int, default=10,
+                   help="students expected for --lesson: one pre-heated kernel each "
+                        "(default 10; about 0.13 GB of memory per kernel)")
+    p.add_argument("--refill-after", type=float, default=20.0,
+                   help="seconds with no new student before used kernels are replaced "
+                        "(default 20)")
     p.add_argument("--default-pool", type=int, default=1,
                    help="pre-heated kernels for every other notebook (default 1)")
     p.add_argument("--no-preheat", action="store_true",
@@ -122,10 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     token = args.token or make_token()
     host = lan_address() if args.ip in ("0.0.0.0", "") else args.ip
     pool_config = pools(args)
-    print(banner(host, args.port, token), flush=True)
-    argv_voila = voila_argv(args, token)
     if args.print_only:
-        print("voila", " ".join(argv_voila))
+        print(banner(host, args.port, token), flush=True)
+        print("voila", " ".join(voila_argv(args, token)))
         print("kernel_pools_config", pool_config)
         return 0
     os.chdir(ROOT)  # voila.json is read from the working directory
@@ -134,22 +143,78 @@ def main(argv: list[str] | None = None) -> int:
     config = Config()
     if pool_config:
         config.VoilaKernelManager.kernel_pools_config = pool_config
-    classroom_voila().launch_instance(argv=argv_voila, config=config)
+    config.VoilaKernelManager.refill_after = args.refill_after
+    if not args.no_preheat:
+        print(f"\n  Pre-heating kernels ({describe(pool_config)}); the address follows "
+              "when they are ready.\n", flush=True)
+    classroom_voila(host, token).launch_instance(argv=voila_argv(args, token), config=config)
     return 0
 
 
-def classroom_voila():
-    """Voila that gzips what it sends: a first page is 5.4 MB of scripts and styles, about
-    a quarter of that compressed, and a room shares one Wi-Fi. (Voila applies its
-    ``tornado_settings`` after the tornado Application exists, too late for the gzip
+def describe(pool_config: dict | None) -> str:
+    if not pool_config:
+        return "one per notebook"
+    lesson = next(k for k in pool_config if k != "default")
+    others = pool_config["default"]["pool_size"]
+    return (f"{pool_config[lesson]['pool_size']} for {Path(lesson).stem}, "
+            f"{others} for every other notebook")
+
+
+def report(stats: dict, server_rss: float) -> str:
+    """What pre-heating cost, in the words a teacher needs before the class comes in."""
+    gb = 2**30
+    counts = ", ".join(f"{Path(nb).stem} {n}" for nb, n in sorted(stats["per_notebook"].items()))
+    lines = [f"  Pre-heated {stats['kernels']} kernels in {stats['seconds']:.0f} s ({counts})."]
+    if stats["rss"] == stats["rss"]:  # not NaN: psutil was there to measure
+        per_kernel = stats["rss"] / max(stats["kernels"], 1) / 2**20
+        lines.append(f"  They take {stats['rss'] / gb:.1f} GB of memory "
+                     f"({stats['uss'] / gb:.1f} GB their own, {per_kernel:.0f} MB a kernel); "
+                     f"the server {server_rss / gb:.2f} GB.")
+        try:
+            import psutil
+
+            lines.append(f"  Memory still free: {psutil.virtual_memory().available / gb:.1f} GB.")
+        except ImportError:  # pragma: no cover - IPython depends on psutil
+            pass
+    return "\n".join(lines)
+
+
+def classroom_voila(host: str = "127.0.0.1", token: str = ""):
+    """Voila with the room's kernel pool (:func:`lessons_lib.classroom.classroom_kernel_manager`)
+    that prints the address once the pool is ready, and gzips what it sends: a first page
+    is 5.4 MB of scripts and styles, about a quarter of that compressed, and a room shares
+    one Wi-Fi. Each static file is compressed once, not once per student. (Voila applies
+    its ``tornado_settings`` after the tornado Application exists, too late for the gzip
     transform, hence the subclass.)"""
+    import voila.app
     from voila.app import Voila
+
+    from lessons_lib.classroom import (
+        CachedGzipContentEncoding,
+        classroom_kernel_manager,
+        process_memory,
+    )
 
     class ClassroomVoila(Voila):
         def init_settings(self) -> dict:
-            settings = super().init_settings()
+            factory = voila.app.voila_kernel_manager_factory
+            voila.app.voila_kernel_manager_factory = \
+                lambda *a, **k: classroom_kernel_manager(factory(*a, **k))
+            try:
+                settings = super().init_settings()
+            finally:
+                voila.app.voila_kernel_manager_factory = factory
             settings["compress_response"] = True
+            settings["transforms"] = [CachedGzipContentEncoding]  # tornado takes it from here
+            asyncio.get_event_loop().create_task(self._announce())
             return settings
+
+        async def _announce(self) -> None:
+            preheated = getattr(self.kernel_manager, "preheated", None)
+            if preheated is not None:
+                stats = await preheated()
+                print("\n" + report(stats, process_memory([os.getpid()])["rss"]), flush=True)
+            print(banner(host, self.port, token), flush=True)
 
     return ClassroomVoila
 
