@@ -299,7 +299,8 @@ def test_an_apps_fast_draws_equal_full_draws(name):
                 app.show_frame(value)
                 painter.render()
                 _assert_same_picture(app.fig, f"{name} at frame {value}")
-            assert painter.fast_draws >= 1, f"{name}: no frame change was drawn fast"
+            assert painter.fast_draws + painter.partial_draws >= len(values) // 2, (
+                f"{name}: frame changes were drawn in full ({painter.full_draws} times)")
         for spec in app.controls:                  # a control change, then frames again
             w = getattr(app, spec.name)
             if isinstance(w, widgets.FloatSlider | widgets.IntSlider) and not w.disabled:
