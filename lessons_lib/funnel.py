@@ -82,7 +82,7 @@ def check_polygon(poly, index: int = 0) -> np.ndarray:
     try:
         p = check.array(poly, f"polygon {index}", (None, 2), finite=False)
     except ValueError:
-        shape = np.shape(poly) if isinstance(poly, np.ndarray | list | tuple) else None
+        shape = np.shape(poly) if isinstance(poly, np.ndarray) else None
         raise ValueError(f"polygon {index} must be an (N, 2) array with N >= 3 of numbers, "
                          f"got {'shape ' + str(shape) if shape else repr(poly)[:40]}") from None
     if len(p) < 3:
