@@ -117,8 +117,10 @@ def classroom_kernel_manager(base: type) -> type:
       pooled one, so while the room arrives every new student competes with kernels that
       are running the lesson for nobody yet. Here a taken kernel is only noted; the pool is
       topped up one kernel at a time once no student has asked for a page for
-      ``refill_after`` seconds, at low priority (nice ``refill_nice``) where the priority
-      can be given back when a student takes the kernel.
+      ``refill_after`` seconds and the server itself has been idle that long (it used less
+      than ``busy_above`` of a core each second: the pages' files and websockets of a room
+      still settling in keep it busier than that), at low priority (nice ``refill_nice``)
+      where the priority can be given back when a student takes the kernel.
     - **Pre-heat a few at a time.** At start-up at most ``preheat_parallel`` kernels start
       and run their lesson together, so none of them waits long enough to time out.
     - A pooled kernel counts as ready only when its notebook has run to the end.
@@ -138,12 +140,16 @@ def classroom_kernel_manager(base: type) -> type:
         refill_nice = Int(
             10, config=True,
             help="Nice value of a refill kernel until a student takes it (0: normal).")
+        busy_above = Float(
+            0.25, config=True,
+            help="Share of one core the server may use in a second and still count as idle.")
         preheat_parallel = Int(
             0, config=True,
             help="Kernels started together while pre-heating (0: one per CPU core).")
 
         def __init__(self, **kwargs):
             self._last_arrival = -math.inf
+            self._last_busy = -math.inf
             self._refilling: asyncio.Task | None = None
             self._niced: set[str] = set()
             self._startup_tasks: list[asyncio.Future] = []
@@ -226,8 +232,13 @@ def classroom_kernel_manager(base: type) -> type:
                     "per_notebook": {nb: len(pool) for nb, pool in self._pools.items()}}
 
         async def _refill_loop(self) -> None:
+            cpu = time.process_time()
             while True:
                 await asyncio.sleep(1.0)
+                used, cpu = time.process_time() - cpu, time.process_time()
+                refilling = self._refilling is not None and not self._refilling.done()
+                if used > self.busy_above and not refilling:  # serving students, not us
+                    self._last_busy = time.monotonic()
                 try:
                     self._maybe_refill()
                 except Exception:  # never let the refiller die: log and try again later
@@ -238,7 +249,8 @@ def classroom_kernel_manager(base: type) -> type:
                 return
             if self._startup_tasks and not all(t.done() for t in self._startup_tasks):
                 return
-            if time.monotonic() - self._last_arrival < self.refill_after:
+            last_activity = max(self._last_arrival, self._last_busy)
+            if time.monotonic() - last_activity < self.refill_after:
                 return
             short = [(len(pool) - self.target_size(nb), nb) for nb, pool in self._pools.items()
                      if len(pool) < self.target_size(nb)]
