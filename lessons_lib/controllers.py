@@ -119,8 +119,9 @@ def compare(track_names, speed: float = 10.0, duration: float = 30.0,
     from .vehicle import simulate, simulate_controller
 
     params = SteeringParams() if params is None else params
-    if isinstance(track_names, str) or not hasattr(track_names, "__iter__"):
+    if isinstance(track_names, str):
         raise ValueError(f"track_names must be a list of track names, got {track_names!r:.60}")
+    track_names = check.items(track_names, "track_names", "track names")
     for name, ctrl, kind in (("pure_pursuit", pure_pursuit, PurePursuit),
                              ("stanley", stanley, Stanley)):
         if ctrl is not None and not isinstance(ctrl, kind):

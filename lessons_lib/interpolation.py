@@ -213,7 +213,12 @@ def slerp(q0, q1, t, shortest: bool = True):
 
 # -- measuring a path -----------------------------------------------------------------------
 def _float_path(qs) -> np.ndarray:
-    if np.ndim(qs) != (1 if np.asarray(qs).dtype == np.quaternion else 2):
+    try:
+        arr = np.asarray(qs)
+    except (TypeError, ValueError):
+        raise ValueError("a path must be a 1D array of quaternions (or N x 4 numbers), not a "
+                         "ragged list") from None
+    if arr.ndim != (1 if arr.dtype == np.quaternion else 2):
         raise ValueError(f"a path must be a 1D array of quaternions (or N x 4 numbers), "
                          f"got shape {np.shape(qs)}")
     return as_unit_quaternion(qs, "the path")

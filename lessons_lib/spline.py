@@ -233,6 +233,7 @@ class Spline:
         self._cx = [tuple(v) for v in axes[0]]
         self._cy = [tuple(v) for v in axes[1]]
         self._cz = [tuple(v) for v in axes[2]] if self.dim == 3 else [zeros] * n
+        self._coef = np.ascontiguousarray(np.moveaxis(c, 0, 1))  # (n, 4, dim), for frames_at
 
     # -- distances ----------------------------------------------------------------------
     def wrap(self, s):
@@ -326,6 +327,8 @@ class Spline:
         microsecond. ``frame_at(s).tangent`` and ``.curvature`` equal :meth:`direction_at`
         and :meth:`curvature_at`.
         """
+        if type(s) is not float and not check.is_number(s):
+            s = check.real(s, "the distance along the spline", unit="m")
         return _make_frame(self._eval(self.wrap(float(s))))
 
     def _eval(self, s: float) -> tuple:
@@ -367,6 +370,7 @@ class Spline:
             hint = check.real(hint, "hint", unit="m (a finite distance)")
         if self.dim == 2:
             z = 0.0
+        hint = self.wrap(hint)  # a hint beyond an open end starts from that end
         lo, hi = hint - window, hint + window
         s = self._refine(x, y, z, hint, lo, hi)
         at_edge = (s - lo < 1e-6 or hi - s < 1e-6)
@@ -406,6 +410,71 @@ class Spline:
                 break
             s = new
         return s
+
+    # -- vectorised fast path (many cars at once) -----------------------------------------
+    def frames_at(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Points, first and second derivatives at the distances ``s`` (wrapped or clamped),
+        each (n, dim): :meth:`frame_at` for an array, for simulations that step many cars
+        together (:mod:`lessons_lib.sweep`)."""
+        f = self._frames(np.atleast_1d(self.wrap(check.numbers(s, "s", "distances (m)"))))
+        return f[:, 0], f[:, 1], f[:, 2]
+
+    def _frames(self, s: np.ndarray) -> np.ndarray:
+        """(n, 3, dim): point, first and second derivative for ``s`` already in range, as
+        one matrix product of the powers of the local parameter with the coefficients."""
+        i = np.minimum((s * self._inv_h).astype(np.intp), self._n - 1)
+        t = s - i * self._h
+        powers = np.empty((len(s), 3, 4))
+        t2 = t * t
+        powers[:, 0, 0], powers[:, 0, 1], powers[:, 0, 2], powers[:, 0, 3] = t2 * t, t2, t, 1.0
+        powers[:, 1, 0], powers[:, 1, 1], powers[:, 1, 2], powers[:, 1, 3] = 3.0 * t2, 2.0 * t,\
+            1.0, 0.0
+        powers[:, 2, 0], powers[:, 2, 1], powers[:, 2, 2:] = 6.0 * t, 2.0, 0.0
+        return powers @ self._coef[i]
+
+    def closest_near_many(self, points, hints, window: float | None = None) -> np.ndarray:
+        """:meth:`closest_near` for n points (n, dim) and n hints at once: the same Newton
+        steps on arrays; a point whose Newton runs into the window's edge is handed to
+        :meth:`closest_near` (the scan), so every answer equals the one-at-a-time answer."""
+        if window is None:
+            window = min(10.0, 0.25 * self.length)
+        else:
+            window = min(check.length(window, "window"), self.length)
+        p = check.array(points, "points", (None, self.dim))
+        hints = self.wrap(check.array(hints, "hints", (len(p),), what="distances (m)"))
+        lo, hi = hints - window, hints + window
+        if not self.closed:
+            lo, hi = np.maximum(lo, 0.0), np.minimum(hi, self.length)
+        s = np.minimum(np.maximum(hints, lo), hi)
+        h, length, closed = self._h, self.length, self.closed
+        active = None  # all points, until the first that has converged stops
+        for _ in range(12):
+            f = self._frames(s % length if closed else s)
+            e = f[:, 0] - p
+            d1, d2 = f[:, 1], f[:, 2]
+            g = np.einsum("ij,ij->i", e, d1)
+            gp = np.einsum("ij,ij->i", d1, d1) + np.einsum("ij,ij->i", e, d2)
+            convex = gp > 1e-12
+            step = np.where(convex, -g / np.where(convex, gp, 1.0), -np.copysign(h, g))
+            new = np.minimum(np.maximum(s + np.minimum(np.maximum(step, -h), h), lo), hi)
+            done = np.abs(new - s) < 1e-7
+            if active is None:
+                s = new
+                if done.all():
+                    break
+                active = ~done
+            else:  # a point stops at the first step below 1e-7, as in closest_near
+                s = np.where(active, new, s)
+                active &= ~done
+                if not active.any():
+                    break
+        edge = (s - lo < 1e-6) | (hi - s < 1e-6)
+        if not self.closed:
+            edge &= (s > 1e-9) & (s < self.length - 1e-9)
+        for k in np.flatnonzero(edge):
+            z = float(p[k, 2]) if self.dim == 3 else 0.0
+            s[k] = self.closest_near(float(p[k, 0]), float(p[k, 1]), z, float(hints[k]), window)
+        return self.wrap(s)
 
     def __repr__(self) -> str:
         kind = "closed" if self.closed else "open"

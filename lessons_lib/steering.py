@@ -356,6 +356,15 @@ def steering_terms(px: float, py: float, pz: float, yaw_deg: float, speed: float
     """The article's whole computation, step by step, with the public functions above, on
     Python floats (``progress`` already wrapped). :func:`steer` checks its inputs and calls
     it; the simulation calls it every step."""
+    if not (type(spline) is Spline and type(params) is SteeringParams
+            and type(px) is float and type(py) is float and type(pz) is float
+            and type(yaw_deg) is float and type(speed) is float and type(progress) is float
+            and px - px == py - py == pz - pz == yaw_deg - yaw_deg == progress - progress
+            == 0.0 and 0.0 <= speed < math.inf):
+        _check_inputs((px, py, pz)[: spline.dim] if isinstance(spline, Spline) else (px,),
+                      yaw_deg, speed, spline, progress, params)
+        px, py, pz, yaw_deg, speed = (float(v) for v in (px, py, pz, yaw_deg, speed))
+        progress = float(spline.wrap(float(progress)))
     # 1. the progress point, its tangent and curvature ("CurrentCurvature")
     here = spline.frame_at(progress)
     tangent = here.tangent
@@ -397,6 +406,7 @@ def _check_inputs(position, yaw_deg, speed, spline, progress, params):
     check.real(yaw_deg, "yaw_deg", unit="degrees")
     check.real(speed, "speed", lo=0.0, unit="m/s")
     check.real(progress, "progress", unit="m")
+
     if not np.all(np.isfinite(p)):
         raise ValueError(f"position must be finite, got {p.tolist()}")
     return p

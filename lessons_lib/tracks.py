@@ -33,9 +33,7 @@ MAX_TURTLE_POINTS = 100_000
 
 def _pieces(pieces, step: float) -> list[tuple[str, float, float, int]]:
     """Check every piece and count its points first, so that the work is known up front."""
-    if isinstance(pieces, str | bytes) or not hasattr(pieces, "__iter__"):
-        raise ValueError(f"pieces must be a list of ('line', m) and ('arc', r, deg) tuples, got "
-                         f"{type(pieces).__name__}")
+    pieces = check.items(pieces, "pieces", "('line', m) and ('arc', r, deg) tuples")
     out, total = [], 0
     for k, piece in enumerate(pieces):
         if not isinstance(piece, tuple | list) or not piece or piece[0] not in ("line", "arc"):

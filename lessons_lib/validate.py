@@ -30,6 +30,7 @@ __all__ = [
     "integer",
     "array",
     "point",
+    "items",
     "numbers",
     "degrees",
     "reduce_degrees",
@@ -126,6 +127,8 @@ def array(value, name: str, shape: tuple = (), *, min_rows: int = 0,
     ``min_rows`` is the fewest entries along the first axis; ``ravel`` flattens first.
     Text, bools, ``None`` and objects inside the array are refused, as are ragged lists.
     """
+    if not isinstance(shape, tuple):
+        raise ValueError(f"shape must be a tuple of sizes (None = any), got {_describe(shape)}")
     if isinstance(value, str | bytes) or value is None:
         raise ValueError(f"{name} must be an array of {what}, got {_describe(value)}")
     try:
@@ -149,9 +152,28 @@ def array(value, name: str, shape: tuple = (), *, min_rows: int = 0,
     return arr
 
 
+def items(value, name: str, what: str = "items") -> list:
+    """``value`` (a list, tuple, array or other iterable) as a list; a ValueError for a
+    number, text, a dict, ``None`` or a 0-d array."""
+    if isinstance(value, str | bytes | dict) or value is None:
+        raise ValueError(f"{name} must be a list of {what}, got {_describe(value)}")
+    try:
+        return list(value)
+    except TypeError:
+        raise ValueError(f"{name} must be a list of {what}, got {_describe(value)}") from None
+
+
 def point(value, name: str, dim: int = 2) -> np.ndarray:
     """A finite point with ``dim`` coordinates, as a float array of shape ``(dim,)``."""
     return array(value, name, (dim,), what=f"{dim} coordinates")
+
+
+def _ndim(value) -> int:
+    """np.ndim, or 1 for a ragged list (which :func:`array` then refuses by name)."""
+    try:
+        return np.ndim(value)
+    except (TypeError, ValueError):
+        return 1
 
 
 def numbers(value, name: str, what: str = "numbers") -> np.ndarray:
@@ -162,11 +184,7 @@ def numbers(value, name: str, what: str = "numbers") -> np.ndarray:
             raise ValueError(f"{name} must be a finite number ({what}), got {x}")
         return np.asarray(x)
     if isinstance(value, np.ndarray | list | tuple):
-        try:
-            ndim = np.ndim(value)
-        except (TypeError, ValueError):
-            ndim = 1
-        return array(value, name, (None,) * ndim, what=what)
+        return array(value, name, (None,) * _ndim(value), what=what)
     raise ValueError(f"{name} must be a number or an array of {what}, got {_describe(value)}")
 
 
@@ -178,6 +196,10 @@ def degrees(value, name: str) -> np.ndarray:
 def reduce_degrees(deg) -> np.ndarray:
     """Degrees reduced into ``(-360, 360)`` exactly (``fmod`` loses nothing), before any
     conversion to radians: ``1e300`` degrees then turns by what ``1e300 mod 360`` says."""
+    if not (isinstance(deg, np.ndarray) and deg.dtype == float):
+        deg = degrees(deg, "the angle")
+    elif not np.isfinite(deg).all():
+        raise ValueError("the angle must be finite degrees, got NaN or infinity")
     return np.fmod(deg, 360.0)
 
 
@@ -186,9 +208,13 @@ def extent(points) -> float:
 
     ``math.hypot`` scales internally, so it never overflows for finite spans.
     """
-    p = np.asarray(points, dtype=float).reshape(-1, np.shape(points)[-1])
-    if not len(p):
+    p = points if isinstance(points, np.ndarray) and points.dtype == float \
+        else array(points, "points", (None,) * max(1, _ndim(points)), what="coordinates")
+    if p.ndim == 0 or not p.size:
         return 0.0
+    p = p.reshape(-1, p.shape[-1])
+    if not np.isfinite(p).all():
+        raise ValueError("points contains NaN or infinity: give finite numbers")
     with np.errstate(over="ignore"):
         span = p.max(axis=0) - p.min(axis=0)
     return math.hypot(*span.tolist())
@@ -199,6 +225,7 @@ def tolerance(points, rel: float = 1e-9, size: float | None = None) -> float:
     ``rel`` times its :func:`extent` (or ``size`` when the caller has it), and never finer
     than a few units in the last place of its coordinates (what the floats can tell apart
     where the geometry sits)."""
-    p = np.asarray(points, dtype=float)
+    p = points if isinstance(points, np.ndarray) and points.dtype == float \
+        else array(points, "points", (None,) * max(1, _ndim(points)), what="coordinates")
     where = float(np.abs(p).max()) if p.size else 0.0
     return max(rel * (extent(p) if size is None else size), 8.0 * np.finfo(float).eps * where)

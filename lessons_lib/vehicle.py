@@ -71,6 +71,11 @@ class Vehicle:
             raise ValueError(f"Vehicle.max_wheel_angle must be below 89 degrees, got "
                              f"{self.max_wheel_angle}")
 
+    @property
+    def nose(self) -> float:
+        """Distance (m) from the reference point (rear axle) to the front of the body."""
+        return self.length - self.rear_overhang
+
     def outline(self, x: float, y: float, yaw_deg: float) -> np.ndarray:
         """Closed (6, 2) outline of the body (a pointed nose shows the heading)."""
         x, y = check.real(x, "x"), check.real(y, "y")
@@ -87,7 +92,9 @@ class Trajectory:
 
     ``steering`` is the controller's command; ``steering_input`` what the rack actually did;
     ``wheel_angle`` the front wheel angle in degrees (counter-clockwise positive).
-    ``ended`` is True when an open road's end stopped the run early.
+    ``ended`` is True when an open road's end stopped the run early: the run stops at the
+    step where the car's nose reaches the end of the road (the look-ahead target is then
+    clamped to the end, under the car, and steering towards it would be meaningless).
     """
 
     t: np.ndarray
@@ -149,16 +156,15 @@ def start_pose(spline: Spline, start_distance: float = 0.0, start_offset: float 
     the path, so that its Heading Delta measured there is ``+start_heading_error``."""
     if not isinstance(spline, Spline):
         raise ValueError(f"spline must be a lessons_lib.spline.Spline, got {type(spline)}")
-    if spline.dim != 2:
-        raise ValueError("the car drives on the plane: give a 2D spline (x, y)")
     start_distance = check.real(start_distance, "start_distance", unit="m")
     start_offset = check.real(start_offset, "start_offset", lo=-MAX_START_OFFSET,
                               hi=MAX_START_OFFSET, unit="m")
     start_heading_error = float(check.reduce_degrees(
         check.real(start_heading_error, "start_heading_error", unit="degrees")))
     s0 = float(spline.wrap(float(start_distance)))
-    p = spline.location_at(s0)
-    t = spline.direction_at(s0)
+    p = spline.location_at(s0)[:2]
+    t = spline.direction_at(s0)[:2]
+    t = t / np.linalg.norm(t)  # on a 3D road: the horizontal direction of travel
     right = np.array([t[1], -t[0]])
     x, y = p + float(start_offset) * right
     yaw = math.degrees(math.atan2(t[1], t[0])) + float(start_heading_error)
@@ -168,8 +174,6 @@ def start_pose(spline: Spline, start_distance: float = 0.0, start_offset: float 
 def _check_run(spline, speed, duration, dt, vehicle):
     if not isinstance(spline, Spline):
         raise ValueError(f"spline must be a lessons_lib.spline.Spline, got {type(spline)}")
-    if spline.dim != 2:
-        raise ValueError("the car drives on the plane: give a 2D spline (x, y)")
     for name, v in (("speed", speed), ("duration", duration), ("dt", dt)):
         check.real(v, name, unit="m/s" if name == "speed" else "s")
     speed, duration, dt = float(speed), float(duration), float(dt)
@@ -191,8 +195,11 @@ def _check_run(spline, speed, duration, dt, vehicle):
 
 
 def _loop(spline, control, speed, duration, dt, start, vehicle):
-    """Shared integrator. ``control(x, y, yaw, progress) -> (command, extras_tuple)``."""
-    x, y, yaw = start
+    """Shared integrator. ``control(x, y, yaw, progress) -> (command, extras_tuple)``.
+
+    ``start`` is (x, y, yaw, start distance). On a 3D road the car drives in plan (x, y)
+    and sits on the road surface at the height of its progress point."""
+    x, y, yaw = start[:3]
     steps = int(round(duration / dt)) + 1
     L = vehicle.wheelbase
     max_wheel = math.radians(vehicle.max_wheel_angle)
@@ -200,16 +207,21 @@ def _loop(spline, control, speed, duration, dt, start, vehicle):
     alpha = 1.0 if lag <= 0 else min(1.0, dt / lag)
     max_du = vehicle.steer_rate * dt
     ts, xs, ys, yaws, progs, inputs, wheels, extras = [], [], [], [], [], [], [], []
-    progress = spline.closest_distance((x, y))
+    flat = spline.dim == 2
+    progress = spline.closest_distance((x, y) if flat else (x, y, spline.frame_at(
+        spline.wrap(float(start[3]))).z))
     u = None
     length = spline.length
     ended = False
     window = min(10.0, 0.25 * length)
+    nose = vehicle.nose
+    end = spline.frame_at(length)
     for k in range(steps):
         if k:
             # Newton starts where the car should be now: one step further along
             guess = spline.wrap(progress + speed * dt)
-            progress = spline.closest_near(x, y, 0.0, guess, window)
+            z = 0.0 if flat else spline.frame_at(guess).z
+            progress = spline.closest_near(x, y, z, guess, window)
         command, extra = control(x, y, yaw, progress)
         if u is None:
             u = command  # the run starts with the wheel already where the driver wants it
@@ -226,10 +238,11 @@ def _loop(spline, control, speed, duration, dt, start, vehicle):
         inputs.append(u)
         wheels.append(math.degrees(delta))
         extras.append(extra)
-        if not spline.closed and progress >= length - 1e-6:
-            f = spline.frame_at(length)
-            if (x - f.x) * f.dx + (y - f.y) * f.dy >= 0.0:  # past the end of the road
-                ended = True
+        if not spline.closed and progress >= length - nose - 1.0:
+            yaw_rad = math.radians(yaw)
+            if ((x + nose * math.cos(yaw_rad) - end.x) * end.dx
+                    + (y + nose * math.sin(yaw_rad) - end.y) * end.dy >= 0.0):
+                ended = True  # the nose has reached the end of the road: stop here
                 break
         # semi-implicit: yaw first, then move along the new heading's midpoint
         yaw_rad = math.radians(yaw)
@@ -249,18 +262,21 @@ def simulate(spline: Spline, params: SteeringParams | None, speed: float, durati
 
     ``start_offset``: metres to the right of the centre line (the article's sign).
     ``start_heading_error``: degrees the car points left (counter-clockwise) of the path.
-    An open road stops the run when the car passes its end.
+    An open road stops the run when the car's nose reaches its end.
     """
     params = SteeringParams() if params is None else params
     if not isinstance(params, SteeringParams):
         raise ValueError(f"params must be a SteeringParams, got {type(params)}")
     params.validate()
     vehicle = _check_run(spline, speed, duration, dt, vehicle)
-    start = start_pose(spline, start_distance, start_offset, start_heading_error)
+    start = (*start_pose(spline, start_distance, start_offset, start_heading_error),
+             float(start_distance))
     speed = float(speed)
+    flat = spline.dim == 2
 
     def control(x, y, yaw, progress):
-        out = steering_terms(x, y, 0.0, yaw, speed, spline, progress, params)
+        z = 0.0 if flat else spline.frame_at(progress).z  # on a 3D road: on its surface
+        out = steering_terms(x, y, z, yaw, speed, spline, progress, params)
         return out.steering, out
 
     t, x, y, yaw, prog, u, wheel, rows, ended = _loop(spline, control, speed, duration, dt,
@@ -283,7 +299,8 @@ def simulate_controller(spline: Spline, controller: Callable, speed: float, dura
     that :func:`run_metrics` compares controllers on equal terms.
     """
     vehicle = _check_run(spline, speed, duration, dt, vehicle)
-    start = start_pose(spline, start_distance, start_offset, start_heading_error)
+    start = (*start_pose(spline, start_distance, start_offset, start_heading_error),
+             float(start_distance))
     speed = float(speed)
 
     if not callable(controller):
@@ -299,7 +316,7 @@ def simulate_controller(spline: Spline, controller: Callable, speed: float, dura
             raise ValueError(f"the controller returned {command}, not a number in [-1, 1]")
         command = max(-1.0, min(1.0, command))
         f = spline.frame_at(progress)
-        return command, (command, crosstrack((x, y, 0.0), f.point, f.tangent).error)
+        return command, (command, crosstrack((x, y, f.z), f.point, f.tangent).error)
 
     t, x, y, yaw, prog, u, wheel, rows, ended = _loop(spline, control, speed, duration, dt,
                                                       start, vehicle)

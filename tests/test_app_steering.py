@@ -1,8 +1,9 @@
-"""SteeringApp, headless with the ipympl backend: set a control, check what was drawn."""
+"""Lesson 3: the model without widgets, then SteeringApp headless (ipympl): set a control,
+check what was drawn; and every claim the page states, computed from the model."""
 
 from __future__ import annotations
 
-from dataclasses import fields
+import math
 from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
@@ -10,10 +11,19 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from lessons_lib.apps.steering import CUSTOM, DURATION, FIXED_LONG, PRESETS, SteeringApp
+from lessons_lib.apps.core import Params
+from lessons_lib.apps.steering import SteeringApp
+from lessons_lib.apps.steering import model as m
 from lessons_lib.steering import SteeringParams
-from lessons_lib.tracks import TRACKS, track
+from lessons_lib.sweep import speed_sweep
+from lessons_lib.tracks import track
 from lessons_lib.vehicle import Vehicle, simulate
+
+SCENARIOS = {sc.name: sc for sc in m.SCENARIOS}
+
+
+def params(**changes) -> Params:
+    return Params({**m.DEFAULTS, **changes})
 
 
 @pytest.fixture(scope="module")
@@ -25,246 +35,372 @@ def app():
 
 @pytest.fixture(autouse=True)
 def close_new_figures():
-    """Close the figures a test made (pyplot keeps them alive otherwise)."""
     before = set(plt.get_fignums())
     yield
     for num in set(plt.get_fignums()) - before:
         plt.close(num)
 
 
-def test_builds_one_figure_with_three_axes_and_a_run(app):
-    assert app.widget is not None
-    assert len(app.fig.axes) == 3
-    assert app.trajectory is not None
-    assert app.time.max == app.play.max == len(app.trajectory) - 1
-    assert app.trajectory.t[-1] == pytest.approx(DURATION)
+# -- the model, no widgets ------------------------------------------------------------------
+def test_compute_is_the_simulation_of_the_controls():
+    state = m.compute(params(start_offset=2.0, start_heading=10.0, use_crosstrack=False))
+    ref = simulate(track("oval"), SteeringParams(use_crosstrack=False), 10.0, m.DURATION,
+                   start_offset=2.0, start_heading_error=-10.0)  # + right in the app
+    np.testing.assert_allclose(state.trajectory.x, ref.x)
+    assert state.metrics == pytest.approx(ref.metrics(), nan_ok=True)
+    # one sign convention: + offset is right of the line, + heading points right of the road
+    assert state.trajectory.crosstrack_error[0] == pytest.approx(2.0)
+    assert state.trajectory.heading_delta[0] < 0  # the road is then to the car's left
+    assert state.run.heading_error[0] == pytest.approx(-10.0, abs=0.01)
+
+
+def test_the_drawn_terms_add_up_to_the_steering():
+    state = m.compute(params(start_offset=2.0))
+    c, tr = state.run.contributions, state.trajectory
+    np.testing.assert_allclose(c["position"] + c["heading"] + c["crosstrack"],
+                               tr.steering_unclamped, atol=1e-12)
+    np.testing.assert_allclose(c["steering"], tr.steering)
+
+
+def test_runs_are_cached_so_switching_back_costs_nothing():
+    a = m.compute(params(speed=11.0))
+    b = m.compute(params(speed=11.0, view="Terms"))
+    assert a.run is b.run
+    phase = m.compute(params(speed=11.0, view="Phase portrait"))
+    assert phase.run is a.run and set(phase.others) == {"Pure pursuit", "Stanley"}
+
+
+@pytest.mark.parametrize("controller", m.CONTROLLERS)
+def test_each_controller_runs_on_the_same_start(controller):
+    state = m.compute(params(controller=controller, track="s_bend", start_offset=2.0))
+    tr = state.trajectory
+    assert tr.crosstrack_error[0] == pytest.approx(2.0, abs=1e-6)
+    assert state.metrics["rms_crosstrack"] < 0.6
+    assert len(state.run.heading_error) == len(tr)
+    target = state.run.target
+    if controller == "Stanley":
+        assert np.isnan(target).all()
+    else:
+        assert np.isfinite(target).all()
+
+
+def test_controls_without_effect_are_named_with_a_reason():
+    assert "fixed_look_ahead" in m.disabled_controls(params())
+    fixed = m.disabled_controls(params(mode="Fixed"))
+    assert {"look_ahead_base", "look_ahead_speed_factor"} <= set(fixed)
+    assert "fixed_look_ahead" not in fixed
+    assert "heading_weight" in m.disabled_controls(params(use_heading=False))
+    assert "crosstrack_gain" in m.disabled_controls(params(use_crosstrack=False))
+    pp = m.disabled_controls(params(controller="Pure pursuit"))
+    assert "use_position" in pp and "Pure pursuit" in pp["use_position"]
+
+
+def test_placing_by_a_click_says_where_the_car_went_and_why():
+    sp = m.road("oval")
+    s = 80.0
+    t = sp.direction_at(s)
+    p = sp.location_at(s) + 1.5 * np.array([t[1], -t[0]])
+    placed = m.place(sp, *p)
+    assert placed.start_distance == pytest.approx(s, abs=0.5)
+    assert placed.start_offset == pytest.approx(1.5, abs=0.05) and placed.note == ""
+    far = m.place(sp, 0.0, 0.0)
+    assert abs(far.start_offset) == m.MAX_OFFSET and "farthest" in far.note
+    road = m.road("s_bend")  # starts at (0, 0) heading +x
+    behind = m.place(road, -10.0, 1.0)
+    assert behind.start_distance == 0.0
+    assert "10.0 m before the road starts" in behind.note
+    end = road.location_at(road.length)
+    past = m.place(road, end[0] + 8.0, end[1])
+    assert past.start_distance == m.max_start_distance(road) and "past the road's end" in past.note
+    with pytest.raises(ValueError, match="place the car"):
+        m.place(sp, math.nan, 0.0)
+
+
+def test_the_ramp_compares_world_up_and_projected_up():
+    state = m.compute(params(track=m.SLOPE_TRACK, start_offset=1.5))
+    tr, run = state.trajectory, state.run
+    slope = math.atan(m.SLOPE_GRADE)
+    assert tr.crosstrack_error[0] == pytest.approx(1.5)
+    assert run.world_up_crosstrack[0] == pytest.approx(1.5 * math.cos(slope), rel=1e-6)
+    assert tr.ended  # the ramp is open: the run stops at its end
+
+
+# -- the speed sweep ---------------------------------------------------------------------------
+def test_the_sweep_equals_one_run_at_a_time():
+    sp = track("hairpin")
+    base = SteeringParams(use_heading=False, use_crosstrack=False)
+    sweep = speed_sweep(sp, base, speeds=[8.0, 16.0], start_distance=30.0)
+    for j, p in enumerate((base.replace(adaptive_look_ahead=False, fixed_look_ahead=25.0),
+                           base.replace(adaptive_look_ahead=False, fixed_look_ahead=1.5),
+                           base)):
+        for i, v in enumerate((8.0, 16.0)):
+            ref = simulate(sp, p, v, 30.0, start_distance=30.0).metrics()
+            assert sweep.rms[j, i] == pytest.approx(ref["rms_crosstrack"], rel=1e-6)
+            assert sweep.max[j, i] == pytest.approx(ref["max_crosstrack"], rel=1e-6)
+            assert sweep.movement[j, i] == pytest.approx(ref["steering_movement"], rel=1e-6)
+
+
+def test_the_sweep_on_an_open_road_stops_each_run_at_the_end():
+    sp = track("open_road")
+    sweep = speed_sweep(sp, SteeringParams(), speeds=[12.0])
+    ref = simulate(sp, SteeringParams(), 12.0, 30.0).metrics()
+    assert sweep.rms[2, 0] == pytest.approx(ref["rms_crosstrack"], rel=1e-6)
+
+
+@pytest.mark.parametrize("name", ["oval", "s_bend", "hairpin", "open_road"])
+def test_the_articles_look_ahead_claim_over_all_speeds(name):
+    """The lesson's sweep text (Position Delta only, as in the article's look-ahead
+    section): fixed long is never best; fixed short wins at low speed and falls apart by
+    15 m/s; adaptive wins from there on and its worst RMS stays under 0.6 m."""
+    state = m.compute(params(track=name, view="Speed sweep", **m._POSITION_ONLY))
+    sw = state.sweep
+    best = sw.best("rms")
+    assert not np.any(best == 0)  # fixed long
+    first_adaptive = float(sw.speeds[np.argmax(best == 2)])
+    assert 10.0 <= first_adaptive <= 15.0
+    assert np.all(best[sw.speeds >= 15.0] == 2)
+    assert sw.rms[2].max() < 0.6
+    assert sw.rms[1][sw.speeds >= 16.0].min() > 2.0  # fixed short weaves off the road
+    assert sw.rms[0].min() > 1.8                      # fixed long always cuts the bends
+
+
+def test_with_all_three_terms_the_sweep_says_where_the_claim_stops():
+    """With Heading and Crosstrack on, the default adaptive settings win at low and middle
+    speeds on every track, but fixed short is better at high speed on the S-bend: the
+    lesson says so."""
+    s_bend = m.compute(params(track="s_bend", view="Speed sweep")).sweep
+    assert s_bend.best("rms")[0] == 2
+    assert s_bend.best("rms")[-1] == 1
+    hairpin = m.compute(params(track="hairpin", view="Speed sweep")).sweep
+    assert np.all(hairpin.best("rms")[hairpin.speeds <= 18.0] == 2)
+
+
+# -- the scenarios ----------------------------------------------------------------------------
+def _scenario_state(name):
+    return m.compute(Params(SCENARIOS[name].values))
+
+
+def test_every_scenario_sets_every_control():
+    for sc in m.SCENARIOS:
+        assert set(sc.values) == set(m.DEFAULTS)
+        assert 0.0 <= sc.moment <= m.DURATION
+
+
+def test_fixed_long_cuts_inside_the_hairpins():
+    state = _scenario_state("Fixed long look-ahead cuts the corner")
+    assert state.trajectory.crosstrack_error.min() < -7.0
+    assert f"{-state.trajectory.crosstrack_error.min():.1f} m inside" in \
+        SCENARIOS["Fixed long look-ahead cuts the corner"].claim(state)
+
+
+def test_fixed_short_weaves_at_16_but_not_at_10():
+    state = _scenario_state("Fixed short look-ahead weaves at 16 m/s")
+    here = state.sweep.at(16.0)
+    assert here["Fixed short"][0] > 5 * here["Adaptive"][0]
+    assert state.metrics["steering_movement"] > 5 * m.compute(
+        Params({**SCENARIOS["Fixed short look-ahead weaves at 16 m/s"].values,
+                "mode": "Adaptive"})).metrics["steering_movement"]
+    slow = state.sweep.at(10.0)
+    assert slow["Fixed short"][0] < slow["Adaptive"][0]
+    assert "Below 15 m/s it is the best of the three" in \
+        SCENARIOS["Fixed short look-ahead weaves at 16 m/s"].claim(state)
+
+
+def test_position_only_slides_more_than_with_heading():
+    state = _scenario_state("Position only slides across the line")
+    with_heading = m.compute(Params({**SCENARIOS["Position only slides across the line"].values,
+                                     "use_heading": True}))
+    assert m.centre_line_crossings(state.trajectory.crosstrack_error) > \
+        m.centre_line_crossings(with_heading.trajectory.crosstrack_error)
+    assert np.abs(state.run.heading_error).max() > np.abs(with_heading.run.heading_error).max()
+
+
+def test_position_and_heading_run_parallel_but_offset_and_crosstrack_brings_it_back():
+    parallel = _scenario_state("Position + Heading: parallel but offset")
+    back = _scenario_state("All three: back to the centre line")
+    k = int(np.searchsorted(parallel.trajectory.t, 10.0))
+    assert abs(parallel.trajectory.crosstrack_error[k]) > 0.3
+    assert abs(parallel.run.heading_error[k]) < 1.0
+    assert math.isnan(parallel.metrics["settle_time"])
+    assert back.metrics["settle_time"] < 4.0
+    assert back.metrics["rms_crosstrack"] < 0.5 * parallel.metrics["rms_crosstrack"]
+
+
+def test_slope_scenario_text_matches_the_numbers():
+    state = _scenario_state("Slope: world up vs projected up")
+    text = SCENARIOS["Slope: world up vs projected up"].claim(state)
+    assert "26.6°" in text and "0.89 long" in text and "1.34 m" in text and "1.50 m" in text
+
+
+# -- the app ----------------------------------------------------------------------------------
+def test_builds_one_figure_that_fits_beside_its_controls(app):
+    assert app.widget is not None and app.last_error is None
     w, h = app.fig.get_size_inches() * app.fig.dpi
-    assert w <= 1000 and h <= 560  # leaves room for the side panel at 1280x720
-    assert app.last_error is None
+    assert w <= 800 and h <= 500
+    assert app.trajectory.t[-1] == pytest.approx(m.DURATION)
+    assert app.preset.value == app.custom_label
 
 
-def test_every_steering_parameter_has_a_control(app):
-    covered = set(app.params_sliders) | {"adaptive_look_ahead", "use_position", "use_heading",
-                                         "use_crosstrack"}
-    assert covered == {f.name for f in fields(SteeringParams)}
-    assert app.params() == SteeringParams()
-
-
-def test_speed_change_resimulates_and_redraws(app):
+def test_speed_change_recomputes_and_time_only_redraws(app):
     before = app.path_line.get_xydata().copy()
+    computed = app.compute_count
     app.speed.value = 14.0
-    after = app.path_line.get_xydata()
-    assert app.trajectory.look_ahead[0] == pytest.approx(3.0 + 14.0 * 0.3, rel=0.05)
-    assert not np.array_equal(before, after)
-    np.testing.assert_allclose(after[:, 0], app.trajectory.x)
-    app.speed.value = 10.0
-
-
-def test_terms_off_draw_zero_lines_and_match_the_simulation():
-    app = SteeringApp()
-    app.start_offset.value = 2.0
-    app.use_crosstrack.value = False
-    np.testing.assert_array_equal(app.term_lines["crosstrack"].get_ydata(), 0.0)
-    ref = simulate(track("oval"), SteeringParams(use_crosstrack=False), 10.0, DURATION,
-                   start_offset=2.0)
-    np.testing.assert_allclose(app.trajectory.crosstrack_error, ref.crosstrack_error)
-    # the drawn terms add up to the steering before the clamp
-    total = sum(app.term_lines[k].get_ydata() for k in ("position", "heading", "crosstrack"))
-    np.testing.assert_allclose(total, app.trajectory.steering_unclamped, atol=1e-12)
-    np.testing.assert_allclose(app.term_lines["steering"].get_ydata(), app.trajectory.steering)
-
-
-def test_look_ahead_mode_buttons():
-    app = SteeringApp()
-    app.mode.value = "Fixed long"
-    assert app.params_sliders["fixed_look_ahead"].value == FIXED_LONG
-    np.testing.assert_array_equal(app.trajectory.look_ahead, FIXED_LONG)
-    app.mode.value = "Fixed short"
-    assert app.trajectory.look_ahead.max() < 2.0
-    app.mode.value = "Adaptive"
-    assert app.params().adaptive_look_ahead
-
-
-def test_scrubbing_time_moves_every_debug_artist(app):
-    k = 400
-    app.time.value = k
+    assert app.compute_count == computed + 1
+    assert not np.array_equal(before, app.path_line.get_xydata())
+    np.testing.assert_allclose(app.path_line.get_xydata()[:, 0], app.trajectory.x)
+    drawn = app.draw_count
+    app.time.value = 6.5
+    assert app.compute_count == computed + 1 and app.draw_count == drawn + 1
+    k = int(round(6.5 * 60))
     tr = app.trajectory
-    np.testing.assert_allclose(app.car_patch.get_xy(),
-                               Vehicle().outline(tr.x[k], tr.y[k], tr.yaw[k]))
-    np.testing.assert_allclose(app.progress_dot.get_xydata()[0], tr.progress_point[k])
+    np.testing.assert_allclose(app.car_patch.get_xy(), Vehicle().outline(tr.x[k], tr.y[k],
+                                                                         tr.yaw[k]))
+    np.testing.assert_allclose(app.progress_dot.get_xydata()[0], app.state.run.progress_point[k])
     np.testing.assert_allclose(app.target_dot.get_xydata()[0], tr.target[k])
-    np.testing.assert_allclose(app.target_line.get_xydata(), [[tr.x[k], tr.y[k]], tr.target[k]])
-    np.testing.assert_allclose(app.tangent_arrow.get_offsets()[0], tr.target[k])
-    u, v = app.tangent_arrow.U[0], app.tangent_arrow.V[0]
-    np.testing.assert_allclose(np.array([u, v]) / np.hypot(u, v), tr.target_direction[k])
-    np.testing.assert_allclose(app.offset_arrow.get_offsets()[0], tr.progress_point[k])
     assert app.cursor.get_xdata()[0] == pytest.approx(tr.t[k])
-    # the close-up keeps the car and its target in view
-    x0, x1 = app.ax_close.get_xlim()
-    y0, y1 = app.ax_close.get_ylim()
-    for px, py in ((tr.x[k], tr.y[k]), tr.target[k]):
-        assert x0 < px < x1 and y0 < py < y1
-    assert "t = 6.67 s" in app.time_label.value
-    assert "Position Delta" in app.now.value
+    assert "t = 6.50 s" in app.panels["readout"].value
+    app.set(speed=10.0, time=0.0)
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
-def test_presets_set_every_control_and_reproduce_the_simulation(name):
+def test_fixed_look_ahead_is_greyed_out_in_adaptive_mode_with_a_reason():
+    app = SteeringApp()
+    assert app.fixed_look_ahead.disabled and "Adaptive mode" in app.fixed_look_ahead.tooltip
+    assert "Greyed out" in app.panels["notes"].value
+    app.mode.value = "Fixed"
+    assert not app.fixed_look_ahead.disabled and app.look_ahead_base.disabled
+    app.fixed_look_ahead.value = 0.5  # any fixed distance: nothing else claims "long"
+    np.testing.assert_array_equal(app.trajectory.look_ahead, 0.5)
+    app.controller.value = "Stanley"
+    assert app.use_heading.disabled and app.mode.disabled
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_presets_set_every_control_and_show_their_point(name):
     app = SteeringApp(preset=name)
-    spec = PRESETS[name]
+    sc = SCENARIOS[name]
     assert app.preset.value == name
-    assert app.track.value == spec["track"]
-    assert app.mode.value == spec["mode"]
-    assert (app.use_position.value, app.use_heading.value, app.use_crosstrack.value) \
-        == spec["terms"]
-    ref = simulate(track(spec["track"]), app.params(), spec["speed"], DURATION,
-                   start_distance=spec["start"][0], start_offset=spec["start"][1],
-                   start_heading_error=spec["start"][2])
-    assert app.metrics == pytest.approx(ref.metrics(), nan_ok=True)
+    for key, value in sc.values.items():
+        assert getattr(app, key).value == value, key
+    assert app.metrics == pytest.approx(m.compute(Params(sc.values)).metrics, nan_ok=True)
+    assert sc.claim(app.state) in app.preset_note.value.replace("&#x27;", "'")
     assert app.last_error is None
+    app.start_offset.value = 0.3
+    assert app.preset.value == app.custom_label
 
 
-def test_presets_show_the_articles_scenarios():
-    def metrics(name):
-        return SteeringApp(preset=name).metrics
-
-    long = SteeringApp(preset="Fixed long look-ahead cuts the corner").trajectory
-    assert long.crosstrack_error.min() < -4.0  # cuts inside the left-hand hairpins
-    short = metrics("Fixed short look-ahead twitches")
-    late = metrics("Adaptive, Position only: turns in late")
-    assert short["steering_movement"] > 2.5 * late["steering_movement"]
-    offset = metrics("Position + Heading: parallel but offset")
-    back = metrics("All three: back to the centre line")
-    assert np.isnan(offset["settle_time"]) and back["settle_time"] < 5.0
-    assert back["rms_crosstrack"] < 0.5 * offset["rms_crosstrack"]
-
-
-def test_changing_a_control_after_a_preset_marks_it_custom():
-    app = SteeringApp(preset="All three: back to the centre line")
-    app.params_sliders["crosstrack_gain"].value = 0.5
-    assert app.preset.value == CUSTOM
-    assert app.params().crosstrack_gain == 0.5
+def test_switching_controllers_and_the_phase_portrait():
+    app = SteeringApp(start_offset=2.0)
+    app.view.value = "Phase portrait"
+    lines = app.scene.phase_lines
+    assert all(len(line.get_xdata()) for line in lines.values())
+    assert lines["Article"].get_linewidth() > lines["Stanley"].get_linewidth()
+    app.controller.value = "Stanley"
+    assert lines["Stanley"].get_linewidth() > lines["Article"].get_linewidth()
+    np.testing.assert_allclose(lines["Stanley"].get_xdata(), app.trajectory.crosstrack_error)
+    for label in ("Article (3 terms)", "Pure pursuit", "Stanley"):
+        assert label in app.panels["numbers"].value
+    assert len(app.target_dot.get_xdata()) == 0  # Stanley has no look-ahead point
 
 
-def test_clicking_the_map_places_the_car_beside_the_spline():
+def test_sweep_view_marks_the_speed_and_shades_the_winners():
+    app = SteeringApp(preset="Adaptive look-ahead at every speed")
+    s = app.scene
+    assert s.ax_rms.get_visible() and not s.ax_terms.get_visible()
+    assert s.sweep_now["rms"].get_xdata()[0] == 16.0
+    sw = app.state.sweep
+    np.testing.assert_allclose(s.sweep_lines["rms"]["Adaptive"].get_ydata(), sw.rms[2])
+    green = np.array(plt.matplotlib.colors.to_rgba(s.sweep_lines["rms"]["Adaptive"]
+                                                   .get_color())[:3])
+    i = list(range(4, 26)).index(20)
+    assert np.allclose(s.sweep_spans["rms"][i].get_facecolor()[:3], green)
+    assert "best: <b>adaptive</b>" in app.panels["notes"].value
+    app.speed.value = 12.0  # the sweep is not run again for a new speed
+    assert app.state.sweep is sw and s.sweep_now["rms"].get_xdata()[0] == 12.0
+
+
+def test_clicking_the_map_places_the_car_and_explains_clamps():
     app = SteeringApp()
     sp = app.spline
     s = 80.0
     t = sp.direction_at(s)
-    p = sp.location_at(s) + 1.5 * np.array([t[1], -t[0]])  # 1.5 m right of the road
-    event = SimpleNamespace(inaxes=app.ax_map, xdata=p[0], ydata=p[1])
-    app._on_press(event)
+    p = sp.location_at(s) + 1.5 * np.array([t[1], -t[0]])
+    app.time.value = 5.0
+    app.drag._press(SimpleNamespace(inaxes=app.ax_map, xdata=p[0], ydata=p[1]))
     assert app.start_distance.value == pytest.approx(s, abs=0.5)
     assert app.start_offset.value == pytest.approx(1.5, abs=0.05)
-    assert app.trajectory.crosstrack_error[0] == pytest.approx(1.5, abs=0.1)
-    assert app.time.value == 0
-    # dragging moves it again; releasing stops
+    assert app.time.value == 0.0
     q = sp.location_at(120.0)
-    app._on_motion(SimpleNamespace(inaxes=app.ax_map, xdata=q[0], ydata=q[1]))
+    app.drag._move(SimpleNamespace(inaxes=app.ax_map, xdata=q[0], ydata=q[1], buttons={1}))
     assert app.start_distance.value == pytest.approx(120.0, abs=0.5)
-    app._on_release(None)
-    app._on_motion(SimpleNamespace(inaxes=app.ax_map, xdata=p[0], ydata=p[1]))
+    app.drag._end(None)
+    app.drag._move(SimpleNamespace(inaxes=app.ax_map, xdata=p[0], ydata=p[1], buttons={1}))
     assert app.start_distance.value == pytest.approx(120.0, abs=0.5)
-    # far from the road: clamped, with a friendly note rather than an error
     app.place_car(0.0, 0.0)
-    assert abs(app.start_offset.value) == app.start_offset.max
-    assert "from the road" in app.status.value and app.last_error is None
+    assert abs(app.start_offset.value) == m.MAX_OFFSET
+    assert "farthest" in app.panels["notes"].value and app.last_error is None
+    app.track.value = "s_bend"
+    assert "farthest" not in app.panels["notes"].value  # another change clears the note
+    app.place_car(-10.0, 0.0)
+    assert app.start_distance.value == 0.0 and "before the road starts" in \
+        app.panels["notes"].value
 
 
-@pytest.mark.parametrize("name", list(TRACKS))
-def test_every_track_loads_and_runs(name):
+def test_track_change_bounds_the_start_distance():
     app = SteeringApp()
-    app.track.value = name
-    assert app.spline.length == pytest.approx(track(name).length)
-    assert app.start_distance.max <= app.spline.length
-    assert app.last_error is None
-    assert app.metrics["rms_crosstrack"] < 0.5
-    x0, x1 = app.ax_map.get_xlim()
-    assert x0 < app.spline.sample(50)[:, 0].min() and app.spline.sample(50)[:, 0].max() < x1
+    app.start_distance.value = 250.0
+    app.track.value = "s_bend"
+    assert app.start_distance.max == m.max_start_distance(track("s_bend"))
+    assert app.start_distance.value <= app.start_distance.max
+    assert app.compute_count == 3  # start, 250 m, the new track (clamped once)
 
 
-def test_open_road_end_is_reported():
-    app = SteeringApp("open_road")
-    app.speed.value = 15.0
-    assert app.trajectory.ended
-    assert "road ended" in app.numbers.value
-    assert app.time.max == len(app.trajectory) - 1
+def test_open_road_stops_at_its_end_and_the_readout_says_so():
+    app = SteeringApp("open_road", speed=15.0)
+    tr = app.trajectory
+    assert tr.ended
+    app.time.value = m.DURATION
+    assert "the road ended" in app.panels["readout"].value
+    assert "nose reached it" in app.panels["numbers"].value
+    assert np.max(np.abs(np.diff(tr.steering[-30:]))) < 0.01
 
 
-def test_a_failing_callback_shows_a_message_not_a_traceback(monkeypatch):
+def test_ramp_shows_the_3d_view_with_both_right_vectors():
+    app = SteeringApp(preset="Slope: world up vs projected up")
+    s = app.scene
+    assert s.ax_slope.get_visible() and not s.ax_close.get_visible()
+    world = np.array(s.slope_vectors["right_world"].get_data_3d())
+    unit = np.array(s.slope_vectors["right"].get_data_3d())
+    ratio = np.linalg.norm(world[:, 1] - world[:, 0]) / np.linalg.norm(unit[:, 1] - unit[:, 0])
+    assert ratio == pytest.approx(math.cos(math.atan(m.SLOPE_GRADE)), rel=1e-6)
+    assert "+1.34 m" in s.slope_text.get_text() and "+1.50 m" in s.slope_text.get_text()
+    app.track.value = "oval"
+    assert s.ax_close.get_visible() and not s.ax_slope.get_visible()
+
+
+def test_a_failing_compute_shows_a_message_not_a_traceback(monkeypatch):
     app = SteeringApp()
 
-    def broken():
+    def broken(_params):
         raise ValueError("the spline exploded")
 
-    monkeypatch.setattr(app, "run", broken)
-    app.speed.value = 12.0  # must not raise
+    monkeypatch.setattr(app, "compute", broken)
+    app.speed.value = 12.0
     assert "the spline exploded" in app.status.value
     assert app.last_error == "the spline exploded"
 
 
 def test_bad_arguments_raise():
-    with pytest.raises(ValueError, match="unknown track"):
+    with pytest.raises(ValueError, match="Track"):
         SteeringApp("nurburgring")
-    with pytest.raises(ValueError, match="unknown scenario"):
+    with pytest.raises(ValueError, match="preset"):
         SteeringApp(preset="drift")
-    with pytest.raises(ValueError, match="place the car"):
-        SteeringApp().place_car(float("nan"), 0.0)
 
 
-def test_save_gif(tmp_path):
-    app = SteeringApp()
-    path = app.save_gif(tmp_path / "run.gif", step=200, dpi=40)
+def test_save_gif_keeps_real_time(tmp_path):
+    app = SteeringApp("ramp")
+    path = app.save_gif(tmp_path / "run.gif", step=40)
     with Image.open(path) as im:
-        frames = list(range(0, app.play.max + 1, 200 * app.play.step))
-        assert im.n_frames == len(frames) + (frames[-1] != app.play.max)
-    assert app.time.value == 0
-
-
-# -- the lesson's static figures and the tuning exercise -----------------------------------
-@pytest.mark.parametrize("term", ["position", "heading", "crosstrack"])
-def test_term_figures_show_the_library_value(term):
-    from lessons_lib.apps.steering import _demo_situation, term_figure
-
-    fig = term_figure(term)
-    title = fig.axes[0].get_title()
-    _, _, _, terms = _demo_situation()
-    value = {"position": f"{terms.position_delta:+.1f}°", "heading": f"{terms.heading_delta:+.1f}°",
-             "crosstrack": f"{terms.crosstrack_error:+.2f} m"}[term]
-    assert value in title
-    with pytest.raises(ValueError, match="term must be"):
-        term_figure("yaw")
-
-
-def test_slope_and_run_figures():
-    from lessons_lib.apps.steering import run_figure, slope_figure
-
-    fig = slope_figure(0.3)
-    assert "16.7°" in fig.axes[0].get_title()  # atan(0.3)
-    with pytest.raises(ValueError, match="grade"):
-        slope_figure(float("nan"))
-    sp = track("s_bend")
-    traj = simulate(sp, SteeringParams(), 10.0, 5.0, start_offset=1.0)
-    fig = run_figure(traj, sp, title="a run")
-    ct_line = fig.axes[1].get_lines()[-1]
-    np.testing.assert_allclose(ct_line.get_ydata(), traj.crosstrack_error)
-
-
-def test_tuning_challenge_starts_unsolved_and_can_be_solved():
-    from lessons_lib.apps.steering import TuningChallenge
-
-    challenge = TuningChallenge(track_name="hairpin", speed=12.0, target=0.3, start_offset=2.0)
-    assert challenge.check() is False
-    assert "Not yet" in challenge.feedback.value
-    challenge.check_button.click()  # the button runs the same check, guarded
-    assert challenge.solved is False and challenge.last_error is None
-    challenge.hint_button.click()
-    assert "Hint" in challenge.feedback.value
-    # the values the hint points to pass
-    for name, value in {"look_ahead_base": 2.0, "look_ahead_speed_factor": 0.2,
-                        "heading_weight": 0.85, "max_yaw_delta": 45.0,
-                        "crosstrack_gain": 0.25}.items():
-        challenge.sliders[name].value = value
-    assert challenge.check() is True
-    assert challenge.last_metrics["rms_crosstrack"] < 0.3
-    assert "Well done" in challenge.feedback.value
+        assert im.n_frames == len(app.frame_values(40))
+        assert im.size[0] >= 480
+        assert im.info["duration"] == pytest.approx(40 * 0.05 * 1000, abs=10)
+    assert app.time.value == 0.0

@@ -1,79 +1,135 @@
-"""Lesson 1 in Voila and Chromium at 1280x720: it renders, the keyboard moves the pitch ring,
-"Lock it" shows the lock, the order dropdown re-nests the rings, no error text anywhere."""
+"""Lesson 1 in Chromium at 1280x720, in Voila and in JupyterLab (file browser open): it
+renders, the keyboard moves the pitch ring, "Lock it" animates to the lock, every order
+locks, the view buttons keep the labels in the picture, the exercises answer, the layout
+fits. Screenshots of each state are kept in tests/screenshots/ for a person to look at."""
 
 from __future__ import annotations
 
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
 import pytest
+
+from lessons_lib import rotations as rot
+from lessons_lib.apps.gimbal import model, panel
 
 import browser as h
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "01_gimbal_lock.ipynb"
+MAIN_APP = ".gimbal-app-main"
 
 
-def show_app(page) -> None:
-    """Scroll so that the app (title line, figure and side panel) starts at the top."""
-    page.evaluate("""() => document.querySelector('.jupyter-matplotlib-figure')
-                        .closest('.widget-hbox').scrollIntoView({block: 'start'})""")
+def show_app(page, which: str = MAIN_APP) -> None:
+    """Scroll so that an app (title line, figure and side panel) starts at the top."""
+    page.locator(which).first.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(300)
 
 
-def slider_labels(page) -> list[str]:
-    return page.locator(".widget-slider .widget-label").all_inner_texts()
+def slider_labels(page, which: str = MAIN_APP) -> list[str]:
+    return page.locator(f"{which} .widget-slider .widget-label").all_inner_texts()
 
 
-def test_gimbal_lesson_in_the_browser(voila_server, page):
-    h.open_lesson(page, voila_server, NOTEBOOK)
+def slider_value(page, label: str, which: str = MAIN_APP) -> float:
+    box = page.locator(f"{which} .widget-slider", has=page.locator(".widget-label",
+                                                                  has_text=label)).first
+    text = box.locator(".widget-readout").inner_text()
+    return float(text.replace("\u2212", "-"))
+
+
+def select_order(page, order: str, which: str = MAIN_APP) -> None:
+    label = panel.order_label(order, rot.ring_angle_names(order))
+    page.locator(f"{which} .widget-dropdown select").first.select_option(label=label)
+    outer = rot.ring_angle_names(order)[0]
+    page.wait_for_function(
+        """([sel, outer]) => { const l = document.querySelector(sel + ' .widget-slider '
+                  + '.widget-label'); return l && l.innerText.startsWith(outer); }""",
+        arg=[which, outer], timeout=15_000)
+
+
+def badge(page, which: str = MAIN_APP) -> str:
+    return page.locator(f"{which} .gimbal-badge").first.inner_text()
+
+
+def assert_fits(page, which: str = MAIN_APP) -> None:
+    """Nothing of the app sticks out to the right of the window (no sideways scrolling)."""
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    right = page.locator(which).first.evaluate(
+        """e => Math.max(...[e, ...e.querySelectorAll('*')]
+                 .map(x => x.getBoundingClientRect().right))""")
+    assert right <= width + 1, f"the app reaches x = {right:.0f} px in a {width} px window"
+
+
+def test_gimbal_lesson_in_voila(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=3)
     h.assert_no_error_text(page)
-    assert page.locator(".jupyter-matplotlib-figure").count() == 1  # shown once, not twice
+    assert page.locator(".jupyter-matplotlib-figure").count() == 3   # app, copy, exercise
     assert slider_labels(page)[:3] == ["yaw (Y)", "pitch (X)", "roll (Z)"]
     show_app(page)
+    assert_fits(page)
     h.screenshot(page, "01_gimbal_lock")
 
     # the pitch slider from the keyboard: three steps of 1 degree
     before = h.canvas_images(page)
     h.move_slider(page, label="pitch (X)", key="ArrowRight", times=3)
-    h.wait_for_pixels_change(page, before)
-    # (the readout writes a typographic minus sign, U+2212)
+    h.wait_for_pixels_change(page, before, figure=0)
     page.wait_for_function(
         """() => [...document.querySelectorAll('.widget-slider')].some(s =>
                s.innerText.includes('pitch (X)') && /[-\u2212]17/.test(s.innerText))""",
         timeout=15_000)
     h.assert_no_error_text(page)
 
-    # Lock it: the LOCKED badge and the banner appear, the picture changes
-    before = h.canvas_images(page)
-    page.get_by_role("button", name="Lock it").click()
-    h.wait_for_pixels_change(page, before)
-    page.wait_for_selector("text=GIMBAL LOCK", timeout=15_000)
-    page.wait_for_selector(".gimbal-badge:has-text('LOCKED')", timeout=15_000)
-    page.wait_for_selector("text=the same motion", timeout=15_000)
-    h.wait_idle(page)
+    # Lock it: the pitch ring swings there over about a second (caught on the way), then the
+    # badge says LOCKED and the gauge is full
     show_app(page)
-    h.screenshot(page, "01_gimbal_lock_locked")
-    h.assert_no_error_text(page)
-
-    # another order re-nests the rings: roll outside, pitch in the middle, yaw inside
-    before = h.canvas_images(page)
-    page.locator(".widget-dropdown select").first.select_option(label="ZXY: roll > pitch > yaw")
-    h.wait_for_pixels_change(page, before)
+    page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
+    path = model.lock_path(-17.0)
     page.wait_for_function(
-        """() => { const l = [...document.querySelectorAll('.widget-slider .widget-label')]
-                     .map(e => e.innerText); return l[0] === 'roll (Z)'; }""",
-        timeout=15_000)
-    assert slider_labels(page)[:3] == ["roll (Z)", "pitch (X)", "yaw (Y)"]
+        """([lo, hi]) => { const s = [...document.querySelectorAll('.gimbal-app-main '
+               + '.widget-slider')].find(s => s.innerText.includes('pitch (X)'));
+               const v = parseFloat(s.querySelector('.widget-readout').innerText
+                                    .replace('\u2212', '-'));
+               return v <= lo && v >= hi; }""",
+        arg=[path[0] - 10, path[-1] + 10], timeout=30_000, polling=10)
+    h.screenshot(page, "01_gimbal_lock_animation_middle")
+    seen = slider_value(page, "pitch (X)")
+    assert -90 < seen < -17, seen
+    page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-locked", timeout=15_000)
+    assert slider_value(page, "pitch (X)") == -90
+    assert "LOCKED" in badge(page)
+    assert "the same axis" in page.locator(f"{MAIN_APP} .gimbal-lock").inner_text()
     h.wait_idle(page)
-    show_app(page)
-    h.screenshot(page, "01_gimbal_lock_zxy")
+    h.screenshot(page, "01_gimbal_lock_locked")
     h.assert_no_error_text(page)
     assert not page.console_errors, page.console_errors
 
 
-def test_the_view_orbits_with_the_mouse_and_the_view_buttons(voila_server, page):
-    h.open_lesson(page, voila_server, NOTEBOOK)
+def test_every_order_locks_and_every_view_keeps_the_labels(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=3)
     show_app(page)
-    canvas = page.locator(h.FIGURE).first
+    for order in rot.ORDERS:
+        before = h.canvas_images(page)
+        select_order(page, order)
+        h.wait_for_pixels_change(page, before, figure=0)
+        page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
+        page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-locked", timeout=15_000)
+        middle = rot.middle_angle_name(order)
+        axis = {"yaw": "Y", "pitch": "X", "roll": "Z"}[middle]
+        assert abs(slider_value(page, f"{middle} ({axis})")) == 90
+        h.wait_idle(page)
+        h.screenshot(page, f"01_gimbal_lock_{order}_locked")
+    for view in ("back", "side", "top", "3/4"):
+        before = h.canvas_images(page)
+        page.locator(MAIN_APP).get_by_role("button", name=view, exact=True).click()
+        h.wait_for_pixels_change(page, before, figure=0)
+        h.wait_idle(page)
+        h.screenshot(page, f"01_gimbal_lock_view_{view.replace('/', '')}")
+    # an orbit with the mouse
+    canvas = h.figure_canvas(page, 0)
     box = canvas.bounding_box()
     x, y = box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5
     before = h.canvas_images(page)
@@ -82,24 +138,131 @@ def test_the_view_orbits_with_the_mouse_and_the_view_buttons(voila_server, page)
     for step in range(1, 9):
         page.mouse.move(x + 15 * step, y + 4 * step)
     page.mouse.up()
-    h.wait_for_pixels_change(page, before)
-    before = h.canvas_images(page)
-    page.get_by_role("button", name="top", exact=True).click()
-    h.wait_for_pixels_change(page, before)
+    h.wait_for_pixels_change(page, before, figure=0)
     h.wait_idle(page)
-    h.screenshot(page, "01_gimbal_lock_top")
+    h.screenshot(page, "01_gimbal_lock_orbited")
     h.assert_no_error_text(page)
 
 
-def test_an_exercise_checks_its_answer_in_voila(voila_server, page):
-    h.open_lesson(page, voila_server, NOTEBOOK)
-    box = page.locator(".widget-vbox", has_text="Row 2, column 3 of Rx")
+def test_exercises_answer_in_voila(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=3)
+    # exercise 1: typed with the typographic minus sign
+    box = page.locator(".widget-vbox", has_text="Row 2, column 3 of Rx").last
     box.locator("input").fill("0.5")
     box.get_by_role("button", name="Check").click()
     page.wait_for_selector("text=Not quite", timeout=15_000)
-    box.get_by_role("button", name="Hint").click()
-    page.wait_for_selector("text=sin 30° = 1/2", timeout=15_000)
-    box.locator("input").fill("-0.5")
+    box.locator("input").fill("\u22120.5")
     box.get_by_role("button", name="Check").click()
     page.wait_for_selector("text=Right!", timeout=15_000)
+
+    # exercise 2: "Show this case" puts the small copy in order ZXY, locked
+    q = page.locator(".widget-vbox", has_text="whose axes line up").last
+    before = h.canvas_images(page)
+    q.get_by_role("button", name="Show this case").click()
+    h.wait_for_pixels_change(page, before, figure=1)
+    page.wait_for_selector(".gimbal-app-copy .gimbal-badge-locked", timeout=15_000)
+    assert slider_labels(page, ".gimbal-app-copy")[0] == "roll (Z)"
+    q.get_by_text("roll's and pitch's").click()
+    q.get_by_role("button", name="Check").click()
+    page.wait_for_selector("text=those two rings do lie in one plane", timeout=15_000)
+    show_app(page, ".gimbal-app-copy")
+    assert_fits(page, ".gimbal-app-copy")
+    h.screenshot(page, "01_gimbal_lock_exercise_copy")
+
+    # exercise 4: reach the ghost by typing the angles into the sliders' readouts
+    ex = page.locator(".gimbal-reach").last
+    ex.get_by_role("button", name="Check").click()
+    page.wait_for_selector("text=Not yet", timeout=15_000)
+    target = model.reach_target()
+    for label, value in zip(("yaw (Y)", "pitch (X)", "roll (Z)"), target.angles, strict=True):
+        readout = ex.locator(".widget-slider", has=page.locator(".widget-label",
+                                                                has_text=label)) \
+            .locator(".widget-readout").first
+        readout.click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type(f"{value:.0f}")
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(200)
+    page.wait_for_selector(".gimbal-reach .gimbal-target:has-text('On the ghost')",
+                           timeout=15_000)
+    ex.get_by_role("button", name="Check").click()
+    page.wait_for_selector("text=with yaw", timeout=15_000)
+    assert "On the ghost" in ex.inner_text()
+    ex.evaluate("e => e.scrollIntoView({block: 'start'})")
+    h.wait_idle(page)
+    h.screenshot(page, "01_gimbal_lock_reach_done")
+    h.assert_no_error_text(page)
+
+
+# -- JupyterLab, with the file browser open (its default) ------------------------------------
+@pytest.fixture(scope="module")
+def lab_server():
+    settings = Path(tempfile.mkdtemp(prefix="lesson1-lab-"))
+    port = h.free_port()
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+               "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=",
+               "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
+               f"--ServerApp.root_dir={h.NOTEBOOKS}",
+               f"--LabApp.user_settings_dir={settings / 'settings'}",
+               f"--LabApp.workspaces_dir={settings / 'workspaces'}",
+               "--allow-root", "--LabApp.news_url=", "--LabApp.check_for_updates_class="
+               "jupyterlab.NeverCheckForUpdate"]
+    server = h.VoilaServer(command=command, port=port)
+    try:
+        server.wait_ready(120)
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(settings, ignore_errors=True)
+
+
+def lab_screenshot(page, name: str) -> None:
+    """A screenshot without JupyterLab's "get notified about news?" toast over the app."""
+    no_news = page.locator(".jp-Notification-Toast", has_text="notified").get_by_role(
+        "button", name="No")
+    if no_news.count():
+        no_news.first.click()
+        page.wait_for_timeout(300)
+    h.screenshot(page, name)
+
+
+def test_gimbal_lesson_in_jupyterlab_with_the_file_browser_open(lab_server, page):
+    page.goto(f"{lab_server.url}/lab/tree/{NOTEBOOK}", timeout=120_000)
+    page.wait_for_selector(".jp-DirListing", state="visible", timeout=120_000)  # file browser
+    page.wait_for_selector(".jp-Notebook", timeout=120_000)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle'], "
+                           ".jp-mod-idle, .jp-Toolbar", timeout=120_000)
+    page.wait_for_timeout(3000)
+    page.locator(".jp-Notebook").first.click()
+    page.get_by_role("menuitem", name="Run").first.click()
+    page.get_by_role("menuitem", name=re.compile("^Run All Cells")).first.click()
+    page.wait_for_function(
+        "document.querySelectorAll('.jupyter-matplotlib-figure').length >= 3",
+        timeout=180_000)
+    page.wait_for_selector(MAIN_APP, timeout=60_000)
+    show_app(page)
+    h.wait_idle(page, timeout=20)
+    assert_fits(page)
+    lab_screenshot(page, "01_gimbal_lock_jupyterlab")
+    page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
+    path = model.lock_path(-20.0)
+    page.wait_for_function(
+        """([lo, hi]) => { const s = [...document.querySelectorAll('.gimbal-app-main '
+               + '.widget-slider')].find(s => s.innerText.includes('pitch (X)'));
+               const v = parseFloat(s.querySelector('.widget-readout').innerText
+                                    .replace('\u2212', '-'));
+               return v <= lo && v >= hi; }""",
+        arg=[path[0] - 10, path[-1] + 10], timeout=30_000, polling=10)
+    lab_screenshot(page, "01_gimbal_lock_jupyterlab_animation_middle")
+    page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-locked", timeout=15_000)
+    h.wait_idle(page)
+    lab_screenshot(page, "01_gimbal_lock_jupyterlab_locked")
+    for order in rot.ORDERS:
+        select_order(page, order)
+        page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
+        page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-locked", timeout=15_000)
+        page.wait_for_timeout(1500)
+        h.wait_idle(page)
+        assert_fits(page)
+        lab_screenshot(page, f"01_gimbal_lock_jupyterlab_{order}_locked")
     h.assert_no_error_text(page)

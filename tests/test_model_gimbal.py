@@ -220,6 +220,8 @@ def test_the_target_is_out_of_reach_of_any_single_ring_from_the_lock(order):
     assert target.error(*target.start) == pytest.approx(40.0)
     # each ring alone only makes it worse or no better: the turn it needs is the lost one
     assert min(model.best_single_ring(target)) == pytest.approx(40.0, abs=0.01)
+    # ... and so do any two: all three rings have to move
+    assert min(model.best_two_rings(target, step_deg=3.0)) == pytest.approx(40.0, abs=0.01)
     # whole-degree angles that the sliders can reach exactly
     assert all(a == round(a) for a in target.angles)
     assert target.error(*target.angles) < 1e-9 and target.reached(*target.angles)

@@ -138,9 +138,19 @@ def test_open_road_stops_at_its_end():
     sp = track("open_road")
     tr = simulate(sp, SteeringParams(), 12.0, 60.0)
     assert tr.ended
-    assert tr.progress[-1] == pytest.approx(sp.length, abs=1e-6)
+    nose = tr.vehicle.nose
+    # it stops when the nose reaches the end: no part of the car beyond the road's end
+    assert sp.length - nose - 0.5 < tr.progress[-1] <= sp.length - nose + 0.5
+    end, tangent = sp.location_at(sp.length), sp.direction_at(sp.length)
+    for x, y, yaw in zip(tr.x, tr.y, tr.yaw, strict=True):
+        outline = tr.vehicle.outline(x, y, yaw)
+        assert np.max((outline - end) @ tangent) <= 12.0 / 60 + 1e-9
     assert tr.t[-1] < 60.0
-    assert tr.t[-1] == pytest.approx(sp.length / 12.0, rel=0.05)
+    assert tr.t[-1] == pytest.approx((sp.length - nose) / 12.0, rel=0.05)
+    # no spike at the end: the last second steers as calmly as the one before
+    last = tr.steering[-60:]
+    assert np.max(np.abs(np.diff(last))) < 0.01
+    assert np.max(np.abs(tr.position_delta[-60:])) < 5.0
 
 
 def test_speed_zero_stands_still():
@@ -182,8 +192,6 @@ def test_bad_simulation_input_raises():
         simulate(sp, SteeringParams(), 10.0, 10.0, dt=0.5)
     with pytest.raises(ValueError, match="duration"):
         simulate(sp, SteeringParams(), 10.0, 0.0)
-    with pytest.raises(ValueError, match="2D"):
-        simulate(sloped_road(), SteeringParams(), 10.0, 1.0)
     with pytest.raises(ValueError, match="start_offset"):
         simulate(sp, SteeringParams(), 10.0, 1.0, start_offset=float("nan"))
     with pytest.raises(ValueError, match="params"):
@@ -229,3 +237,17 @@ def test_the_lessons_claims_about_the_classic_controllers():
     for c in ("article (3 terms)", "pure pursuit", "Stanley"):
         s = by[("hairpin", c)]["settle_time"]
         assert math.isnan(s) or s > 25.0
+
+
+def test_a_car_drives_a_sloped_3d_road_on_its_surface():
+    sp = sloped_road(grade=0.5, bank_turn=40.0)
+    tr = simulate(sp, SteeringParams(), 10.0, 30.0, start_offset=1.5)
+    assert tr.ended and tr.crosstrack_error[0] == pytest.approx(1.5)
+    assert tr.metrics()["settle_time"] < 4.0
+    # the un-projected right vector cross(T, world up) is cos(slope) long: it reads the same
+    # offset short by that factor (the lesson's slope panel)
+    t, off = tr.progress_tangent, tr.perpendicular_offset
+    naive = off[:, 0] * t[:, 1] - off[:, 1] * t[:, 0]
+    k = 120
+    slope = math.atan2(sp.direction_at(tr.progress[k])[2], np.hypot(*t[k]))
+    assert naive[k] == pytest.approx(math.cos(slope) * tr.crosstrack_error[k], rel=1e-6)

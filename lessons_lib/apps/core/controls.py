@@ -14,11 +14,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-_NUMBER = (int, float)
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, _NUMBER) and not isinstance(value, bool)
+from ...validate import is_number
 
 
 def short(value, limit: int = 30) -> str:
@@ -57,7 +53,7 @@ class Slider:
 
     def check(self, value):
         """``value`` as this slider holds it, or a ValueError saying what is wrong."""
-        if not _is_number(value):
+        if not is_number(value):
             raise ValueError(f"'{self.label}' takes a number, not {short(value)}")
         if not math.isfinite(value):
             raise ValueError(f"'{self.label}' takes a finite number, not {short(value)}")

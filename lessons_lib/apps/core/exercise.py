@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import ipywidgets as widgets
 import numpy as np
 
-from .controls import _is_number
+from ...validate import is_number
 from .figure import PALETTE
 from .guard import guard_widget
 
@@ -146,9 +146,9 @@ class NumberQuestion(_Question):
     def __init__(self, prompt: str, answer: float, hint: str, tol: float = 0.5,
                  unit: str = "", explain: str = "", wrong: Mapping[float, str] | None = None,
                  show: Callable[[], None] | None = None) -> None:
-        if not _is_number(answer) or not math.isfinite(answer):
+        if not is_number(answer) or not math.isfinite(answer):
             raise ValueError(f"answer must be a finite number, not {answer!r}")
-        if not _is_number(tol) or not math.isfinite(tol) or tol < 0:
+        if not is_number(tol) or not math.isfinite(tol) or tol < 0:
             raise ValueError(f"tol must be a finite number >= 0, not {tol!r}")
         self.answer, self.tol, self.unit, self.explain = float(answer), float(tol), unit, explain
         self.wrong = {float(k): v for k, v in (wrong or {}).items()}

@@ -9,6 +9,7 @@ as a download link, which is cleared as soon as the scenario changes. Frames are
 from __future__ import annotations
 
 import base64
+import contextlib
 import math
 import os
 import tempfile
@@ -16,7 +17,8 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from .controls import _is_number, short
+from ...validate import is_number
+from .controls import short
 from .figure import MIN_FONT_SIZE
 
 #: A GIF narrower than this is hard to read on a slide.
@@ -67,7 +69,7 @@ class GifExport:
                              f"use a larger step (e.g. step={math.ceil(len(values) / 200)})")
         if fps is None:
             fps = self.gif_fps(step)
-        if not _is_number(fps) or not GIF_FPS_RANGE[0] <= fps <= GIF_FPS_RANGE[1]:
+        if not is_number(fps) or not GIF_FPS_RANGE[0] <= fps <= GIF_FPS_RANGE[1]:
             raise ValueError(f"fps must be a number from {GIF_FPS_RANGE[0]:g} to "
                              f"{GIF_FPS_RANGE[1]:g}, not {short(fps)}")
         if dpi is None:
@@ -77,8 +79,10 @@ class GifExport:
         path = os.fspath(path)
         before = self.frame_value
         writer = PillowWriter(fps=fps)
+        painter = getattr(self, "painter", None)
+        held = painter.hold() if painter is not None else contextlib.nullcontext()
         try:
-            with writer.saving(self.fig, path, dpi):
+            with held, writer.saving(self.fig, path, dpi):   # the page sees no GIF frames
                 for value in values:
                     self.show_frame(value)
                     writer.grab_frame()

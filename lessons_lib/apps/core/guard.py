@@ -19,7 +19,8 @@ from collections.abc import Callable
 
 import ipywidgets as widgets
 
-from .controls import _is_number, short
+from ...validate import is_number
+from .controls import short
 
 log = logging.getLogger("lessons_lib.apps")
 
@@ -32,12 +33,12 @@ def _label(w: widgets.Widget) -> str:
 
 
 def _check_number(w, key: str, value) -> None:
-    if not _is_number(value):
+    if not is_number(value):
         raise ValueError(f"takes a number, not {short(value)}")
     if not math.isfinite(value):
         raise ValueError(f"takes a finite number, not {short(value)}")
     lo, hi = getattr(w, "min", None), getattr(w, "max", None)
-    if _is_number(lo) and _is_number(hi) and not lo <= value <= hi:
+    if is_number(lo) and is_number(hi) and not lo <= value <= hi:
         raise ValueError(f"goes from {short(lo)} to {short(hi)}; {short(value)} is outside")
     if isinstance(w, widgets.IntSlider | widgets.Play | widgets.IntText) and value != int(value):
         raise ValueError(f"takes whole numbers, not {short(value)}")

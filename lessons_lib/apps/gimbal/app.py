@@ -20,7 +20,7 @@ _ORDER_OPTIONS = [(panel.order_label(o, rot.ring_angle_names(o)), o) for o in ro
 
 def _angle(name: str, axis: str, value: float, turns: str) -> Slider:
     return Slider(name, f"{name} ({axis})", -180, 180, step=1, value=value,
-                  help=f"{name}: turns about {turns}", label_width="70px", width="340px")
+                  help=f"{name}: turns about {turns}", label_width="70px", width="330px")
 
 
 class GimbalApp(LessonApp):
@@ -39,11 +39,11 @@ class GimbalApp(LessonApp):
         _angle("pitch", "X", -20.0, "the wing axis X"),
         _angle("roll", "Z", 15.0, "the nose axis Z"),
         Choice("order", "order", _ORDER_OPTIONS, value="YXZ", label_width="70px",
-               width="340px", help="the rings from outer to inner"),
+               width="330px", help="the rings from outer to inner"),
     )
 
     def __init__(self, yaw: float = 35.0, pitch: float = -20.0, roll: float = 15.0,
-                 order: str = "YXZ", width: float = 5.6, height: float = 4.8,
+                 order: str = "YXZ", width: float = 4.8, height: float = 4.6,
                  target: model.Target | None = None, compact: bool = False) -> None:
         rot.check_order(order)
         if target is not None and target.order != order:
@@ -126,10 +126,15 @@ class GimbalApp(LessonApp):
         side += [self.status, self.lock_play]
         left = widgets.VBox([self.panel_widget("title", max_width=f"{self._size[0] * 100:.0f}px"),
                              self.fig.canvas])
-        return widgets.HBox(
-            [left, widgets.VBox(side, layout=widgets.Layout(width="360px",
-                                                            padding="0 0 0 6px"))],
+        box = widgets.HBox(
+            [left, widgets.VBox(side, layout=widgets.Layout(width="350px",
+                                                            padding="0 0 0 4px"))],
             layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap"))
+        # a class per kind, for the page's tests: the lesson's app, a small copy, an exercise
+        box.add_class("gimbal-app")
+        box.add_class("gimbal-app-reach" if self.target is not None else
+                      "gimbal-app-copy" if self.compact else "gimbal-app-main")
+        return box
 
     # -- actions ------------------------------------------------------------------------------
     def angles(self) -> tuple[float, float, float]:

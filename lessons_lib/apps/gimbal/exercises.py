@@ -22,10 +22,11 @@ class ReachExercise:
     button. ``app`` is the app, ``widget`` the whole exercise; ``check()`` returns whether
     the aircraft is on the ghost."""
 
-    def __init__(self, order: str = "YXZ", turn_deg: float = 40.0, width: float = 4.6,
+    def __init__(self, order: str = "YXZ", turn_deg: float = 40.0, width: float = 4.4,
                  height: float = 4.0) -> None:
         self.target = model.reach_target(order, turn_deg)
         self.single_ring_best = model.best_single_ring(self.target)
+        self.two_rings_best = model.best_two_rings(self.target)
         yaw, pitch, roll = self.target.start
         self.app = GimbalApp(yaw, pitch, roll, order, width=width, height=height,
                              target=self.target, compact=True)
@@ -34,13 +35,14 @@ class ReachExercise:
                           for n, v in zip(("yaw", "pitch", "roll"), self.target.start,
                                           strict=True))
         best = fmt_number(min(self.single_ring_best), 0)
+        self._two = fmt_number(min(self.two_rings_best), 0)
         self.prompt = (
             f'<div style="font-size:14px;max-width:900px"><b>Reach this orientation.</b> The '
             f"app starts locked ({start}, order {order}). Turn the sliders until the aircraft "
             f"sits on the purple ghost, within {fmt_number(model.REACH_TOL_DEG, 0)}°, then "
-            f"press <b>Check</b>. Try one slider at a time first: from the start, no single "
-            f"ring gets it closer than {best}°, because the ghost is turned about the "
-            f"direction the lock has lost. The {names[1]} ring has to leave ±90° first.</div>")
+            f"press <b>Check</b>. Try one slider at a time first: from the start no ring "
+            f"alone gets it closer than {best}°, because the ghost is turned about the "
+            f"direction the lock has lost. The {names[1]} ring has to leave ±90°.</div>")
         self.check_button = widgets.Button(description="Check", button_style="primary",
                                            layout=widgets.Layout(width="90px"))
         self.restart_button = widgets.Button(description="Back to the start", icon="undo",
@@ -56,6 +58,7 @@ class ReachExercise:
              widgets.HBox([self.check_button, self.hint_button, self.restart_button]),
              self.feedback, self.app.widget],
             layout=widgets.Layout(border=f"1px solid {PALETTE['light']}", padding="6px"))
+        self.widget.add_class("gimbal-reach")
         self.app.guard_controls()
 
     def _ipython_display_(self):
@@ -72,8 +75,9 @@ class ReachExercise:
         if self.solved:
             text = (f'<span style="color:{PALETTE["green"]};font-weight:600">&#10003; On the '
                     f"ghost ({fmt_number(error, 1)}° away) with {html.escape(angles)}. All "
-                    "three rings had to move: the turn the lock had lost is made of a "
-                    "change of the middle ring and of the other two together.</span>")
+                    "three rings had to move: keep any one where it started and the other "
+                    f"two together get no closer than {self._two}°. The turn the lock had "
+                    "lost is a detour through all three angles.</span>")
         else:
             text = (f'<span style="color:{PALETTE["vermillion"]};font-weight:600">&#10007; '
                     f"Not yet: {fmt_number(error, 1)}° from the ghost ({html.escape(angles)})."

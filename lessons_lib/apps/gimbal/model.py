@@ -128,6 +128,24 @@ def best_single_ring(target: Target, step_deg: float = 0.25) -> tuple[float, flo
     return tuple(out)
 
 
+def best_two_rings(target: Target, step_deg: float = 2.0) -> tuple[float, float, float]:
+    """For each ring (outer, middle, inner) kept where ``target.start`` has it: the smallest
+    distance in degrees to the target that the other two rings together can reach (searched
+    on a grid every ``step_deg``). For :func:`reach_target` all three are the full turn:
+    every ring has to move."""
+    names = rot.ring_angle_names(target.order)
+    grid = np.arange(-180.0, 180.0, step_deg)
+    a, b = (g.ravel() for g in np.meshgrid(grid, grid))
+    out = []
+    for kept in names:
+        angles = dict(zip(("yaw", "pitch", "roll"), target.start, strict=True))
+        free = [n for n in names if n != kept]
+        angles[free[0]], angles[free[1]] = a, b
+        R = rot.euler_to_matrix(angles["yaw"], angles["pitch"], angles["roll"], target.order)
+        out.append(float(np.min(rot.angle_between(R, target.matrix))))
+    return tuple(out)
+
+
 def lock_path(middle_start: float, frames: int = LOCK_FRAMES) -> np.ndarray:
     """The middle ring's angle in each frame of "Lock it": from ``middle_start`` to the
     nearer of +-90 (+90 from 0), eased in and out, in whole degrees (the slider's step),

@@ -34,7 +34,7 @@ def sense(state) -> str:
 def title(state) -> str:
     names, order = state.names, state.order
     rings = ", ".join(f"{RING_NAMES[n]} {_ring(n, names[n])}" for n in range(3))
-    product = "·".join(f"R<sub>{a}</sub>" for a in order)
+    product = " ".join(f"R{a.lower()}" for a in order)
     applied = (f'<span style="font-size:13px">R = {product}: {names[2]} acts on the aircraft '
                f"first, {names[0]} last</span>")
     return (f'<div class="gimbal-title" style="font-size:14px;line-height:1.5">Order '
@@ -60,18 +60,17 @@ def gauge(state) -> str:
     fill = 100.0 * state.gauge
     tick = 100.0 * (1 - NEAR_LOCK_DEG / 90.0)
     bar = (f'<div class="gimbal-gauge" title="how close the lock is" style="position:relative;'
-           f'background:{PALETTE["light"]};height:12px;width:320px;margin:4px 0">'
+           f'background:{PALETTE["light"]};height:12px;width:320px;max-width:100%;margin:4px 0">'
            f'<div class="gimbal-gauge-fill" style="background:{colour};height:12px;'
            f'width:{fill:.1f}%"></div>'
            f'<div style="position:absolute;left:{tick:.1f}%;top:-3px;height:18px;'
            f'border-left:2px solid {PALETTE["black"]}"></div></div>')
     return (f'<div class="gimbal-lock" style="font-size:14px;line-height:1.4">{badge} '
             f"{headline}{bar}"
-            f'<span style="font-size:13px">Lock gauge: smallest singular value of the ring '
-            f"rates → turn map <b>{fmt_number(state.lock_measure, 3)}</b> (1 free, 0 locked). "
-            f"<b>near lock</b> once the axes are under {NEAR_LOCK_DEG:.0f}° apart (the tick: "
-            f"{names[1]} past ±{90 - NEAR_LOCK_DEG:.0f}°); <b>LOCKED</b> at {names[1]} = "
-            "±90°.</span></div>")
+            f'<span style="font-size:13px">Smallest singular value of the rates → turn map: '
+            f"<b>{fmt_number(state.lock_measure, 3)}</b> (1 free, 0 locked). Near lock: axes "
+            f"under {NEAR_LOCK_DEG:.0f}° apart (the tick, {names[1]} past "
+            f"±{90 - NEAR_LOCK_DEG:.0f}°); LOCKED: {names[1]} = ±90°.</span></div>")
 
 
 def motion(state) -> str:
@@ -79,8 +78,7 @@ def motion(state) -> str:
     arrows = ", ".join(_ring(n, names[n]) for n in range(3))
     if state.badge == "locked":
         tail = (f"Two arrows lie on one line; the <b>black dashes</b> mark the turn that no "
-                f"ring can make now: to swing the nose that way, {names[1]} must leave ±90° "
-                "first.")
+                f"ring can make now: to turn that way, {names[1]} must leave ±90° first.")
     elif state.badge == "near":
         tail = (f"The {_ring(0, names[0])} and {_ring(2, names[2])} arrows are folding onto "
                 f"one line; the black dashes mark the turn the rings make worst (it costs "
@@ -116,8 +114,7 @@ def numbers(state) -> str:
                    for a in ("yaw", "pitch", "roll"))
     return (
         '<div style="font-size:13px;line-height:1.3">'
-        f"<b>R</b> = R<sub>{state.order[0]}</sub>·R<sub>{state.order[1]}</sub>·"
-        f"R<sub>{state.order[2]}</sub>"
+        f"<b>R</b> = {' '.join('R' + a.lower() for a in state.order)}"
         '<table style="font-family:monospace;font-size:13px;border-left:2px solid #444;'
         f'border-right:2px solid #444;margin:2px 0 4px 0">{rows}</table>'
         f'<b>q</b> (w, x, y, z) = <span style="font-family:monospace">({comps})</span>'

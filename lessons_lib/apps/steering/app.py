@@ -1,0 +1,243 @@
+"""Lesson 3 app: place a car beside a spline and watch the three steering terms drive it.
+
+Top: the whole track and a close-up with the article's debug colours (blue point = progress
+on the spline, red point = look-ahead target, yellow line = car to target, green arrow =
+tangent at the target, orange arrow = crosstrack offset); on the 3D ramp the close-up becomes
+a 3/4 view with both right vectors. Click or drag on the whole-track map to put the car
+somewhere else. Bottom: each term's share of the steering against time, or the speed sweep,
+or the phase portrait of the three controllers.
+
+The model (:mod:`.model`) is pure and cached; a control change re-simulates (or reuses a
+cached run), a time change only moves artists.
+"""
+
+from __future__ import annotations
+
+import math
+
+import ipywidgets as widgets
+
+from ..core import Choice, DragHandler, Frame, LessonApp, Preset, Slider, Toggle
+from . import model, panel
+from .model import CONTROLLERS, DEFAULTS, DURATION, SCENARIOS, TRACK_LABELS, VIEWS
+from .view import SteeringView
+
+#: The article's tunables, in the "All steering parameters" accordion.
+PARAM_CONTROLS = (
+    Slider("look_ahead_base", "Look-ahead base (m)", 0.0, 15.0, step=0.5,
+           value=DEFAULTS["look_ahead_base"], readout=".1f", label_width="150px",
+           width="400px"),
+    Slider("look_ahead_speed_factor", "+ speed × (s)", 0.0, 2.0, step=0.05,
+           value=DEFAULTS["look_ahead_speed_factor"], readout=".2f", label_width="150px",
+           width="400px"),
+    Slider("fixed_look_ahead", "Fixed look-ahead (m)", 0.5, 40.0, step=0.5,
+           value=DEFAULTS["fixed_look_ahead"], readout=".1f", label_width="150px",
+           width="400px"),
+    Slider("heading_weight", "Heading weight", 0.0, 1.0, step=0.05,
+           value=DEFAULTS["heading_weight"], readout=".2f", label_width="150px", width="400px"),
+    Slider("max_yaw_delta", "Max yaw delta (°)", 5.0, 120.0, step=1.0,
+           value=DEFAULTS["max_yaw_delta"], readout=".0f", label_width="150px", width="400px"),
+    Slider("crosstrack_gain", "Crosstrack gain (1/m)", 0.0, 1.0, step=0.01,
+           value=DEFAULTS["crosstrack_gain"], readout=".2f", label_width="150px",
+           width="400px"),
+)
+_W = {"label_width": "150px", "width": "400px"}
+
+
+class SteeringApp(LessonApp):
+    """The car, the spline, the three terms and the steering, for any settings and start.
+
+    Controls (attributes, see :attr:`controls`): ``track``, ``controller``, ``speed``,
+    ``mode``, ``use_position``, ``use_heading``, ``use_crosstrack``, ``start_distance``,
+    ``start_offset``, ``start_heading`` (both + right), ``view`` and the six parameters of
+    :data:`PARAM_CONTROLS`; the frame ``time`` (seconds) with ``play_button``. Results:
+    ``state`` (a :class:`.model.SteeringState`), ``trajectory``, ``metrics``. Artists:
+    ``view`` is taken by the control, so they are on ``scene`` (and aliased: ``car_patch``,
+    ``progress_dot``, ``target_dot``, ``target_line``, ``tangent_arrow``, ``offset_arrow``,
+    ``path_line``, ``term_lines``, ``cursor``).
+    """
+
+    controls = (
+        Choice("track", "Track", [(label, key) for key, label in TRACK_LABELS.items()],
+               value=DEFAULTS["track"], **_W),
+        Choice("controller", "Controller", CONTROLLERS, value="Article", style="toggle",
+               help="the article's three terms, or a classic controller on the same car",
+               **_W),
+        Slider("speed", "Speed (m/s)", 2.0, 25.0, step=0.5, value=DEFAULTS["speed"],
+               readout=".1f", **_W),
+        Choice("mode", "Look-ahead", ("Adaptive", "Fixed"), value="Adaptive", style="toggle",
+               help="adaptive: (base + speed × factor) × curvature scale; fixed: one distance",
+               **_W),
+        Toggle("use_position", "Position Delta", value=True, width="125px"),
+        Toggle("use_heading", "Heading Delta", value=True, width="120px"),
+        Toggle("use_crosstrack", "Crosstrack", value=True, width="105px"),
+        Slider("start_distance", "Start along (m)", 0.0, 303.5, step=0.5, value=0.0,
+               readout=".1f", **_W),
+        Slider("start_offset", "Start offset (m)", -model.MAX_OFFSET, model.MAX_OFFSET,
+               step=0.1, value=0.0, readout="+.1f", help="+ = right of the centre line", **_W),
+        Slider("start_heading", "Start heading (°)", -45.0, 45.0, step=1.0, value=0.0,
+               readout="+.0f", help="+ = pointing right of the road", **_W),
+        Choice("view", "Lower plot", VIEWS, value="Terms", style="toggle", **_W),
+        *PARAM_CONTROLS,
+    )
+    frame = Frame("time", "Time (s)", 0.0, DURATION, step=0.05, value=0.0, interval_ms=50,
+                  seconds_per_unit=1.0, readout=".2f", width="430px", label_width="60px")
+    presets = tuple(Preset(sc.name, sc.values, description=sc.claim) for sc in SCENARIOS)
+    custom_label = "(your own settings)"
+
+    def __init__(self, track_name: str | None = None, preset: str | None = None,
+                 **values) -> None:
+        if track_name is not None:
+            values["track"] = track_name
+        super().__init__(preset=preset, **values)
+
+    # -- the loop ---------------------------------------------------------------------------
+    def build(self) -> None:
+        self.scene = SteeringView()
+        s = self.scene
+        self.fig = s.fig
+        self.ax_map, self.ax_close, self.ax_terms = s.ax_map, s.ax_close, s.ax_terms
+        self.ax_slope, self.ax_phase, self.ax_rms = s.ax_slope, s.ax_phase, s.ax_rms
+        for name in ("car_patch", "progress_dot", "target_dot", "target_line",
+                     "tangent_arrow", "offset_arrow", "path_line", "term_lines", "cursor"):
+            setattr(self, name, getattr(s, name))
+        self.placement_note = ""
+        self.drag = DragHandler(self.fig, self.guard(self._on_press),
+                                self.guard(self._on_drag))
+
+    def compute(self, params):
+        return model.compute(params)
+
+    def update(self) -> None:
+        if not self._depth:
+            self._fit_start_distance()
+        super().update()
+        if not self._depth:
+            self._fit_frame()
+
+    def frame_values(self, step: int = 1) -> list:
+        """Play's frames from the start to the end of the run (an open road ends early)."""
+        values = super().frame_values(step)
+        top = self.time.max
+        kept = [v for v in values if v <= top]
+        return kept if kept[-1] == top else [*kept, top]
+
+    def refresh_controls(self, params) -> None:
+        reasons = model.disabled_controls(params)
+        for name in ("mode", "use_position", "use_heading", "use_crosstrack",
+                     *(c.name for c in PARAM_CONTROLS)):
+            self.set_enabled(name, name not in reasons, reasons.get(name, ""))
+
+    def draw(self, state, time) -> None:
+        self.scene.show_state(state)
+        self.scene.draw(state, time)
+
+    def dynamic_artists(self):
+        """What a frame moves, drawn over a cached background (core.painter): the car,
+        its two points and the line between them on both maps, the arrows, the cursor."""
+        s = self.scene
+        moving = [s.tangent_arrow, s.offset_arrow, s.cursor, s.phase_dot]
+        for view in (s.overview, s.closeup):
+            moving += [view.car, view.progress_dot, view.target_dot, view.target_line]
+        return moving
+
+    def panel(self, state, time) -> dict[str, str]:
+        labels = {spec.name: spec.label for spec in self.controls}
+        notes = [panel.disabled_note(state, labels)]
+        if state.view == "Speed sweep":
+            notes.insert(0, panel.sweep_caption(state))
+        if self.placement_note:
+            notes.insert(0, f"<div style='font-size:13px;color:#0072B2'>&#8505; "
+                            f"{self.placement_note}</div>")
+        return {"readout": panel.readout(state, time), "numbers": panel.numbers(state),
+                "notes": "".join(notes), "key": panel.colour_key(state.view)}
+
+    def layout(self) -> widgets.Widget:
+        terms = widgets.HBox([self.use_position, self.use_heading, self.use_crosstrack],
+                             layout=widgets.Layout(width="400px"))
+        self.advanced = widgets.Accordion(
+            children=[widgets.VBox([getattr(self, c.name) for c in PARAM_CONTROLS])],
+            layout=widgets.Layout(width="410px"))
+        self.advanced.set_title(0, "All steering parameters")
+        self.advanced.selected_index = None
+        side = widgets.VBox(
+            [self.preset_box(), self.track, self.controller, self.speed, self.mode, terms,
+             self.start_distance, self.start_offset, self.start_heading, self.view,
+             self.advanced, self.panel_widget("numbers"), self.panel_widget("notes"),
+             self.status],
+            layout=widgets.Layout(width="420px", padding="0 0 0 6px"))
+        width = f"{round(self.fig.get_figwidth() * self.fig.dpi) + 6}px"
+        left = widgets.VBox([self.fig.canvas, self.panel_widget("key"), self.play_row(),
+                             self.panel_widget("readout")], layout=widgets.Layout(width=width))
+        return widgets.HBox([left, side], layout=widgets.Layout(align_items="flex-start"))
+
+    # -- the track's length bounds the start -------------------------------------------------
+    def _fit_start_distance(self) -> None:
+        top = model.max_start_distance(model.road(self.track.value))
+        w = self.start_distance
+        if w.max != top:
+            self._depth += 1  # the clamp below updates once, with the rest
+            try:
+                w.max = top
+            finally:
+                self._depth -= 1
+
+    def _fit_frame(self) -> None:
+        """Time and Play end where the run ends, so Play at the end starts again at once."""
+        spec = self.frame
+        end = float(self.trajectory.t[-1])
+        index = min(spec.count, math.ceil(end / spec.step - 1e-9))
+        if self.play.max == index:
+            return
+        self._depth += 1
+        try:
+            self.play.max = index
+            self.time.max = spec.at(index)
+        finally:
+            self._depth -= 1
+        if self._pending:
+            self._pending = False
+            self.redraw()
+
+    # -- results ---------------------------------------------------------------------------
+    @property
+    def trajectory(self):
+        return self.state.trajectory
+
+    @property
+    def metrics(self) -> dict:
+        return self.state.metrics
+
+    @property
+    def spline(self):
+        return self.state.spline
+
+    def steering_params(self):
+        """The :class:`lessons_lib.steering.SteeringParams` the controls describe."""
+        return model.steering_params(self.params)
+
+    # -- placing the car by clicking or dragging on the map -----------------------------------
+    def place_car(self, x: float, y: float) -> None:
+        """Start the car beside the road's point nearest (x, y), from the first frame; the
+        panel says when the point was off the road or beyond an open road's ends."""
+        placed = model.place(self.spline, float(x), float(y))
+        self.placement_note = placed.note
+        self.set(start_distance=placed.start_distance, start_offset=placed.start_offset,
+                 time=0.0)
+        self.redraw()
+
+    def _on_press(self, event):
+        if event.inaxes is not self.ax_map or event.xdata is None:
+            return None
+        self.place_car(float(event.xdata), float(event.ydata))
+        return "car"
+
+    def _on_drag(self, _item, event) -> None:
+        if event.inaxes is self.ax_map:
+            self.place_car(float(event.xdata), float(event.ydata))
+
+    def _on_control(self, change=None) -> None:
+        owner = getattr(change, "owner", None) if change is not None else None
+        if owner is not None and owner not in (self.start_distance, self.start_offset):
+            self.placement_note = ""
+        super()._on_control(change)

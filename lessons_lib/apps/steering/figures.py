@@ -1,0 +1,228 @@
+"""Lesson 3's static figures and the notebook's table helper (no widgets).
+
+* :func:`term_figure`: one labelled diagram per steering term, with the value the library
+  computes in its title;
+* :func:`slope_figure`: a ramp with world up, the road normal and the right vector;
+* :func:`run_figure`: one run's path and crosstrack error (the exercises);
+* :func:`sweep_figure`: the speed sweep on every track (the look-ahead section);
+* :func:`table` and :func:`worked_example`: small HTML tables, so a cell's output always
+  says what it shows (Voila hides the code).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+import numpy as np
+from matplotlib.patches import Polygon
+from matplotlib.patheffects import withStroke
+
+from ...spline import Spline
+from ...steering import SteeringParams, road_right, steer
+from ...tracks import TRACKS
+from ...vehicle import Vehicle
+from ..core import PALETTE, make_figure, rc_context
+from . import model
+from .view import COLOURS, MODE_COLOURS, ROAD_HALF_WIDTH, SWEEP_LIMITS
+
+_DEMO_TRACK = [[-20.0, 0.0], [0.0, 0.0], [12.0, 2.0], [22.0, 7.0], [30.0, 14.0]]
+
+
+def _demo_situation():
+    """A car 1.6 m right of a road that bends left, pointing a little left of the road."""
+    sp = Spline(_DEMO_TRACK)
+    s = 33.0
+    t = sp.direction_at(s)
+    pos = sp.location_at(s) + 2.4 * np.array([t[1], -t[0]])
+    yaw = math.degrees(math.atan2(t[1], t[0])) + 8.0
+    params = SteeringParams(adaptive_look_ahead=False, fixed_look_ahead=14.0)
+    return sp, pos, yaw, steer(pos, yaw, 10.0, sp, sp.closest_distance(pos), params)
+
+
+def term_figure(term: str):
+    """A labelled diagram of one term ("position", "heading" or "crosstrack") on one
+    situation, with the value the library computes for it in the title."""
+    if term not in ("position", "heading", "crosstrack"):
+        raise ValueError(f"term must be 'position', 'heading' or 'crosstrack', got {term!r}")
+    sp, pos, yaw, terms = _demo_situation()
+    fig = make_figure(4.6, 3.0)
+    with rc_context():
+        ax = fig.add_axes((0.01, 0.01, 0.98, 0.86))
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    pts = sp.sample(200)
+    d = sp.direction_at(np.linspace(0, sp.length, 200))
+    right = np.c_[d[:, 1], -d[:, 0]]
+    for side in (-ROAD_HALF_WIDTH, ROAD_HALF_WIDTH):
+        ax.plot(*(pts + side * right).T, color=COLOURS["centre"], lw=0.8)
+    ax.plot(*pts.T, color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
+    car = Vehicle()
+    ax.add_patch(Polygon(car.outline(pos[0], pos[1], yaw), closed=True, fc=COLOURS["car"],
+                         ec=PALETTE["black"], lw=1.0, alpha=0.55, zorder=3))
+    heading = np.array([math.cos(math.radians(yaw)), math.sin(math.radians(yaw))])
+    stroke = [withStroke(linewidth=3.2, foreground=PALETTE["black"])]
+    ahead = pos + 9.0 * heading
+    ax.plot(*np.c_[pos, ahead], color=PALETTE["black"], lw=1.0, ls=":", zorder=4)
+    ax.text(*ahead, " car's heading", fontsize=9, va="center")
+    tg, td = terms.target, terms.target_direction
+    if term == "position":
+        ax.plot(*np.c_[pos, tg], color=COLOURS["to_target"], lw=2.0, path_effects=stroke,
+                zorder=6)
+        ax.plot(*tg, "o", color=COLOURS["target"], mec=PALETTE["black"], ms=8, zorder=8)
+        title = f"Position Delta = {terms.position_delta:+.1f}° (target to the right: +)"
+    elif term == "heading":
+        ax.quiver([tg[0]], [tg[1]], [6 * td[0]], [6 * td[1]], color=COLOURS["tangent"],
+                  angles="xy", scale_units="xy", scale=1, width=0.012, zorder=7)
+        ax.quiver([pos[0]], [pos[1]], [6 * td[0]], [6 * td[1]], color=COLOURS["tangent"],
+                  alpha=0.45, angles="xy", scale_units="xy", scale=1, width=0.012, zorder=7)
+        ax.plot(*tg, "o", color=COLOURS["target"], mec=PALETTE["black"], ms=8, zorder=8)
+        title = f"Heading Delta = {terms.heading_delta:+.1f}° (path to the right: +)"
+    else:
+        pp, off, r = terms.progress_point, terms.perpendicular_offset, terms.path_right
+        ax.quiver([pp[0]], [pp[1]], [off[0]], [off[1]], color=COLOURS["offset"], angles="xy",
+                  scale_units="xy", scale=1, width=0.012, zorder=7)
+        ax.quiver([pp[0]], [pp[1]], [3 * r[0]], [3 * r[1]], color=PALETTE["grey"],
+                  angles="xy", scale_units="xy", scale=1, width=0.006, zorder=6)
+        ax.text(*(pp + 3.2 * r), "road's right", fontsize=9, ha="center", va="top")
+        ax.plot(*pp, "o", color=COLOURS["progress"], mec=PALETTE["black"], ms=8, zorder=8)
+        title = f"Crosstrack Error = {terms.crosstrack_error:+.2f} m (right of the line: +)"
+    ax.set_title(title, fontsize=10)
+    ax.set_aspect("equal")
+    ax.set_xlim(4, 36)
+    ax.set_ylim(-6, 15)
+    return fig
+
+
+def slope_figure(grade: float = 0.5):
+    """3D: a road climbing at ``grade``; world up, the up projected off the tangent (road
+    normal) and the road's right vector, at one point."""
+    if not math.isfinite(grade) or abs(grade) > 3:
+        raise ValueError(f"grade must be between -3 and 3, got {grade}")
+    fig = make_figure(4.6, 3.6)
+    with rc_context():
+        ax = fig.add_axes((0.0, 0.02, 0.88, 0.88), projection="3d")
+    ramp = Spline([[0.0, 0.0, 0.0], [10.0, 0.0, 10.0 * grade]])
+    s = 0.5 * ramp.length
+    p, t = ramp.location_at(s), ramp.direction_at(s)
+    up = np.array([0.0, 0.0, 1.0])
+    n = up - t * np.dot(up, t)
+    n /= np.linalg.norm(n)
+    r = road_right(t)
+    corners = np.array([ramp.location_at(0) - 3 * r, ramp.location_at(0) + 3 * r,
+                        ramp.location_at(ramp.length) + 3 * r,
+                        ramp.location_at(ramp.length) - 3 * r])
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+    ax.add_collection3d(Poly3DCollection([corners], facecolor=PALETTE["sky"],
+                                         edgecolor=PALETTE["black"], alpha=0.35))
+    for vec, colour, label, ha in ((3 * t, COLOURS["tangent"], "tangent", "left"),
+                                   (3 * up, PALETTE["grey"], "world up", "left"),
+                                   (3 * n, COLOURS["progress"], "road normal\n(up projected)",
+                                    "right"),
+                                   (3 * r, COLOURS["offset"], "right", "left")):
+        ax.quiver(*p, *vec, color=colour, linewidth=2.2, arrow_length_ratio=0.15)
+        ax.text(*(p + 1.1 * vec), label, fontsize=9, color=colour, ha=ha)
+    ax.set_xlim(0, 10)
+    ax.set_ylim(-5, 5)
+    ax.set_zlim(0, max(5.0, 10 * grade))
+    ax.set_box_aspect((10, 10, max(5.0, 10 * grade)))
+    ax.view_init(elev=32, azim=-128)
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    ax.set_zlabel("z")
+    slope = math.degrees(math.atan(grade))
+    ax.set_title(f"grade {grade:.0%}: slope {slope:.1f}°", fontsize=10)
+    return fig
+
+
+def run_figure(trajectory, spline: Spline, title: str = ""):
+    """A small static picture of one run: the path on the track, and crosstrack vs time."""
+    fig = make_figure(8.0, 2.6)
+    with rc_context():
+        ax_map = fig.add_axes((0.0, 0.02, 0.45, 0.86))
+        ax_ct = fig.add_axes((0.53, 0.2, 0.45, 0.68))
+    pts = spline.sample(400)
+    ax_map.plot(*pts.T, color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
+    ax_map.plot(trajectory.x, trajectory.y, color=COLOURS["path"], lw=1.4)
+    ax_map.plot(trajectory.x[0], trajectory.y[0], "x", color=COLOURS["path"], ms=7, mew=2)
+    ax_map.set_aspect("equal")
+    ax_map.set_xticks([])
+    ax_map.set_yticks([])
+    for spine in ax_map.spines.values():
+        spine.set_visible(False)
+    ax_ct.axhline(0, color=PALETTE["grey"], lw=0.8)
+    ax_ct.plot(trajectory.t, trajectory.crosstrack_error, color=COLOURS["offset"], lw=1.6)
+    ax_ct.set_xlabel("time (s)")
+    ax_ct.set_ylabel("crosstrack (m)")
+    if title:
+        fig.suptitle(title, fontsize=10, y=0.99)
+    return fig
+
+
+
+
+def sweep_figure(params: SteeringParams | None = None, tracks=tuple(TRACKS), speed=None):
+    """RMS crosstrack error against speed for fixed long, fixed short and adaptive look-ahead,
+    one panel per track, the lowest at each speed shaded (``params``: the other settings;
+    default Position Delta only, as in the article's look-ahead section)."""
+    params = params or SteeringParams(use_heading=False, use_crosstrack=False)
+    tracks = tuple(tracks)
+    fig = make_figure(2.3 * len(tracks) + 0.6, 2.9)
+    width = 0.9 / len(tracks)
+    for i, name in enumerate(tracks):
+        with rc_context():
+            ax = fig.add_axes((0.07 + i * width, 0.17, width - 0.025, 0.6))
+        sw = model.sweep(name, params, (0.0, 0.0, 0.0))
+        best = sw.best("rms")
+        for v, b in zip(sw.speeds, best, strict=True):
+            ax.axvspan(v - 0.5, v + 0.5, color=MODE_COLOURS[model.SWEEP_MODES[b]], alpha=0.18,
+                       lw=0)
+        for j, mode in enumerate(model.SWEEP_MODES):
+            ax.plot(sw.speeds, sw.rms[j], color=MODE_COLOURS[mode], lw=1.8, marker="o", ms=3,
+                    label=mode.lower() + (f" ({sw.look_ahead[j]:g} m)" if j < 2 else ""))
+        if speed is not None:
+            ax.axvline(speed, color=PALETTE["black"], lw=1.2, ls="--")
+        ax.set_yscale("log")
+        ax.set_ylim(*SWEEP_LIMITS)
+        ax.set_xlim(sw.speeds[0] - 0.5, sw.speeds[-1] + 0.5)
+        ax.set_xticks([5, 10, 15, 20, 25])
+        ax.set_yticks([0.1, 1, 10], ["0.1", "1", "10"] if i == 0 else [])
+        ax.minorticks_off()
+        ax.set_title(name.replace("_", " "), fontsize=11)
+        ax.set_xlabel("speed (m/s)", labelpad=1)
+        if i == 0:
+            ax.set_ylabel("RMS crosstrack (m)")
+    handles, labels = fig.axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=3, frameon=False, fontsize=10,
+               bbox_to_anchor=(0.5, 1.0))
+    return fig
+
+
+def table(rows, columns, digits: int = 2, caption: str = ""):
+    """A small HTML table of dicts (``columns``: the keys to show, or (key, heading)
+    pairs); NaN reads "never" (a run that never settles); ``caption`` says what it is."""
+    from IPython.display import HTML
+
+    cols = [c if isinstance(c, tuple) else (c, c.replace("_", " ")) for c in columns]
+
+    def cell(v):
+        if isinstance(v, float | np.floating):
+            return "never" if np.isnan(v) else f"{v:.{digits}f}".replace("-", "\u2212")
+        return html.escape(str(v))
+
+    head = "".join(f"<th>{html.escape(label)}</th>" for _, label in cols)
+    body = "".join("<tr>" + "".join(f"<td>{cell(r[k])}</td>" for k, _ in cols) + "</tr>"
+                   for r in rows)
+    cap = f"<caption style='caption-side:top;text-align:left'>{html.escape(caption)}" \
+          "</caption>" if caption else ""
+    return HTML(f"<table>{cap}<tr>{head}</tr>{body}</table>")
+
+
+def worked_example(caption: str, rows: list[tuple[str, str]]):
+    """A two-column table (what, value) under a caption that states the situation, for the
+    results of a small code cell (so Voila, which hides the code, still shows the context)."""
+    return table([{"what": a, "value": b} for a, b in rows], [("what", ""), ("value", "")],
+                 caption=caption)

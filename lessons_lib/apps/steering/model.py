@@ -1,0 +1,450 @@
+"""Lesson 3's model: control values in, a frozen run of the car out (no widgets, no artists).
+
+Everything the app draws or writes is computed here and tested here:
+
+* the run of the chosen controller (the article's three terms, pure pursuit or Stanley) on
+  the chosen track from the chosen start, with each term's share of the steering;
+* the comparison of the three controllers on the same track and start, and the phase
+  portrait (crosstrack error against heading error) of each;
+* the speed sweep (fixed long, fixed short and adaptive look-ahead at 4-25 m/s);
+* the slope case: on the 3D ramp, the right vector from world up (not normalised) against
+  the one from up projected off the tangent, and the crosstrack error each gives;
+* where a click on the map puts the car, and why.
+
+Runs are cached by their inputs, so switching controller or view, or scrubbing time, never
+simulates again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import astuple, dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ...controllers import PurePursuit, Stanley
+from ...spline import Spline
+from ...steering import SteeringParams
+from ...sweep import FIXED_LONG, FIXED_SHORT, SWEEP_MODES, SpeedSweep, speed_sweep
+from ...tracks import TRACKS, sloped_road, track
+from ...vehicle import SETTLE_TOLERANCE, Trajectory, Vehicle, simulate, simulate_controller
+
+#: Seconds of every run (an open road may end sooner).
+DURATION = 30.0
+DT = 1 / 60
+#: The app's tracks: the built-in ones and the 3D ramp of the slope section.
+SLOPE_TRACK = "ramp"
+SLOPE_GRADE, SLOPE_TURN = 0.5, 40.0
+TRACK_LABELS = {"oval": "Oval (closed, r ≥ 20 m)", "s_bend": "S-bend (open, r 25 m)",
+                "hairpin": "Hairpins (closed, r 10 m)", "open_road": "Open road (200 m, ends)",
+                SLOPE_TRACK: "Ramp (3D, 50 % grade)"}
+CONTROLLERS = ("Article", "Pure pursuit", "Stanley")
+VIEWS = ("Terms", "Speed sweep", "Phase portrait")
+#: The start offset slider's range (m): a click farther from the road is clamped to it.
+MAX_OFFSET = 5.0
+#: Gaps kept from an open road's ends when a click places the car (m).
+OPEN_END_GAP = 5.0
+
+
+def _frozen(a) -> np.ndarray:
+    a = np.array(a, dtype=float)
+    a.setflags(write=False)
+    return a
+
+
+@lru_cache(maxsize=8)
+def road(name: str) -> Spline:
+    """The app's track ``name`` (the built-in tracks and the 3D ramp)."""
+    if name == SLOPE_TRACK:
+        return sloped_road(SLOPE_GRADE, SLOPE_TURN)
+    if name not in TRACKS:
+        raise ValueError(f"unknown track {name!r}: choose one of "
+                         f"{', '.join([*TRACKS, SLOPE_TRACK])}")
+    return track(name)
+
+
+def max_start_distance(spline: Spline) -> float:
+    """The farthest start along the track the app allows (m)."""
+    return round(spline.length - (0.5 if spline.closed else OPEN_END_GAP), 1)
+
+
+def steering_params(p) -> SteeringParams:
+    """The SteeringParams the controls describe (``p``: the app's params)."""
+    return SteeringParams(look_ahead_base=p.look_ahead_base,
+                          look_ahead_speed_factor=p.look_ahead_speed_factor,
+                          adaptive_look_ahead=p.mode == "Adaptive",
+                          fixed_look_ahead=p.fixed_look_ahead, heading_weight=p.heading_weight,
+                          max_yaw_delta=p.max_yaw_delta, crosstrack_gain=p.crosstrack_gain,
+                          use_position=p.use_position, use_heading=p.use_heading,
+                          use_crosstrack=p.use_crosstrack)
+
+
+# -- one run ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Run:
+    """One controller's run, with what the app draws of it. Arrays per step."""
+
+    controller: str
+    trajectory: Trajectory
+    metrics: dict
+    progress_point: np.ndarray      # (n, 2) blue point
+    target: np.ndarray              # (n, 2) red point (pure pursuit: its look-ahead point)
+    heading_error: np.ndarray       # deg, + = the road at the progress point is to the right
+    contributions: dict             # term -> share of the steering (article only)
+    world_up_crosstrack: np.ndarray | None = None  # ramp: with cross(T, world up), unnormalised
+
+    def __len__(self) -> int:
+        return len(self.trajectory)
+
+
+def _heading_error(spline: Spline, traj: Trajectory) -> np.ndarray:
+    d = spline.direction_at(traj.progress)
+    path_yaw = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
+    return (traj.yaw - path_yaw + 180.0) % 360.0 - 180.0
+
+
+def _contributions(traj: Trajectory, params: SteeringParams) -> dict:
+    n = len(traj)
+    m = params.max_yaw_delta
+    w = traj.heading_weight
+    zero = np.zeros(n)
+    return {"position": _frozen((1.0 - w) * traj.position_delta / m
+                                if params.use_position else zero),
+            "heading": _frozen(w * traj.heading_delta / m if params.use_heading else zero),
+            "crosstrack": _frozen(-traj.crosstrack_error * params.crosstrack_gain
+                                  if params.use_crosstrack else zero),
+            "steering": _frozen(traj.steering)}
+
+
+def run(track_name: str, controller: str, params: SteeringParams | None, speed: float,
+        start: tuple[float, float, float]) -> Run:
+    """``controller`` on ``track_name`` at ``speed`` from ``start`` = (distance, offset right,
+    heading right in degrees). ``params`` is the article's (ignored by the other two).
+    Cached: the same inputs give the same :class:`Run` object."""
+    key = astuple(params) if params is not None and controller == "Article" else None
+    return _run(track_name, controller, key, float(speed), tuple(map(float, start)))
+
+
+@lru_cache(maxsize=64)
+def _run(track_name: str, controller: str, key: tuple | None, speed: float,
+         start: tuple[float, float, float]) -> Run:
+    params = SteeringParams(*key) if key is not None else None
+    sp = road(track_name)
+    distance, offset, heading_right = start
+    kw = dict(start_distance=distance, start_offset=offset,
+              start_heading_error=-heading_right, vehicle=Vehicle())
+    if controller == "Article":
+        traj = simulate(sp, params, speed, DURATION, DT, **kw)
+        target = traj.target
+        contributions = _contributions(traj, params)
+    elif controller in ("Pure pursuit", "Stanley"):
+        law = PurePursuit() if controller == "Pure pursuit" else Stanley()
+        traj = simulate_controller(sp, law, speed, DURATION, DT, **kw)
+        if controller == "Pure pursuit":
+            ld = law.look_ahead_base + law.look_ahead_gain * speed
+            target = sp.location_at(sp.wrap(traj.progress + ld))[:, :2]
+        else:  # Stanley aims from the front axle at the nearest point: no look-ahead target
+            target = np.full((len(traj), 2), np.nan)
+        contributions = {"steering": _frozen(traj.steering)}
+    else:
+        raise ValueError(f"unknown controller {controller!r}: choose one of "
+                         f"{', '.join(CONTROLLERS)}")
+    world_up = None
+    if sp.dim == 3 and controller == "Article":
+        t, off = traj.progress_tangent, traj.perpendicular_offset
+        world_up = _frozen(off[:, 0] * t[:, 1] - off[:, 1] * t[:, 0])  # . cross(T, z)
+    return Run(controller=controller, trajectory=traj, metrics=traj.metrics(),
+               progress_point=_frozen(sp.location_at(traj.progress)[:, :2]),
+               target=_frozen(target), heading_error=_frozen(_heading_error(sp, traj)),
+               contributions=contributions, world_up_crosstrack=world_up)
+
+
+def _sweep_key(params: SteeringParams) -> SteeringParams:
+    """The sweep runs every mode itself: the mode and fixed distance do not change it."""
+    return params.replace(adaptive_look_ahead=True, fixed_look_ahead=10.0)
+
+
+def sweep(track_name: str, params: SteeringParams,
+          start: tuple[float, float, float]) -> SpeedSweep:
+    """Fixed long, fixed short and adaptive look-ahead at 4-25 m/s (cached: the look-ahead
+    mode and the fixed distance of ``params`` do not matter, the sweep runs every mode)."""
+    return _sweep(track_name, astuple(_sweep_key(params)), tuple(map(float, start)))
+
+
+@lru_cache(maxsize=16)
+def _sweep(track_name: str, key: tuple, start: tuple[float, float, float]) -> SpeedSweep:
+    distance, offset, heading_right = start
+    return speed_sweep(road(track_name), SteeringParams(*key), duration=DURATION, dt=DT,
+                       start_distance=distance, start_offset=offset,
+                       start_heading_error=-heading_right)
+
+
+# -- the state the app shows ---------------------------------------------------------------
+@dataclass(frozen=True)
+class SteeringState:
+    """What the app shows for one set of control values."""
+
+    track: str
+    spline: Spline
+    params: SteeringParams
+    speed: float
+    start: tuple[float, float, float]
+    controller: str
+    view: str
+    run: Run                                  # the chosen controller's run
+    others: dict = field(default_factory=dict)  # controller -> Run (phase portrait view)
+    sweep: SpeedSweep | None = None           # speed sweep view
+    disabled: dict = field(default_factory=dict)  # control -> why it has no effect now
+
+    @property
+    def trajectory(self) -> Trajectory:
+        return self.run.trajectory
+
+    @property
+    def metrics(self) -> dict:
+        return self.run.metrics
+
+    def step(self, time: float | None) -> int:
+        """The step shown at ``time`` seconds (the last one after an early end)."""
+        if time is None:
+            return 0
+        return max(0, min(len(self.run) - 1, int(round(time / DT))))
+
+    def comparison(self) -> dict[str, dict]:
+        """controller -> metrics, for the controllers computed."""
+        runs = {self.controller: self.run, **self.others}
+        return {c: runs[c].metrics for c in CONTROLLERS if c in runs}
+
+
+def disabled_controls(p) -> dict[str, str]:
+    """Control name -> the one-line reason it has no effect with these values."""
+    out = {}
+    if p.controller != "Article":
+        why = f"{p.controller} has its own law: the article's settings do not apply"
+        for name in ("mode", "use_position", "use_heading", "use_crosstrack",
+                     "look_ahead_base", "look_ahead_speed_factor", "fixed_look_ahead",
+                     "heading_weight", "max_yaw_delta", "crosstrack_gain"):
+            out[name] = why
+        return out
+    if p.mode == "Adaptive":
+        out["fixed_look_ahead"] = "Adaptive mode: the look-ahead is (base + speed × factor) × scale"
+    else:
+        why = "Fixed mode: the look-ahead is the fixed distance"
+        out["look_ahead_base"] = out["look_ahead_speed_factor"] = why
+    if not (p.use_position and p.use_heading):
+        out["heading_weight"] = "it blends Position and Heading: switch both on"
+    if not (p.use_position or p.use_heading):
+        out["max_yaw_delta"] = "it scales the angle terms: switch one on"
+        out.setdefault("mode", "the look-ahead feeds the angle terms: switch one on")
+    if not p.use_crosstrack:
+        out["crosstrack_gain"] = "Crosstrack is off"
+    return out
+
+
+def compute(p) -> SteeringState:
+    """The whole model for the app's params ``p`` (pure; runs are cached)."""
+    sp = road(p.track)
+    params = steering_params(p)
+    limit = max_start_distance(sp)
+    start = (min(float(p.start_distance), limit), float(p.start_offset),
+             float(p.start_heading))
+    speed = float(p.speed)
+    chosen = run(p.track, p.controller, params if p.controller == "Article" else None, speed,
+                 start)
+    others = {}
+    if p.view == "Phase portrait":
+        for c in CONTROLLERS:
+            if c != p.controller:
+                others[c] = run(p.track, c, params if c == "Article" else None, speed, start)
+    swept = sweep(p.track, params, start) if p.view == "Speed sweep" else None
+    return SteeringState(track=p.track, spline=sp, params=params, speed=speed, start=start,
+                         controller=p.controller, view=p.view, run=chosen, others=others,
+                         sweep=swept, disabled=disabled_controls(p))
+
+
+# -- placing the car by a click ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Placement:
+    """Where a click puts the car: start distance and offset (m), and what was adjusted."""
+
+    start_distance: float
+    start_offset: float
+    note: str = ""
+
+
+def place(spline: Spline, x: float, y: float) -> Placement:
+    """The start for a click at (x, y): beside the nearest point of the road, the offset
+    clamped to :data:`MAX_OFFSET`; on an open road, a click before its start or past its end
+    starts the car at the nearest allowed distance. ``note`` says what was changed and why."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise ValueError(f"cannot place the car at ({x}, {y})")
+    q = np.array([x, y], dtype=float)
+    if spline.dim == 3:  # the ramp: nearest in plan
+        s = _closest_in_plan(spline, q)
+    else:
+        s = spline.closest_distance(q)
+    p = spline.location_at(s)[:2]
+    t = spline.direction_at(s)[:2]
+    t = t / np.linalg.norm(t)
+    d = q - p
+    along = float(d @ t)
+    offset = float(d @ np.array([t[1], -t[0]]))
+    notes = []
+    limit = max_start_distance(spline)
+    distance = s
+    if not spline.closed and s <= 1e-6 and along < -0.5:
+        notes.append(f"That point is {-along:.1f} m before the road starts, so the car starts "
+                     "at its start.")
+    elif not spline.closed and s >= spline.length - 1e-6 and along > 0.5:
+        notes.append(f"That point is {along:.1f} m past the road's end.")
+    if distance > limit:
+        notes.append(f"The car starts {limit:.0f} m along, the last start that leaves it "
+                     f"{OPEN_END_GAP:.0f} m of road." if not spline.closed else "")
+        distance = limit
+    if abs(offset) > MAX_OFFSET:
+        side = "right" if offset > 0 else "left"
+        notes.append(f"It is {abs(offset):.1f} m {side} of the centre line; the car starts "
+                     f"{MAX_OFFSET:.0f} m {side} of it, the farthest the start allows.")
+        offset = math.copysign(MAX_OFFSET, offset)
+    distance = round(distance * 2) / 2
+    offset = round(offset, 1)
+    return Placement(min(distance, limit), offset, " ".join(n for n in notes if n))
+
+
+def _closest_in_plan(spline: Spline, q: np.ndarray) -> float:
+    s = np.linspace(0.0, spline.length, max(200, int(spline.length * 4)))
+    pts = spline.location_at(s)[:, :2]
+    return float(s[int(np.argmin(np.sum((pts - q) ** 2, axis=1)))])
+
+
+# -- what the presets claim -------------------------------------------------------------------
+def centre_line_crossings(cte: np.ndarray, tolerance: float = 0.05) -> int:
+    """How many times the car crosses the centre line (sign changes beyond ``tolerance``)."""
+    side = np.sign(np.where(np.abs(cte) > tolerance, cte, 0.0))
+    side = side[side != 0]
+    return int(np.sum(side[1:] != side[:-1]))
+
+
+__all__ = ["DURATION", "DT", "TRACK_LABELS", "CONTROLLERS", "VIEWS", "SLOPE_TRACK",
+           "FIXED_LONG", "FIXED_SHORT", "SWEEP_MODES", "SETTLE_TOLERANCE", "MAX_OFFSET",
+           "Run", "SteeringState", "Placement", "compute", "run", "sweep", "road", "place",
+           "steering_params", "disabled_controls", "max_start_distance",
+           "centre_line_crossings"]
+
+
+# -- the article's scenarios ---------------------------------------------------------------------
+_D = SteeringParams()
+#: Every control's value at start-up (the app's declaration uses these).
+DEFAULTS = {"track": "oval", "controller": "Article", "speed": 10.0, "mode": "Adaptive",
+            "use_position": True, "use_heading": True, "use_crosstrack": True,
+            "start_distance": 0.0, "start_offset": 0.0, "start_heading": 0.0, "view": "Terms",
+            "look_ahead_base": _D.look_ahead_base,
+            "look_ahead_speed_factor": _D.look_ahead_speed_factor,
+            "fixed_look_ahead": _D.fixed_look_ahead, "heading_weight": _D.heading_weight,
+            "max_yaw_delta": _D.max_yaw_delta, "crosstrack_gain": _D.crosstrack_gain}
+_POSITION_ONLY = {"use_heading": False, "use_crosstrack": False}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One of the article's situations: every control's value, the moment (s) that shows it
+    best, and what it shows, computed from the state."""
+
+    name: str
+    changes: dict
+    moment: float
+    claim: object  # SteeringState -> str
+
+    @property
+    def values(self) -> dict:
+        return {**DEFAULTS, **self.changes}
+
+
+def _long_claim(s: SteeringState) -> str:
+    cte = s.trajectory.crosstrack_error
+    return (f"The red point is already round the bend, so the yellow line cuts across the "
+            f"inside and the car follows it: up to {-cte.min():.1f} m inside the hairpins "
+            f"(RMS {s.metrics['rms_crosstrack']:.2f} m).")
+
+
+def _short_claim(s: SteeringState) -> str:
+    sw = s.sweep
+    here = sw.at(s.speed)
+    good = [r for r in sw.regions("rms") if r[0] == "Fixed short"]
+    upto = f" Below {good[0][2] + 1:.0f} m/s it is the best of the three." if good else ""
+    return (f"At {s.speed:.0f} m/s the target sits just ahead of the bumper, the slow "
+            f"steering rack cannot follow its swings and the car weaves: RMS "
+            f"{here['Fixed short'][0]:.2f} m against {here['Adaptive'][0]:.2f} m adaptive, "
+            f"steering movement {s.metrics['steering_movement']:.0f}.{upto}")
+
+
+def _adaptive_claim(s: SteeringState) -> str:
+    sw = s.sweep
+    worst = {m: float(sw.rms[i].max()) for i, m in enumerate(SWEEP_MODES)}
+    lo, hi = sw.speeds[0], sw.speeds[-1]
+    return (f"No fixed distance suits every speed; the adaptive one never falls apart: worst "
+            f"RMS over {lo:.0f}-{hi:.0f} m/s {worst['Adaptive']:.2f} m, against "
+            f"{worst['Fixed short']:.2f} m (fixed short) and {worst['Fixed long']:.2f} m (fixed "
+            f"long). The shading shows which one wins at each speed.")
+
+
+def _sliding_claim(s: SteeringState) -> str:
+    with_heading = run(s.track, "Article", s.params.replace(use_heading=True), s.speed, s.start)
+    he = np.abs(s.run.heading_error)
+    cross = centre_line_crossings(s.trajectory.crosstrack_error)
+    cross_h = centre_line_crossings(with_heading.trajectory.crosstrack_error)
+    return (f"Aiming at one point, the car turns in late and slides across the centre line "
+            f"{cross} times in {s.trajectory.t[-1]:.0f} s, its nose up to {he.max():.1f}° off "
+            f"the road's direction (with Heading on: {cross_h} times, "
+            f"{np.abs(with_heading.heading_error).max():.1f}°).")
+
+
+def _parallel_claim(s: SteeringState) -> str:
+    tr = s.trajectory
+    k = int(np.searchsorted(tr.t, 10.0))
+    return (f"Lined up with the road but never back on it: after {tr.t[k]:.0f} s the car is "
+            f"still {tr.crosstrack_error[k]:+.2f} m off the line with a heading error of only "
+            f"{s.run.heading_error[k]:+.1f}°, and it never settles within "
+            f"{SETTLE_TOLERANCE} m.")
+
+
+def _back_claim(s: SteeringState) -> str:
+    return (f"The crosstrack term pushes the car back: it starts {s.start[1]:+.1f} m off and "
+            f"stays within {SETTLE_TOLERANCE} m of the line after "
+            f"{s.metrics['settle_time']:.1f} s.")
+
+
+def _ramp_claim(s: SteeringState) -> str:
+    r = s.run
+    k = 0
+    ratio = r.world_up_crosstrack[k] / r.trajectory.crosstrack_error[k]
+    slope = math.degrees(math.acos(min(1.0, ratio)))
+    return (f"On this {slope:.1f}° ramp cross(tangent, world up) is only cos {slope:.1f}° = "
+            f"{ratio:.2f} long: it reads the {s.start[1]:.1f} m offset as "
+            f"{r.world_up_crosstrack[k]:.2f} m. Up projected off the tangent gives a unit "
+            f"right vector and the true {r.trajectory.crosstrack_error[k]:.2f} m.")
+
+
+SCENARIOS = (
+    Scenario("Fixed long look-ahead cuts the corner",
+             {"track": "hairpin", "mode": "Fixed", "fixed_look_ahead": FIXED_LONG,
+              "start_distance": 30.0, **_POSITION_ONLY}, 4.6, _long_claim),
+    Scenario("Fixed short look-ahead weaves at 16 m/s",
+             {"track": "hairpin", "speed": 16.0, "mode": "Fixed", "fixed_look_ahead": FIXED_SHORT,
+              "start_distance": 30.0, "view": "Speed sweep", **_POSITION_ONLY}, 9.0,
+             _short_claim),
+    Scenario("Adaptive look-ahead at every speed",
+             {"track": "hairpin", "speed": 16.0, "start_distance": 30.0, "view": "Speed sweep",
+              **_POSITION_ONLY}, 9.0, _adaptive_claim),
+    Scenario("Position only slides across the line",
+             {"track": "hairpin", "start_distance": 30.0, **_POSITION_ONLY}, 4.6,
+             _sliding_claim),
+    Scenario("Position + Heading: parallel but offset",
+             {"start_offset": 2.5, "heading_weight": 0.95, "use_crosstrack": False}, 10.0,
+             _parallel_claim),
+    Scenario("All three: back to the centre line",
+             {"start_offset": 2.5, "heading_weight": 0.95}, 3.0, _back_claim),
+    Scenario("Slope: world up vs projected up",
+             {"track": SLOPE_TRACK, "start_offset": 1.5}, 1.0, _ramp_claim),
+)

@@ -1,0 +1,153 @@
+"""Lesson 3's HTML: the colour key, the live readout under the figure, the numbers beside it."""
+
+from __future__ import annotations
+
+import html
+import math
+
+from ..core import PALETTE, fmt_number
+from .model import CONTROLLERS, SETTLE_TOLERANCE, SWEEP_MODES, SteeringState
+from .view import COLOURS, CONTROLLER_COLOURS, MODE_COLOURS, TERM_COLOURS
+
+_SMALL = "font-size:13px;line-height:1.4"
+
+
+def _f(x: float, digits: int) -> str:
+    """A signed readout (+1.5, −0.20, never −0.0)."""
+    return fmt_number(x, digits, sign=True)
+
+
+def _swatch(colour: str, kind: str) -> str:
+    if kind == "dot":
+        return (f"<span style='display:inline-block;width:11px;height:11px;border-radius:50%;"
+                f"background:{colour};border:1px solid #000;vertical-align:middle'></span>")
+    if kind == "arrow":
+        return f"<span style='color:{colour};font-weight:900'>&#10230;</span>"
+    height = "4px" if kind == "thick" else "3px"
+    border = "border:1px solid #000;" if colour == PALETTE["yellow"] else ""
+    return (f"<span style='display:inline-block;width:18px;height:{height};{border}"
+            f"background:{colour};vertical-align:middle'></span>")
+
+
+def _key(items) -> str:
+    parts = []
+    for colour, kind, label in items:
+        if colour == "|":
+            parts.append("<span style='color:#8C8C8C'>&nbsp;|&nbsp;</span>")
+        else:
+            parts.append(f"<span style='white-space:nowrap'>{_swatch(colour, kind)} "
+                         f"{label}</span>")
+    return f"<div class='steering-key' style='{_SMALL}'>" + " &nbsp;".join(parts) + "</div>"
+
+
+def colour_key(view: str = "Terms") -> str:
+    """The legend of the maps and of the lower plot, as one HTML line."""
+    items = [(COLOURS["progress"], "dot", "progress"),
+             (COLOURS["target"], "dot", "look-ahead target"),
+             (COLOURS["to_target"], "line", "car &rarr; target"),
+             (COLOURS["tangent"], "arrow", "tangent at target"),
+             (COLOURS["offset"], "arrow", "crosstrack offset"),
+             (COLOURS["path"], "line", "car's path"), ("|", "", "")]
+    if view == "Speed sweep":
+        items += [(MODE_COLOURS[m], "line", m.lower()) for m in SWEEP_MODES]
+        items += [("#000000", "line", "current speed (dashed); shading: best at that speed")]
+    elif view == "Phase portrait":
+        items += [(CONTROLLER_COLOURS[c], "line", c) for c in CONTROLLERS]
+    else:
+        items += [(TERM_COLOURS["position"], "line", "Position"),
+                  (TERM_COLOURS["heading"], "line", "Heading"),
+                  (TERM_COLOURS["crosstrack"], "line", "Crosstrack"),
+                  ("#8C8C8C", "thick", "steering (+ right)")]
+    return _key(items)
+
+
+def _settle(value: float) -> str:
+    return "never" if math.isnan(value) else f"{value:.1f} s"
+
+
+def readout(state: SteeringState, time: float | None) -> str:
+    """The line under the figure: every term at the current moment."""
+    run = state.run
+    tr = run.trajectory
+    k = state.step(time)
+    wheel = tr.wheel_angle[k]
+    side = "left" if wheel > 0 else "right"
+    head = (f"<b>t = {tr.t[k]:.2f} s</b>"
+            + (" (the road ended)" if tr.ended and k == len(tr) - 1 else ""))
+    if state.controller != "Article":
+        return (f"<div style='{_SMALL}'>{head} &middot; {state.controller}: crosstrack "
+                f"<b>{_f(tr.crosstrack_error[k], 2)} m</b> &middot; heading error "
+                f"{_f(run.heading_error[k], 1)}° &middot; steering "
+                f"<b>{_f(tr.steering[k], 2)}</b> (front wheels {abs(wheel):.1f}° "
+                f"{side})</div>")
+    p = state.params
+    on = {"position": p.use_position, "heading": p.use_heading,
+          "crosstrack": p.use_crosstrack}
+
+    def cell(key, text):
+        style = "" if on[key] else "color:#6E6E6E;text-decoration:line-through"
+        return f"<span style='{style}'>{text}</span>"
+
+    c = run.contributions
+    return (f"<div style='{_SMALL}'>{head} &middot; "
+            + cell("position", f"Position Delta <b>{_f(tr.position_delta[k], 1)}°</b>")
+            + " &middot; "
+            + cell("heading", f"Heading Delta <b>{_f(tr.heading_delta[k], 1)}°</b>")
+            + f" &middot; weight {tr.heading_weight[k]:.2f} &middot; "
+            + cell("crosstrack", f"Crosstrack <b>{_f(tr.crosstrack_error[k], 2)} m</b>")
+            + f"<br>look-ahead {tr.look_ahead[k]:.1f} m &middot; yaw command "
+            f"{_f(tr.yaw_command[k], 1)}° &middot; terms "
+            f"{_f(c['position'][k], 2)} {_f(c['heading'][k], 2)} "
+            f"{_f(c['crosstrack'][k], 2)} &rarr; steering "
+            f"<b>{_f(tr.steering[k], 2)}</b> (front wheels {abs(wheel):.1f}° "
+            f"{side})</div>")
+
+
+def numbers(state: SteeringState) -> str:
+    """The metrics of the run (of every controller computed, side by side)."""
+    table = state.comparison()
+    names = list(table)
+    head = "".join(f"<th style='text-align:right;padding-left:8px'>"
+                   f"{html.escape(n if n != 'Article' else 'Article (3 terms)')}</th>"
+                   for n in names) if len(names) > 1 else "<th></th>"
+    rows = [("RMS crosstrack", "rms_crosstrack", lambda v: f"{v:.2f} m"),
+            ("max crosstrack", "max_crosstrack", lambda v: f"{v:.2f} m"),
+            ("steering movement", "steering_movement", lambda v: f"{v:.1f}"),
+            (f"settled (&lt; {SETTLE_TOLERANCE} m) after", "settle_time", _settle)]
+    body = ""
+    for label, key, fmt in rows:
+        cells = "".join(f"<td style='text-align:right;padding-left:8px'><b>{fmt(table[n][key])}"
+                        "</b></td>" for n in names)
+        body += f"<tr><td>{label}</td>{cells}</tr>"
+    tr = state.trajectory
+    end = " (the road ended: the car's nose reached it)" if tr.ended else ""
+    body += f"<tr><td>run length</td><td colspan={len(names)}>{tr.t[-1]:.1f} s{end}</td></tr>"
+    return f"<table style='{_SMALL}'><tr><th></th>{head}</tr>{body}</table>"
+
+
+def disabled_note(state: SteeringState, labels: dict[str, str]) -> str:
+    """One line per greyed-out control: why it has no effect now."""
+    if not state.disabled:
+        return ""
+    seen = {}
+    for name, why in state.disabled.items():
+        seen.setdefault(why, []).append(labels.get(name, name))
+    lines = [f"<i>Greyed out</i> ({html.escape(', '.join(names))}): {html.escape(why)}."
+             for why, names in seen.items()]
+    return f"<div style='{_SMALL};color:#444'>" + "<br>".join(lines) + "</div>"
+
+
+def sweep_caption(state: SteeringState) -> str:
+    """What the sweep shows at the current speed, in numbers."""
+    sw = state.sweep
+    if sw is None:
+        return ""
+    here = sw.at(state.speed)
+    best = min(here, key=lambda m: here[m][0])
+    parts = ", ".join(f"{m.lower()} {here[m][0]:.2f} m" for m in SWEEP_MODES)
+    regions = "; ".join(f"{m.lower()} {lo:.0f}-{hi:.0f} m/s" for m, lo, hi in sw.regions())
+    note = (" (the sweep drives the article's steering; switch the controller back to "
+            "compare)" if state.controller != "Article" else "")
+    return (f"<div style='{_SMALL}'>At {state.speed:g} m/s, RMS: {parts}; best: "
+            f"<b>{best.lower()}</b>. Lowest RMS by speed: {regions}. Fixed long and short "
+            f"are {sw.look_ahead[0]:g} m and {sw.look_ahead[1]:g} m.{note}</div>")

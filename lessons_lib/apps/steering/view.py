@@ -1,0 +1,384 @@
+"""Lesson 3's artists: made once by :func:`build`, moved by :meth:`SteeringView.draw`.
+
+Top left: the whole track; top right: a close-up that follows the car with the article's
+debug colours (on the 3D ramp, a 3/4 view of the road around the car with both right
+vectors instead). Bottom, one of: each term's share of the steering over time, the speed
+sweep, or the phase portrait of the three controllers.
+"""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+from matplotlib.patches import Polygon
+from matplotlib.patheffects import withStroke
+
+from ..core import PALETTE, make_figure, rc_context
+from .model import CONTROLLERS, DURATION, SWEEP_MODES, SteeringState
+
+#: The article's debug colours, in the colour-blind-safe palette.
+COLOURS = {"progress": PALETTE["blue"], "target": PALETTE["vermillion"],
+           "to_target": PALETTE["yellow"], "tangent": PALETTE["green"],
+           "offset": PALETTE["orange"], "car": PALETTE["sky"], "path": PALETTE["purple"],
+           "road": PALETTE["light"], "centre": PALETTE["grey"]}
+#: Line colours of the time plot: each term keeps the colour of its marker on the map.
+TERM_COLOURS = {"position": PALETTE["vermillion"], "heading": PALETTE["green"],
+                "crosstrack": PALETTE["orange"], "steering": PALETTE["black"]}
+#: Look-ahead modes in the sweep, and controllers in the phase portrait.
+MODE_COLOURS = {"Fixed long": PALETTE["vermillion"], "Fixed short": PALETTE["sky"],
+                "Adaptive": PALETTE["green"]}
+CONTROLLER_COLOURS = {"Article": PALETTE["blue"], "Pure pursuit": PALETTE["orange"],
+                      "Stanley": PALETTE["purple"]}
+ROAD_HALF_WIDTH = 3.5  # m, for drawing the road
+SWEEP_LIMITS = (0.03, 30.0)  # m, the sweep's log scale
+WIDTH, HEIGHT = 7.9, 5.0     # inches at 100 dpi: 790 x 500 px
+
+
+def _bare(ax, frame: bool = False) -> None:
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(frame)
+        spine.set_color(PALETTE["grey"])
+
+
+class SteeringView:
+    """Every artist of the app, made once; :meth:`show_track`, :meth:`show_run` and
+    :meth:`draw` only move them."""
+
+    def __init__(self) -> None:
+        self.fig = make_figure(WIDTH, HEIGHT)
+        fig = self.fig
+        with rc_context():
+            self.ax_map = fig.add_axes((0.005, 0.405, 0.565, 0.59))
+            self.ax_close = fig.add_axes((0.58, 0.405, 0.415, 0.59))
+            self.ax_slope = fig.add_axes((0.56, 0.39, 0.44, 0.62), projection="3d")
+            self.ax_terms = fig.add_axes((0.085, 0.075, 0.875, 0.27))
+            self.ax_rms = fig.add_axes((0.085, 0.075, 0.385, 0.27))
+            self.ax_max = fig.add_axes((0.575, 0.075, 0.385, 0.27))
+            self.ax_phase = fig.add_axes((0.085, 0.1, 0.875, 0.245))
+            self.overview = self._build_map(self.ax_map, close=False)
+            self.closeup = self._build_map(self.ax_close, close=True)
+            self._build_terms()
+            self._build_sweep()
+            self._build_phase()
+            self._build_slope()
+        c = self.closeup
+        self.car_patch, self.progress_dot, self.target_dot = c.car, c.progress_dot, c.target_dot
+        self.target_line, self.tangent_arrow = c.target_line, c.tangent_arrow
+        self.offset_arrow, self.path_line = c.offset_arrow, self.overview.path_line
+        self._track = None
+        self._run = None
+
+    # -- building ------------------------------------------------------------------------
+    def _build_map(self, ax, close: bool) -> SimpleNamespace:
+        _bare(ax, frame=close)
+        if close:
+            ax.set_facecolor("#FAFAFA")
+        v = SimpleNamespace(ax=ax)
+        (v.scale_bar,) = ax.plot([], [], color=PALETTE["black"], lw=2.5, solid_capstyle="butt")
+        v.scale_text = ax.text(0, 0, "", ha="center", va="bottom", fontsize=9)
+        v.title = ax.text(0.01, 0.985, "close-up" if close else "whole track: click to place "
+                          "the car", transform=ax.transAxes, ha="left", va="top", fontsize=9,
+                          color="#555555", zorder=9,
+                          bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.5})
+        (v.edge_left,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
+        (v.edge_right,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
+        (v.centre_line,) = ax.plot([], [], color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
+        (v.path_line,) = ax.plot([], [], color=COLOURS["path"], lw=1.4, alpha=0.9)
+        (v.start_mark,) = ax.plot([], [], "x", color=COLOURS["path"], ms=7, mew=2)
+        (v.end_mark,) = ax.plot([], [], "|", color=PALETTE["black"], ms=14, mew=3)
+        v.car = Polygon(np.zeros((6, 2)), closed=True, fc=COLOURS["car"], ec=PALETTE["black"],
+                        lw=1.2 if close else 0.8, zorder=5)
+        ax.add_patch(v.car)
+        stroke = [withStroke(linewidth=3.4 if close else 2.6, foreground=PALETTE["black"])]
+        (v.target_line,) = ax.plot([], [], color=COLOURS["to_target"], lw=2.0 if close else 1.4,
+                                   zorder=6, path_effects=stroke)
+        dot = 9 if close else 6
+        (v.progress_dot,) = ax.plot([], [], "o", color=COLOURS["progress"], ms=dot,
+                                    mec=PALETTE["black"], zorder=8)
+        (v.target_dot,) = ax.plot([], [], "o", color=COLOURS["target"], ms=dot,
+                                  mec=PALETTE["black"], zorder=8)
+        v.tangent_arrow = v.offset_arrow = None
+        if close:
+            v.tangent_arrow = ax.quiver([0], [0], [0], [0], color=COLOURS["tangent"],
+                                        angles="xy", scale_units="xy", scale=1, width=0.012,
+                                        zorder=7)
+            v.offset_arrow = ax.quiver([0], [0], [0], [0], color=COLOURS["offset"],
+                                       angles="xy", scale_units="xy", scale=1, width=0.012,
+                                       zorder=7)
+        box = ax.get_position()
+        w, h = self.fig.get_size_inches()
+        v.aspect = (box.width * w) / (box.height * h)  # width / height of the axes box
+        return v
+
+    def _build_terms(self) -> None:
+        ax = self.ax_terms
+        ax.axhline(0.0, color=PALETTE["grey"], lw=0.8)
+        self.term_lines = {}
+        for key, lw, z in (("steering", 3.0, 2), ("position", 1.4, 3), ("heading", 1.4, 3),
+                           ("crosstrack", 1.4, 3)):
+            (self.term_lines[key],) = ax.plot([], [], color=TERM_COLOURS[key], lw=lw, zorder=z,
+                                              alpha=0.45 if key == "steering" else 1.0)
+        self.cursor = ax.axvline(0.0, color=PALETTE["blue"], lw=1.2)
+        self.end_line = ax.axvline(DURATION, color=PALETTE["black"], lw=1.0, ls=":")
+        ax.set_xlim(0, DURATION)
+        ax.set_ylim(-1.05, 1.05)
+        ticks = np.arange(0, DURATION + 1, 5)
+        ax.set_xticks(ticks, [f"{t:.0f}" for t in ticks[:-1]] + [f"{ticks[-1]:.0f} s"])
+        ax.set_yticks([-1, 0, 1], ["−1 left", "0", "+1 right"])
+        ax.tick_params(length=2, pad=1)
+
+    def _build_sweep(self) -> None:
+        self.sweep_lines, self.sweep_spans, self.sweep_now = {}, {}, {}
+        for ax, key, label in ((self.ax_rms, "rms", "RMS crosstrack (m)"),
+                               (self.ax_max, "max", "max crosstrack (m)")):
+            ax.set_yscale("log")
+            ax.set_ylim(*SWEEP_LIMITS)
+            ax.set_xlim(3.5, 25.5)
+            ax.set_xticks([4, 10, 15, 20, 25], ["4", "10", "15", "20", "25 m/s"])
+            ax.set_yticks([0.1, 1, 10], ["0.1", "1", "10"])
+            ax.minorticks_off()
+            ax.tick_params(length=2, pad=1)
+            ax.text(0.01, 0.98, label, transform=ax.transAxes, ha="left", va="top", fontsize=10,
+                    bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.0}, zorder=5)
+            self.sweep_spans[key] = [ax.axvspan(v - 0.5, v + 0.5, color="none", lw=0, zorder=0)
+                                     for v in range(4, 26)]
+            self.sweep_lines[key] = {m: ax.plot([], [], color=MODE_COLOURS[m], lw=1.8,
+                                                marker="o", ms=3)[0] for m in SWEEP_MODES}
+            self.sweep_now[key] = ax.axvline(10.0, color=PALETTE["black"], lw=1.2, ls="--")
+
+    def _build_phase(self) -> None:
+        ax = self.ax_phase
+        ax.axhline(0.0, color=PALETTE["grey"], lw=0.8)
+        ax.axvline(0.0, color=PALETTE["grey"], lw=0.8)
+        self.phase_lines = {c: ax.plot([], [], color=CONTROLLER_COLOURS[c], lw=1.0)[0]
+                            for c in CONTROLLERS}
+        (self.phase_dot,) = ax.plot([], [], "o", color=PALETTE["black"], ms=7, zorder=6)
+        ax.set_xlabel("crosstrack error (m, + right of the line)", labelpad=1)
+        ax.set_ylabel("heading error (°)", labelpad=1)
+        ax.tick_params(length=2, pad=1)
+
+    def _build_slope(self) -> None:
+        ax = self.ax_slope
+        ax.set_proj_type("ortho")
+        ax.view_init(elev=24, azim=-60)
+        (self.slope_left,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8)
+        (self.slope_right,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8)
+        (self.slope_centre,) = ax.plot([], [], [], color=COLOURS["centre"], lw=1.0, ls="--")
+        (self.slope_car,) = ax.plot([], [], [], color=PALETTE["black"], lw=1.5)
+        self.slope_vectors = {}
+        for key, colour, lw in (("tangent", COLOURS["tangent"], 2.5),
+                                ("world_up", PALETTE["grey"], 2.0),
+                                ("normal", COLOURS["progress"], 2.5),
+                                ("right_world", PALETTE["vermillion"], 5.0),
+                                ("right", PALETTE["yellow"], 2.5),
+                                ("offset", COLOURS["offset"], 2.0)):
+            (line,) = ax.plot([], [], [], color=colour, lw=lw, solid_capstyle="butt")
+            self.slope_vectors[key] = line
+        self.slope_labels = {key: ax.text(0, 0, 0, text, fontsize=9, color=colour)
+                             for key, text, colour in (
+                                 ("tangent", "T", COLOURS["tangent"]),
+                                 ("world_up", "world up", "#555555"),
+                                 ("normal", "projected up", COLOURS["progress"]))}
+        self.slope_text = ax.text2D(0.02, 0.98, "", transform=ax.transAxes, ha="left",
+                                    va="top", fontsize=9)
+        ax.set_axis_off()
+        ax.set_box_aspect((1, 1, 1), zoom=1.45)
+
+    # -- which panels show ------------------------------------------------------------------
+    def show_track(self, state: SteeringState) -> None:
+        sp = state.spline
+        s = np.linspace(0.0, sp.length, max(200, int(sp.length * 2)))
+        pts = sp.location_at(s)[:, :2]
+        t = sp.direction_at(s)[:, :2]
+        t /= np.linalg.norm(t, axis=1, keepdims=True)
+        right = np.c_[t[:, 1], -t[:, 0]]
+        left_edge, right_edge = pts - ROAD_HALF_WIDTH * right, pts + ROAD_HALF_WIDTH * right
+        for v in (self.overview, self.closeup):
+            v.centre_line.set_data(pts[:, 0], pts[:, 1])
+            v.edge_left.set_data(left_edge[:, 0], left_edge[:, 1])
+            v.edge_right.set_data(right_edge[:, 0], right_edge[:, 1])
+            v.end_mark.set_data(([pts[-1, 0]], [pts[-1, 1]]) if not sp.closed else ([], []))
+        lo = pts.min(axis=0) - ROAD_HALF_WIDTH - 4
+        hi = pts.max(axis=0) + ROAD_HALF_WIDTH + 4
+        self._set_view(self.overview, lo, hi)
+        three_d = sp.dim == 3
+        self.ax_close.set_visible(not three_d)
+        self.ax_slope.set_visible(three_d)
+        if three_d:
+            p3 = sp.location_at(s)
+            r3 = np.c_[right, np.zeros(len(s))]
+            for line, edge in ((self.slope_left, p3 - ROAD_HALF_WIDTH * r3),
+                               (self.slope_right, p3 + ROAD_HALF_WIDTH * r3),
+                               (self.slope_centre, p3)):
+                line.set_data_3d(edge[:, 0], edge[:, 1], edge[:, 2])
+        self._track = state.track
+
+    def show_view(self, view: str) -> None:
+        self.ax_terms.set_visible(view == "Terms")
+        self.ax_rms.set_visible(view == "Speed sweep")
+        self.ax_max.set_visible(view == "Speed sweep")
+        self.ax_phase.set_visible(view == "Phase portrait")
+
+    @staticmethod
+    def _set_view(v: SimpleNamespace, lo, hi) -> None:
+        """Show at least the box lo..hi, with 1 m = 1 m on both axes (the box is widened)."""
+        centre, size = 0.5 * (lo + hi), np.array(hi - lo, dtype=float)
+        if size[0] / size[1] < v.aspect:
+            size[0] = size[1] * v.aspect
+        else:
+            size[1] = size[0] / v.aspect
+        lo, hi = centre - 0.5 * size, centre + 0.5 * size
+        v.ax.set_xlim(lo[0], hi[0])
+        v.ax.set_ylim(lo[1], hi[1])
+        bar = next(b for b in (2.0, 5.0, 10.0, 20.0, 50.0, 100.0) if b >= 0.12 * size[0])
+        x0, y0 = hi[0] - 0.03 * size[0] - bar, lo[1] + 0.04 * size[1]
+        v.scale_bar.set_data([x0, x0 + bar], [y0, y0])
+        v.scale_text.set_position((x0 + 0.5 * bar, y0 + 0.01 * size[1]))
+        v.scale_text.set_text(f"{bar:.0f} m")
+
+    # -- a new state ----------------------------------------------------------------------
+    def show_state(self, state: SteeringState) -> None:
+        if state.track != self._track:
+            self.show_track(state)
+        self.show_view(state.view)
+        run = state.run
+        if run is self._run:
+            return
+        tr = run.trajectory
+        for v in (self.overview, self.closeup):
+            v.path_line.set_data(tr.x, tr.y)
+            v.start_mark.set_data([tr.x[0]], [tr.y[0]])
+        c = run.contributions
+        zero = np.zeros(len(tr))
+        for key, line in self.term_lines.items():
+            line.set_data(tr.t, c.get(key, zero))
+        lo = min(-1.05, *(float(np.min(c[k])) - 0.05 for k in c))
+        hi = max(1.05, *(float(np.max(c[k])) + 0.05 for k in c))
+        self.ax_terms.set_ylim(max(lo, -2.5), min(hi, 2.5))
+        self.end_line.set_xdata([tr.t[-1], tr.t[-1]])
+        self.end_line.set_visible(bool(tr.ended))
+        self._run = run
+
+    def show_sweep(self, state: SteeringState) -> None:
+        sw = state.sweep
+        if sw is None:
+            return
+        for key in ("rms", "max"):
+            values = getattr(sw, key)
+            best = sw.best(key)
+            for i, m in enumerate(SWEEP_MODES):
+                self.sweep_lines[key][m].set_data(sw.speeds, values[i])
+            for span, speed in zip(self.sweep_spans[key], range(4, 26), strict=True):
+                hit = np.flatnonzero(sw.speeds == speed)
+                colour = MODE_COLOURS[SWEEP_MODES[best[hit[0]]]] if len(hit) else "none"
+                span.set_facecolor(colour)
+                span.set_alpha(0.18)
+            self.sweep_now[key].set_xdata([state.speed, state.speed])
+
+    def show_phase(self, state: SteeringState) -> None:
+        runs = {state.controller: state.run, **state.others}
+        xs, ys = [], []
+        for c, line in self.phase_lines.items():
+            r = runs.get(c)
+            if r is None:
+                line.set_data([], [])
+                continue
+            cte, he = r.trajectory.crosstrack_error, r.heading_error
+            line.set_data(cte, he)
+            chosen = c == state.controller
+            line.set_linewidth(2.2 if chosen else 1.0)
+            line.set_alpha(1.0 if chosen else 0.35)
+            line.set_zorder(4 if chosen else 2)
+            xs.append(cte)
+            ys.append(he)
+        x, y = np.concatenate(xs), np.concatenate(ys)
+        xr = max(0.5, float(np.max(np.abs(x)))) * 1.08
+        yr = max(3.0, float(np.max(np.abs(y)))) * 1.1
+        self.ax_phase.set_xlim(-xr, xr)
+        self.ax_phase.set_ylim(-yr, yr)
+
+    # -- one moment ------------------------------------------------------------------------
+    def draw(self, state: SteeringState, time: float | None) -> None:
+        run = state.run
+        tr = run.trajectory
+        k = state.step(time)
+        x, y, yaw = tr.x[k], tr.y[k], tr.yaw[k]
+        outline = tr.vehicle.outline(x, y, yaw)
+        pp, tg = run.progress_point[k], run.target[k]
+        has_target = bool(np.all(np.isfinite(tg)))
+        for v in (self.overview, self.closeup):
+            v.car.set_xy(outline)
+            v.progress_dot.set_data([pp[0]], [pp[1]])
+            v.target_dot.set_data(([tg[0]], [tg[1]]) if has_target else ([], []))
+            v.target_line.set_data(([x, tg[0]], [y, tg[1]]) if has_target else ([], []))
+        focus = tg if has_target else pp
+        centre = 0.5 * (np.array([x, y]) + focus)
+        half = max(10.0, 0.5 * math.hypot(focus[0] - x, focus[1] - y) + 8.0)
+        self._set_view(self.closeup, centre - half, centre + half)
+        if state.controller == "Article":
+            arrow = min(6.0, 0.3 * half) * tr.target_direction[k]
+            arrow = arrow / max(np.linalg.norm(tr.target_direction[k]), 1e-12)
+            self.tangent_arrow.set_offsets([tg])
+            self.tangent_arrow.set_UVC([arrow[0]], [arrow[1]])
+            off = tr.perpendicular_offset[k]
+        else:
+            self.tangent_arrow.set_UVC([0.0], [0.0])
+            d = state.spline.direction_at(tr.progress[k])[:2]
+            d = d / np.linalg.norm(d)
+            off = tr.crosstrack_error[k] * np.array([d[1], -d[0]])
+        self.offset_arrow.set_offsets([pp])
+        self.offset_arrow.set_UVC([off[0]], [off[1]])
+        self.cursor.set_xdata([tr.t[k], tr.t[k]])
+        if state.view == "Speed sweep":
+            self.show_sweep(state)
+        elif state.view == "Phase portrait":
+            self.show_phase(state)
+            self.phase_dot.set_data([tr.crosstrack_error[k]], [run.heading_error[k]])
+        if state.spline.dim == 3:
+            self._draw_slope(state, k)
+
+    def _draw_slope(self, state: SteeringState, k: int) -> None:
+        """The ramp around the car, and the two right vectors at its progress point."""
+        run, sp = state.run, state.spline
+        tr = run.trajectory
+        s = float(tr.progress[k])
+        f = sp.frame_at(s)
+        p = np.array(f.point)
+        t = np.array(f.tangent)
+        up = np.array([0.0, 0.0, 1.0])
+        normal = up - t * (up @ t)
+        normal /= np.linalg.norm(normal)
+        right_world = np.cross(t, up)               # length cos(slope)
+        right = np.cross(t, normal)                 # unit
+        car = np.array([tr.x[k], tr.y[k], p[2]])
+        scale = 3.5
+        vectors = {"tangent": scale * t, "world_up": scale * up, "normal": scale * normal,
+                   "right_world": scale * right_world, "right": scale * right}
+        for key, vec in vectors.items():
+            seg = np.c_[p, p + vec]
+            self.slope_vectors[key].set_data_3d(seg[0], seg[1], seg[2])
+        off = car - p
+        off = off - t * (off @ t)
+        seg = np.c_[p, p + off]
+        self.slope_vectors["offset"].set_data_3d(seg[0], seg[1], seg[2])
+        for key, lift in (("tangent", 0.0), ("world_up", 0.6), ("normal", -0.6)):
+            tip = p + 1.1 * vectors[key] + lift * right
+            self.slope_labels[key].set_position_3d(tip)
+        outline = tr.vehicle.outline(tr.x[k], tr.y[k], tr.yaw[k])
+        z = np.full(len(outline), p[2]) + (outline - p[:2]) @ t[:2] * (t[2] / max(
+            np.linalg.norm(t[:2]), 1e-9))
+        self.slope_car.set_data_3d(outline[:, 0], outline[:, 1], z)
+        half = 6.0
+        self.ax_slope.set_xlim(p[0] - half, p[0] + half)
+        self.ax_slope.set_ylim(p[1] - half, p[1] + half)
+        self.ax_slope.set_zlim(p[2] - half, p[2] + half)
+        slope = math.degrees(math.atan2(t[2], math.hypot(t[0], t[1])))
+        world = run.world_up_crosstrack[k] if run.world_up_crosstrack is not None else math.nan
+        self.slope_text.set_text(
+            f"slope {slope:.1f}°   |T × up| = {np.linalg.norm(right_world):.2f}\n"
+            f"crosstrack with world up (red): {world:+.2f} m\n"
+            f"with projected up (yellow): {tr.crosstrack_error[k]:+.2f} m")
