@@ -233,6 +233,13 @@ def test_slope_scenario_text_matches_the_numbers():
 
 
 # -- the app ----------------------------------------------------------------------------------
+def test_all_parameters_open_below_a_toggle(app):
+    assert app.advanced.layout.display == "none"
+    app.more.value = True
+    assert app.advanced.layout.display == "flex" and app.last_error is None
+    app.more.value = False
+
+
 def test_builds_one_figure_that_fits_beside_its_controls(app):
     assert app.widget is not None and app.last_error is None
     w, h = app.fig.get_size_inches() * app.fig.dpi
@@ -265,7 +272,7 @@ def test_speed_change_recomputes_and_time_only_redraws(app):
 def test_fixed_look_ahead_is_greyed_out_in_adaptive_mode_with_a_reason():
     app = SteeringApp()
     assert app.fixed_look_ahead.disabled and "Adaptive mode" in app.fixed_look_ahead.tooltip
-    assert "Greyed out" in app.panels["notes"].value
+    assert "greyed out" in app.panels["notes"].value
     app.mode.value = "Fixed"
     assert not app.fixed_look_ahead.disabled and app.look_ahead_base.disabled
     app.fixed_look_ahead.value = 0.5  # any fixed distance: nothing else claims "long"
@@ -284,6 +291,9 @@ def test_presets_set_every_control_and_show_their_point(name):
     assert app.metrics == pytest.approx(m.compute(Params(sc.values)).metrics, nan_ok=True)
     assert sc.claim(app.state) in app.preset_note.value.replace("&#x27;", "'")
     assert app.last_error is None
+    # a slider in the page sends back its own rounding of a value: still the preset
+    app.heading_weight.value = sc.values["heading_weight"] + 1e-15
+    assert app.preset.value == name
     app.start_offset.value = 0.3
     assert app.preset.value == app.custom_label
 

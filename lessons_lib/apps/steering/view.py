@@ -290,8 +290,8 @@ class SteeringView:
             cte, he = r.trajectory.crosstrack_error, r.heading_error
             line.set_data(cte, he)
             chosen = c == state.controller
-            line.set_linewidth(2.2 if chosen else 1.0)
-            line.set_alpha(1.0 if chosen else 0.35)
+            line.set_linewidth(2.4 if chosen else 1.4)
+            line.set_alpha(1.0 if chosen else 0.5)
             line.set_zorder(4 if chosen else 2)
             xs.append(cte)
             ys.append(he)
