@@ -392,13 +392,14 @@ def _adaptive_claim(s: SteeringState) -> str:
 
 def _sliding_claim(s: SteeringState) -> str:
     with_heading = run(s.track, "Article", s.params.replace(use_heading=True), s.speed, s.start)
-    he = np.abs(s.run.heading_error)
+    gap = np.abs(s.trajectory.position_delta).max()
+    gap_h = np.abs(with_heading.trajectory.position_delta).max()
     cross = centre_line_crossings(s.trajectory.crosstrack_error)
     cross_h = centre_line_crossings(with_heading.trajectory.crosstrack_error)
-    return (f"Aiming at one point, the car turns in late and slides across the centre line "
-            f"{cross} times in {s.trajectory.t[-1]:.0f} s, its nose up to {he.max():.1f}° off "
-            f"the road's direction (with Heading on: {cross_h} times, "
-            f"{np.abs(with_heading.heading_error).max():.1f}°).")
+    return (f"Aiming at one point, the car turns in late: in the bends the yellow line opens "
+            f"up to {gap:.0f}° from its nose ({gap_h:.0f}° with Heading on), and it slides "
+            f"across the centre line {cross} times in {s.trajectory.t[-1]:.0f} s ({cross_h} "
+            f"with Heading on).")
 
 
 def _parallel_claim(s: SteeringState) -> str:
@@ -449,5 +450,5 @@ SCENARIOS = (
     Scenario("All three: back to the centre line",
              {"start_offset": 2.5, "heading_weight": 0.95}, 3.0, _back_claim),
     Scenario("Slope: world up vs projected up",
-             {"track": SLOPE_TRACK, "start_offset": 1.5}, 1.0, _ramp_claim),
+             {"track": SLOPE_TRACK, "start_offset": 1.5}, 0.2, _ramp_claim),
 )

@@ -359,13 +359,14 @@ class SteeringView:
         vectors = {"tangent": scale * t, "world_up": scale * up, "normal": scale * normal,
                    "right_world": scale * right_world, "right": scale * right}
         for key, vec in vectors.items():
-            seg = np.c_[p, p + vec]
+            base = p + 0.4 * normal if key == "right_world" else p  # beside, not under
+            seg = np.c_[base, base + vec]
             self.slope_vectors[key].set_data_3d(seg[0], seg[1], seg[2])
         off = car - p
         off = off - t * (off @ t)
         seg = np.c_[p, p + off]
         self.slope_vectors["offset"].set_data_3d(seg[0], seg[1], seg[2])
-        for key, lift in (("tangent", 0.0), ("world_up", 0.6), ("normal", -0.6)):
+        for key, lift in (("tangent", 0.0), ("world_up", 1.2), ("normal", -1.2)):
             tip = p + 1.1 * vectors[key] + lift * right
             self.slope_labels[key].set_position_3d(tip)
         outline = tr.vehicle.outline(tr.x[k], tr.y[k], tr.yaw[k])
