@@ -26,8 +26,11 @@ Also: painted frames per second during Play (and the real-time factor where the 
 a ``t = ... s`` readout), and the time from opening the page to the first painted figure,
 with Voila's pre-heated kernels and without them.
 
-Run alone: ``python benchmarks/bench_browser.py [gimbal slerp steering funnel]``. The
-environment variable ``BENCH_BROWSER_SAMPLES`` sets the samples per keyboard slider (12).
+Run alone: ``python benchmarks/bench_browser.py [--compare] [gimbal slerp steering funnel]``.
+``--compare`` (or ``BENCH_BROWSER_COMPARE=1`` under ``make bench``) serves the lessons twice,
+with the lessons' drawing path off (``LESSONS_FAST_DRAW=0``: plain ipympl) and on, and
+the two pages take turns sample by sample so a shared machine's load hits both alike.
+``BENCH_BROWSER_SAMPLES`` sets the samples per keyboard slider (12).
 """
 
 from __future__ import annotations
@@ -232,8 +235,14 @@ def breakdown(events: list[dict], t_in: float, t_paint: float, received: list[fl
     def inside(e, msgs):
         return any(m["t0"] <= e["t0"] <= m["t1"] for m in msgs)
 
-    draws = [e for e in events if e["ev"] == "agg_draw"]
-    encodes = [e for e in events if e["ev"] == "encode"]
+    def top(kind):  # a painter's render holds an Agg draw: count the outer one only
+        found = [e for e in events if e["ev"] == kind]
+        return [e for e in found
+                if not any(o is not e and o["t0"] <= e["t0"] and e["t1"] <= o["t1"]
+                           for o in found)]
+
+    draws = top("agg_draw")
+    encodes = top("encode")
     msgs = [e for e in events if e["ev"] == "msg"]
     requests = [m for m in msgs if m.get("type") == "draw"]
     controls = [m for m in msgs if m.get("type") != "draw"]
@@ -309,204 +318,164 @@ def wait_paint_after(page, since: float, timeout_ms: float = PAINT_TIMEOUT_MS) -
 
 
 class Session:
-    """One lesson page; collects samples per interaction."""
+    """One lesson page of one variant; interactions add samples, :meth:`rows` sums up.
 
-    def __init__(self, page, server, trace: Trace, lesson: Lesson) -> None:
+    Every interaction can be called several times with a few samples each, so that two
+    variants (pages on two servers) can take turns and share the machine's load alike.
+    """
+
+    def __init__(self, page, server, trace: Trace, lesson: Lesson, tag: str = "") -> None:
         self.page, self.server, self.trace, self.lesson = page, server, trace, lesson
-        self.rows: list[dict] = []
+        self.tag = tag
+        self.latency: dict[str, list[dict]] = {}     # what -> samples (breakdowns)
+        self.drags: dict[str, list[tuple[float, float]]] = {}   # what -> (lag, repaints/s)
         self.missed: dict[str, int] = {}
+        self.extra: list[dict] = []
+        self._turn: dict[str, int] = {}
+
+    @property
+    def prefix(self) -> str:
+        return f"{self.lesson.name}{self.tag}"
 
     def _settle(self) -> None:
         page_quiet(self.page)
         server_quiet(self.server, quiet_s=0.5, timeout=30, tick=0.25)
 
-    def _sample(self, act, input_type: str) -> dict | None:
-        """Run ``act``; return the latency from its input event to the first repaint."""
+    def _next(self, what: str) -> int:
+        """How many samples of ``what`` this session took so far (to alternate inputs)."""
+        i = self._turn.get(what, 0)
+        self._turn[what] = i + 1
+        return i
+
+    def _sample(self, what: str, act, input_type: str) -> None:
+        """Run ``act``; keep the latency from its input event to the first repaint."""
         page = self.page
         self._settle()
         start = page.evaluate(JS_NOW)
         act()
-        if not wait_paint_after(page, start):
-            return None
-        page_quiet(page)
-        st = page.evaluate(JS_STATE, start)
-        inputs = [t for t, kind in st["inputs"] if kind == input_type]
+        st = None
+        if wait_paint_after(page, start):
+            page_quiet(page)
+            st = page.evaluate(JS_STATE, start)
+        inputs = [t for t, kind in st["inputs"] if kind == input_type] if st else []
         t_in = inputs[0] if inputs else start
-        paints = [t for t, _ in st["paints"] if t > t_in]
+        paints = [t for t, _ in st["paints"] if t > t_in] if st else []
         if not paints:
-            return None
-        events = self.trace.events(t_in, paints[0])
-        b = breakdown(events, t_in, paints[0], st["received"])
-        b["settled"] = paints[-1] - t_in
-        b["paints"] = len(paints)
-        return b
-
-    def _record(self, what: str, samples: list[dict], note: str = "") -> None:
-        key = f"{self.lesson.name}: {what}"
-        if not samples:
-            self.rows.append(row(f"{key} -> repaint", float("nan"), note="no repaint seen"))
+            self.missed[what] = self.missed.get(what, 0) + 1
             return
-        total = stats([s["total"] for s in samples])
-        parts = {k: statistics.median([s[k] for s in samples if s[k] == s[k]] or [float("nan")])
-                 for k in ("compute", "draw", "encode", "transport", "round_trip", "browser")}
-        split = ", ".join(f"{k.replace('_', ' ')} {v:.0f}" for k, v in parts.items())
-        miss = self.missed.get(what, 0)
-        self.rows.append(row(f"{key} -> repaint", total,
-                             note=f"n={total['n']}"
-                                  + (f" ({miss} without repaint)" if miss else "")
-                                  + f"; median ms: {split}" + (f"; {note}" if note else "")))
+        b = breakdown(self.trace.events(t_in, paints[0]), t_in, paints[0], st["received"])
+        b["settled"] = paints[-1] - t_in
+        self.latency.setdefault(what, []).append(b)
 
-    def _collect(self, what: str, act, input_type: str, n: int) -> list[dict]:
-        samples = []
-        for i in range(n):
-            s = self._sample(lambda i=i: act(i), input_type)
-            if s is None:
-                self.missed[what] = self.missed.get(what, 0) + 1
-            else:
-                samples.append(s)
-        return samples
+    def _unavailable(self, what: str, why: str) -> None:
+        if not any(r["name"].endswith(what) for r in self.extra):
+            self.extra.append(row(f"{self.prefix}: {what}", float("nan"), note=why))
 
     # -- interactions ---------------------------------------------------------------------
-    def keyboard(self, label: str) -> None:
-        page = self.page
+    def keyboard(self, label: str, n: int) -> None:
+        """``n`` arrow-key presses on a slider, away from its nearer end and back in turn."""
+        page, what = self.page, f"slider '{label}' key"
         tag = "kbd-" + label
         if page.evaluate(JS_TAG_SLIDER, [label, tag]) is None:
-            self.rows.append(row(f"{self.lesson.name}: slider '{label}' key", float("nan"),
-                                 note="slider not found"))
-            return
+            return self._unavailable(what, "slider not found")
         handle = page.locator(f'[data-bench="{tag}"] .noUi-handle').first
         handle.scroll_into_view_if_needed()
         info = page.evaluate(JS_SLIDER_INFO, tag)
-        away = "ArrowRight" if info["max"] - info["now"] >= info["now"] - info["min"] else \
-            "ArrowLeft"
-        back = "ArrowLeft" if away == "ArrowRight" else "ArrowRight"
-        keys = [away] * (SAMPLES // 2) + [back] * (SAMPLES - SAMPLES // 2)
+        up = info["max"] - info["now"] >= info["now"] - info["min"]
+        keys = ("ArrowRight", "ArrowLeft") if up else ("ArrowLeft", "ArrowRight")
         handle.focus()
-        samples = self._collect(f"slider '{label}' key", lambda i: handle.press(keys[i]),
-                                "keydown", len(keys))
-        self._record(f"slider '{label}' key", samples)
+        for _ in range(n):
+            key = keys[self._next(what) % 2]
+            self._sample(what, lambda key=key: handle.press(key), "keydown")
 
-    def slider_drag(self, label: str, repeats: int = 3) -> None:
-        page = self.page
-        tag = "drag-" + label
-        if page.evaluate(JS_TAG_SLIDER, [label, tag]) is None:
-            self.rows.append(row(f"{self.lesson.name}: slider '{label}' drag", float("nan"),
-                                 note="slider not found"))
-            return
-        track = page.locator(f'[data-bench="{tag}"] .noUi-target').first
-        handle = page.locator(f'[data-bench="{tag}"] .noUi-handle').first
-        track.scroll_into_view_if_needed()
-        releases, rates = [], []
-        for k in range(repeats):
-            self._settle()
-            tb, hb = track.bounding_box(), handle.bounding_box()
-            x0, y = hb["x"] + hb["width"] / 2, hb["y"] + hb["height"] / 2
-            frac = (x0 - tb["x"]) / tb["width"]
-            x1 = tb["x"] + tb["width"] * (0.2 if frac > 0.5 else 0.8)
-            start = page.evaluate(JS_NOW)
-            page.mouse.move(x0, y)
-            page.mouse.down()
-            steps = 24
-            for j in range(1, steps + 1):
-                page.mouse.move(x0 + (x1 - x0) * j / steps, y)
-                page.wait_for_timeout(16)
-            page.mouse.up()
-            up = page.evaluate(JS_NOW)
-            if not wait_paint_after(page, up - 1):
-                pass  # the picture may already show the last value
-            page_quiet(page)
-            st = page.evaluate(JS_STATE, start)
-            paints = [t for t, _ in st["paints"]]
-            if not paints:
-                self.missed["drag " + label] = self.missed.get("drag " + label, 0) + 1
-                continue
-            down = next((t for t, kind in st["inputs"] if kind == "pointerdown"), start)
-            during = [t for t in paints if t <= up]
-            rates.append(len(during) / max((up - down) / 1000, 1e-3))
-            releases.append(paints[-1] - up)
-            del k
-        total = stats(releases)
-        note = (f"n={total['n']}; release -> last repaint; "
-                f"{statistics.median(rates) if rates else float('nan'):.1f} repaints/s "
-                f"while dragging")
-        self.rows.append(row(f"{self.lesson.name}: slider '{label}' drag, release -> settled",
-                             total, note=note))
-
-    def buttons(self, pair: tuple[str, str]) -> None:
-        page = self.page
-        tags = []
+    def buttons(self, pair: tuple[str, str], n: int) -> None:
+        page, what = self.page, f"buttons '{pair[0]}' / '{pair[1]}'"
+        locs = []
         for j, text in enumerate(pair):
             tag = f"btn-{j}-{text}"
             if page.evaluate(JS_TAG_BUTTON, [text, tag]) is None:
-                self.rows.append(row(f"{self.lesson.name}: button '{text}'", float("nan"),
-                                     note="button not found"))
-                return
-            tags.append(tag)
-        locs = [page.locator(f'[data-bench="{t}"]').first for t in tags]
+                return self._unavailable(what, f"button '{text}' not found")
+            locs.append(page.locator(f'[data-bench="{tag}"]').first)
         locs[0].scroll_into_view_if_needed()
-        what = f"buttons '{pair[0]}' / '{pair[1]}'"
-        samples = self._collect(what, lambda i: locs[i % 2].click(), "click",
-                                max(6, SAMPLES // 2))
-        self._record(what, samples)
+        for _ in range(n):
+            button = locs[self._next(what) % 2]
+            self._sample(what, button.click, "click")
 
-    def figure_clicks(self, figure: int, points: list[tuple[float, float]]) -> None:
-        page = self.page
+    def figure_clicks(self, figure: int, points: list[tuple[float, float]], n: int) -> None:
+        page, what = self.page, f"click on figure {figure}"
         canvas = harness.figure_canvas(page, figure)
         canvas.scroll_into_view_if_needed()
+        for _ in range(n):
+            fx, fy = points[self._next(what) % len(points)]
 
-        def act(i):
-            box = canvas.bounding_box()
-            fx, fy = points[i % len(points)]
-            page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+            def act(fx=fx, fy=fy):
+                box = canvas.bounding_box()
+                page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
 
-        what = f"click on figure {figure}"
-        samples = self._collect(what, act, "pointerdown", max(6, SAMPLES // 2))
-        self._record(what, samples)
+            self._sample(what, act, "pointerdown")
+
+    def _drag(self, what: str, points, steps: int) -> None:
+        """Press at ``points[0]``, move through ``steps`` moves ~16 ms apart to
+        ``points[1]``, release; keep (release -> last repaint, repaints/s while dragging)."""
+        page = self.page
+        self._settle()
+        (x0, y0), (x1, y1) = points()
+        start = page.evaluate(JS_NOW)
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        for j in range(1, steps + 1):
+            page.mouse.move(x0 + (x1 - x0) * j / steps, y0 + (y1 - y0) * j / steps)
+            page.wait_for_timeout(16)
+        page.mouse.up()
+        up = page.evaluate(JS_NOW)
+        wait_paint_after(page, start, timeout_ms=5000)
+        page_quiet(page, quiet_ms=500)
+        st = page.evaluate(JS_STATE, start)
+        paints = [t for t, _ in st["paints"]]
+        if not paints:
+            self.missed[what] = self.missed.get(what, 0) + 1
+            return
+        down = next((t for t, kind in st["inputs"] if kind == "pointerdown"), start)
+        rate = len([t for t in paints if t <= up]) / max((up - down) / 1000, 1e-3)
+        self.drags.setdefault(what, []).append((max(0.0, paints[-1] - up), rate))
+
+    def slider_drag(self, label: str, n: int) -> None:
+        page, what = self.page, f"slider '{label}' drag"
+        tag = "drag-" + label
+        if page.evaluate(JS_TAG_SLIDER, [label, tag]) is None:
+            return self._unavailable(what, "slider not found")
+        track = page.locator(f'[data-bench="{tag}"] .noUi-target').first
+        handle = page.locator(f'[data-bench="{tag}"] .noUi-handle').first
+        track.scroll_into_view_if_needed()
+
+        def points():
+            tb, hb = track.bounding_box(), handle.bounding_box()
+            x0, y = hb["x"] + hb["width"] / 2, hb["y"] + hb["height"] / 2
+            right = (x0 - tb["x"]) / tb["width"] <= 0.5
+            return (x0, y), (tb["x"] + tb["width"] * (0.8 if right else 0.2), y)
+
+        for _ in range(n):
+            self._drag(what, points, 24)
 
     def figure_drag(self, figure: int, a: tuple[float, float], b: tuple[float, float],
-                    repeats: int = 3) -> None:
-        page = self.page
+                    n: int) -> None:
+        page, what = self.page, f"drag on figure {figure}"
         canvas = harness.figure_canvas(page, figure)
         canvas.scroll_into_view_if_needed()
-        lags, rates = [], []
-        for k in range(repeats):
-            self._settle()
-            box = canvas.bounding_box()
-            p, q = (a, b) if k % 2 == 0 else (b, a)
-            x0, y0 = box["x"] + p[0] * box["width"], box["y"] + p[1] * box["height"]
-            x1, y1 = box["x"] + q[0] * box["width"], box["y"] + q[1] * box["height"]
-            start = page.evaluate(JS_NOW)
-            page.mouse.move(x0, y0)
-            page.mouse.down()
-            steps = 30
-            for j in range(1, steps + 1):
-                page.mouse.move(x0 + (x1 - x0) * j / steps, y0 + (y1 - y0) * j / steps)
-                page.wait_for_timeout(16)
-            page.mouse.up()
-            up = page.evaluate(JS_NOW)
-            wait_paint_after(page, start, timeout_ms=5000)
-            page_quiet(page, quiet_ms=500)
-            st = page.evaluate(JS_STATE, start)
-            paints = [t for t, _ in st["paints"]]
-            if not paints:
-                continue
-            down = next((t for t, kind in st["inputs"] if kind == "pointerdown"), start)
-            rates.append(len([t for t in paints if t <= up]) / max((up - down) / 1000, 1e-3))
-            lags.append(max(0.0, paints[-1] - up))
-        total = stats(lags)
-        self.rows.append(row(
-            f"{self.lesson.name}: drag on figure {figure}, release -> settled", total,
-            note=f"n={total['n']}; "
-                 f"{statistics.median(rates) if rates else float('nan'):.1f} repaints/s "
-                 f"while dragging (30 moves at ~60 Hz)"))
+        for _ in range(n):
+            p, q = (a, b) if self._next(what) % 2 == 0 else (b, a)
+
+            def points(p=p, q=q):
+                box = canvas.bounding_box()
+                return ((box["x"] + p[0] * box["width"], box["y"] + p[1] * box["height"]),
+                        (box["x"] + q[0] * box["width"], box["y"] + q[1] * box["height"]))
+
+            self._drag(what, points, 30)
 
     def play(self) -> None:
         page = self.page
-        name = page.evaluate(JS_TAG_PLAY, "play")
-        if name is None:
-            self.rows.append(row(f"{self.lesson.name}: Play", float("nan"),
-                                 note="Play not found"))
-            return
+        if page.evaluate(JS_TAG_PLAY, "play") is None:
+            return self._unavailable("Play", "Play not found")
         button = page.locator('[data-bench="play"]').first
         button.scroll_into_view_if_needed()
         self._settle()
@@ -522,10 +491,8 @@ class Session:
         ticks = [e for e in self.trace.events(start, end)
                  if e["ev"] == "msg" and e.get("cls") == "Play" and "value" in e]
         interval = next((e.get("interval") for e in ticks if e.get("interval")), None)
-        if len(paints) >= 2:
-            fps = (len(paints) - 1) / ((paints[-1] - paints[0]) / 1000)
-        else:
-            fps = float("nan")
+        fps = ((len(paints) - 1) / ((paints[-1] - paints[0]) / 1000) if len(paints) >= 2
+               else float("nan"))
         note = [f"{PLAY_SECONDS:.0f} s of Play"]
         if interval:
             note.append(f"asks {1000 / interval:.1f} fps (interval {interval} ms)")
@@ -539,8 +506,8 @@ class Session:
             advanced = changed[0][1] - changed[0][0]
             note.append(f"readout t advanced {advanced:.2f} s in {(end - start) / 1000:.2f} s "
                         f"(x{advanced / ((end - start) / 1000):.2f} real time)")
-        self.rows.append(row(f"{self.lesson.name}: Play, painted frames per second", fps,
-                             unit="fps", note="; ".join(note)))
+        self.extra.append(row(f"{self.prefix}: Play, painted frames per second", fps,
+                              unit="fps", note="; ".join(note)))
 
     def _stop_play(self) -> None:
         page = self.page
@@ -551,6 +518,28 @@ class Session:
         play = page.locator(".widget-play button")
         if play.count() > 1:
             play.nth(1).click()
+
+    # -- the table ------------------------------------------------------------------------
+    def rows(self) -> list[dict]:
+        out = []
+        for what, samples in self.latency.items():
+            total = stats([s["total"] for s in samples])
+            parts = {k: statistics.median([s[k] for s in samples if s[k] == s[k]]
+                                          or [float("nan")])
+                     for k in ("compute", "draw", "encode", "transport", "round_trip",
+                               "browser")}
+            split = ", ".join(f"{k.replace('_', ' ')} {v:.0f}" for k, v in parts.items())
+            miss = self.missed.get(what, 0)
+            out.append(row(f"{self.prefix}: {what} -> repaint", total,
+                           note=f"n={total['n']}" + (f" ({miss} without repaint)" if miss else "")
+                                + f"; median ms: {split}"))
+        for what, samples in self.drags.items():
+            total = stats([lag for lag, _ in samples])
+            rate = statistics.median([r for _, r in samples])
+            out.append(row(f"{self.prefix}: {what}, release -> settled", total,
+                           note=f"n={total['n']}; {rate:.1f} repaints/s while dragging "
+                                "(moves every ~16 ms)"))
+        return out + self.extra
 
 
 # -- time to the first figure --------------------------------------------------------------
@@ -570,18 +559,25 @@ def first_figure_s(context, server, lesson: Lesson) -> float:
 
 
 # -- the run ----------------------------------------------------------------------------------
-def start_server(tmp: Path, preheat: bool) -> tuple[harness.VoilaServer, Trace]:
-    trace_dir = tmp / ("trace-hot" if preheat else "trace-cold")
+@dataclass
+class Variant:
+    """One way of serving the lessons: a tag for the table and environment for Voila."""
+    tag: str = ""
+    env: dict = field(default_factory=dict)
+
+
+def start_server(tmp: Path, name: str, preheat: bool, env: dict) -> tuple:
+    trace_dir = tmp / f"trace-{name}"
     trace_dir.mkdir()
-    profile = tmp / ("ipython-hot" if preheat else "ipython-cold")
+    profile = tmp / f"ipython-{name}"
     startup = profile / "profile_default" / "startup"
     startup.mkdir(parents=True)
     (startup / "00-bench-trace.py").write_text(
         f"exec(compile(open({str(HERE / 'browser_trace.py')!r}).read(), "
         f"'browser_trace.py', 'exec'))\n")
-    saved = {k: os.environ.get(k) for k in ("IPYTHONDIR", "BENCH_TRACE_DIR")}
-    os.environ["IPYTHONDIR"] = str(profile)
-    os.environ["BENCH_TRACE_DIR"] = str(trace_dir)
+    settings = {"IPYTHONDIR": str(profile), "BENCH_TRACE_DIR": str(trace_dir), **env}
+    saved = {k: os.environ.get(k) for k in settings}
+    os.environ.update(settings)
     try:
         extra = [] if preheat else ["--VoilaConfiguration.preheat_kernel=False"]
         server = harness.VoilaServer(extra_args=extra)
@@ -601,11 +597,59 @@ def new_context(browser):
     return context
 
 
-def run(only: list[str] | None = None) -> list[dict]:
+def measure_lesson(browser, servers, lesson: Lesson, variants: list[Variant]) -> list[dict]:
+    """Every interaction of ``lesson`` on a page per variant, the variants taking turns."""
+    rows = []
+    contexts = [new_context(browser) for _ in variants]
+    try:
+        for context, (server, _), v in zip(contexts, servers, variants, strict=True):
+            ready = first_figure_s(context, server, lesson)
+            rows.append(row(f"{lesson.name}{v.tag}: first figure, pre-heated kernel", ready,
+                            unit="s", note="page opened -> first repaint"))
+        time.sleep(2.0)  # the pools refill after Voila's fill_delay
+        sessions = []
+        for context, (server, trace), v in zip(contexts, servers, variants, strict=True):
+            server_quiet(server)
+            page = context.new_page()
+            harness.open_lesson(page, server, lesson.notebook, figures=lesson.figures)
+            sessions.append(Session(page, server, trace, lesson, v.tag))
+        per_round = 2 if len(sessions) > 1 else SAMPLES
+        rounds = max(1, SAMPLES // per_round)
+        tasks = ([("keyboard", (label,), rounds, per_round) for label in lesson.keyboard]
+                 + [("slider_drag", (label,), 3, 1) for label in lesson.drag]
+                 + [("buttons", (pair,), max(3, rounds // 2), per_round)
+                    for pair in lesson.buttons]
+                 + [("figure_clicks", (f, pts), max(3, rounds // 2), per_round)
+                    for f, pts in lesson.clicks]
+                 + [("figure_drag", (f, a, b), 3, 1) for f, a, b in lesson.figure_drag])
+        for method, args, times, n in tasks:
+            for k in range(times):
+                order = sessions if k % 2 == 0 else sessions[::-1]
+                for session in order:
+                    getattr(session, method)(*args, n=n)
+        if lesson.play:
+            for session in sessions:
+                session.play()
+        for session in sessions:
+            rows.extend(session.rows())
+    finally:
+        for context in contexts:
+            context.close()
+    return rows
+
+
+def run(only: list[str] | None = None, compare: bool | None = None) -> list[dict]:
+    """Measure every lesson (or those whose name contains a word of ``only``). With
+    ``compare`` (or ``BENCH_BROWSER_COMPARE=1``), measure the lessons' drawing path off
+    (``LESSONS_FAST_DRAW=0``, tagged [off]) and on ([on]) side by side, taking turns."""
     if not os.path.exists(harness.CHROMIUM):
         raise RuntimeError(harness.chromium_missing_message())
     from playwright.sync_api import sync_playwright
 
+    if compare is None:
+        compare = os.environ.get("BENCH_BROWSER_COMPARE", "") == "1"
+    variants = ([Variant(" [off]", {"LESSONS_FAST_DRAW": "0"}),
+                 Variant(" [on]", {"LESSONS_FAST_DRAW": "1"})] if compare else [Variant()])
     lessons = [ls for ls in LESSONS if not only or any(w in ls.name for w in only)]
     rows: list[dict] = []
     load = os.getloadavg()[0]
@@ -614,52 +658,37 @@ def run(only: list[str] | None = None) -> list[dict]:
         browser = p.chromium.launch(executable_path=harness.CHROMIUM, headless=True,
                                     args=harness.CHROMIUM_FLAGS)
         try:
-            server, trace = start_server(tmp, preheat=True)
+            servers = []
             try:
-                server_quiet(server)
-                for lesson in lessons:
-                    context = new_context(browser)
-                    try:
-                        ready = first_figure_s(context, server, lesson)
-                        rows.append(row(f"{lesson.name}: first figure, pre-heated kernel",
-                                        ready, unit="s", note="page opened -> first repaint"))
-                        time.sleep(2.0)  # the pool refills after Voila's fill_delay
-                        server_quiet(server)
-                        page = context.new_page()
-                        harness.open_lesson(page, server, lesson.notebook,
-                                            figures=lesson.figures)
-                        session = Session(page, server, trace, lesson)
-                        for label in lesson.keyboard:
-                            session.keyboard(label)
-                        for label in lesson.drag:
-                            session.slider_drag(label)
-                        for pair in lesson.buttons:
-                            session.buttons(pair)
-                        for figure, points in lesson.clicks:
-                            session.figure_clicks(figure, points)
-                        for figure, a, b in lesson.figure_drag:
-                            session.figure_drag(figure, a, b)
-                        if lesson.play:
-                            session.play()
-                        rows.extend(session.rows)
-                    finally:
-                        context.close()
-            finally:
-                server.stop()
-            server, _ = start_server(tmp, preheat=False)
-            try:
-                server_quiet(server)
-                for lesson in lessons:
-                    context = new_context(browser)
-                    try:
-                        cold = first_figure_s(context, server, lesson)
-                    finally:
-                        context.close()
-                    rows.append(row(f"{lesson.name}: first figure, no pre-heated kernel",
-                                    cold, unit="s", note="kernel start + notebook + repaint"))
+                for i, v in enumerate(variants):
+                    servers.append(start_server(tmp, f"hot{i}", True, v.env))
+                for server, _ in servers:
                     server_quiet(server)
+                for lesson in lessons:
+                    rows.extend(measure_lesson(browser, servers, lesson, variants))
             finally:
-                server.stop()
+                for server, _ in servers:
+                    server.stop()
+            servers = []
+            try:
+                for i, v in enumerate(variants):
+                    servers.append(start_server(tmp, f"cold{i}", False, v.env))
+                for server, _ in servers:
+                    server_quiet(server)
+                for lesson in lessons:
+                    for (server, _), v in zip(servers, variants, strict=True):
+                        context = new_context(browser)
+                        try:
+                            cold = first_figure_s(context, server, lesson)
+                        finally:
+                            context.close()
+                        rows.append(row(f"{lesson.name}{v.tag}: first figure, no pre-heated "
+                                        "kernel", cold, unit="s",
+                                        note="kernel start + notebook + repaint"))
+                        server_quiet(server)
+            finally:
+                for server, _ in servers:
+                    server.stop()
         finally:
             browser.close()
     for r in rows:
@@ -668,7 +697,9 @@ def run(only: list[str] | None = None) -> list[dict]:
 
 
 if __name__ == "__main__":
-    results = run(sys.argv[1:] or None)
-    for r in results:
-        print(f"{r['name']:62s} {r['median']:7.1f} {r['p90']:7.1f} {r['max']:7.1f} "
+    args = sys.argv[1:]
+    want_compare = "--compare" in args
+    args = [a for a in args if a != "--compare"]
+    for r in run(args or None, compare=want_compare or None):
+        print(f"{r['name']:66s} {r['median']:7.1f} {r['p90']:7.1f} {r['max']:7.1f} "
               f"{r['unit']:3s}  {r['note']}")

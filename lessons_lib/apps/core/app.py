@@ -30,6 +30,7 @@ from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
 from .figure import PALETTE
 from .gif import GifExport
 from .guard import guard_widget
+from .painter import Painter
 
 log = logging.getLogger("lessons_lib.apps")
 
@@ -87,6 +88,16 @@ class LessonApp(GifExport):
     def refresh_controls(self, params: Params) -> None:
         """Hook: enable/disable controls (:meth:`set_enabled`) before each compute."""
 
+    def dynamic_artists(self):
+        """Optional: the artists :meth:`draw` moves, for fast redraws (:mod:`.painter`).
+
+        Everything else is rendered once into a cached background; a redraw restores it and
+        draws only these, on top. Anything else that changes (any setter, new limits)
+        rebuilds the background by itself, so a missing artist costs speed, never a stale
+        picture. Name only artists that nothing static covers. Default: None (full draws).
+        """
+        return None
+
     # -- construction ---------------------------------------------------------------------
     def __init__(self, **initial) -> None:
         self.status = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
@@ -104,6 +115,7 @@ class LessonApp(GifExport):
         preset = initial.pop("preset", None)
         self._build_controls(initial)
         self.build()
+        self.painter = Painter.attach(self.fig, self.dynamic_artists)
         self.widget = self.layout()
         self._finish(preset)
 
@@ -326,7 +338,7 @@ class LessonApp(GifExport):
         self.draw(self.state, frame)
         self.draw_count += 1
         self._fill_panels(self.panel(self.state, frame))
-        self.fig.canvas.draw_idle()
+        self.painter.request()   # drawn and sent now when a page shows it (no round trip)
 
     def _fill_panels(self, content) -> None:
         if content is None:

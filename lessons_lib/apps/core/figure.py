@@ -7,6 +7,7 @@
   it into a pan or zoom mode that would swallow the lesson's own clicks.
 * :class:`DragHandler` turns press / move / release into a drag that always ends: on a
   release anywhere, when the pointer leaves the canvas, or on a move with no button held.
+  When moves arrive faster than the app handles them, only the newest is handled.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from collections.abc import Callable
 
 import matplotlib
 import matplotlib.pyplot as plt
+
+from .painter import Painter, messages_waiting, take_idle, when_idle
 
 PALETTE = {
     "black": "#000000",
@@ -63,7 +66,8 @@ def make_figure(width: float, height: float, dpi: int = 100, **kwargs) -> matplo
     """Create one interactive figure, inside ``plt.ioff()`` so it is never shown twice.
 
     The app places ``fig.canvas`` in its own layout and updates the figure in place from
-    then on (``set_data`` + ``fig.canvas.draw_idle()``); it never re-creates it.
+    then on (``set_data``, then :meth:`LessonApp.redraw`, or ``fig.canvas.draw_idle()``
+    outside an app); it never re-creates it. Every draw goes through a :class:`Painter`.
     """
     use_ipympl()
     with plt.ioff(), matplotlib.rc_context(_RC):
@@ -81,6 +85,7 @@ def make_figure(width: float, height: float, dpi: int = 100, **kwargs) -> matplo
     if handler is not None:            # 'p', 'o', 'l', 'k', 's' ... do nothing here
         canvas.mpl_disconnect(handler)
         manager.key_press_handler_id = None
+    Painter.attach(fig)
     return fig
 
 
@@ -120,6 +125,7 @@ class DragHandler:
         return self.item is not None
 
     def _press(self, event) -> None:
+        take_idle(self)                  # a move still waiting belongs to the old drag
         if self.item is not None:        # a press while "dragging": the release was lost
             self._end(event)
         self.item = self.on_press(event)
@@ -132,9 +138,20 @@ class DragHandler:
             self._end(event)
             return
         if event.inaxes is not None and event.xdata is not None:
+            if messages_waiting():       # newer moves are queued: only the newest is worked
+                when_idle(self, lambda: self._apply(event))
+                return
+            take_idle(self)
+            self.on_move(self.item, event)
+
+    def _apply(self, event) -> None:
+        if self.item is not None:
             self.on_move(self.item, event)
 
     def _end(self, event) -> None:
+        waiting = take_idle(self)        # the last move first, then the release
+        if waiting is not None:
+            waiting()
         item, self.item = self.item, None
         if item is not None and self.on_release is not None:
             self.on_release(item, event)

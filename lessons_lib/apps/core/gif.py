@@ -9,6 +9,7 @@ as a download link, which is cleared as soon as the scenario changes. Frames are
 from __future__ import annotations
 
 import base64
+import contextlib
 import math
 import os
 import tempfile
@@ -78,8 +79,10 @@ class GifExport:
         path = os.fspath(path)
         before = self.frame_value
         writer = PillowWriter(fps=fps)
+        painter = getattr(self, "painter", None)
+        held = painter.hold() if painter is not None else contextlib.nullcontext()
         try:
-            with writer.saving(self.fig, path, dpi):
+            with held, writer.saving(self.fig, path, dpi):   # the page sees no GIF frames
                 for value in values:
                     self.show_frame(value)
                     writer.grab_frame()

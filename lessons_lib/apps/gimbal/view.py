@@ -78,18 +78,21 @@ def arrow_points(start: np.ndarray, vec: np.ndarray, head: float = 0.28) -> np.n
     that reads as an arrow from any camera."""
     start, vec = np.asarray(start, float), np.asarray(vec, float)
     end = start + vec
-    length = np.linalg.norm(vec)
+    length = float(np.sqrt(vec @ vec))
     d = vec / length
-    helper = _BASIS[int(np.argmin(np.abs(d)))]
-    p1 = np.cross(d, helper)
-    p1 /= np.linalg.norm(p1)
-    p2 = np.cross(d, p1)
+    # two unit vectors at right angles to d (and to each other), without np.cross's overhead
+    k = int(np.argmin(np.abs(d)))
+    i, j = (k + 1) % 3, (k + 2) % 3
+    p1 = np.zeros(3)
+    p1[i], p1[j] = -d[j], d[i]         # d x e_k, up to sign
+    p1 /= np.sqrt(p1 @ p1)
+    p2 = np.array([d[1] * p1[2] - d[2] * p1[1], d[2] * p1[0] - d[0] * p1[2],
+                   d[0] * p1[1] - d[1] * p1[0]])
     back = end - head * length * d
-    gap = [np.nan] * 3
-    pts = [start, end, gap]
-    for p in (p1, -p1, p2, -p2):
-        pts += [end, back + 0.45 * head * length * p, gap]
-    return np.array(pts[:-1])
+    barb = 0.45 * head * length
+    gap = np.full(3, np.nan)
+    return np.array([start, end, gap, end, back + barb * p1, gap, end, back - barb * p1, gap,
+                     end, back + barb * p2, gap, end, back - barb * p2])
 
 
 def _set3d(line, pts_world: np.ndarray) -> None:
@@ -107,6 +110,7 @@ class GimbalView:
             self.gizmo_ax = fig.add_axes((0.01, 0.01, 0.2, 0.24))
         self._state = None
         self._camera = None
+        self._sizes: dict[str, tuple[float, float]] = {}
         ax.set_axis_off()
         lim = 1.02
         ax.set_xlim(-lim, lim)
@@ -141,8 +145,6 @@ class GimbalView:
             self.ring_labels.append(label)
         (self.missing_line,) = ax.plot([], [], [], color=PALETTE["black"], lw=2.4,
                                        ls=(0, (3, 2)), zorder=5)
-        self.missing_note = fig.text(0.99, 0.01, "", ha="right", va="bottom", fontsize=10,
-                                     color=PALETTE["black"])
 
         self.aircraft = Poly3DCollection(
             [to_plot(f) for f in _FACES], facecolors=[_FACE_COLOURS[k] for _, k in _AIRCRAFT],
@@ -165,16 +167,18 @@ class GimbalView:
         g.set_ylim(-2.1, 2.1)
         g.set_aspect("equal")
         g.set_axis_off()
-        g.patch.set_alpha(0.0)
+        g.patch.set_visible(False)
         self.gizmo_lines = [g.plot([], [], color=PALETTE["black"], lw=1.6)[0] for _ in range(3)]
         self.gizmo_labels = [g.text(0, 0, name, fontsize=10, ha="center", va="center",
                                     color=PALETTE["black"])
                              for name in ("X", "Y up", "Z")]
 
-    def _screen(self, pts_world: np.ndarray) -> np.ndarray:
-        """Pixel positions of world points for the current camera."""
+    def _screen(self, pts_world: np.ndarray, M: np.ndarray | None = None) -> np.ndarray:
+        """Pixel positions of world points for the current camera (``M``: its projection,
+        ``ax.get_proj()``, when the caller already has it)."""
         p = to_plot(np.atleast_2d(pts_world))
-        x, y, _ = proj3d.proj_transform(p[:, 0], p[:, 1], p[:, 2], self.ax.get_proj())
+        M = self.ax.get_proj() if M is None else M
+        x, y, _ = proj3d.proj_transform(p[:, 0], p[:, 1], p[:, 2], M)
         return self.ax.transData.transform(np.column_stack([x, y]))
 
     def camera(self) -> tuple[float, float]:
@@ -189,9 +193,15 @@ class GimbalView:
         return True
 
     def _place_camera_dependent(self, state) -> None:
+        M = self.ax.get_proj()
+        if self.camera() != self._camera:
+            self._place_gizmo(M)
+        self._place_labels(state, M)
+
+    def _place_gizmo(self, M: np.ndarray) -> None:
         self._camera = self.camera()
-        centre = self._screen(np.zeros(3))[0]
-        tips = self._screen(_BASIS * 0.5) - centre
+        centre = self._screen(np.zeros(3), M)[0]
+        tips = self._screen(_BASIS * 0.5, M) - centre
         scale = 1.3 / max(60.0, float(np.max(np.linalg.norm(tips, axis=1))))
         for k in range(3):
             d = tips[k] * scale
@@ -199,15 +209,18 @@ class GimbalView:
             n = np.linalg.norm(d)
             off = d / n * 0.42 if n > 1e-6 else np.array([0.3, 0.3])
             self.gizmo_labels[k].set_position(tuple(d + off))
-        self._place_labels(state)
 
     def _label_sizes(self) -> list[tuple[float, float]]:
         """Pixel width and height of each ring label's box (text and padding)."""
-        renderer = self.fig.canvas.get_renderer()
         sizes = []
         for t in self.ring_labels:
-            box = t.get_window_extent(renderer)  # its size is right even before it is placed
-            sizes.append((box.width + 8.0, box.height + 6.0))
+            text = t.get_text()
+            size = self._sizes.get(text)
+            if size is None:
+                # its size is right even before it is placed (the position is not)
+                box = t.get_window_extent(self.fig.canvas.get_renderer())
+                size = self._sizes[text] = (box.width + 8.0, box.height + 6.0)
+            sizes.append(size)
         return sizes
 
     def label_boxes(self) -> list[tuple[float, float, float, float]]:
@@ -223,21 +236,27 @@ class GimbalView:
         renderer = self.fig.canvas.get_renderer()
         return [tuple(t.get_window_extent(renderer).extents) for t in self.gizmo_labels]
 
-    def _place_labels(self, state) -> None:
+    def _place_labels(self, state, M: np.ndarray) -> None:
         """Each ring's label where the ring is furthest out on screen from the aircraft,
         inside the figure, and clear of the world axes and of the labels already placed."""
         width, height = self.fig.bbox.width, self.fig.bbox.height
-        centre = self._screen(np.zeros(3))[0]
+        sizes = self._label_sizes()
+        c, s = np.cos(_LABEL_CANDIDATES), np.sin(_LABEL_CANDIDATES)
+        # one projection for every candidate point, the centre, the nose and arrow heads
+        n_c = len(_LABEL_CANDIDATES)
+        cands = [RING_RADII[n] * (c[:, None] * state.planes[n][0]
+                                  + s[:, None] * state.planes[n][1]) for n in range(3)]
+        pix_all = self._screen(np.vstack([*cands, np.zeros(3), state.nose,
+                                          state.nose + ARROW * state.axes]), M)
+        centre = pix_all[3 * n_c]
+        # the nose and the arrow heads: a label there would hide what the lesson points at
+        marks = pix_all[3 * n_c + 1:]
         gizmo = self.gizmo_ax.get_position()
         gx1, gy1 = gizmo.x1 * width, gizmo.y1 * height
         placed: list[tuple[float, float, float, float]] = []
-        # the nose and the arrow heads: a label there would hide what the lesson points at
-        marks = self._screen(np.vstack([state.nose, state.nose + ARROW * state.axes]))
-        c, s = np.cos(_LABEL_CANDIDATES), np.sin(_LABEL_CANDIDATES)
-        for n, (w, h) in enumerate(self._label_sizes()):
-            u, v = state.planes[n]
-            pts = RING_RADII[n] * (c[:, None] * u + s[:, None] * v)
-            pix = self._screen(pts)
+        for n, (w, h) in enumerate(sizes):
+            pts = cands[n]
+            pix = pix_all[n * n_c:(n + 1) * n_c]
             x, y = pix[:, 0], pix[:, 1]
             score = np.linalg.norm(pix - centre, axis=1)
             inside = (x - w / 2 > 2) & (x + w / 2 < width - 2) & (y - h / 2 > 2) & (
@@ -283,14 +302,11 @@ class GimbalView:
                 self.ghost.set_verts([to_plot(f @ target_matrix.T) for f in _FACES])
         _set3d(self.nose_marker, state.nose[None, :])
 
+        # the black dashes (what they mean is said beside the picture, in the panel)
         if state.badge == "free":
             self.missing_line.set_data_3d([], [], [])
-            self.missing_note.set_text("")
         else:
             w = state.weakest * ARROW * 1.25
             _set3d(self.missing_line, np.array([state.nose - w, state.nose + w]))
-            self.missing_note.set_text(
-                "black dashes: the turn no ring can make" if state.badge == "locked"
-                else "black dashes: the turn the rings make worst")
         self._state = state
         self._place_camera_dependent(state)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import quaternion
 
-from ..interpolation import (
+from ...interpolation import (
     angle_between,
     angular_speed,
     euler_lerp,
@@ -24,7 +24,7 @@ from ..interpolation import (
     slerp,
     total_angle,
 )
-from ..rotations import check_order, euler_to_quaternion, quaternion_to_euler
+from ...rotations import check_order, euler_to_quaternion, quaternion_to_euler
 
 METHODS = ("euler", "nlerp", "slerp")
 LABELS = {"euler": "Euler lerp", "nlerp": "nlerp", "slerp": "slerp"}
@@ -402,14 +402,14 @@ def _triple(e) -> str:
 
 
 def _extra_lock(state: BlendState) -> str:
-    yaw, pitch, roll = quaternion_to_euler(state.q1, order=state.order)
-    other = compute(state.e0, (yaw, pitch, roll), order=state.order,
-                    wrap_euler=state.wrap_euler)
+    name = quaternion_to_euler(state.q1, order=state.order)
+    # the same end orientation under its other name: slerp's turn cannot change, Euler's does
+    other = total_angle(euler_lerp(state.e0, name, state.ts, order=state.order,
+                                   wrap=state.wrap_euler))
     return (f"At pitch 90° only yaw − roll matters: the end {_triple(state.e1)} is the same "
-            f"orientation as {_triple((yaw, pitch, roll))}. Stored under that second name, "
-            f"Euler lerp turns {_num(other.totals['euler'])}° instead of "
-            f"{_num(state.totals['euler'])}°; slerp turns {_num(other.totals['slerp'])}° "
-            "either way.")
+            f"orientation as {_triple(name)}. Stored under that second name, Euler lerp "
+            f"turns {_num(other)}° instead of {_num(state.totals['euler'])}°; slerp turns "
+            f"{_num(state.totals['slerp'])}° either way.")
 
 
 def article_numbers(order: str = "YXZ") -> dict[str, float]:

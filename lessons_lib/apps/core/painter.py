@@ -1,0 +1,502 @@
+"""Draw an ipympl figure and put it on the page with as little work as the change needs.
+
+Three things make a control feel slow in ipympl, and :class:`Painter` removes each:
+
+1. **The round trip before a draw.** ipympl's ``canvas.draw_idle()`` sends "draw" to the
+   browser, which asks the kernel back to draw; only then is the picture rendered and sent.
+   When a page is attached, :meth:`Painter.request` (and ``canvas.draw_idle()``, which it
+   replaces) renders and sends the image straight away. The page's own draw requests
+   (first show, a resize, a high-dpi screen) still work.
+2. **Re-rendering what did not move.** An app may name its *dynamic* artists (the car, the
+   moving dot, a readout): the rest of the figure is rendered once into a cached background
+   and restored pixel for pixel before only the dynamic artists are drawn on it. The cache
+   is rebuilt whenever anything else changed: an artist of the background marked stale by
+   matplotlib (every setter does that), other view limits, axes position or 3D view, another
+   canvas size or dpi. When that happened inside axes that overlap nothing else (a close-up
+   that follows the car), only those axes are re-rendered into the cache. So a forgotten
+   artist costs speed, never a stale picture. What
+   naming does change is layering: dynamic artists are drawn on top of the background (in
+   their axes' order, then by zorder), so name artists that nothing static covers.
+3. **PNG encoding.** The difference image ipympl sends is encoded with zlib level 1 instead
+   of 6 (a fraction of the time, a slightly bigger image), and a full frame with no
+   transparency as RGB.
+4. **Stale frames.** When more messages from the page are already waiting in the kernel
+   (a drag or a key held down outruns the drawing), a draw is put off until they have been
+   handled (:func:`when_idle`), so the newest value is drawn and no time goes on frames
+   nobody would see. ipywidgets already sends a control's newest value only once the
+   kernel is idle; this does the same for everything else.
+
+Saving (``savefig``, GIFs) never goes through the cache: matplotlib draws every artist.
+``LESSONS_FAST_DRAW=0`` in the environment turns all three off (ipympl's own path), to
+compare or to rule the painter out when something looks wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import time
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+
+import numpy as np
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.axis import Axis
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure, SubFigure
+from PIL import Image
+
+#: zlib level for the PNG frames sent to the page (Pillow's default is 6).
+PNG_COMPRESS_LEVEL = 1
+#: False when ``LESSONS_FAST_DRAW=0``: every figure draws the way plain ipympl does.
+ENABLED = os.environ.get("LESSONS_FAST_DRAW", "1").strip() != "0"
+
+DynamicSpec = Iterable[Artist] | Callable[[], Iterable[Artist]] | None
+_KEEP = object()
+#: A put-off draw waits at most this long (s) for the queue to empty, then draws anyway.
+MAX_DEFER_S = 0.15
+
+
+# -- the kernel's queue ---------------------------------------------------------------------
+def messages_waiting() -> bool:
+    """True when more messages from the page wait in this kernel behind the one being
+    handled. Best effort, from ipykernel's internals (7.x: the main shell's inproc socket and
+    the shell tasks not yet run); False whenever it cannot tell (no kernel, other versions)."""
+    if not ENABLED:
+        return False
+    try:
+        from IPython import get_ipython
+
+        kernel = getattr(get_ipython(), "kernel", None)
+        if kernel is None:
+            return False
+        thread = getattr(kernel, "shell_channel_thread", None)
+        pair = getattr(getattr(thread, "manager", None), "_shell_channel_to_main", None)
+        sock = getattr(pair, "to_socket", None)
+        if sock is not None:
+            import zmq
+
+            if sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+                return True
+        try:
+            tasks = asyncio.all_tasks()
+            current = asyncio.current_task()
+        except RuntimeError:            # no running loop in this thread
+            return False
+        return any(t is not current and not t.done()
+                   and getattr(t.get_coro(), "__qualname__", "").endswith("shell_main")
+                   for t in tasks)
+    except Exception:  # never let a peek break a callback
+        return False
+
+
+_idle: dict[object, Callable[[], None]] = {}
+_idle_since: float | None = None
+_idle_hooked = False
+
+
+def when_idle(key: object, fn: Callable[[], None]) -> None:
+    """Run ``fn`` once the kernel has no more page messages waiting: after the message that
+    empties the queue (IPython's ``post_execute``, which every widget message triggers), or
+    from a timer; at most :data:`MAX_DEFER_S` late. A later call with the same ``key``
+    replaces the earlier ``fn`` (the newest wins)."""
+    global _idle_since, _idle_hooked
+    _idle[key] = fn
+    if _idle_since is None:
+        _idle_since = time.monotonic()
+    if not _idle_hooked:
+        try:
+            from IPython import get_ipython
+
+            shell = get_ipython()
+            if shell is not None:
+                shell.events.register("post_execute", _run_idle)
+                _idle_hooked = True
+        except Exception:
+            pass
+    try:
+        asyncio.get_running_loop().call_later(MAX_DEFER_S / 2, _run_idle)
+    except RuntimeError:
+        pass
+
+
+def take_idle(key: object) -> Callable[[], None] | None:
+    """Remove and return what :func:`when_idle` holds for ``key`` (to run it now, or not)."""
+    return _idle.pop(key, None)
+
+
+def _run_idle() -> None:
+    global _idle_since
+    if not _idle:
+        return
+    overdue = _idle_since is not None and time.monotonic() - _idle_since >= MAX_DEFER_S
+    if messages_waiting() and not overdue:
+        try:
+            asyncio.get_running_loop().call_later(MAX_DEFER_S / 2, _run_idle)
+        except RuntimeError:
+            pass
+        return
+    _idle_since = None
+    for key in list(_idle):
+        fn = _idle.pop(key, None)
+        if fn is not None:
+            fn()
+
+
+def encode_png(pixels: np.ndarray, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+    """PNG bytes of an ``(h, w, 4)`` uint8 RGBA array; RGB when every pixel is opaque."""
+    if pixels.shape[2] == 4 and (pixels[:, :, 3] == 255).all():
+        pixels = pixels[:, :, :3]
+    with io.BytesIO() as png:
+        Image.fromarray(np.ascontiguousarray(pixels)).save(
+            png, format="png", compress_level=compress_level)
+        return png.getvalue()
+
+
+class Painter:
+    """The drawing path of one ipympl figure; install it once with :meth:`attach`.
+
+    ``dynamic`` is a list of artists, or a callable returning one (called at each draw, so
+    the list may follow the app's state); ``None`` or empty means every draw is a full
+    render. Attributes for tests and benchmarks: ``full_draws``, ``fast_draws``,
+    ``partial_draws``, ``sent``,
+    ``deferred`` (draws put off while page messages were waiting).
+    """
+
+    def __init__(self, fig: Figure, dynamic: DynamicSpec = None) -> None:
+        self._fig = weakref.ref(fig)
+        self.dynamic = dynamic
+        self._background = None
+        self._base = None
+        self._key = None
+        self._static: dict = {}
+        self._boxes: dict = {}
+        self._figure_boxes: list = []
+        self.full_draws = 0
+        self.fast_draws = 0
+        self.partial_draws = 0
+        self.sent = 0
+        self.deferred = 0
+        self._held = 0
+        self._missed = False
+
+    # -- installing -----------------------------------------------------------------------
+    @classmethod
+    def attach(cls, fig: Figure, dynamic: DynamicSpec = _KEEP) -> Painter:
+        """Make ``fig.canvas.draw`` (and so every draw the page asks for) go through a
+        painter, and its frames use the cheaper encoding. Idempotent: a second call
+        returns the installed painter, with ``dynamic`` changed when it is given."""
+        canvas = fig.canvas
+        painter = getattr(canvas, "_lesson_painter", None)
+        if painter is None:
+            painter = cls(fig, None if dynamic is _KEEP else dynamic)
+            canvas._lesson_painter = painter
+            if ENABLED:
+                canvas.draw = painter._canvas_draw
+                canvas.draw_idle = painter._canvas_draw_idle   # apps' own draw_idle calls too
+                if hasattr(canvas, "get_diff_image"):
+                    canvas.get_diff_image = painter._diff_image
+        elif dynamic is not _KEEP and dynamic != painter.dynamic:
+            painter.dynamic = dynamic
+            painter.invalidate()
+        return painter
+
+    @property
+    def figure(self) -> Figure:
+        fig = self._fig()
+        if fig is None:
+            raise RuntimeError("the figure of this painter no longer exists")
+        return fig
+
+    @property
+    def page_attached(self) -> bool:
+        """True once a browser view of the canvas has said it is ready for images."""
+        return getattr(self.figure.canvas, "syncing_data_url", True) is False
+
+    # -- drawing ----------------------------------------------------------------------------
+    def request(self) -> None:
+        """What an app calls after changing artists: draw and send now when a page shows
+        the figure; otherwise (tests, nbconvert) the usual ``draw_idle``."""
+        if self._held:
+            self._missed = True
+        elif ENABLED and self.page_attached:
+            if messages_waiting():
+                self.deferred += 1
+                when_idle(self, self.draw_now)
+            else:
+                _idle.pop(self, None)
+                self.draw_now()
+        else:
+            self.figure.canvas.draw_idle()
+
+    @contextmanager
+    def hold(self) -> Iterator[Painter]:
+        """Requests inside are put off to one at the end (e.g. while a GIF is written, whose
+        frames the page need not see)."""
+        self._held += 1
+        try:
+            yield self
+        finally:
+            self._held -= 1
+            if not self._held and self._missed:
+                self._missed = False
+                self.request()
+
+    def draw_now(self) -> None:
+        """Render (fast when it can) and send the frame to every view of the canvas."""
+        self.figure.canvas.draw()
+
+    def invalidate(self) -> None:
+        """Forget the cached background (the next draw is a full render)."""
+        self._background = None
+        self._key = None
+        self._static = {}
+
+    def render(self) -> bool:
+        """Render into the canvas's Agg buffer without sending; True unless it was a full
+        render (``full_draws``): a fast one restores the cached background and draws the
+        dynamic artists (``fast_draws``); a partial one first re-renders just the axes whose
+        background changed (other limits, a static artist set), when they overlap nothing
+        else (``partial_draws``)."""
+        fig = self.figure
+        canvas = fig.canvas
+        dynamic = self._dynamic_artists()
+        if not dynamic:
+            self.invalidate()
+            FigureCanvasAgg.draw(canvas)
+            self.full_draws += 1
+            return False
+        renderer = canvas.get_renderer()
+        key = self._cache_key(renderer)
+        dirty = self._dirty_axes(key)
+        if dirty is None:
+            self._rebuild(renderer, dynamic)
+            self.full_draws += 1
+            return False
+        pixels = np.asarray(renderer.buffer_rgba())
+        pixels[...] = self._background
+        if dirty:
+            if not self._redraw_axes(renderer, pixels, dirty, dynamic):
+                self._rebuild(renderer, dynamic)
+                self.full_draws += 1
+                return False
+            self.partial_draws += 1
+        else:
+            self.fast_draws += 1
+        for artist in dynamic:
+            artist.draw(renderer)
+        fig.stale = False
+        return True
+
+    # -- internals ----------------------------------------------------------------------------
+    def _canvas_draw_idle(self) -> None:
+        """Replaces ``canvas.draw_idle``: with a page, the same as :meth:`request`;
+        without one, ipympl's own (a "draw" event for a page that may come)."""
+        if self.page_attached or self._held:
+            self.request()
+        else:
+            type(self.figure.canvas).draw_idle(self.figure.canvas)
+
+    def _canvas_draw(self) -> None:
+        """Replaces ``canvas.draw``: what ipympl's ``FigureCanvasWebAggCore.draw`` does,
+        with :meth:`render` in place of the full Agg draw."""
+        canvas = self.figure.canvas
+        canvas._png_is_old = True
+        try:
+            self.render()
+        finally:
+            manager = getattr(canvas, "manager", None)
+            if manager is not None and hasattr(manager, "refresh_all"):
+                manager.refresh_all()
+
+    def _dynamic_artists(self) -> list[Artist]:
+        spec = self.dynamic
+        if spec is None:
+            return []
+        artists = spec() if callable(spec) else spec
+        if artists is None:
+            return []
+        flat = []
+        for a in artists:
+            flat.extend(a if isinstance(a, list | tuple) else [a])
+        artists = flat
+        fig = self.figure
+        axes_order = {id(ax): i for i, ax in enumerate(fig.axes)}
+        # artists of this figure, not animated already, and not in a 3D axes (whose draw
+        # projects its children first): anything else stays in the background
+        chosen = [a for a in artists
+                  if a is not None and a.get_figure(root=True) is fig and not a.get_animated()
+                  and getattr(a.axes, "name", "") != "3d"]
+
+        def order(a: Artist):
+            ax = a.axes
+            return (axes_order.get(id(ax), len(axes_order)) if ax is not None else -1,
+                    a.get_zorder())
+
+        return sorted(chosen, key=order)
+
+    def _cache_key(self, renderer) -> dict:
+        """What the background depends on besides its artists' stale flags: per axes (by
+        id) its limits, place, 3D view, tickers and labels; ``None`` for the canvas."""
+        fig = self.figure
+        key: dict = {None: (renderer.width, renderer.height, fig.dpi,
+                            tuple(id(ax) for ax in fig.axes))}
+        for ax in fig.axes:
+            view3d = tuple(getattr(ax, k, None) for k in ("elev", "azim", "roll"))
+            ticking = tuple((id(axis.major.locator), id(axis.major.formatter),
+                             id(axis.minor.locator), id(axis.minor.formatter),
+                             axis.get_visible(), axis.label.get_text(),
+                             axis.label.get_visible(), axis.label.get_color(),
+                             axis.label.get_fontsize())
+                            for axis in ax._axis_map.values())
+            # titles move at every draw (so are always stale): watch what they say
+            titles = tuple((t.get_text(), t.get_visible(), t.get_color(), t.get_fontsize())
+                           for t in (ax.title, ax._left_title, ax._right_title))
+            key[id(ax)] = (tuple(ax.viewLim.bounds), tuple(ax.get_position().bounds), view3d,
+                           ax.get_visible(), ticking, titles)
+        return key
+
+    def _dirty_axes(self, key: dict) -> list[Axes] | None:
+        """The axes whose background must be re-rendered; None when the whole figure must."""
+        if self._background is None or self._key is None or key[None] != self._key[None]:
+            return None
+        if any(a.stale for a in self._static.get(None, ())):
+            return None                     # a figure-level artist changed
+        return [ax for ax in self.figure.axes
+                if key[id(ax)] != self._key[id(ax)]
+                or any(a.stale for a in self._static.get(id(ax), ()))]
+
+    def _box(self, bbox, renderer) -> tuple[int, int, int, int] | None:
+        """Rows and columns ``(r0, r1, c0, c1)`` of the buffer that ``bbox`` (display
+        coordinates, y up) covers, with a margin for antialiasing; None if empty."""
+        if bbox is None or not np.all(np.isfinite(bbox.extents)):
+            return None
+        h, w = int(renderer.height), int(renderer.width)
+        x0, y0, x1, y1 = bbox.extents
+        r0, r1 = max(0, int(h - y1) - 3), min(h, int(np.ceil(h - y0)) + 3)
+        c0, c1 = max(0, int(x0) - 3), min(w, int(np.ceil(x1)) + 3)
+        return (r0, r1, c0, c1) if r0 < r1 and c0 < c1 else None
+
+    @staticmethod
+    def _overlap(a, b) -> bool:
+        return a is not None and b is not None and a[0] < b[1] and b[0] < a[1] \
+            and a[2] < b[3] and b[2] < a[3]
+
+    def _measure(self, renderer) -> None:
+        """Where each visible axes (with its labels) and each figure-level artist is."""
+        fig = self.figure
+        self._boxes = {}
+        for ax in fig.axes:
+            if ax.get_visible():
+                self._boxes[id(ax)] = self._box(ax.get_tightbbox(renderer), renderer)
+        self._figure_boxes = [self._box(a.get_window_extent(renderer), renderer)
+                              for a in fig.get_children()
+                              if a is not fig.patch and not isinstance(a, Axes)
+                              and a.get_visible() and not a.get_animated()]
+
+    def _redraw_axes(self, renderer, pixels, dirty: list[Axes], dynamic) -> bool:
+        """Re-render the background of ``dirty`` axes in place; False when they overlap
+        another axes or a figure-level artist (then only a full render is right)."""
+        fig = self.figure
+        clean = [self._boxes.get(id(ax)) for ax in fig.axes
+                 if ax not in dirty and ax.get_visible()]
+        others = clean + self._figure_boxes
+        for ax in dirty:
+            old = self._boxes.get(id(ax))
+            if any(self._overlap(old, o) for o in others):
+                return False
+        moving = [a for a in dynamic if a.axes in dirty]
+        for artist in moving:
+            artist.set_animated(True)
+        try:
+            for ax in dirty:
+                old = self._boxes.get(id(ax))
+                if old is not None:
+                    r0, r1, c0, c1 = old
+                    pixels[r0:r1, c0:c1] = self._base[r0:r1, c0:c1]
+                if ax.get_visible():
+                    locator = ax.get_axes_locator()
+                    ax.apply_aspect(locator(ax, renderer) if locator else None)
+                    ax.draw(renderer)
+                    new = self._box(ax.get_tightbbox(renderer), renderer)
+                    if any(self._overlap(new, o) for o in others):
+                        return False
+                    self._boxes[id(ax)] = new
+                else:
+                    self._boxes.pop(id(ax), None)
+        finally:
+            for artist in moving:
+                artist.set_animated(False)
+        self._background[...] = pixels
+        for ax in dirty:
+            for artist in self._static.get(id(ax), ()):
+                artist._stale = False
+        self._key = self._cache_key(renderer)
+        return True
+
+    def _rebuild(self, renderer, dynamic: list[Artist]) -> None:
+        fig = self.figure
+        for artist in dynamic:
+            artist.set_animated(True)          # left out of the figure's normal draw
+        try:
+            axes = [ax for ax in fig.axes if not ax.get_animated()]
+            for ax in axes:                    # the base: the figure without any axes
+                ax.set_animated(True)
+            try:
+                FigureCanvasAgg.draw(fig.canvas)
+            finally:
+                for ax in axes:
+                    ax.set_animated(False)
+            self._base = np.asarray(renderer.buffer_rgba()).copy()
+            FigureCanvasAgg.draw(fig.canvas)    # the background: everything else
+        finally:
+            for artist in dynamic:
+                artist.set_animated(False)
+        self._background = np.asarray(renderer.buffer_rgba()).copy()
+        # every other artist is now drawn; a later setter marks it stale again. Containers
+        # turn stale whenever a child does, an axis whenever its limits are set (even to the
+        # same values), its ticks and label at every draw: the key covers limits, tickers
+        # and what the labels say.
+        skip = {id(a) for a in dynamic}
+        for artist in fig.findobj(lambda a: isinstance(a, Axis)):
+            skip.update(id(a) for a in artist.findobj())
+        for ax in fig.axes:
+            skip.update(id(t) for t in (ax.title, ax._left_title, ax._right_title))
+        containers = Axes | Figure | SubFigure
+        self._static = {}
+        for artist in fig.findobj(include_self=False):
+            if id(artist) in skip or isinstance(artist, containers):
+                continue
+            artist._stale = False               # invisible ones are never drawn: unstale them
+            owner = artist.axes
+            self._static.setdefault(id(owner) if owner is not None else None, []).append(artist)
+        self._measure(renderer)
+        for artist in dynamic:
+            artist.draw(renderer)
+        self._key = self._cache_key(renderer)  # drawing may have settled the layout
+        fig.stale = False
+
+    def _diff_image(self):
+        """``FigureCanvasWebAggCore.get_diff_image`` with :func:`encode_png`."""
+        canvas = self.figure.canvas
+        if not canvas._png_is_old:
+            return None
+        renderer = canvas.get_renderer()
+        pixels = np.asarray(renderer.buffer_rgba())
+        buff = pixels.view(np.uint32).squeeze(2)
+        if (canvas._force_full or buff.shape != canvas._last_buff.shape
+                or (pixels[:, :, 3] != 255).any()):
+            canvas.set_image_mode("full")
+            output = pixels
+        else:
+            canvas.set_image_mode("diff")
+            changed = buff != canvas._last_buff
+            output = np.where(changed, buff, 0).view(np.uint8).reshape(pixels.shape)
+        canvas._last_buff = buff.copy()
+        canvas._force_full = False
+        canvas._png_is_old = False
+        self.sent += 1
+        return encode_png(output)

@@ -1,0 +1,400 @@
+"""The fast drawing path gives the same pixels as a full draw, and knows when it cannot."""
+
+from __future__ import annotations
+
+import io
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from PIL import Image
+
+from lessons_lib.apps.core.painter import Painter, encode_png
+
+
+def _pixels(fig) -> np.ndarray:
+    return np.asarray(fig.canvas.get_renderer().buffer_rgba()).copy()
+
+
+def _full_pixels(fig) -> np.ndarray:
+    """A plain Agg render of the whole figure, bypassing the painter."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg.draw(fig.canvas)
+    return _pixels(fig)
+
+
+@pytest.fixture
+def scene():
+    with plt.ioff():
+        fig = plt.figure(figsize=(5, 3), dpi=100)
+    ax1 = fig.add_subplot(1, 2, 1)
+    ax2 = fig.add_subplot(1, 2, 2)
+    t = np.linspace(0, 6, 200)
+    ax1.plot(t, np.sin(t), color="0.6")                      # static
+    ax1.set_title("static title")
+    ax2.fill_between(t, 0, np.cos(t) ** 2, color="#99CCEE")   # static
+    (dot,) = ax1.plot([0], [0], "o", color="C3", zorder=5)    # dynamic
+    (cursor,) = ax2.plot([0, 0], [0, 1], color="k", zorder=5)  # dynamic
+    label = ax2.text(0.05, 0.9, "t = 0", transform=ax2.transAxes, zorder=6)  # dynamic
+    painter = Painter.attach(fig, [dot, cursor, label])
+    yield fig, painter, (dot, cursor, label), t
+    plt.close(fig)
+
+
+def _move(parts, x: float) -> None:
+    dot, cursor, label = parts
+    dot.set_data([x], [np.sin(x)])
+    cursor.set_xdata([x, x])
+    label.set_text(f"t = {x:.2f}")
+
+
+def test_fast_draw_equals_full_draw_pixel_for_pixel(scene):
+    fig, painter, parts, _ = scene
+    fig.canvas.draw()                       # builds the background
+    for x in (0.5, 1.7, 3.3, 5.9):
+        _move(parts, x)
+        fig.canvas.draw()
+        fast = _pixels(fig)
+        assert np.array_equal(fast, _full_pixels(fig)), x
+    assert painter.fast_draws == 4
+    assert painter.full_draws == 1
+
+
+def test_a_changed_background_artist_forces_a_full_draw(scene):
+    fig, painter, parts, t = scene
+    fig.canvas.draw()
+    fig.axes[0].lines[0].set_ydata(np.cos(t))   # a static line changes
+    _move(parts, 2.0)
+    fig.canvas.draw()
+    assert painter.full_draws == 2 and painter.fast_draws == 0
+    assert np.array_equal(_pixels(fig), _full_pixels(fig))
+    fig.axes[0].set_title("another title")
+    fig.canvas.draw()
+    assert painter.full_draws == 3
+    assert np.array_equal(_pixels(fig), _full_pixels(fig))
+
+
+def test_new_limits_or_size_force_a_full_draw(scene):
+    fig, painter, parts, _ = scene
+    fig.canvas.draw()
+    fig.axes[1].set_xlim(0, 3)
+    fig.canvas.draw()
+    assert painter.full_draws == 2
+    assert np.array_equal(_pixels(fig), _full_pixels(fig))
+    fig.axes[1].set_xlim(0, 3)                   # the same limits again: still fast
+    _move(parts, 1.0)
+    fig.canvas.draw()
+    assert painter.fast_draws == 1
+    assert np.array_equal(_pixels(fig), _full_pixels(fig))
+    fig.set_dpi(150)                              # a high-dpi screen
+    fig.canvas.draw()
+    assert painter.full_draws == 3
+    assert np.array_equal(_pixels(fig), _full_pixels(fig))
+
+
+def test_an_axes_that_moves_is_redrawn_alone_when_it_overlaps_nothing():
+    """A close-up whose limits follow the moving point: only that axes is re-rendered."""
+    with plt.ioff():
+        fig = plt.figure(figsize=(6, 3), dpi=100)
+    try:
+        whole = fig.add_axes((0.06, 0.12, 0.4, 0.8))
+        close = fig.add_axes((0.58, 0.12, 0.4, 0.8))
+        t = np.linspace(0, 6, 300)
+        for ax in (whole, close):
+            ax.plot(t, np.sin(t), color="0.5")
+        whole.set_title("whole")
+        (dot,) = whole.plot([0], [0], "o", color="C3", zorder=5)
+        (near,) = close.plot([0], [0], "o", color="C3", ms=12, zorder=5)
+        painter = Painter.attach(fig, [dot, near])
+        fig.canvas.draw()
+        for x in (0.7, 2.2, 4.1):
+            dot.set_data([x], [np.sin(x)])
+            near.set_data([x], [np.sin(x)])
+            close.set_xlim(x - 0.5, x + 0.5)
+            close.set_ylim(np.sin(x) - 0.5, np.sin(x) + 0.5)
+            fig.canvas.draw()
+            fast = _pixels(fig)
+            assert np.array_equal(fast, _full_pixels(fig)), x
+        assert painter.partial_draws == 3 and painter.full_draws == 1
+        dot.set_data([5.0], [np.sin(5.0)])          # and with the close-up still: fast
+        fig.canvas.draw()
+        assert painter.fast_draws == 1
+        assert np.array_equal(_pixels(fig), _full_pixels(fig))
+        # a close-up that grows over its neighbour: back to a full render (the dot stays
+        # clear of the overlap: dynamic artists are drawn over every axes)
+        dot.set_data([0.5], [np.sin(0.5)])
+        close.set_position((0.3, 0.12, 0.6, 0.8))
+        fig.canvas.draw()
+        assert painter.full_draws == 2
+        assert np.array_equal(_pixels(fig), _full_pixels(fig))
+    finally:
+        plt.close(fig)
+
+
+def test_hiding_a_background_artist_is_seen(scene):
+    fig, painter, parts, _ = scene
+    fig.canvas.draw()
+    fig.axes[0].lines[0].set_visible(False)
+    fig.canvas.draw()
+    assert painter.full_draws == 2
+    assert np.array_equal(_pixels(fig), _full_pixels(fig))
+    _move(parts, 4.0)                             # and fast again after that
+    fig.canvas.draw()
+    assert painter.fast_draws == 1
+    assert np.array_equal(_pixels(fig), _full_pixels(fig))
+
+
+def test_saving_draws_every_artist(scene):
+    fig, _, parts, _ = scene
+    fig.canvas.draw()
+    _move(parts, 3.0)
+    fig.canvas.draw()
+    live = _pixels(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=fig.dpi)
+    saved = np.asarray(Image.open(buf).convert("RGBA"))
+    assert saved.shape == live.shape
+    assert np.array_equal(saved, live)
+
+
+def test_without_dynamic_artists_every_draw_is_full(scene):
+    fig, painter, parts, _ = scene
+    Painter.attach(fig, None)
+    for x in (1.0, 2.0):
+        _move(parts, x)
+        fig.canvas.draw()
+        assert np.array_equal(_pixels(fig), _full_pixels(fig))
+    assert painter.fast_draws == 0 and painter.full_draws == 2
+
+
+def test_dynamic_list_may_be_a_callable_and_foreign_artists_are_ignored(scene):
+    fig, painter, parts, _ = scene
+    with plt.ioff():
+        other = plt.figure()
+    stranger = other.add_subplot().plot([0, 1])[0]
+    Painter.attach(fig, lambda: [*parts, stranger, None])
+    fig.canvas.draw()
+    _move(parts, 2.5)
+    fig.canvas.draw()
+    assert painter.fast_draws == 1
+    assert np.array_equal(_pixels(fig), _full_pixels(fig))
+    plt.close(other)
+
+
+def test_request_without_a_page_only_asks_for_a_draw(scene):
+    fig, painter, parts, _ = scene
+    assert not painter.page_attached              # no browser in a test
+    _move(parts, 1.0)
+    painter.request()
+    assert painter.full_draws == 0 and painter.fast_draws == 0
+
+
+def test_request_with_a_page_draws_and_sends_at_once(scene):
+    fig, painter, parts, _ = scene
+    canvas = fig.canvas
+    sent = []
+    canvas.send_binary = sent.append              # what would go to the page
+    canvas.syncing_data_url = False               # as after the page's "initialized"
+    assert painter.page_attached
+    painter.request()
+    _move(parts, 2.0)
+    painter.request()
+    assert painter.full_draws == 1 and painter.fast_draws == 1
+    assert len(sent) == 2
+    # the second frame is a difference image: only the moved pixels are opaque
+    first = np.asarray(Image.open(io.BytesIO(sent[0])).convert("RGBA"))
+    diff = np.asarray(Image.open(io.BytesIO(sent[1])).convert("RGBA"))
+    assert first.shape == diff.shape == _pixels(fig).shape
+    assert 0 < (diff[:, :, 3] > 0).mean() < 0.1
+    merged = np.where(diff[:, :, 3:] > 0, diff, first)
+    assert np.array_equal(merged, _pixels(fig))
+
+
+def test_encode_png_round_trips():
+    rng = np.random.default_rng(3)
+    opaque = rng.integers(0, 256, (20, 30, 4), dtype=np.uint8)
+    opaque[:, :, 3] = 255
+    clear = opaque.copy()
+    clear[::2, :, :] = 0
+    for pixels, mode in ((opaque, "RGB"), (clear, "RGBA")):
+        image = Image.open(io.BytesIO(encode_png(pixels)))
+        assert image.mode == mode
+        assert np.array_equal(np.asarray(image.convert("RGBA")), pixels)
+
+
+def test_with_the_fast_path_off_the_canvas_is_plain_ipympl(monkeypatch):
+    from lessons_lib.apps.core import painter as painter_module
+
+    monkeypatch.setattr(painter_module, "ENABLED", False)
+    with plt.ioff():
+        fig = plt.figure(figsize=(2, 2))
+    try:
+        canvas = fig.canvas
+        painter = Painter.attach(fig, [])
+        assert "draw" not in vars(canvas) and "get_diff_image" not in vars(canvas)
+        canvas.syncing_data_url = False
+        calls = []
+        monkeypatch.setattr(canvas, "draw_idle", lambda: calls.append(1))
+        painter.request()
+        assert calls == [1] and painter.full_draws == 0
+    finally:
+        plt.close(fig)
+
+
+def test_hold_puts_requests_off_to_one(scene):
+    fig, painter, parts, _ = scene
+    fig.canvas.syncing_data_url = False
+    fig.canvas.send_binary = lambda data: None
+    with painter.hold():
+        for x in (1.0, 2.0, 3.0):
+            _move(parts, x)
+            painter.request()
+        assert painter.full_draws + painter.fast_draws == 0
+    assert painter.full_draws + painter.fast_draws == 1
+
+
+# -- every app that names dynamic artists -----------------------------------------------------
+def _apps_with_dynamic() -> list[str]:
+    from lessons_lib import apps
+    from lessons_lib.apps.core import LessonApp
+    from lessons_lib.catalogue import app_registry
+
+    names = []
+    for name in sorted(app_registry()):
+        cls = getattr(apps, name, None)
+        if (isinstance(cls, type) and issubclass(cls, LessonApp)
+                and cls.dynamic_artists is not LessonApp.dynamic_artists):
+            names.append(name)
+    return names
+
+
+#: At most this share of pixels may differ between a fast and a full draw (antialiased edges
+#: where a dynamic artist crosses a static one drawn after it in a full draw).
+TOLERANCE = 0.0005
+
+
+def _assert_same_picture(fig, what: str) -> None:
+    fast = _pixels(fig)
+    full = _full_pixels(fig)
+    assert fast.shape == full.shape
+    differ = np.any(fast != full, axis=2).mean()
+    assert differ <= TOLERANCE, f"{what}: {differ:.3%} of the pixels differ from a full draw"
+
+
+@pytest.mark.parametrize("name", _apps_with_dynamic() or [
+    pytest.param("-", marks=pytest.mark.skip(reason="no app names dynamic artists yet"))])
+def test_an_apps_fast_draws_equal_full_draws(name):
+    import ipywidgets as widgets
+
+    from lessons_lib import apps
+
+    app = getattr(apps, name)()
+    painter = app.painter
+    try:
+        painter.render()                           # the background
+        if app.frame is not None:
+            values = app.frame_values(step=max(1, app.frame.count // 6))
+            for value in values[1:] + values[:1]:
+                app.show_frame(value)
+                painter.render()
+                _assert_same_picture(app.fig, f"{name} at frame {value}")
+            assert painter.fast_draws + painter.partial_draws >= len(values) // 2, (
+                f"{name}: frame changes were drawn in full ({painter.full_draws} times)")
+        for spec in app.controls:                  # a control change, then frames again
+            w = getattr(app, spec.name)
+            if isinstance(w, widgets.FloatSlider | widgets.IntSlider) and not w.disabled:
+                w.value = w.value + w.step if w.value + w.step <= w.max else w.min
+                painter.render()
+                _assert_same_picture(app.fig, f"{name} after {spec.name}")
+                break
+        if app.frame is not None:
+            app.show_frame(app.frame_values()[-1])
+            painter.render()
+            _assert_same_picture(app.fig, f"{name} at the last frame after a change")
+    finally:
+        plt.close(app.fig)
+
+
+# -- the newest wins when page messages queue up ------------------------------------------------
+@pytest.fixture
+def queue(monkeypatch):
+    """Pretend page messages are waiting (``queue.waiting = True``) or not."""
+    from lessons_lib.apps.core import figure as figure_module
+    from lessons_lib.apps.core import painter as painter_module
+
+    class Queue:
+        waiting = False
+
+    q = Queue()
+    monkeypatch.setattr(painter_module, "messages_waiting", lambda: q.waiting)
+    monkeypatch.setattr(figure_module, "messages_waiting", lambda: q.waiting)
+    monkeypatch.setattr(painter_module, "_idle", {})
+    monkeypatch.setattr(painter_module, "_idle_since", None)
+    q.run_idle = painter_module._run_idle
+    yield q
+
+
+def test_a_draw_waits_while_messages_queue_and_the_newest_is_drawn(scene, queue):
+    fig, painter, parts, _ = scene
+    fig.canvas.syncing_data_url = False
+    sent = []
+    fig.canvas.send_binary = sent.append
+    queue.waiting = True
+    for x in (1.0, 2.0, 3.0):
+        _move(parts, x)
+        painter.request()
+    assert painter.deferred == 3 and not sent
+    queue.run_idle()                   # still busy: nothing yet
+    assert not sent
+    queue.waiting = False
+    queue.run_idle()                   # the queue emptied: one draw, of the newest state
+    assert len(sent) == 1
+    assert np.array_equal(_pixels(fig), _full_pixels(fig))
+    assert parts[2].get_text() == "t = 3.00"
+
+
+def test_a_put_off_draw_is_not_put_off_for_ever(scene, queue, monkeypatch):
+    from lessons_lib.apps.core import painter as painter_module
+
+    fig, painter, parts, _ = scene
+    fig.canvas.syncing_data_url = False
+    sent = []
+    fig.canvas.send_binary = sent.append
+    queue.waiting = True
+    painter.request()
+    monkeypatch.setattr(painter_module, "_idle_since", -1e9)   # long ago
+    queue.run_idle()
+    assert len(sent) == 1
+
+
+def test_a_drag_handles_only_the_newest_waiting_move_then_the_release(queue):
+    from types import SimpleNamespace
+
+    from lessons_lib.apps.core import DragHandler
+
+    with plt.ioff():
+        fig = plt.figure()
+    try:
+        seen = []
+        drag = DragHandler(fig, lambda e: "dot", lambda item, e: seen.append(("move", e.x)),
+                           lambda item, e: seen.append(("release", e.x)))
+
+        def ev(x):
+            return SimpleNamespace(x=x, inaxes=True, xdata=float(x), buttons=None)
+
+        drag._press(ev(0))
+        queue.waiting = True
+        for x in (1, 2, 3):
+            drag._move(ev(x))
+        assert seen == []
+        drag._end(ev(4))               # the last move first, then the release
+        assert seen == [("move", 3), ("release", 4)]
+        drag._press(ev(5))
+        drag._move(ev(6))
+        queue.waiting = False
+        queue.run_idle()               # the queue emptied: the waiting move is handled
+        drag._move(ev(7))              # and with nothing waiting, moves go straight through
+        assert seen[2:] == [("move", 6), ("move", 7)]
+    finally:
+        plt.close(fig)
