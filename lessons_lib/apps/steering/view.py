@@ -71,6 +71,7 @@ class SteeringView:
         self.offset_arrow, self.path_line = c.offset_arrow, self.overview.path_line
         self._track = None
         self._run = None
+        self._state = None
 
     # -- building ------------------------------------------------------------------------
     def _build_map(self, ax, close: bool) -> SimpleNamespace:
@@ -242,9 +243,17 @@ class SteeringView:
 
     # -- a new state ----------------------------------------------------------------------
     def show_state(self, state: SteeringState) -> None:
+        """Everything that changes with the state and not with the frame (once per state)."""
+        if state is self._state:
+            return
+        self._state = state
         if state.track != self._track:
             self.show_track(state)
         self.show_view(state.view)
+        if state.view == "Speed sweep":
+            self.show_sweep(state)
+        elif state.view == "Phase portrait":
+            self.show_phase(state)
         run = state.run
         if run is self._run:
             return
@@ -333,10 +342,7 @@ class SteeringView:
         self.offset_arrow.set_offsets([pp])
         self.offset_arrow.set_UVC([off[0]], [off[1]])
         self.cursor.set_xdata([tr.t[k], tr.t[k]])
-        if state.view == "Speed sweep":
-            self.show_sweep(state)
-        elif state.view == "Phase portrait":
-            self.show_phase(state)
+        if state.view == "Phase portrait":
             self.phase_dot.set_data([tr.crosstrack_error[k]], [run.heading_error[k]])
         if state.spline.dim == 3:
             self._draw_slope(state, k)
