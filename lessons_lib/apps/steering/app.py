@@ -132,6 +132,15 @@ class SteeringApp(LessonApp):
         self.scene.show_state(state)
         self.scene.draw(state, time)
 
+    def dynamic_artists(self):
+        """What a frame moves, drawn over a cached background (core.painter): the car,
+        its two points and the line between them on both maps, the arrows, the cursor."""
+        s = self.scene
+        moving = [s.tangent_arrow, s.offset_arrow, s.cursor, s.phase_dot]
+        for view in (s.overview, s.closeup):
+            moving += [view.car, view.progress_dot, view.target_dot, view.target_line]
+        return moving
+
     def panel(self, state, time) -> dict[str, str]:
         labels = {spec.name: spec.label for spec in self.controls}
         notes = [panel.disabled_note(state, labels)]
