@@ -39,6 +39,19 @@ def _choose_preset(page, start: str) -> None:
     select.select_option(index=index)
 
 
+def _screenshot_every_preset(page, prefix: str) -> None:
+    """Choose each preset in turn, wait for the redraw, keep a screenshot of the app."""
+    for name in PRESETS:
+        before = h.canvas_images(page)
+        _choose_preset(page, name)
+        h.wait_for_pixels_change(page, before, figure=0, timeout=60)
+        h.wait_idle(page)
+        _app_to_top(page)
+        slug = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
+        h.screenshot(page, f"{prefix}-{slug}")
+        h.assert_no_error_text(page)
+
+
 def test_lesson_renders_and_responds(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK)
     h.assert_no_error_text(page)
@@ -58,15 +71,7 @@ def test_lesson_renders_and_responds(voila_server, page):
     assert page.locator(".widget-dropdown select").first.input_value() == "(your own angles)"
 
     # every preset redraws; keep a screenshot of each for a person to look at
-    for name in PRESETS:
-        before = h.canvas_images(page)
-        _choose_preset(page, name)
-        h.wait_for_pixels_change(page, before, figure=0, timeout=60)
-        h.wait_idle(page)
-        _app_to_top(page)
-        slug = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
-        h.screenshot(page, f"02_euler_vs_slerp-{slug}")
-        h.assert_no_error_text(page)
+    _screenshot_every_preset(page, "02_euler_vs_slerp")
 
     # the long-way toggle changes the drawing even where q0 . q1 > 0 (it used to change no
     # pixel there), and the panel says what it did
@@ -245,14 +250,7 @@ def test_jupyterlab_with_the_file_browser_shows_the_whole_app(lab_server, page):
     assert boxes["preset"]["right"] <= boxes["output"]["right"] + 1, boxes
     assert boxes["angles"]["top"] >= boxes["figure"]["bottom"] - 1, boxes
     h.screenshot(page, "02_euler_vs_slerp-lab-start")
-    for name in PRESETS:
-        before = h.canvas_images(page)
-        _choose_preset(page, name)
-        h.wait_for_pixels_change(page, before, figure=0, timeout=30)
-        h.wait_idle(page)
-        _app_to_top(page)
-        slug = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
-        h.screenshot(page, f"02_euler_vs_slerp-lab-{slug}")
+    _screenshot_every_preset(page, "02_euler_vs_slerp-lab")
     # the angles and toggles under the figure: scroll down to them
     page.locator(".widget-checkbox", has_text="take the long way").scroll_into_view_if_needed()
     h.screenshot(page, "02_euler_vs_slerp-lab-controls")
