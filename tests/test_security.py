@@ -450,3 +450,103 @@ def test_token_guards_kernel_shutdown_and_delete(token_server):
     # the kernel is still there for its owner
     status, _, _ = get(f"{token_server.url}/api/kernels/{kid}?token={token_server.token}")
     assert status == 200
+
+
+def _tree_rss_mb(pid: int) -> float:
+    """Resident memory of the Voila server and every kernel it started, in MB."""
+    import psutil
+
+    root = psutil.Process(pid)
+    total = 0
+    for p in [root, *root.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except psutil.NoSuchProcess:
+            pass
+    return total / 2**20
+
+
+def _widget_states(ws, tries: int = 3) -> dict:
+    """Every widget's state, from ipywidgets' control comm (opened afresh for each try: the
+    kernel may still be busy with the page's first draw when the first one arrives)."""
+    got = []
+    for _ in range(tries):
+        control = uuid.uuid4().hex
+        send(ws, shell_msg("comm_open", {"comm_id": control, "data": {},
+                                         "target_name": "jupyter.widget.control"},
+                           {"version": "1.0.0"}))
+        replies(ws, 2)
+        send(ws, shell_msg("comm_msg", {"comm_id": control,
+                                        "data": {"method": "request_states"}}))
+        got = replies(ws, 20)
+        for m in got:
+            data = m.get("content", {}).get("data", {})
+            if m.get("msg_type") == "comm_msg" and data.get("method") == "update_states":
+                return data["states"]
+    raise AssertionError(("no widget states from the control comm",
+                          [str(m.get("content"))[:200] for m in got]))
+
+
+@pytest.mark.browser
+def test_issue_13_messages_leave_a_running_lesson_working_and_memory_flat(voila_server, page):
+    """Issue 13's messages 1-3 from a second client on the page's kernel, against lesson 1
+    (a Play, sliders, a choice): ``max`` 10**9 to the Play, ``max`` and ``value`` 1e9 to every
+    slider, NaN (as JSON's NaN) to every float slider, ``index`` None to every choice. The
+    kernel keeps every control as it was, the Voila server and its kernels use no more
+    memory than before (within 150 MB), and the page still answers a slider move."""
+    harness.open_lesson(page, voila_server, LESSON)
+    harness.wait_idle(page)
+    kid = kernel_id_of(page.content())
+    ws = connect(ws_url(voila_server, kid))
+    try:
+        states = _widget_states(ws)
+        kinds = {mid: s["model_name"] for mid, s in states.items()}
+        plays = [m for m, k in kinds.items() if k == "PlayModel"]
+        sliders = [m for m, k in kinds.items() if k in ("FloatSliderModel", "IntSliderModel")]
+        floats = [m for m in sliders if kinds[m] == "FloatSliderModel"]
+        choices = [m for m, k in kinds.items() if k in ("DropdownModel", "ToggleButtonsModel")]
+        assert plays and floats and choices, sorted(set(kinds.values()))
+        memory_before = _tree_rss_mb(voila_server.proc.pid)
+
+        def push(model_id, state):
+            send(ws, shell_msg("comm_msg", {
+                "comm_id": model_id,
+                "data": {"method": "update", "state": state, "buffer_paths": []}}))
+
+        for _ in range(3):  # three rounds: growth would show, one-off caches would not
+            for m in plays:
+                push(m, {"max": 10**9})
+                push(m, {"interval": 0, "playing": True})
+            for m in sliders:
+                push(m, {"max": 1e9, "value": 1e9})
+            for m in floats:
+                push(m, {"value": float("nan")})
+            for m in choices:
+                push(m, {"index": None})
+            replies(ws, 5)
+        after = _widget_states(ws)
+        memory_after = _tree_rss_mb(voila_server.proc.pid)
+    finally:
+        ws.close()
+    for m in plays:
+        assert after[m]["state"]["max"] == states[m]["state"]["max"], "the Play's max moved"
+    for m in sliders:
+        s0, s1 = states[m]["state"], after[m]["state"]
+        assert (s1["min"], s1["max"]) == (s0["min"], s0["max"]), s1.get("description")
+        assert s1["min"] <= s1["value"] <= s1["max"], s1.get("description")
+    for m in choices:
+        assert after[m]["state"].get("index") is not None, after[m]["state"].get("description")
+    grown = memory_after - memory_before
+    assert grown < 150, f"server and kernels grew by {grown:.0f} MB"
+    print(f"memory before {memory_before:.0f} MB, after {memory_after:.0f} MB")
+    harness.wait_idle(page)
+    page.evaluate("""() => document.querySelector('.jupyter-matplotlib-figure')
+                        .closest('.widget-hbox').scrollIntoView({block: 'start'})""")
+    harness.screenshot(page, "security_issue13_messages")
+    status = page.locator(".lesson-status").first.inner_text()
+    assert len(status) < 160 and "Traceback" not in page.inner_text("body")
+    harness.assert_no_error_text(page)
+    before = harness.canvas_images(page)
+    harness.move_slider(page, "pitch (X)", key="ArrowLeft", times=10)
+    harness.wait_for_pixels_change(page, before)
+    harness.assert_no_error_text(page)
