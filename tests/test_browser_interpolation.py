@@ -39,6 +39,19 @@ def _choose_preset(page, start: str) -> None:
     select.select_option(index=index)
 
 
+def _screenshot_every_preset(page, prefix: str) -> None:
+    """Choose each preset in turn, wait for the redraw, keep a screenshot of the app."""
+    for name in PRESETS:
+        before = h.canvas_images(page)
+        _choose_preset(page, name)
+        h.wait_for_pixels_change(page, before, figure=0, timeout=60)
+        h.wait_idle(page)
+        _app_to_top(page)
+        slug = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
+        h.screenshot(page, f"{prefix}-{slug}")
+        h.assert_no_error_text(page)
+
+
 def test_lesson_renders_and_responds(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK)
     h.assert_no_error_text(page)
@@ -48,25 +61,17 @@ def test_lesson_renders_and_responds(voila_server, page):
     # t, from the keyboard: the first slider on the page (it starts at the end, t = 1)
     before = h.canvas_images(page)
     h.move_slider(page, index=0, key="ArrowLeft", times=10)
-    h.wait_for_pixels_change(page, before, figure=0)
+    h.wait_for_pixels_change(page, before, figure=0, timeout=60)
     h.assert_no_error_text(page)
 
     # the start yaw slider (second slider), from the keyboard
     before = h.canvas_images(page)
     h.move_slider(page, index=1, key="ArrowLeft", times=15)
-    h.wait_for_pixels_change(page, before, figure=0)
+    h.wait_for_pixels_change(page, before, figure=0, timeout=60)
     assert page.locator(".widget-dropdown select").first.input_value() == "(your own angles)"
 
     # every preset redraws; keep a screenshot of each for a person to look at
-    for name in PRESETS:
-        before = h.canvas_images(page)
-        _choose_preset(page, name)
-        h.wait_for_pixels_change(page, before, figure=0)
-        h.wait_idle(page)
-        _app_to_top(page)
-        slug = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
-        h.screenshot(page, f"02_euler_vs_slerp-{slug}")
-        h.assert_no_error_text(page)
+    _screenshot_every_preset(page, "02_euler_vs_slerp")
 
     # the long-way toggle changes the drawing even where q0 . q1 > 0 (it used to change no
     # pixel there), and the panel says what it did
@@ -74,7 +79,7 @@ def test_lesson_renders_and_responds(voila_server, page):
     h.wait_idle(page)
     before = h.canvas_images(page)
     page.locator(".widget-checkbox", has_text="take the long way").locator("input").click()
-    h.wait_for_pixels_change(page, before, figure=0)
+    h.wait_for_pixels_change(page, before, figure=0, timeout=60)
     page.wait_for_selector("text=the long way heads for the far copy", timeout=15_000)
     h.wait_idle(page)
     _app_to_top(page)
@@ -90,7 +95,7 @@ def test_play_animates_and_pauses(voila_server, page):
     play.click()                    # t starts at the end, so Play starts from the beginning
     frames = [h.canvas_images(page)[0]]
     for _ in range(3):                                   # several new frames while playing
-        frames.append(h.wait_for_pixels_change(page, [frames[-1]], figure=0)[0])
+        frames.append(h.wait_for_pixels_change(page, [frames[-1]], figure=0, timeout=60)[0])
     assert len(set(frames)) == 4
     page.get_by_role("button", name="Pause").click()
     h.wait_idle(page, quiet_ms=1500, timeout=30)         # a loaded machine may lag a frame
@@ -111,6 +116,16 @@ def test_an_exercise_checks_an_answer(voila_server, page):
     box.locator("input").fill("270")
     box.get_by_role("button", name="Check").click()
     page.wait_for_selector("text=Right!", timeout=15_000)
+    # exercise 2's code is hidden in Voila: it shows read-only, with a question instead
+    page.wait_for_selector("text=here is the code", timeout=15_000)
+    page.wait_for_selector("text=This first version gets some pairs wrong", timeout=15_000)
+    # exercise 3's "Show this case" puts the app in that state
+    before = h.canvas_images(page)
+    page.get_by_role("button", name="Show this case").first.click()
+    h.wait_for_pixels_change(page, before, figure=0, timeout=30)
+    _app_to_top(page)
+    assert page.locator(".widget-dropdown select").first.input_value() == \
+        "Wide three-axis turn"
     h.assert_no_error_text(page)
 
 
@@ -127,7 +142,7 @@ def test_renders_on_a_hidpi_screen(voila_server, chromium):
         assert size[0] >= 2 * 800, size                  # drawn at twice the pixels
         before = h.canvas_images(page)
         h.move_slider(page, index=0, key="ArrowLeft", times=20)
-        h.wait_for_pixels_change(page, before, figure=0)
+        h.wait_for_pixels_change(page, before, figure=0, timeout=60)
         h.wait_idle(page)
         h.screenshot(page, "02_euler_vs_slerp-hidpi")
         h.assert_no_error_text(page)
@@ -235,14 +250,7 @@ def test_jupyterlab_with_the_file_browser_shows_the_whole_app(lab_server, page):
     assert boxes["preset"]["right"] <= boxes["output"]["right"] + 1, boxes
     assert boxes["angles"]["top"] >= boxes["figure"]["bottom"] - 1, boxes
     h.screenshot(page, "02_euler_vs_slerp-lab-start")
-    for name in PRESETS:
-        before = h.canvas_images(page)
-        _choose_preset(page, name)
-        h.wait_for_pixels_change(page, before, figure=0, timeout=30)
-        h.wait_idle(page)
-        _app_to_top(page)
-        slug = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
-        h.screenshot(page, f"02_euler_vs_slerp-lab-{slug}")
+    _screenshot_every_preset(page, "02_euler_vs_slerp-lab")
     # the angles and toggles under the figure: scroll down to them
     page.locator(".widget-checkbox", has_text="take the long way").scroll_into_view_if_needed()
     h.screenshot(page, "02_euler_vs_slerp-lab-controls")

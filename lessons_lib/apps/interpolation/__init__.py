@@ -111,6 +111,18 @@ class InterpolationApp(LessonApp):
         self.current = {m: state.pose(m, t) for m in METHODS}
         self.view.show_frame(state, t, self.current, readouts(state, self.current))
 
+    def dynamic_artists(self):
+        """What t moves, drawn over a cached background (core.painter). A nose marker
+        behind the sphere (zorder 1.5) stays in the background, under the sphere's front;
+        the start/end marks, which lie over the moving markers at t = 0 and 1, are redrawn
+        with them so that they stay on top."""
+        v = self.view
+        moving = [*v.bodies.values(), *v.ghosts.values(), *v.trails.values(),
+                  *v.readouts.values(), *v.up_now.values(), v.cursor, v.ray_now,
+                  v.chord_now, v.nlerp_now, v.slerp_now, v.nose_start, v.nose_end]
+        moving += [dot for dot in v.nose_now.values() if dot.get_zorder() >= 5]
+        return moving
+
     def panel(self, state: BlendState, frame) -> dict[str, str]:
         return {"info": info(state)}
 
