@@ -115,7 +115,7 @@ PRESETS = (
 )
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=8)
 def _cached(key: tuple) -> FunnelState:
     names = ("start_x", "start_y", "goal_x", "goal_y", "radius", "method", "corridor",
              "show_curve")
