@@ -312,6 +312,9 @@ def _where(k: int, goal_index: int) -> str:
 
 def step_text(s: FunnelStep) -> str:
     """The sentence for one step (see :class:`FunnelStep`)."""
+    if not isinstance(s, FunnelStep):
+        raise ValueError(f"step_text needs a FunnelStep (from funnel_steps), got "
+                         f"{type(s).__name__}")
     if s.event == "start":
         return "The funnel opens at the start: apex, left edge and right edge all sit on it."
     goal = s.goal_index

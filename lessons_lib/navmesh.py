@@ -226,7 +226,7 @@ class NavMesh:
     def corridor_along(self, points) -> list[int]:
         """The polygons a polyline walks through, in order (a polygon left and entered again
         cuts the loop out). Raises ValueError when the polyline leaves the mesh."""
-        pts = np.asarray(points, dtype=float).reshape(-1, 2)
+        pts = check.array(points, "points", (None, 2), min_rows=1)
         cur = self._require(pts[0], "first point")
         corridor = [cur]
         for p, q in zip(pts[:-1], pts[1:], strict=True):
@@ -264,7 +264,8 @@ class NavMesh:
         """The corridor that holds ``path``, a path that may bend exactly at obstacle corners
         (a funnel or visibility-graph path): each bend is nudged ``nudge`` off its corner,
         out of the turn, and :meth:`corridor_along` walks the result."""
-        p = np.array(path, dtype=float).reshape(-1, 2)
+        p = check.array(path, "path", (None, 2), min_rows=1)
+        nudge = check.length(nudge, "nudge", allow_zero=True)
         q = p.copy()
         for k in range(1, len(p) - 1):
             u = p[k] - p[k - 1]
@@ -321,18 +322,39 @@ class NavMesh:
 
 
 # -- baking a navmesh from the walkable area -------------------------------------------------
+def _floor(free, name: str = "free"):
+    """``free`` if it is a non-empty shapely Polygon or MultiPolygon, else a ValueError."""
+    if not isinstance(free, shapely.geometry.Polygon | shapely.geometry.MultiPolygon):
+        raise ValueError(f"{name} must be a shapely Polygon or MultiPolygon (the walkable "
+                         f"floor, e.g. from walkable_area), got {type(free).__name__}")
+    if free.is_empty:
+        raise ValueError(f"{name} is empty: there is no floor to walk on")
+    return free
+
+
+def _ring(points, name: str) -> np.ndarray:
+    p = check.array(points, name, (None, 2), min_rows=3, what="x, y pairs")
+    if not np.isfinite(shapely.geometry.Polygon(p).area):
+        raise ValueError(f"{name} is too large to measure (its area overflows): scale it down")
+    return p
+
+
 def walkable_area(outer, obstacles=()):
     """The walkable floor: the polygon ``outer`` minus every polygon in ``obstacles``.
 
     Returns a shapely Polygon (or MultiPolygon when obstacles cut the floor in pieces),
     exterior counter-clockwise and holes clockwise.
     """
-    floor = shapely.geometry.Polygon(np.asarray(outer, dtype=float))
+    floor = shapely.geometry.Polygon(_ring(outer, "outer"))
     if not floor.is_valid or floor.area <= 0:
         raise ValueError("the outer boundary must be a simple polygon with an area")
+    obstacles = check.items(obstacles, "obstacles", "(N, 2) polygons")
     if len(obstacles):
-        floor = floor.difference(shapely.union_all(
-            [shapely.geometry.Polygon(np.asarray(o, dtype=float)) for o in obstacles]))
+        holes = [shapely.geometry.Polygon(_ring(o, f"obstacle {i}"))
+                 for i, o in enumerate(obstacles)]
+        if not all(h.is_valid for h in holes):
+            raise ValueError("every obstacle must be a simple polygon (no self-crossing)")
+        floor = floor.difference(shapely.union_all(holes))
     return _orient(floor)
 
 
@@ -354,8 +376,14 @@ def hertel_mehlhorn(vertices, triangles) -> list[list[int]]:
     tried longest first. The result has at most four times the minimum number of convex
     pieces, and it never adds a vertex: every vertex is one of the triangles'.
     """
-    v = np.asarray(vertices, dtype=float)
-    pieces: dict[int, list[int]] = {i: [int(k) for k in t] for i, t in enumerate(triangles)}
+    v = check.array(vertices, "vertices", (None, 2), min_rows=3)
+    tris = check.items(triangles, "triangles", "vertex-index triples")
+    pieces: dict[int, list[int]] = {
+        i: [check.integer(k, f"a vertex index of triangle {i}", lo=0, hi=len(v) - 1)
+            for k in check.items(t, f"triangle {i}", "vertex indices")]
+        for i, t in enumerate(tris)}
+    if any(len(t) != 3 for t in pieces.values()):
+        raise ValueError("every triangle must have exactly 3 vertex indices")
     owner: dict[tuple[int, int], int] = {}
     for i, t in pieces.items():
         for k in range(len(t)):
@@ -402,11 +430,14 @@ def bake_navmesh(free, merge: bool = True) -> NavMesh:
     MultiPolygon), the way engines bake theirs: a constrained Delaunay triangulation of the
     floor (shapely's ``constrained_delaunay_triangles``), its triangles merged into convex
     polygons by :func:`hertel_mehlhorn` (skip with ``merge=False``).
+    ``free`` must be a non-empty shapely Polygon or MultiPolygon.
 
     No vertex is added: every vertex of the mesh is a corner of the floor's outline, a wall
     or a pillar, so a funnel path through it can bend only at obstacle corners. The mesh
     keeps the floor as ``mesh.free``.
     """
+    free = _floor(free)
+    merge = check.flag(merge, "merge")
     pieces = _pieces(free)
     if not pieces:
         raise ValueError("the walkable area is empty: nothing to bake")
@@ -436,6 +467,7 @@ def bake_navmesh(free, merge: bool = True) -> NavMesh:
 def boundary_edges(free) -> np.ndarray:
     """Every edge of the floor's outline and of its holes: an (M, 2, 2) array, oriented so
     that the floor is on the left."""
+    free = _floor(free)
     edges = []
     for piece in _pieces(free):
         piece = shapely.geometry.polygon.orient(piece, 1.0)
@@ -448,6 +480,7 @@ def boundary_edges(free) -> np.ndarray:
 def reflex_corners(free) -> np.ndarray:
     """The floor's reflex corners (interior angle over 180°): the corners of pillars and
     walls that poke into the floor. Shortest paths bend only there. An (K, 2) array."""
+    free = _floor(free)
     out = []
     for piece in _pieces(free):
         piece = shapely.geometry.polygon.orient(piece, 1.0)
@@ -465,9 +498,8 @@ def erode(free, radius: float):
     radius (what Recast does before baking). Rounded corners are approximated by polygons
     drawn *around* the true arc, so every point left is at least ``radius`` from every
     obstacle. May be a MultiPolygon (a door narrower than 2 r splits the floor) or empty."""
-    r = float(radius)
-    if not math.isfinite(r) or r < 0:
-        raise ValueError(f"the radius must be a finite number >= 0, got {radius!r}")
+    free = _floor(free)
+    r = check.length(radius, "the radius", allow_zero=True)
     if r == 0:
         return free
     segs = 4    # segments per quarter circle; the chords sit r cos(pi / 16) from a corner
@@ -500,7 +532,7 @@ def clearance(path, free) -> tuple[float, np.ndarray, np.ndarray]:
     """How close the polyline ``path`` comes to the obstacles of the floor ``free`` (walls,
     pillars and the outline; never the navmesh's own edges): the distance, the point of the
     path where it is reached and the nearest obstacle point to it."""
-    pts = np.asarray(path, dtype=float).reshape(-1, 2)
+    pts = check.array(path, "path", (None, 2), min_rows=1)
     edges = boundary_edges(free)
     wa, wb = edges[:, 0], edges[:, 1]
     if len(pts) == 1:
@@ -574,8 +606,9 @@ def _inside(points, edges, tol: float) -> np.ndarray:
 def segment_in_floor(p, q, edges, tol: float = 1e-9) -> bool:
     """Does the closed segment p-q stay on the floor bounded by ``edges`` (it may touch walls
     and slide along them, never pass through them)?"""
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
+    p, q = check.point(p, "p"), check.point(q, "q")
+    edges = check.array(edges, "edges", (None, 2, 2), min_rows=1)
+    tol = check.length(tol, "tol", allow_zero=True)
     if _segments_cross(p, q, edges[:, 0], edges[:, 1]).any():
         return False
     # split p-q where it touches outline corners; every piece's middle must be on the floor
@@ -643,7 +676,7 @@ def shortest_path(free, start, goal) -> np.ndarray:
     the visibility graph of start, goal and the reflex corners. An (N, 2) array, start and
     goal included. Raises :class:`NoRouteError` when no path exists. The corner-to-corner
     part of the graph is kept for each floor, so only start and goal are new per query."""
-    edges, corners, sees, tol = _floor_graph(free.wkb)
+    edges, corners, sees, tol = _floor_graph(_floor(free).wkb)
     s = np.asarray(start, dtype=float)
     g = np.asarray(goal, dtype=float)
     for name, p in (("start", s), ("goal", g)):

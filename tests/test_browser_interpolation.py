@@ -95,7 +95,7 @@ def test_play_animates_and_pauses(voila_server, page):
     play.click()                    # t starts at the end, so Play starts from the beginning
     frames = [h.canvas_images(page)[0]]
     for _ in range(3):                                   # several new frames while playing
-        frames.append(h.wait_for_pixels_change(page, [frames[-1]], figure=0)[0])
+        frames.append(h.wait_for_pixels_change(page, [frames[-1]], figure=0, timeout=60)[0])
     assert len(set(frames)) == 4
     page.get_by_role("button", name="Pause").click()
     h.wait_idle(page, quiet_ms=1500, timeout=30)         # a loaded machine may lag a frame
