@@ -474,6 +474,21 @@ def test_slope_run_and_sweep_figures():
     np.testing.assert_allclose(fig.axes[0].get_lines()[2].get_ydata(), sw.rms[2])
 
 
+def test_the_stored_sweeps_are_the_models():
+    """The notebook draws stored sweeps (they cost four CPU seconds at every page start):
+    they must be what the model computes now."""
+    from lessons_lib.apps.steering.figures import NOTEBOOK_SWEEP, stored_sweeps
+
+    stored = stored_sweeps()
+    assert set(stored) == {"oval", "s_bend", "hairpin", "open_road"}
+    for name, sw in stored.items():
+        fresh = m.sweep(name, NOTEBOOK_SWEEP, (0.0, 0.0, 0.0))
+        np.testing.assert_array_equal(sw.speeds, fresh.speeds)
+        for key in ("rms", "max", "movement"):
+            np.testing.assert_allclose(getattr(sw, key), getattr(fresh, key), rtol=1e-8,
+                                       err_msg=f"{name} {key}: run figures.py to rewrite them")
+
+
 def test_the_notebooks_sweep_text():
     """Section 3's numbers, from the sweep it draws (Position Delta only, start at 0)."""
     pos = SteeringParams(use_heading=False, use_crosstrack=False)
