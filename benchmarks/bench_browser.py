@@ -533,6 +533,11 @@ class Session:
             out.append(row(f"{self.prefix}: {what} -> repaint", total,
                            note=f"n={total['n']}" + (f" ({miss} without repaint)" if miss else "")
                                 + f"; median ms: {split}"))
+        for what, miss in self.missed.items():
+            if what not in self.latency and what not in self.drags:
+                out.append(row(f"{self.prefix}: {what}", float("nan"),
+                               note=f"no repaint within {PAINT_TIMEOUT_MS / 1000:.0f} s "
+                                    f"({miss} tries)"))
         for what, samples in self.drags.items():
             total = stats([lag for lag, _ in samples])
             rate = statistics.median([r for _, r in samples])
@@ -623,6 +628,7 @@ def measure_lesson(browser, servers, lesson: Lesson, variants: list[Variant]) ->
                     for f, pts in lesson.clicks]
                  + [("figure_drag", (f, a, b), 3, 1) for f, a, b in lesson.figure_drag])
         for method, args, times, n in tasks:
+            print(f"  {lesson.name}: {method}{args[:1]}", file=sys.stderr, flush=True)
             for k in range(times):
                 order = sessions if k % 2 == 0 else sessions[::-1]
                 for session in order:

@@ -3,7 +3,8 @@
 For each notebook, in a fresh python3 kernel (as Voila starts one per page): the CPU seconds
 and resident memory the kernel adds for each import statement of the first code cell, for
 each later code cell, and then, as the page would ask, for the first and the second full
-draw of every ipympl figure (Agg render plus the PNG the page receives). CPU time of the
+draw of every ipympl figure (Agg render plus the PNG the page receives); with ``--warm``
+after the warm-up render that ``make classroom`` gives every pooled kernel. CPU time of the
 kernel process is read from the operating system, so the numbers hold on a busy machine.
 
     python benchmarks/kernel_costs.py                    # every lesson
@@ -71,7 +72,7 @@ def _pieces(nb) -> list[tuple[str, str]]:
     return pieces
 
 
-def costs(path: Path) -> dict:
+def costs(path: Path, warm: bool = False) -> dict:
     nb = nbformat.read(path, as_version=4)
     km = KernelManager(kernel_name="python3")
     km.start_kernel(cwd=str(path.parent))
@@ -90,6 +91,14 @@ def costs(path: Path) -> dict:
                 raise RuntimeError(f"{path.name}: {label!r} failed: {reply['content']}")
             rows.append({"what": label, "cpu_s": _cpu(proc) - before_cpu,
                          "rss_mb": (proc.memory_info().rss - before_rss) / 2**20})
+        if warm:  # what `make classroom` does to a pooled kernel before the room comes in
+            from lessons_lib.classroom import WARM_UP
+
+            before = _cpu(proc)
+            kc.execute_interactive(WARM_UP, timeout=180, store_history=False,
+                                   output_hook=lambda msg: None)
+            rows.append({"what": "warm-up render of every figure", "cpu_s": _cpu(proc) - before,
+                         "rss_mb": 0.0})
         printed = []
 
         def keep(msg) -> None:
@@ -124,11 +133,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("notebooks", nargs="*", help="notebook stems (default: every lesson)")
     ap.add_argument("--top", type=int, default=10, help="steps shown per notebook")
+    ap.add_argument("--warm", action="store_true",
+                    help="render every figure once first, as `make classroom` does")
     ap.add_argument("--json", help="also write the results here")
     args = ap.parse_args(argv)
     paths = ([NOTEBOOKS / f"{n}.ipynb" for n in args.notebooks] if args.notebooks
              else sorted(p for p in NOTEBOOKS.glob("[0-9]*.ipynb")))
-    results = [costs(p) for p in paths]
+    results = [costs(p, args.warm) for p in paths]
     print("\n\n".join(report(c, args.top) for c in results))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))

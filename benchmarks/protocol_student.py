@@ -184,7 +184,8 @@ class _Kernel:
         timeout = deadline - time.monotonic()
         if timeout <= 0:
             raise TimeoutError("deadline passed")
-        item = await asyncio.wait_for(self.inbox.get(), timeout)
+        async with asyncio.timeout(timeout):  # unlike wait_for, never swallows a cancel
+            item = await self.inbox.get()
         if item is None:
             raise StudentError("the server closed the kernel websocket")
         return item
@@ -357,6 +358,7 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
                 student.moves_ms.append((t1 - t0) * 1000)
         finally:
             pumping.cancel()
+            await asyncio.gather(pumping, return_exceptions=True)
     except Exception as exc:  # reported, never hidden: a failure fails the run
         text = str(exc).splitlines()[0][:160] if str(exc) else ""
         student.error = f"{type(exc).__name__}: {text}"

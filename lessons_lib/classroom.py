@@ -110,6 +110,45 @@ def process_memory(pids: list[int]) -> dict[str, float]:
     return {"rss": rss, "uss": uss}
 
 
+#: Run in a pooled kernel once its notebook has run: one Agg render of every figure, so that
+#: the text layout and font caches a figure's first draw fills are filled before the room
+#: comes in (after the lesson ports a first draw cost up to 0.2 CPU-s more than a second).
+#: No image is sent and ipympl's own state is not touched: the page still asks for its
+#: first image as usual.
+WARM_UP = """
+def _lessons_warm_up():
+    import sys
+    if "ipympl.backend_nbagg" not in sys.modules:
+        return
+    from matplotlib._pylab_helpers import Gcf
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    for manager in Gcf.get_all_fig_managers():
+        try:
+            FigureCanvasAgg.draw(manager.canvas)
+        except Exception:
+            pass
+_lessons_warm_up()
+del _lessons_warm_up
+"""
+
+
+async def warm_up(km, timeout: float = 60.0) -> bool:
+    """Run :data:`WARM_UP` in the kernel of ``km`` (a jupyter_client async kernel manager);
+    True if the kernel answered ``ok``."""
+    kc = km.client()
+    kc.start_channels()
+    try:
+        msg_id = kc.execute(WARM_UP, silent=True, store_history=False)
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            reply = await kc.get_shell_msg(timeout=left)
+            if reply["parent_header"].get("msg_id") == msg_id:
+                return reply["content"].get("status") == "ok"
+        return False
+    finally:
+        kc.stop_channels()
+
+
 def classroom_kernel_manager(base: type) -> type:
     """Voila's pre-heating kernel manager, changed for a room that arrives all at once.
 
@@ -117,11 +156,14 @@ def classroom_kernel_manager(base: type) -> type:
       pooled one, so while the room arrives every new student competes with kernels that
       are running the lesson for nobody yet. Here a taken kernel is only noted; the pool is
       topped up one kernel at a time once no student has asked for a page for
-      ``refill_after`` seconds, at low priority (nice ``refill_nice``) where the priority
-      can be given back when a student takes the kernel.
+      ``refill_after`` seconds and the server itself has been idle that long (it used less
+      than ``busy_above`` of a core each second: the pages' files and websockets of a room
+      still settling in keep it busier than that), at low priority (nice ``refill_nice``)
+      where the priority can be given back when a student takes the kernel.
     - **Pre-heat a few at a time.** At start-up at most ``preheat_parallel`` kernels start
       and run their lesson together, so none of them waits long enough to time out.
-    - A pooled kernel counts as ready only when its notebook has run to the end.
+    - A pooled kernel counts as ready only when its notebook has run to the end and its
+      figures have been rendered once (:data:`WARM_UP`).
 
     A student who arrives when the pool is empty gets a kernel started for them at once, as
     in plain Voila. ``base`` is what ``voila_kernel_manager_factory`` returned.
@@ -138,12 +180,16 @@ def classroom_kernel_manager(base: type) -> type:
         refill_nice = Int(
             10, config=True,
             help="Nice value of a refill kernel until a student takes it (0: normal).")
+        busy_above = Float(
+            0.25, config=True,
+            help="Share of one core the server may use in a second and still count as idle.")
         preheat_parallel = Int(
             0, config=True,
             help="Kernels started together while pre-heating (0: one per CPU core).")
 
         def __init__(self, **kwargs):
             self._last_arrival = -math.inf
+            self._last_busy = -math.inf
             self._refilling: asyncio.Task | None = None
             self._niced: set[str] = set()
             self._startup_tasks: list[asyncio.Future] = []
@@ -202,6 +248,11 @@ def classroom_kernel_manager(base: type) -> type:
                     await asyncio.shield(content["task"])
                 except Exception:  # the page shows it as Voila would; the pool goes on
                     self.log.exception("Pre-heating %s failed", notebook_path)
+                else:
+                    try:
+                        await warm_up(self.get_kernel(content["kernel_id"]))
+                    except Exception:  # a cold first draw is slower, not wrong
+                        self.log.warning("Could not warm up the figures of %s", notebook_path)
             return content
 
         async def shutdown_kernel(self, kernel_id, *args, **kwargs):
@@ -226,8 +277,13 @@ def classroom_kernel_manager(base: type) -> type:
                     "per_notebook": {nb: len(pool) for nb, pool in self._pools.items()}}
 
         async def _refill_loop(self) -> None:
+            cpu = time.process_time()
             while True:
                 await asyncio.sleep(1.0)
+                used, cpu = time.process_time() - cpu, time.process_time()
+                refilling = self._refilling is not None and not self._refilling.done()
+                if used > self.busy_above and not refilling:  # serving students, not us
+                    self._last_busy = time.monotonic()
                 try:
                     self._maybe_refill()
                 except Exception:  # never let the refiller die: log and try again later
@@ -238,7 +294,8 @@ def classroom_kernel_manager(base: type) -> type:
                 return
             if self._startup_tasks and not all(t.done() for t in self._startup_tasks):
                 return
-            if time.monotonic() - self._last_arrival < self.refill_after:
+            last_activity = max(self._last_arrival, self._last_busy)
+            if time.monotonic() - last_activity < self.refill_after:
                 return
             short = [(len(pool) - self.target_size(nb), nb) for nb, pool in self._pools.items()
                      if len(pool) < self.target_size(nb)]

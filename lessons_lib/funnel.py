@@ -12,7 +12,7 @@ ray from ``a`` through ``b``, negative to the right, zero on the line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,12 +20,14 @@ from . import validate as check
 
 __all__ = [
     "CorridorTooNarrow",
+    "END_CLASSES",
     "FunnelStep",
     "cross",
     "portals_from_corridor",
     "validate_portals",
     "funnel",
     "funnel_steps",
+    "step_text",
     "path_from_steps",
     "portal_midpoint_path",
     "shrink_portals",
@@ -82,7 +84,7 @@ def check_polygon(poly, index: int = 0) -> np.ndarray:
     try:
         p = check.array(poly, f"polygon {index}", (None, 2), finite=False)
     except ValueError:
-        shape = np.shape(poly) if isinstance(poly, np.ndarray | list | tuple) else None
+        shape = np.shape(poly) if isinstance(poly, np.ndarray) else None
         raise ValueError(f"polygon {index} must be an (N, 2) array with N >= 3 of numbers, "
                          f"got {'shape ' + str(shape) if shape else repr(poly)[:40]}") from None
     if len(p) < 3:
@@ -235,16 +237,39 @@ def validate_portals(portals) -> np.ndarray:
 
 
 # -- the funnel -----------------------------------------------------------------------------
-@dataclass
+#: How a tested portal end relates to the funnel it is tested against.
+END_CLASSES = {
+    "opens": "sets the {side} edge, which had shrunk onto the apex (the funnel had just "
+             "opened there)",
+    "inside": "lies inside the funnel, so the {side} edge moves in to it",
+    "on_line": "lies on the {side} edge's line, so the edge keeps its direction and now ends "
+               "there",
+    "same": "is the point the {side} edge already ends on: nothing changes on the {side}",
+    "outside": "lies outside the funnel on the {side}: it would widen the funnel, so it is "
+               "ignored and the {side} edge stays",
+    "at_apex": "is the apex itself: it sets no limit on the {side}",
+    "across": "lies across the {other} edge: no straight line from the apex passes between "
+              "the two edges any more",
+    "not_tested": "is not tested: a corner was fixed first",
+}
+
+
+@dataclass(frozen=True, slots=True)
 class FunnelStep:
     """One portal visit of the funnel algorithm, for a learner to walk through.
 
     ``portal`` indexes the caller's portal list; ``len(portals)`` stands for the goal, -1 for
-    the opening step. ``apex``, ``left`` and ``right`` are the funnel *after* the visit;
-    ``tested`` is the portal ``(left, right)`` that was looked at. ``left_portal`` and
-    ``right_portal`` name the portals the edge points are ends of (same numbering; after a
-    corner both edges sit on the apex, an end of the portal it came from). ``corners`` is
-    the path fixed so far, start first (the goal is added at the last step).
+    the opening step. ``tested`` is the portal ``(left, right)`` that was looked at;
+    ``right_end`` and ``left_end`` say how each of its ends related to the funnel when it was
+    tested (a key of :data:`END_CLASSES`; the right end is tested first, the left end against
+    the funnel as the right end left it). ``apex``, ``left`` and ``right`` are the funnel
+    *after* the visit; ``left_portal`` and ``right_portal`` name the portals the edge points
+    are ends of (same numbering). After a corner, ``restart`` is the portal the scan goes on
+    from (the one after the corner's own portal), else -2.
+
+    ``corners`` is the path fixed so far, start first (the goal is added at the last step);
+    ``n_corners`` counts its bends, start and goal excluded. Steps share one list of
+    corners, so a trace takes memory in proportion to the corridor.
     """
 
     portal: int
@@ -253,35 +278,75 @@ class FunnelStep:
     left: tuple[float, float]
     right: tuple[float, float]
     event: str
-    text: str
-    corners: tuple[tuple[float, float], ...] = ()
+    right_end: str = ""
+    left_end: str = ""
     left_portal: int = -1
     right_portal: int = -1
+    restart: int = -2
+    goal_index: int = 0
+    _path: list = field(default_factory=list, repr=False, compare=False)
+    _n: int = 0
+
+    @property
+    def corners(self) -> tuple[tuple[float, float], ...]:
+        return tuple(self._path[:self._n])
+
+    @property
+    def n_corners(self) -> int:
+        """Bends fixed so far: corners without the start and (at the last step) the goal."""
+        return max(self._n - (2 if self.event == "goal" else 1), 0)
+
+    @property
+    def text(self) -> str:
+        """What this step did, in one or two sentences that the geometry makes true."""
+        return step_text(self)
 
 
-_EVENTS = {
-    "start": "The funnel opens at the start: apex, left and right edge all at the start.",
-    "narrow_both": "Both ends of portal {p} lie inside the funnel: both edges narrow.",
-    "narrow_left": "The left end of portal {p} is inside the funnel: the left edge narrows. "
-                   "Its right end would widen the funnel, so the right edge stays.",
-    "narrow_right": "The right end of portal {p} is inside the funnel: the right edge narrows. "
-                    "Its left end would widen the funnel, so the left edge stays.",
-    "keep": "Neither end of portal {p} narrows the funnel (an end outside it would widen "
-            "it, an end already on an edge changes nothing): the funnel stays as it is.",
-    "corner_left": "The right end of portal {p} crosses over the left edge: no straight line "
-                   "from the apex fits any more, so the left point {c} becomes a corner. "
-                   "The funnel restarts there.",
-    "corner_right": "The left end of portal {p} crosses over the right edge: no straight line "
-                    "from the apex fits any more, so the right point {c} becomes a corner. "
-                    "The funnel restarts there.",
-    "advance_left": "The left edge had shrunk onto the apex {c} itself (the apex is the left "
-                    "end of a portal), so the funnel reopens from the same point, further "
-                    "along the corridor.",
-    "advance_right": "The right edge had shrunk onto the apex {c} itself (the apex is the "
-                     "right end of a portal), so the funnel reopens from the same point, "
-                     "further along the corridor.",
-    "goal": "The goal is inside the funnel: a straight line from the apex reaches it. Done.",
-}
+def _where(k: int, goal_index: int) -> str:
+    if k < 0:
+        return "the start"
+    if k >= goal_index:
+        return "the goal"
+    return f"portal {k}"
+
+
+def step_text(s: FunnelStep) -> str:
+    """The sentence for one step (see :class:`FunnelStep`)."""
+    if not isinstance(s, FunnelStep):
+        raise ValueError(f"step_text needs a FunnelStep (from funnel_steps), got "
+                         f"{type(s).__name__}")
+    if s.event == "start":
+        return "The funnel opens at the start: apex, left edge and right edge all sit on it."
+    goal = s.goal_index
+    if s.portal >= goal:  # the goal is tested as a portal whose two ends are the goal
+        if s.event == "goal":
+            return (f"The goal {_fmt(s.tested[0])} lies inside the funnel (or on an edge): a "
+                    "straight line from the apex reaches it. Done.")
+        side = "left" if s.event == "corner_left" else "right"
+        return (f"The goal {_fmt(s.tested[0])} lies across the {side} edge: the line from "
+                f"the apex to it would cut through the wall. The {side} edge's end "
+                f"{_fmt(s.apex)} becomes corner {s.n_corners}; the apex moves there and the "
+                f"scan restarts from {_where(s.restart, goal)}.")
+    (pl, pr) = s.tested
+    parts = [f"Portal {s.portal}: its right end {_fmt(pr)} "
+             + END_CLASSES[s.right_end].format(side="right", other="left")]
+    if s.event == "corner_left":
+        k = _where(s.left_portal, goal).replace("portal", "the left end of portal")
+        parts.append(f"The left edge's end {_fmt(s.apex)} ({k}) becomes corner "
+                     f"{s.n_corners}; the apex moves there, both edges restart on it, and "
+                     f"the scan restarts from {_where(s.restart, goal)}.")
+        return ". ".join(parts)
+    text = (parts[0] + "; its left end " + _fmt(pl) + " "
+            + END_CLASSES[s.left_end].format(side="left", other="right") + ".")
+    if s.event == "corner_right":
+        k = _where(s.right_portal, goal).replace("portal", "the right end of portal")
+        return (text + f" The right edge's end {_fmt(s.apex)} ({k}) becomes corner "
+                f"{s.n_corners}; the apex moves there, both edges restart on it, and the scan "
+                f"restarts from {_where(s.restart, goal)}.")
+    if s.event == "keep":
+        text += " Nothing narrows at this step, so the funnel stays as it was."
+    return text
+
 
 
 def _pt(p) -> tuple[float, float]:
@@ -358,76 +423,86 @@ def _on_segment(p, portal, rel: float = 1e-9) -> bool:
 def _run(start, goal, portals, trace: list | None):
     pts, index = _prepare(start, goal, portals)
     n = len(pts)
+    goal_index = index[-1]
     apex = left = right = pts[0][0]
     apex_i = left_i = right_i = 0
     path = [apex]
-    snapshot = (apex,)  # the corners so far, shared by every step until the next corner
     if trace is not None:
         trace.append(FunnelStep(-1, (apex, apex), apex, left, right, "start",
-                                _EVENTS["start"], snapshot, -1, -1))
+                                goal_index=goal_index, _path=path, _n=1))
     i = 1
     while i < n:
         pl, pr = pts[i]
-        event = None
         corner = None
-        moved_left = moved_right = False
-        # -- right edge: does the portal's right end narrow the funnel?
-        if cross(apex, right, pr) >= 0.0:
-            c = cross(apex, left, pr)
-            if apex == right or c < 0.0 or (c == 0.0 and _not_beyond(apex, left, pr)):
-                moved_right = pr != right
-                right, right_i = pr, i
-            else:  # right crossed over left: left is a corner
-                corner = left
-                event = "corner_left"
-                apex, apex_i = left, left_i
+        left_end = "not_tested"
+        # -- right end: does it narrow the funnel, widen it, or cross the left edge?
+        if apex == right:
+            right_end = "at_apex" if pr == apex else "opens"
+            right, right_i = pr, i
+        elif pr == right:
+            right_end = "same"
+            right_i = i
+        else:
+            side = cross(apex, right, pr)
+            if side < 0.0:
+                right_end = "outside"
+            else:
+                c = cross(apex, left, pr)
+                if apex == left or c < 0.0 or (c == 0.0 and _not_beyond(apex, left, pr)):
+                    right_end = "inside" if side > 0.0 else "on_line"
+                    right, right_i = pr, i
+                else:  # the right end crossed over the left edge: left is a corner
+                    right_end = "across"
+                    corner = "corner_left"
+                    apex, apex_i = left, left_i
         if corner is None:
-            # -- left edge, the mirror image
-            if cross(apex, left, pl) <= 0.0:
-                c = cross(apex, right, pl)
-                if apex == left or c > 0.0 or (c == 0.0 and _not_beyond(apex, right, pl)):
-                    moved_left = pl != left
-                    left, left_i = pl, i
+            # -- left end, the mirror image
+            if apex == left:
+                left_end = "at_apex" if pl == apex else "opens"
+                left, left_i = pl, i
+            elif pl == left:
+                left_end = "same"
+                left_i = i
+            else:
+                side = cross(apex, left, pl)
+                if side > 0.0:
+                    left_end = "outside"
                 else:
-                    corner = right
-                    event = "corner_right"
-                    apex, apex_i = right, right_i
+                    c = cross(apex, right, pl)
+                    if apex == right or c > 0.0 or (c == 0.0 and _not_beyond(apex, right, pl)):
+                        left_end = "inside" if side < 0.0 else "on_line"
+                        left, left_i = pl, i
+                    else:
+                        left_end = "across"
+                        corner = "corner_right"
+                        apex, apex_i = right, right_i
         if corner is not None:
-            if corner != path[-1]:
-                path.append(corner)
-                if trace is not None:
-                    snapshot = tuple(path)
-            elif trace is not None:
-                event = "advance_" + event.split("_")[1]
+            path.append(apex)
             left = right = apex
             left_i = right_i = apex_i
             if trace is not None:
-                trace.append(FunnelStep(index[i], (pl, pr), apex, left, right, event,
-                                        _EVENTS[event].format(p=index[i], c=_fmt(corner)),
-                                        snapshot, index[left_i], index[right_i]))
+                trace.append(FunnelStep(index[i], (pl, pr), apex, left, right, corner,
+                                        right_end, left_end, index[left_i], index[right_i],
+                                        index[apex_i + 1], goal_index, path, len(path)))
             i = apex_i + 1  # rescan from the portal after the new apex
             continue
+        if i == n - 1:
+            if pl != path[-1] or len(path) == 1:
+                path.append(pl)
+            event = "goal"
+        elif trace is None:
+            i += 1
+            continue
+        else:
+            moved_r = right_end in ("inside", "on_line", "opens")
+            moved_l = left_end in ("inside", "on_line", "opens")
+            event = ("narrow_both" if moved_l and moved_r else "narrow_left" if moved_l
+                     else "narrow_right" if moved_r else "keep")
         if trace is not None:
-            if i == n - 1:
-                event = "goal"
-            elif moved_left and moved_right:
-                event = "narrow_both"
-            elif moved_left:
-                event = "narrow_left"
-            elif moved_right:
-                event = "narrow_right"
-            else:
-                event = "keep"
-            corners = snapshot
-            if event == "goal" and (pl != path[-1] or len(path) == 1):
-                corners = snapshot + (pl,)
             trace.append(FunnelStep(index[i], (pl, pr), apex, left, right, event,
-                                    _EVENTS[event].format(p=index[i]), corners,
-                                    index[left_i], index[right_i]))
+                                    right_end, left_end, index[left_i], index[right_i],
+                                    -2, goal_index, path, len(path)))
         i += 1
-    goal_pt = pts[-1][0]
-    if path[-1] != goal_pt or len(path) == 1:
-        path.append(goal_pt)
     return np.asarray(path, dtype=float)
 
 

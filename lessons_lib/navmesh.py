@@ -1,17 +1,25 @@
-"""A small navigation mesh: convex polygons, their adjacency, and a polygon-level A*.
+"""A navigation mesh: convex polygons baked from the walkable floor, their adjacency, a
+polygon-level A*, and the exact shortest path on the floor to compare against.
 
 Search on the mesh answers with a *corridor*, the list of polygons to walk through; the
 funnel (:mod:`lessons_lib.funnel`) then pulls the shortest line through that corridor.
+
+The floor is a shapely polygon with holes (walls and pillars). :func:`bake_navmesh` cuts it
+into convex pieces without adding vertices, so every vertex of the mesh is an obstacle
+corner or a corner of the outline, as in the navmeshes game engines bake.
 """
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import shapely
+import shapely.geometry
 
 from . import validate as check
 from .funnel import (
@@ -23,7 +31,27 @@ from .funnel import (
     shrink_portals,
 )
 
-__all__ = ["NavMesh", "NoRouteError", "Route", "grid_navmesh", "lesson_navmesh"]
+__all__ = [
+    "ARTICLE_GOAL",
+    "ARTICLE_START",
+    "BAD_CORRIDOR_GOAL",
+    "BAD_CORRIDOR_START",
+    "NavMesh",
+    "NoRouteError",
+    "Route",
+    "bake_navmesh",
+    "boundary_edges",
+    "clearance",
+    "erode",
+    "grid_navmesh",
+    "hertel_mehlhorn",
+    "lesson_navmesh",
+    "lesson_walkable",
+    "reflex_corners",
+    "segment_in_floor",
+    "shortest_path",
+    "walkable_area",
+]
 
 
 class NoRouteError(ValueError):
@@ -87,6 +115,8 @@ class NavMesh:
             if j is not None:
                 self.neighbours[i].append((j, (a, b)))
         self.bounds = (v.min(axis=0), v.max(axis=0))
+        #: the walkable floor the mesh was baked from (a shapely polygon), when known
+        self.free = None
 
     @classmethod
     def from_polygons(cls, polygons: Iterable, decimals: int = 9) -> NavMesh:
@@ -193,6 +223,61 @@ class NavMesh:
         raise NoRouteError("no corridor joins the start to the goal: they are in separate "
                            "parts of the map")
 
+    def corridor_along(self, points) -> list[int]:
+        """The polygons a polyline walks through, in order (a polygon left and entered again
+        cuts the loop out). Raises ValueError when the polyline leaves the mesh."""
+        pts = check.array(points, "points", (None, 2), min_rows=1)
+        cur = self._require(pts[0], "first point")
+        corridor = [cur]
+        for p, q in zip(pts[:-1], pts[1:], strict=True):
+            d = q - p
+            for _guard in range(4 * len(self.polygons) + 4):
+                if point_in_polygon(q, self.coords[cur], tol=1e-12):
+                    break
+                poly = self.coords[cur]
+                e = np.roll(poly, -1, axis=0) - poly
+                outward = np.column_stack([e[:, 1], -e[:, 0]])
+                speed = outward @ d
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    t = np.where(speed > 0, ((poly - p) * outward).sum(axis=1) / speed, np.inf)
+                # collinear edges share the line, so the same t: take the one holding the
+                # exit point
+                exit_pt = p + float(t.min()) * d
+                ties = np.nonzero(t <= t.min() + 1e-9 * (1.0 + abs(float(t.min()))))[0]
+                k = int(ties[np.argmin([_point_segment_gap(exit_pt, poly[m],
+                                                           poly[(m + 1) % len(poly)])
+                                        for m in ties])])
+                ids = self.polygons[cur]
+                edge = (ids[k], ids[(k + 1) % len(ids)])
+                nxt = next((j for j, e2 in self.neighbours[cur] if e2 == edge), None)
+                if nxt is None:
+                    raise ValueError(f"the polyline leaves the mesh through a wall near "
+                                     f"{tuple(np.round(p + t[k] * d, 3))}")
+                cur = nxt
+                if cur in corridor:
+                    del corridor[corridor.index(cur) + 1:]
+                else:
+                    corridor.append(cur)
+        return corridor
+
+    def corridor_holding(self, path, nudge: float = 1e-6) -> list[int]:
+        """The corridor that holds ``path``, a path that may bend exactly at obstacle corners
+        (a funnel or visibility-graph path): each bend is nudged ``nudge`` off its corner,
+        out of the turn, and :meth:`corridor_along` walks the result."""
+        p = check.array(path, "path", (None, 2), min_rows=1)
+        nudge = check.length(nudge, "nudge", allow_zero=True)
+        q = p.copy()
+        for k in range(1, len(p) - 1):
+            u = p[k] - p[k - 1]
+            w = p[k + 1] - p[k]
+            u /= max(np.hypot(*u), 1e-300)
+            w /= max(np.hypot(*w), 1e-300)
+            out = u - w
+            size = np.hypot(*out)
+            if size > 1e-12:
+                q[k] = p[k] + nudge * out / size
+        return self.corridor_along(q)
+
     @staticmethod
     def _point(value, name: str) -> np.ndarray:
         try:
@@ -234,6 +319,408 @@ class NavMesh:
         path = funnel(s, g, shrunk if shrunk is not None else portals)
         return Route(s, g, corridor, portals, path, portal_midpoint_path(s, g, portals),
                      float(radius), shrunk)
+
+
+# -- baking a navmesh from the walkable area -------------------------------------------------
+def _floor(free, name: str = "free"):
+    """``free`` if it is a non-empty shapely Polygon or MultiPolygon, else a ValueError."""
+    if not isinstance(free, shapely.geometry.Polygon | shapely.geometry.MultiPolygon):
+        raise ValueError(f"{name} must be a shapely Polygon or MultiPolygon (the walkable "
+                         f"floor, e.g. from walkable_area), got {type(free).__name__}")
+    if free.is_empty:
+        raise ValueError(f"{name} is empty: there is no floor to walk on")
+    return free
+
+
+def _ring(points, name: str) -> np.ndarray:
+    p = check.array(points, name, (None, 2), min_rows=3, what="x, y pairs")
+    if not np.isfinite(shapely.geometry.Polygon(p).area):
+        raise ValueError(f"{name} is too large to measure (its area overflows): scale it down")
+    return p
+
+
+def walkable_area(outer, obstacles=()):
+    """The walkable floor: the polygon ``outer`` minus every polygon in ``obstacles``.
+
+    Returns a shapely Polygon (or MultiPolygon when obstacles cut the floor in pieces),
+    exterior counter-clockwise and holes clockwise.
+    """
+    floor = shapely.geometry.Polygon(_ring(outer, "outer"))
+    if not floor.is_valid or floor.area <= 0:
+        raise ValueError("the outer boundary must be a simple polygon with an area")
+    obstacles = check.items(obstacles, "obstacles", "(N, 2) polygons")
+    if len(obstacles):
+        holes = [shapely.geometry.Polygon(_ring(o, f"obstacle {i}"))
+                 for i, o in enumerate(obstacles)]
+        if not all(h.is_valid for h in holes):
+            raise ValueError("every obstacle must be a simple polygon (no self-crossing)")
+        floor = floor.difference(shapely.union_all(holes))
+    return _orient(floor)
+
+
+def _pieces(free) -> list:
+    if free.is_empty:
+        return []
+    if free.geom_type == "Polygon":
+        return [free]
+    if free.geom_type in ("MultiPolygon", "GeometryCollection"):
+        return [g for g in free.geoms if g.geom_type == "Polygon" and not g.is_empty]
+    raise ValueError(f"the walkable area must be a polygon, got a {free.geom_type}")
+
+
+def hertel_mehlhorn(vertices, triangles) -> list[list[int]]:
+    """Merge counter-clockwise triangles (vertex indices) into convex polygons.
+
+    Hertel and Mehlhorn's rule: remove a diagonal (an edge shared by two pieces) whenever
+    the piece it leaves behind is still convex at both ends of the diagonal. Diagonals are
+    tried longest first. The result has at most four times the minimum number of convex
+    pieces, and it never adds a vertex: every vertex is one of the triangles'.
+    """
+    v = check.array(vertices, "vertices", (None, 2), min_rows=3)
+    tris = check.items(triangles, "triangles", "vertex-index triples")
+    pieces: dict[int, list[int]] = {
+        i: [check.integer(k, f"a vertex index of triangle {i}", lo=0, hi=len(v) - 1)
+            for k in check.items(t, f"triangle {i}", "vertex indices")]
+        for i, t in enumerate(tris)}
+    if any(len(t) != 3 for t in pieces.values()):
+        raise ValueError("every triangle must have exactly 3 vertex indices")
+    owner: dict[tuple[int, int], int] = {}
+    for i, t in pieces.items():
+        for k in range(len(t)):
+            owner[(t[k], t[(k + 1) % len(t)])] = i
+    diagonals = sorted({(a, b) for (a, b) in owner if (b, a) in owner and a < b},
+                       key=lambda e: -math.dist(v[e[0]], v[e[1]]))
+    scale = max(1.0, float(np.abs(v).max()))
+    for a, b in diagonals:
+        p, q = owner.get((a, b)), owner.get((b, a))
+        if p is None or q is None or p == q:
+            continue
+        pp, qq = pieces[p], pieces[q]
+        ia, ja = pp.index(a), qq.index(a)
+        # p walks ... a -> b ..., q walks ... b -> a ...: glue q's path from a round to b
+        # into p in place of the edge a -> b.
+        ib = (ia + 1) % len(pp)
+        assert pp[ib] == b
+        merged = pp[ib:] + pp[:ib]        # b ... a   (p without the edge a -> b)
+        jb = qq.index(b)
+        rest = qq[ja:] + qq[:ja]          # a ... b   (q from a round to b)
+        assert rest[-1] == b and jb >= 0
+        poly = merged + rest[1:-1]        # b ... a, then q's vertices strictly between
+        n = len(poly)
+        ok = True
+        for idx in (n - 1 - (len(rest) - 2), 0):   # positions of a and b in poly
+            prev_, here, next_ = v[poly[idx - 1]], v[poly[idx]], v[poly[(idx + 1) % n]]
+            turn = (here[0] - prev_[0]) * (next_[1] - here[1]) - \
+                (here[1] - prev_[1]) * (next_[0] - here[0])
+            if turn < -1e-12 * scale * scale:
+                ok = False
+                break
+        if not ok:
+            continue
+        del owner[(a, b)], owner[(b, a)]
+        del pieces[q]
+        pieces[p] = poly
+        for k in range(n):
+            owner[(poly[k], poly[(k + 1) % n])] = p
+    return [pieces[i] for i in sorted(pieces)]
+
+
+def bake_navmesh(free, merge: bool = True) -> NavMesh:
+    """A navmesh baked from the walkable area ``free`` (a shapely Polygon with holes, or a
+    MultiPolygon), the way engines bake theirs: a constrained Delaunay triangulation of the
+    floor (shapely's ``constrained_delaunay_triangles``), its triangles merged into convex
+    polygons by :func:`hertel_mehlhorn` (skip with ``merge=False``).
+    ``free`` must be a non-empty shapely Polygon or MultiPolygon.
+
+    No vertex is added: every vertex of the mesh is a corner of the floor's outline, a wall
+    or a pillar, so a funnel path through it can bend only at obstacle corners. The mesh
+    keeps the floor as ``mesh.free``.
+    """
+    free = _floor(free)
+    merge = check.flag(merge, "merge")
+    pieces = _pieces(free)
+    if not pieces:
+        raise ValueError("the walkable area is empty: nothing to bake")
+    index: dict[tuple[float, float], int] = {}
+    verts: list[tuple[float, float]] = []
+    tris: list[list[int]] = []
+    for piece in pieces:
+        for tri in shapely.constrained_delaunay_triangles(piece).geoms:
+            c = np.asarray(tri.exterior.coords, dtype=float)[:3]
+            if (c[1, 0] - c[0, 0]) * (c[2, 1] - c[0, 1]) - \
+                    (c[2, 0] - c[0, 0]) * (c[1, 1] - c[0, 1]) < 0:
+                c = c[::-1]
+            ids = []
+            for x, y in c:
+                key = (round(float(x), 9), round(float(y), 9))
+                if key not in index:
+                    index[key] = len(verts)
+                    verts.append((float(x), float(y)))
+                ids.append(index[key])
+            tris.append(ids)
+    polys = hertel_mehlhorn(verts, tris) if merge else tris
+    mesh = NavMesh(np.array(verts), polys)
+    mesh.free = free
+    return mesh
+
+
+def boundary_edges(free) -> np.ndarray:
+    """Every edge of the floor's outline and of its holes: an (M, 2, 2) array, oriented so
+    that the floor is on the left."""
+    free = _floor(free)
+    edges = []
+    for piece in _pieces(free):
+        piece = shapely.geometry.polygon.orient(piece, 1.0)
+        for ring in [piece.exterior, *piece.interiors]:
+            c = np.asarray(ring.coords, dtype=float)
+            edges += [(c[k], c[k + 1]) for k in range(len(c) - 1)]
+    return np.asarray(edges, dtype=float).reshape(-1, 2, 2)
+
+
+def reflex_corners(free) -> np.ndarray:
+    """The floor's reflex corners (interior angle over 180°): the corners of pillars and
+    walls that poke into the floor. Shortest paths bend only there. An (K, 2) array."""
+    free = _floor(free)
+    out = []
+    for piece in _pieces(free):
+        piece = shapely.geometry.polygon.orient(piece, 1.0)
+        for ring in [piece.exterior, *piece.interiors]:
+            c = np.asarray(ring.coords, dtype=float)[:-1]
+            prev_, next_ = np.roll(c, 1, axis=0), np.roll(c, -1, axis=0)
+            turn = (c[:, 0] - prev_[:, 0]) * (next_[:, 1] - c[:, 1]) - \
+                (c[:, 1] - prev_[:, 1]) * (next_[:, 0] - c[:, 0])
+            out += list(c[turn < 0])
+    return np.asarray(out, dtype=float).reshape(-1, 2)
+
+
+def erode(free, radius: float):
+    """The floor that the centre of a disc of ``radius`` may reach: ``free`` shrunk by the
+    radius (what Recast does before baking). Rounded corners are approximated by polygons
+    drawn *around* the true arc, so every point left is at least ``radius`` from every
+    obstacle. May be a MultiPolygon (a door narrower than 2 r splits the floor) or empty."""
+    free = _floor(free)
+    r = check.length(radius, "the radius", allow_zero=True)
+    if r == 0:
+        return free
+    segs = 4    # segments per quarter circle; the chords sit r cos(pi / 16) from a corner
+    out = free.buffer(-r / math.cos(math.pi / (4 * segs)), quad_segs=segs)
+    return _orient(out)
+
+
+def _orient(geom):
+    """``geom`` with exteriors counter-clockwise and holes clockwise."""
+    if geom.is_empty:
+        return geom
+    if geom.geom_type == "Polygon":
+        return shapely.geometry.polygon.orient(geom, 1.0)
+    return shapely.geometry.MultiPolygon(
+        [shapely.geometry.polygon.orient(p, 1.0) for p in _pieces(geom)])
+
+
+def _closest_on_segments(p, a, b):
+    """For points p (K, 2) and segments a-b (M, 2): the nearest point of each segment to each
+    point, (K, M, 2), and the distances (K, M)."""
+    ab = b - a
+    ll = np.einsum("ij,ij->i", ab, ab)
+    t = np.clip(np.einsum("kmj,mj->km", p[:, None] - a[None], ab) / np.where(ll > 0, ll, 1.0),
+                0.0, 1.0)
+    near = a[None] + t[..., None] * ab[None]
+    return near, np.hypot(*(p[:, None] - near).transpose(2, 0, 1))
+
+
+def clearance(path, free) -> tuple[float, np.ndarray, np.ndarray]:
+    """How close the polyline ``path`` comes to the obstacles of the floor ``free`` (walls,
+    pillars and the outline; never the navmesh's own edges): the distance, the point of the
+    path where it is reached and the nearest obstacle point to it."""
+    pts = check.array(path, "path", (None, 2), min_rows=1)
+    edges = boundary_edges(free)
+    wa, wb = edges[:, 0], edges[:, 1]
+    if len(pts) == 1:
+        near, dist = _closest_on_segments(pts, wa, wb)
+        k = int(np.argmin(dist[0]))
+        return float(dist[0, k]), pts[0].copy(), near[0, k].copy()
+    sa, sb = pts[:-1], pts[1:]
+    best = (math.inf, pts[0], pts[0])
+    near, dist = _closest_on_segments(pts, wa, wb)      # path vertices to walls
+    k = np.unravel_index(int(np.argmin(dist)), dist.shape)
+    best = (float(dist[k]), pts[k[0]].copy(), near[k].copy())
+    ends = np.vstack([wa, wb])                           # wall ends to path pieces
+    near2, dist2 = _closest_on_segments(ends, sa, sb)
+    k2 = np.unravel_index(int(np.argmin(dist2)), dist2.shape)
+    if dist2[k2] < best[0]:
+        best = (float(dist2[k2]), near2[k2].copy(), ends[k2[0]].copy())
+    cross_hits = _segments_cross_pairs(sa, sb, wa, wb)
+    if cross_hits is not None:
+        return 0.0, cross_hits, cross_hits.copy()
+    return best
+
+
+def _segments_cross_pairs(sa, sb, wa, wb):
+    """The first proper crossing point of any path piece with any wall, or None."""
+    d1 = _cross_rows(wa[None], wb[None], sa[:, None])
+    d2 = _cross_rows(wa[None], wb[None], sb[:, None])
+    d3 = _cross_rows(sa[:, None], sb[:, None], wa[None])
+    d4 = _cross_rows(sa[:, None], sb[:, None], wb[None])
+    hit = (d1 * d2 < 0) & (d3 * d4 < 0)
+    if not hit.any():
+        return None
+    i, j = np.argwhere(hit)[0]
+    t = d1[i, j] / (d1[i, j] - d2[i, j])
+    return sa[i] + t * (sb[i] - sa[i])
+
+
+# -- the exact shortest path in the floor: a visibility graph -------------------------------
+def _segments_cross(p, q, a, b) -> np.ndarray:
+    """Does segment p-q properly cross each segment a-b (interiors, not at end points)?"""
+    d1 = _cross_rows(a, b, p)
+    d2 = _cross_rows(a, b, q)
+    d3 = _cross_rows(p, q, a)
+    d4 = _cross_rows(p, q, b)
+    return (d1 * d2 < 0) & (d3 * d4 < 0)
+
+
+def _cross_rows(a, b, c):
+    a, b, c = np.asarray(a, float), np.asarray(b, float), np.asarray(c, float)
+    return (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1]) - \
+        (c[..., 0] - a[..., 0]) * (b[..., 1] - a[..., 1])
+
+
+def _inside(points, edges, tol: float) -> np.ndarray:
+    """Even-odd point in region for each point; points within ``tol`` of an edge count in."""
+    p = np.asarray(points, dtype=float).reshape(-1, 2)
+    a, b = edges[:, 0], edges[:, 1]
+    ab = b - a
+    ll = np.einsum("ij,ij->i", ab, ab)
+    t = np.clip(np.einsum("kmj,mj->km", p[:, None] - a[None], ab) / ll, 0.0, 1.0)
+    near = (np.hypot(*(p[:, None] - (a[None] + t[..., None] * ab[None])).transpose(2, 0, 1))
+            <= tol).any(axis=1)
+    ya, yb = a[:, 1][None], b[:, 1][None]
+    py = p[:, 1][:, None]
+    straddle = (ya > py) != (yb > py)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x_at = a[:, 0][None] + (py - ya) * (b[:, 0] - a[:, 0])[None] / (yb - ya)
+    odd = (straddle & (x_at > p[:, 0][:, None])).sum(axis=1) % 2 == 1
+    return near | odd
+
+
+def segment_in_floor(p, q, edges, tol: float = 1e-9) -> bool:
+    """Does the closed segment p-q stay on the floor bounded by ``edges`` (it may touch walls
+    and slide along them, never pass through them)?"""
+    p, q = check.point(p, "p"), check.point(q, "q")
+    edges = check.array(edges, "edges", (None, 2, 2), min_rows=1)
+    tol = check.length(tol, "tol", allow_zero=True)
+    if _segments_cross(p, q, edges[:, 0], edges[:, 1]).any():
+        return False
+    # split p-q where it touches outline corners; every piece's middle must be on the floor
+    d = q - p
+    ll = float(d @ d)
+    if ll == 0.0:
+        return bool(_inside(p, edges, tol)[0])
+    ends = edges[:, 0]
+    t = ((ends - p) @ d) / ll
+    off = np.abs((ends[:, 0] - p[0]) * d[1] - (ends[:, 1] - p[1]) * d[0]) / math.sqrt(ll)
+    cuts = np.unique(np.concatenate([[0.0, 1.0], t[(off <= tol) & (t > 0) & (t < 1)]]))
+    mids = p + ((cuts[:-1] + cuts[1:]) / 2)[:, None] * d
+    return bool(_inside(mids, edges, tol).all())
+
+
+def _visible_from(i: int, nodes: np.ndarray, edges: np.ndarray, tol: float) -> np.ndarray:
+    """Which nodes the segment from node ``i`` reaches without leaving the floor: one
+    vectorised pass (proper crossings, then the middle of each segment); segments that pass
+    exactly through an outline corner get the exact test of :func:`segment_in_floor`."""
+    p = nodes[i]
+    a, b = edges[:, 0], edges[:, 1]
+    q = nodes[:, None, :]
+    d1 = _cross_rows(a[None], b[None], p[None, None])
+    d2 = _cross_rows(a[None], b[None], q)
+    d3 = _cross_rows(p[None, None], q, a[None])
+    d4 = _cross_rows(p[None, None], q, b[None])
+    ok = ~((d1 * d2 < 0) & (d3 * d4 < 0)).any(axis=1)
+    ok[i] = False
+    cand = np.nonzero(ok)[0]
+    if not len(cand):
+        return ok
+    d = nodes[cand] - p
+    ll = np.einsum("ij,ij->i", d, d)
+    rel = a[None] - p[None, None]                       # (C, E, 2) corners relative to p
+    t = np.einsum("cej,cj->ce", np.broadcast_to(rel, (len(cand), *rel.shape[1:])), d) / \
+        np.where(ll > 0, ll, 1.0)[:, None]
+    off = np.abs(rel[..., 0] * d[:, None, 1] - rel[..., 1] * d[:, None, 0]) / \
+        np.sqrt(np.where(ll > 0, ll, 1.0))[:, None]
+    through = ((off <= tol) & (t > 1e-12) & (t < 1 - 1e-12)).any(axis=1)
+    mids = p + 0.5 * d
+    inside = _inside(mids, edges, tol)
+    ok[cand] = inside
+    for k in np.nonzero(through)[0]:
+        j = cand[k]
+        ok[j] = segment_in_floor(p, nodes[j], edges, tol)
+    return ok
+
+
+@functools.lru_cache(maxsize=64)
+def _floor_graph(wkb: bytes):
+    """Outline edges, reflex corners and which corners see each other, for one floor (the
+    part of the visibility graph that does not depend on start and goal)."""
+    free = shapely.from_wkb(wkb)
+    edges = boundary_edges(free)
+    corners = reflex_corners(free)
+    tol = 1e-9 * max(1.0, float(np.abs(edges).max()))
+    sees = np.zeros((len(corners), len(corners)), dtype=bool)
+    for i in range(len(corners)):
+        sees[i, i + 1:] = _visible_from(i, corners, edges, tol)[i + 1:]
+    return edges, corners, sees | sees.T, tol
+
+
+def shortest_path(free, start, goal) -> np.ndarray:
+    """The exact shortest path from ``start`` to ``goal`` on the floor ``free``: Dijkstra over
+    the visibility graph of start, goal and the reflex corners. An (N, 2) array, start and
+    goal included. Raises :class:`NoRouteError` when no path exists. The corner-to-corner
+    part of the graph is kept for each floor, so only start and goal are new per query."""
+    edges, corners, sees, tol = _floor_graph(_floor(free).wkb)
+    s = np.asarray(start, dtype=float)
+    g = np.asarray(goal, dtype=float)
+    for name, p in (("start", s), ("goal", g)):
+        if p.shape != (2,) or not np.isfinite(p).all():
+            raise ValueError(f"the {name} must be a finite (x, y) pair, got {p!r}")
+        if not _inside(p, edges, tol)[0]:
+            raise ValueError(f"the {name} ({p[0]:.3g}, {p[1]:.3g}) is not on the floor")
+    nodes = np.vstack([s, g, corners])
+    n = len(nodes)
+    adj = np.zeros((n, n), dtype=bool)
+    adj[2:, 2:] = sees
+    adj[0] = _visible_from(0, nodes, edges, tol)
+    adj[1] = _visible_from(1, nodes, edges, tol)
+    adj[:, 0], adj[:, 1] = adj[0], adj[1]
+    dist = np.hypot(nodes[:, None, 0] - nodes[None, :, 0], nodes[:, None, 1] - nodes[None, :, 1])
+    best = np.full(n, math.inf)
+    parent = np.full(n, -1)
+    best[0] = 0.0
+    done = np.zeros(n, dtype=bool)
+    while True:
+        open_ = np.where(done, math.inf, best)
+        i = int(np.argmin(open_))
+        if not math.isfinite(open_[i]):
+            break
+        done[i] = True
+        if i == 1:
+            break
+        new = best[i] + dist[i]
+        better = adj[i] & ~done & (new < best)
+        best[better] = new[better]
+        parent[better] = i
+    if not done[1]:
+        raise NoRouteError("no path joins the start to the goal: they are in separate parts "
+                           "of the floor")
+    path = [1]
+    while path[-1] != 0:
+        path.append(int(parent[path[-1]]))
+    return nodes[path[::-1]]
+
+
+def _point_segment_gap(p, a, b) -> float:
+    ab = b - a
+    t = float(np.clip((p - a) @ ab / max(float(ab @ ab), 1e-300), 0.0, 1.0))
+    return float(np.hypot(*(p - a - t * ab)))
 
 
 def grid_navmesh(xs: Sequence[float], ys: Sequence[float], walkable,
@@ -283,25 +770,36 @@ def grid_navmesh(xs: Sequence[float], ys: Sequence[float], walkable,
     return NavMesh.from_polygons(polys)
 
 
-#: The lesson's map: two rooms joined by two doors, a pillar in each room. Units are metres.
-LESSON_XS = (0.0, 3.0, 4.5, 7.0, 8.0, 11.0, 12.5, 16.0)
-LESSON_YS = (0.0, 2.0, 3.5, 5.0, 6.5, 8.0, 10.0)
+#: The lesson's map (metres): a 16 m x 10 m hall, a wall across it at x = 7 ... 8 with two
+#: doors (y = 2 ... 3.5 and 6.5 ... 8, each 1.5 m wide), a pillar in each room.
+LESSON_OUTER = ((0.0, 0.0), (16.0, 0.0), (16.0, 10.0), (0.0, 10.0))
+LESSON_OBSTACLES = (
+    ((3.0, 3.5), (4.5, 3.5), (4.5, 6.5), (3.0, 6.5)),       # left pillar
+    ((7.0, 0.0), (8.0, 0.0), (8.0, 2.0), (7.0, 2.0)),       # wall below the lower door
+    ((7.0, 3.5), (8.0, 3.5), (8.0, 6.5), (7.0, 6.5)),       # wall between the doors
+    ((7.0, 8.0), (8.0, 8.0), (8.0, 10.0), (7.0, 10.0)),     # wall above the upper door
+    ((11.0, 2.0), (12.5, 2.0), (12.5, 6.5), (11.0, 6.5)),   # right pillar
+)
+
+
+#: A* over polygon midpoints picks the corridor left of the right pillar; the shortest path
+#: goes right of it (the article's last section: smoothing cannot repair the choice).
+BAD_CORRIDOR_START = (11.7, 0.8)
+BAD_CORRIDOR_GOAL = (12.4, 6.9)
+
+#: The article's funnel case on the lesson map: a corridor of 7 portals that the funnel crosses
+#: with 3 corners, 21% shorter than the portal-midpoint zigzag.
+ARTICLE_START = (14.8, 0.8)
+ARTICLE_GOAL = (2.2, 7.2)
+
+
+def lesson_walkable():
+    """The lesson map's floor: a shapely polygon whose holes are the pillars and the wall
+    between the doors (the wall's ends join the outline)."""
+    return walkable_area(LESSON_OUTER, LESSON_OBSTACLES)
 
 
 def lesson_navmesh() -> NavMesh:
-    """The map the lesson walks through (16 m x 10 m): left room with a pillar, a wall with
-    two doors, right room with a taller pillar. Cells are split into triangles in a
-    checkerboard of diagonals, as a navmesh generator would leave them."""
-    nx_, ny_ = len(LESSON_XS) - 1, len(LESSON_YS) - 1
-    walkable = np.ones((ny_, nx_), dtype=bool)
-    walkable[2:4, 1] = False           # pillar in the left room
-    walkable[:, 3] = False             # the wall between the rooms ...
-    walkable[1, 3] = walkable[4, 3] = True   # ... with two doors
-    walkable[1:4, 5] = False           # pillar in the right room
-
-    def split(i: int, j: int) -> int:
-        if i == 3:                     # keep the doors as plain rectangles
-            return 0
-        return 1 + (i + j) % 2
-
-    return grid_navmesh(LESSON_XS, LESSON_YS, walkable, split)
+    """The navmesh the lesson walks through: :func:`lesson_walkable` baked by
+    :func:`bake_navmesh`, every vertex an obstacle corner or a corner of the hall."""
+    return bake_navmesh(lesson_walkable())

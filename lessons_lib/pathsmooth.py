@@ -37,6 +37,7 @@ __all__ = [
     "make_line_of_sight",
     "segment_cells",
     "serpentine_grid",
+    "catmull_rom",
 ]
 
 SQRT2 = math.sqrt(2.0)
@@ -277,3 +278,22 @@ def serpentine_grid(n_walls: int, height: int = 9, spacing: int = 3) -> tuple[np
         gap = height - 1 if k % 2 == 0 else 0
         g[gap, x] = False
     return g, (0, height // 2), (width - 1, height // 2)
+
+
+def catmull_rom(points, samples: int = 24) -> np.ndarray:
+    """A Catmull-Rom curve through ``points`` (the end points repeated), ``samples`` points
+    per piece: the "make it look smooth" step the lesson warns about. An (M, 2) array."""
+    p = np.asarray(points, dtype=float)
+    if p.ndim != 2 or p.shape[1] != 2 or len(p) < 2:
+        raise ValueError(f"catmull_rom needs an (N, 2) array with N >= 2, got shape {p.shape}")
+    if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 1:
+        raise ValueError(f"samples must be a whole number >= 1, got {samples!r}")
+    q = np.vstack([p[:1], p, p[-1:]])
+    t = np.linspace(0.0, 1.0, int(samples), endpoint=False)[:, None]
+    out = []
+    for i in range(1, len(q) - 2):
+        p0, p1, p2, p3 = q[i - 1], q[i], q[i + 1], q[i + 2]
+        out.append(0.5 * (2 * p1 + (p2 - p0) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t ** 2
+                          + (3 * p1 - p0 - 3 * p2 + p3) * t ** 3))
+    out.append(q[-2:-1])
+    return np.vstack(out)

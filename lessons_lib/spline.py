@@ -370,6 +370,7 @@ class Spline:
             hint = check.real(hint, "hint", unit="m (a finite distance)")
         if self.dim == 2:
             z = 0.0
+        hint = self.wrap(hint)  # a hint beyond an open end starts from that end
         lo, hi = hint - window, hint + window
         s = self._refine(x, y, z, hint, lo, hi)
         at_edge = (s - lo < 1e-6 or hi - s < 1e-6)
@@ -415,7 +416,7 @@ class Spline:
         """Points, first and second derivatives at the distances ``s`` (wrapped or clamped),
         each (n, dim): :meth:`frame_at` for an array, for simulations that step many cars
         together (:mod:`lessons_lib.sweep`)."""
-        f = self._frames(self.wrap(np.asarray(s, dtype=float)))
+        f = self._frames(np.atleast_1d(self.wrap(check.numbers(s, "s", "distances (m)"))))
         return f[:, 0], f[:, 1], f[:, 2]
 
     def _frames(self, s: np.ndarray) -> np.ndarray:
@@ -437,8 +438,10 @@ class Spline:
         :meth:`closest_near` (the scan), so every answer equals the one-at-a-time answer."""
         if window is None:
             window = min(10.0, 0.25 * self.length)
-        p = np.asarray(points, dtype=float)
-        hints = np.asarray(hints, dtype=float)
+        else:
+            window = min(check.length(window, "window"), self.length)
+        p = check.array(points, "points", (None, self.dim))
+        hints = self.wrap(check.array(hints, "hints", (len(p),), what="distances (m)"))
         lo, hi = hints - window, hints + window
         if not self.closed:
             lo, hi = np.maximum(lo, 0.0), np.minimum(hi, self.length)

@@ -395,6 +395,64 @@ def steering_terms(px: float, py: float, pz: float, yaw_deg: float, speed: float
                       ct.path_right, ct.error, raw, steering)
 
 
+def _steering_terms_inlined(px: float, py: float, pz: float, yaw_deg: float, speed: float,
+                            spline: Spline, progress: float,
+                            params: SteeringParams) -> TermValues:
+    """:func:`steering_terms` with the public functions' calls and argument checks written
+    out, for the simulation's inner loop only (1800 steps per slider move).
+
+    ``make bench`` measured it: a 40 s run takes 46 ms instead of 70 ms with the public
+    functions (CPU time, shared machine), which put a parameter change 15 % above what it was
+    before the public functions. The inputs come from the simulation itself (checked once per
+    run), so nothing is lost; tests check that both give the same numbers field by field.
+    Read :func:`steering_terms` to learn the method; change both together.
+    """
+    x0, y0, z0, dx, dy, dz, ddx, ddy, ddz = spline.frame_at(progress)
+    sp2 = dx * dx + dy * dy + dz * dz
+    sp = math.sqrt(sp2)
+    tx, ty, tz = dx / sp, dy / sp, dz / sp
+    cx, cy, cz = dy * ddz - dz * ddy, dz * ddx - dx * ddz, dx * ddy - dy * ddx
+    curvature = math.sqrt(cx * cx + cy * cy + cz * cz) / (sp2 * sp)
+    a = _clamp(curvature * CURVATURE_SCALE, 0.0, 1.0)  # curvature_scale, dynamic weight
+    if params.adaptive_look_ahead:
+        look = (params.look_ahead_base + speed * params.look_ahead_speed_factor) \
+            * (1.0 + (MIN_LOOK_AHEAD_SCALE - 1.0) * a)
+    else:
+        look = float(params.fixed_look_ahead)
+    s_t = spline.wrap(progress + look)
+    qx, qy, qz, ex, ey, ez, _, _, _ = spline.frame_at(s_t)
+    en = math.sqrt(ex * ex + ey * ey + ez * ez)
+    gx, gy, gz = ex / en, ey / en, ez / en
+    path_yaw = math.degrees(math.atan2(gy, gx))
+    vx, vy = qx - px, qy - py
+    target_yaw = math.degrees(math.atan2(vy, vx)) if vx * vx + vy * vy > 1e-18 else path_yaw
+    pos_delta = (yaw_deg - target_yaw) % 360.0  # delta_angle(target_yaw, yaw_deg)
+    if pos_delta > 180.0:
+        pos_delta -= 360.0
+    head_delta = (yaw_deg - path_yaw) % 360.0
+    if head_delta > 180.0:
+        head_delta -= 360.0
+    if params.use_position and params.use_heading:  # blend_weight
+        w = params.heading_weight + (CURVY_HEADING_WEIGHT - params.heading_weight) * a
+    else:
+        w = 1.0 if params.use_heading else 0.0
+    if params.use_position or params.use_heading:  # yaw_command
+        yaw_cmd = pos_delta * (1.0 - w) + head_delta * w
+    else:
+        yaw_cmd = 0.0
+    ox, oy, oz = px - x0, py - y0, pz - z0  # crosstrack
+    along = ox * tx + oy * ty + oz * tz
+    ox, oy, oz = ox - tx * along, oy - ty * along, oz - tz * along
+    rx, ry, rz = _right3((tx, ty, tz), WORLD_UP)
+    cte = ox * rx + oy * ry + oz * rz
+    raw = yaw_cmd / params.max_yaw_delta  # steering_command
+    if params.use_crosstrack:
+        raw -= cte * params.crosstrack_gain
+    return TermValues(progress, (x0, y0, z0), (tx, ty, tz), curvature, look, s_t,
+                      (qx, qy, qz), (gx, gy, gz), pos_delta, head_delta, w, yaw_cmd,
+                      (ox, oy, oz), (rx, ry, rz), cte, raw, _clamp(raw, -1.0, 1.0))
+
+
 def _check_inputs(position, yaw_deg, speed, spline, progress, params):
     if not isinstance(spline, Spline):
         raise ValueError(f"spline must be a lessons_lib.spline.Spline, got {type(spline)}")

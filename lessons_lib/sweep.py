@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import validate as check
 from .spline import Spline
 from .steering import (
     CURVATURE_SCALE,
@@ -31,12 +32,15 @@ from .steering import (
 from .vehicle import SETTLE_TOLERANCE, Vehicle, _check_run, start_pose
 
 __all__ = ["simulate_many", "Runs", "speed_sweep", "SpeedSweep", "SWEEP_MODES",
-           "FIXED_LONG", "FIXED_SHORT", "SWEEP_SPEEDS"]
+           "FIXED_LONG", "FIXED_SHORT", "SWEEP_SPEEDS", "MAX_CAR_STEPS"]
 
 #: The lesson's two fixed look-ahead distances (m): one long, one short.
 FIXED_LONG, FIXED_SHORT = 25.0, 1.5
 #: Look-ahead modes of a sweep, in the order of :attr:`SpeedSweep.rms`.
 SWEEP_MODES = ("Fixed long", "Fixed short", "Adaptive")
+#: The most car-steps one :func:`simulate_many` runs (cars x duration / dt): 550 cars for
+#: 60 s at 60 Hz. Its memory is two floats per car-step (32 MB at the cap).
+MAX_CAR_STEPS = 2_000_000
 #: Default speeds of a sweep (m/s).
 SWEEP_SPEEDS = tuple(float(v) for v in range(4, 26))
 
@@ -54,6 +58,7 @@ class Runs:
 
     def metrics(self, tolerance: float = SETTLE_TOLERANCE) -> dict[str, np.ndarray]:
         """:func:`lessons_lib.vehicle.run_metrics` for every run, as arrays of length n."""
+        tolerance = check.length(tolerance, "tolerance")
         cte = self.crosstrack_error
         valid = np.isfinite(cte)
         a = np.where(valid, np.abs(cte), 0.0)
@@ -83,8 +88,8 @@ def simulate_many(spline: Spline, params: Sequence[SteeringParams], speeds: Sequ
                   vehicle: Vehicle | None = None) -> Runs:
     """Run ``simulate(spline, params[i], speeds[i], ...)`` for every ``i`` at once, from the
     same start, and keep what the metrics need (crosstrack error, steering input)."""
-    params = list(params)
-    speed = np.asarray(speeds, dtype=float).ravel()
+    params = check.items(params, "params", "SteeringParams")
+    speed = check.array(speeds, "speeds", (None,), what="speeds (m/s)", ravel=True)
     if len(params) != len(speed) or not params:
         raise ValueError(f"give one speed per SteeringParams, got {len(params)} params and "
                          f"{len(speed)} speeds")
@@ -92,8 +97,11 @@ def simulate_many(spline: Spline, params: Sequence[SteeringParams], speeds: Sequ
         if not isinstance(p, SteeringParams):
             raise ValueError(f"params must be SteeringParams, got {type(p)}")
         p.validate()
-    for v in speed:
+    for v in (speed.min(), speed.max()):  # every speed lies between these two
         vehicle = _check_run(spline, float(v), duration, dt, vehicle)
+    if len(speed) * float(duration) / float(dt) > MAX_CAR_STEPS:
+        raise ValueError(f"{len(speed)} cars for {float(duration) / float(dt):.0f} steps is more "
+                         f"than {MAX_CAR_STEPS} car-steps: fewer speeds or a shorter run")
     n = len(speed)
     x0, y0, yaw0 = start_pose(spline, start_distance, start_offset, start_heading_error)
     x, y = np.full(n, x0), np.full(n, y0)
@@ -187,6 +195,8 @@ class SpeedSweep:
     def best(self, metric: str = "rms") -> np.ndarray:
         """Index into :data:`SWEEP_MODES` of the mode with the smallest ``metric`` at each
         speed."""
+        if metric not in ("rms", "max", "movement"):
+            raise ValueError(f"metric must be 'rms', 'max' or 'movement', got {metric!r:.40}")
         return np.argmin(getattr(self, metric), axis=0)
 
     def regions(self, metric: str = "rms") -> list[tuple[str, float, float]]:
@@ -203,6 +213,7 @@ class SpeedSweep:
 
     def at(self, speed: float) -> dict[str, tuple[float, float]]:
         """mode -> (RMS, max) at the sweep speed nearest to ``speed``."""
+        speed = check.real(speed, "speed", unit="m/s")
         i = int(np.argmin(np.abs(self.speeds - speed)))
         return {m: (float(self.rms[j, i]), float(self.max[j, i]))
                 for j, m in enumerate(SWEEP_MODES)}
@@ -217,7 +228,11 @@ def speed_sweep(spline: Spline, params: SteeringParams | None = None,
     """Fixed long, fixed short and adaptive look-ahead at every speed, with ``params``' other
     settings (terms, weights, gains, adaptive base and factor)."""
     params = SteeringParams() if params is None else params
-    speeds = np.asarray(speeds, dtype=float).ravel()
+    if not isinstance(params, SteeringParams):
+        raise ValueError(f"params must be a SteeringParams or None, got {type(params).__name__}")
+    speeds = check.array(speeds, "speeds", (None,), what="speeds (m/s)", ravel=True)
+    fixed_long = check.length(fixed_long, "fixed_long")
+    fixed_short = check.length(fixed_short, "fixed_short")
     if len(speeds) == 0:
         raise ValueError("give at least one speed")
     modes = (params.replace(adaptive_look_ahead=False, fixed_look_ahead=float(fixed_long)),

@@ -30,8 +30,8 @@ from .steering import (
     VECTOR_FIELDS,
     SteeringParams,
     TermValues,
+    _steering_terms_inlined,
     crosstrack,
-    steering_terms,
 )
 
 __all__ = ["Vehicle", "Trajectory", "simulate", "simulate_controller", "start_pose",
@@ -276,7 +276,7 @@ def simulate(spline: Spline, params: SteeringParams | None, speed: float, durati
 
     def control(x, y, yaw, progress):
         z = 0.0 if flat else spline.frame_at(progress).z  # on a 3D road: on its surface
-        out = steering_terms(x, y, z, yaw, speed, spline, progress, params)
+        out = _steering_terms_inlined(x, y, z, yaw, speed, spline, progress, params)
         return out.steering, out
 
     t, x, y, yaw, prog, u, wheel, rows, ended = _loop(spline, control, speed, duration, dt,

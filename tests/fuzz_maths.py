@@ -51,6 +51,7 @@ from lessons_lib import (
     rotations,
     spline,
     steering,
+    sweep,
     tracks,
     validate,
     vehicle,
@@ -58,16 +59,21 @@ from lessons_lib import (
 
 MODULES = {m.__name__.split(".")[-1]: m for m in (
     rotations, interpolation, spline, steering, vehicle, controllers, tracks, funnel,
-    navmesh, pathsmooth, validate)}
+    navmesh, pathsmooth, validate, sweep)}
 #: The module each class's methods are counted under.
-OWNER = {"Spline": "spline", "NavMesh": "navmesh", "SteeringParams": "steering",
-         "Vehicle": "vehicle", "Trajectory": "vehicle", "PurePursuit": "controllers",
-         "Stanley": "controllers"}
-#: Wall time one call may take before it counts as a hang (the CPU is shared, so generous).
+OWNER = {"Runs": "sweep", "SpeedSweep": "sweep", "Spline": "spline", "NavMesh": "navmesh",
+         "SteeringParams": "steering", "Vehicle": "vehicle", "Trajectory": "vehicle",
+         "PurePursuit": "controllers", "Stanley": "controllers"}
+#: CPU time one call may take before it counts as a hang.
 CALL_SECONDS = 10.0
 #: (spec name, answer path) pairs where NaN (or inf) is the documented answer.
 NAN_ALLOWED = {("vehicle.run_metrics", "settle_time"), ("Trajectory.metrics", "settle_time"),
-               ("funnel.path_clearance", "value")}  # no walls: infinitely far from any
+               ("Runs.metrics", "settle_time"), ("sweep.simulate_many", "crosstrack_error"),
+               ("sweep.simulate_many", "steering_input"),
+               ("funnel.path_clearance", "value"),  # no walls: infinitely far from any
+               ("controllers.compare", "settle_time")}
+#: Functions that hand back (a subsequence of) what they were given, NaN included.
+PASS_THROUGH = {"pathsmooth.string_pull", "validate.items"}
 
 
 # -- values -----------------------------------------------------------------------------------
@@ -301,6 +307,12 @@ S["Spline.closest_distance"] = (_method(splines(), "closest_distance"),
                                 [st.one_of(point2, point3)],
                                 {"hint": st.one_of(st.none(), finite),
                                  "window": st.one_of(st.none(), st.floats(-5, 1e9))})
+S["Spline.frames_at"] = (_method(splines(), "frames_at"),
+                        [st.one_of(huge, st.lists(finite, max_size=3))], {})
+S["Spline.closest_near_many"] = (_method(splines(), "closest_near_many"),
+                                 [st.lists(point2, min_size=1, max_size=3),
+                                  st.lists(finite, min_size=1, max_size=3)],
+                                 {"window": st.floats(-5, 1e9)})
 S["Spline.closest_near"] = (_method(splines(), "closest_near"),
                             [finite, finite, finite, finite], {"window": st.floats(-5, 1e9)})
 St = steering
@@ -411,6 +423,60 @@ S["pathsmooth.string_pull"] = (P.string_pull, [st.lists(cells, max_size=6),
 S["pathsmooth.path_length"] = (P.path_length, [point_sets(2)], {})
 S["pathsmooth.serpentine_grid"] = (P.serpentine_grid, [st.integers(-1, 30)],
                                    {"height": st.integers(0, 20), "spacing": st.integers(0, 5)})
+SW = None
+
+
+def sweeps():
+    global SW
+    if SW is None:
+        SW = sweep.speed_sweep(tracks.track("oval"), speeds=(5.0, 10.0), duration=1.0)
+    return st.just(SW)
+
+
+speeds_s = st.lists(st.floats(-1, 150), min_size=0, max_size=3)
+S["sweep.simulate_many"] = (sweep.simulate_many, [splines(), st.lists(params, max_size=3),
+                                                  speeds_s, duration], run_kwargs)
+S["sweep.speed_sweep"] = (sweep.speed_sweep, [splines(), st.one_of(st.none(), params), speeds_s,
+                                              st.floats(0.05, 1)],
+                          {
+                           "fixed_long": st.floats(-1, 40), "fixed_short": st.floats(-1, 5)})
+S["Runs.metrics"] = (st.just(sweep.simulate_many(tracks.track("oval"), [steering.SteeringParams()],
+                                                 [10.0], 1.0).metrics),
+                     [st.floats(-1, 5)], {})
+S["SpeedSweep.best"] = (_method(sweeps(), "best"), [st.sampled_from(["rms", "max", "x"])], {})
+S["SpeedSweep.regions"] = (_method(sweeps(), "regions"), [st.sampled_from(["rms", "max"])], {})
+S["SpeedSweep.at"] = (_method(sweeps(), "at"), [st.floats(-10, 100)], {})
+FLOOR = None
+
+
+def floors():
+    global FLOOR
+    if FLOOR is None:
+        FLOOR = navmesh.lesson_walkable()
+    return st.just(FLOOR)
+
+
+S["funnel.step_text"] = (F.step_text, [steps_lists().map(lambda s: s[len(s) // 2])], {})
+S["pathsmooth.catmull_rom"] = (P.catmull_rom, [point_sets(2)], {"samples": st.integers(-1, 50)})
+S["NavMesh.corridor_along"] = (_method(meshes(), "corridor_along"), [point_sets(2)], {})
+S["NavMesh.corridor_holding"] = (_method(meshes(), "corridor_holding"), [point_sets(2)],
+                                 {"nudge": st.floats(-1, 1)})
+S["navmesh.lesson_walkable"] = (N.lesson_walkable, [], {})
+S["navmesh.walkable_area"] = (N.walkable_area, [polygons()],
+                              {"obstacles": st.lists(polygons(), max_size=2)})
+S["navmesh.hertel_mehlhorn"] = (N.hertel_mehlhorn, [st.just([(0, 0), (1, 0), (1, 1), (0, 1)]),
+                                                    st.sampled_from([[(0, 1, 2), (0, 2, 3)],
+                                                                     [(0, 1, 9)], []])], {})
+S["navmesh.bake_navmesh"] = (N.bake_navmesh, [floors()], {"merge": flags})
+for name in ("boundary_edges", "reflex_corners"):
+    S[f"navmesh.{name}"] = (getattr(N, name), [floors()], {})
+S["navmesh.erode"] = (N.erode, [floors(), st.floats(-1, 20)], {})
+S["navmesh.clearance"] = (N.clearance, [point_sets(2), floors()], {})
+S["navmesh.shortest_path"] = (N.shortest_path, [floors(), point2.map(lambda p: (
+    abs(p[0]) % 16, abs(p[1]) % 10)), point2.map(lambda p: (abs(p[0]) % 16, abs(p[1]) % 10))],
+    {})
+S["navmesh.segment_in_floor"] = (N.segment_in_floor, [point2, point2,
+                                                      floors().map(N.boundary_edges)], {})
 Va = validate
 for name in ("real", "length", "probability", "flag", "integer", "point", "numbers",
              "degrees"):
@@ -428,7 +494,9 @@ NOT_CALLED = {"ORDERS", "ANGLE_OF_AXIS", "LOCK_EPS", "NAIVE_THRESHOLD", "UNIT_TO
               "TermValues", "Crosstrack", "WORLD_UP", "Trajectory", "SETTLE_TOLERANCE",
               "MAX_STEPS", "MAX_SPEED", "MAX_START_OFFSET", "TRACKS", "MAX_TURTLE_POINTS",
               "CorridorTooNarrow", "FunnelStep", "NoRouteError", "Route", "NoPathError",
-              "angle_between", "as_unit_quaternion"}  # interpolation re-exports rotations'
+              "angle_between", "as_unit_quaternion",  # interpolation re-exports rotations'
+              "Runs", "SpeedSweep", "SWEEP_MODES",
+              "FIXED_LONG", "FIXED_SHORT", "SWEEP_SPEEDS", "MAX_CAR_STEPS"}
 
 
 def uncovered() -> list[str]:
@@ -441,7 +509,7 @@ def uncovered() -> list[str]:
                 continue
             if f"{mod_name}.{name}" not in S:
                 missing.append(f"{mod_name}.{name}")
-    for cls in (spline.Spline, navmesh.NavMesh, vehicle.Vehicle):
+    for cls in (spline.Spline, navmesh.NavMesh, vehicle.Vehicle, sweep.Runs, sweep.SpeedSweep):
         for name, _ in inspect.getmembers(cls, inspect.isfunction):
             if not name.startswith("_") and f"{cls.__name__}.{name}" not in S:
                 missing.append(f"{cls.__name__}.{name}")
@@ -450,7 +518,9 @@ def uncovered() -> list[str]:
 
 # -- running and classifying ----------------------------------------------------------------
 class CallTimeout(BaseException):
-    """Raised by the alarm: a BaseException so that no ``except Exception`` swallows it."""
+    """Raised by the alarm: a BaseException so that no ``except Exception`` swallows it.
+    The alarm counts this process's CPU time (``ITIMER_PROF``), so a machine shared with
+    other work does not turn a slow-but-bounded call into a "hang"."""
 
 
 def _alarm(signum, frame):
@@ -515,16 +585,16 @@ def _short(x) -> str:
 def classify(name, fn, args, kwargs):
     """('valid' | 'refused' | 'other', detail, seconds)."""
     t0 = time.perf_counter()
-    signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
+    signal.setitimer(signal.ITIMER_PROF, CALL_SECONDS)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             out = fn(*args, **kwargs)
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
     except CallTimeout:
         return "other", f"no answer within {CALL_SECONDS} s", time.perf_counter() - t0
     except ValueError as exc:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         dt = time.perf_counter() - t0
         message = str(exc)
         if not _from_lessons_lib(exc):
@@ -534,16 +604,16 @@ def classify(name, fn, args, kwargs):
             return "other", f"ValueError with a message of {len(message)} characters", dt
         return "refused", message, dt
     except MemoryError:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         return "other", "MemoryError (the address-space limit was reached)", \
             time.perf_counter() - t0
     except Exception as exc:  # noqa: BLE001 - every other exception is what we count
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return "other", (f"{type(exc).__name__} at {Path(where.filename).name}:{where.lineno}: "
                          f"{exc}"), time.perf_counter() - t0
     dt = time.perf_counter() - t0
-    bad = _non_finite(out)
+    bad = _non_finite(out) if name not in PASS_THROUGH else None
     if bad and (name, bad.split(".")[-1]) not in NAN_ALLOWED:
         return "other", f"answer has a non-finite number at {bad}", dt
     return "valid", "", dt
@@ -569,7 +639,7 @@ def run(examples: int, only: str | None = None, rng_seed: int = 13) -> dict:
     counts: dict[str, Counter] = defaultdict(Counter)
     others: list[dict] = []
     slowest = [0.0, ""]
-    signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     for name, (fn_s, arg_s, kw_s) in S.items():
         if only and only not in name:
             continue

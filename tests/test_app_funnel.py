@@ -1,17 +1,104 @@
-"""Headless tests of the lesson 4 apps: set a control, check what is drawn."""
+"""Lesson 4's apps: the models without widgets, then the apps headless (set a control,
+check what is drawn)."""
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 
+import matplotlib.colors as mcolors
 import numpy as np
 import pytest
+from shapely.geometry import LineString, Point
 
 from lessons_lib import funnel as fn
 from lessons_lib.apps import FunnelApp, GridApp
+from lessons_lib.apps.funnel import model, view
+from lessons_lib.apps.funnel.app import PRESETS
+from lessons_lib.navmesh import lesson_walkable, reflex_corners
 from lessons_lib.pathsmooth import path_length
 
 
+def params(**kw):
+    base = dict(start_x=model.DEFAULT_START[0], start_y=model.DEFAULT_START[1],
+                goal_x=model.DEFAULT_GOAL[0], goal_y=model.DEFAULT_GOAL[1], radius=0.0,
+                method="shrink", corridor="astar", show_curve=False)
+    base.update(kw)
+    return SimpleNamespace(**base)
+
+
+# -- the model, no widgets -------------------------------------------------------------------
+def test_model_article_case():
+    st = model.compute_funnel(params())
+    assert st.ok and len(st.portals) == 7 and st.n_corners == 3
+    assert f"{st.saved:.0f}" == "21"
+    assert st.steps[-1].n_corners == 3  # the goal is not a corner
+    corners = {tuple(c) for c in reflex_corners(lesson_walkable())}
+    assert all(tuple(b) in corners for b in st.path[1:-1])
+    assert path_length(st.path) == pytest.approx(path_length(st.shortest))
+    assert np.allclose(fn.path_from_steps(list(st.steps)), st.path)
+
+
+def test_model_bad_corridor_and_the_one_holding_the_shortest_path():
+    bad = params(start_x=model.BAD_CORRIDOR_START[0], start_y=model.BAD_CORRIDOR_START[1],
+                 goal_x=model.BAD_CORRIDOR_GOAL[0], goal_y=model.BAD_CORRIDOR_GOAL[1])
+    st = model.compute_funnel(bad)
+    assert st.excess("path") > 10
+    assert st.excess("midpoints") > st.excess("path")
+    best = model.compute_funnel(SimpleNamespace(**{**vars(bad), "corridor": "best"}))
+    assert best.excess("path") == pytest.approx(0.0, abs=1e-7)
+    assert best.corridor != st.corridor
+
+
+def test_model_radius_two_ways_measured_to_the_obstacles():
+    free = lesson_walkable()
+    shrink = model.compute_funnel(params(radius=0.4))
+    erode = model.compute_funnel(params(radius=0.4, method="erode"))
+    for st in (shrink, erode):
+        assert st.clearance == pytest.approx(free.boundary.distance(LineString(st.path)),
+                                             abs=1e-9)
+        p, w = st.clearance_at
+        assert math.dist(p, w) == pytest.approx(st.clearance)
+    assert shrink.clearance < 0.4 * 0.75     # shrinking cuts the corner
+    assert erode.clearance >= 0.4 - 1e-9     # eroding keeps the radius
+    # a door narrower than 2 r: impassable both ways, each says so
+    door = dict(start_x=1.2, start_y=1.0, goal_x=14.5, goal_y=1.0, radius=0.8)
+    a = model.compute_funnel(params(**door))
+    b = model.compute_funnel(params(**door, method="erode"))
+    assert not a.ok and a.narrow_portal is not None and "cannot pass" in a.error
+    assert not b.ok and "narrower than 2 r" in b.error
+    assert a.other_method_passes is False and b.other_method_passes is False
+
+
+def test_model_start_in_a_wall_is_an_error_not_an_exception():
+    st = model.compute_funnel(params(start_x=3.7, start_y=4.5))
+    assert not st.ok and "inside a wall" in st.error and st.path is None
+
+
+def test_model_curve_leaves_the_floor_and_is_longer():
+    from lessons_lib.apps.funnel.app import CURVE_GOAL, CURVE_START
+
+    st = model.compute_funnel(params(start_x=CURVE_START[0], start_y=CURVE_START[1],
+                                     goal_x=CURVE_GOAL[0], goal_y=CURVE_GOAL[1],
+                                     show_curve=True))
+    assert len(st.curve_off) >= 1 and path_length(st.curve) > path_length(st.path)
+    free = lesson_walkable()
+    assert all(not free.covers(Point(q)) for q in st.curve_off)
+
+
+def test_model_grid_article_numbers():
+    grid = model.parse_grid(model.ARTICLE_GRID)
+    st = model.compute_grid(grid, SimpleNamespace(
+        start_x=1, start_y=2, goal_x=8, goal_y=5, corner_cutting=False, sight_rule="same"))
+    la, lp = st.lengths
+    assert (len(st.path), f"{la:.2f}", len(st.pulled), f"{lp:.2f}") == (9, "9.66", 4, "9.37")
+    assert f"{st.saved:.0f}" == "3" and not st.stuck
+    trap = model.compute_grid(grid, SimpleNamespace(
+        start_x=1, start_y=2, goal_x=8, goal_y=5, corner_cutting=False, sight_rule="careless"))
+    assert trap.stuck and len(trap.touch_points) == len(trap.stuck)
+
+
+# -- FunnelApp --------------------------------------------------------------------------------
 @pytest.fixture
 def app():
     a = FunnelApp()
@@ -35,199 +122,233 @@ def xy(line):
     return np.column_stack([np.asarray(x, float), np.asarray(y, float)])
 
 
-def click(app, x, y):
-    return SimpleNamespace(inaxes=app.ax, xdata=x, ydata=y, button=1)
+def event(app, x, y, buttons=(1,)):
+    return SimpleNamespace(inaxes=app.ax, xdata=x, ydata=y, button=1, buttons=buttons)
 
 
-# -- FunnelApp ------------------------------------------------------------------------------
-def test_step_through_the_corridor(app):
-    steps = app.steps
-    assert len(steps) == app.step.max + 1 and app.play.max == app.step.max
-    app.reset_button.click()
-    assert app.step.value == 0
-    assert np.allclose(xy(app.apex), [app.start])
-    assert np.allclose(xy(app.corners), [app.start])
-    seen_corners = 0
+def test_opens_on_the_article_case_at_the_finished_path(app):
+    assert app.preset.value == PRESETS[0].name
+    assert app.step.value == app.step.max == app.state.n_steps - 1
+    assert "7 portals crossed with 3 corners" in app.preset_note.value
+    assert "21% shorter" in app.preset_note.value
+    assert "corners fixed so far: 3" in app.panels["step"].value
+
+
+def test_stepping_draws_each_step_and_never_recomputes(app):
+    computed = app.compute_count
+    v = app.view
     for k in range(app.step.max + 1):
         app.step.value = k
-        s = steps[k]
-        assert np.allclose(xy(app.apex), [s.apex])
-        assert np.allclose(xy(app.left_edge), [s.apex, s.left])
-        assert np.allclose(xy(app.right_edge), [s.apex, s.right])
-        assert np.allclose(xy(app.corners), s.corners)
-        assert f"Step {k} of" in app.step_text.value
-        if s.event.startswith("corner"):
-            # the new apex is a portal end point, and the corner list just grew
-            ends = app.portals.reshape(-1, 2)
-            assert np.min(np.hypot(*(ends - np.asarray(s.apex)).T)) < 1e-9
-            assert len(s.corners) > seen_corners
-        seen_corners = len(s.corners)
-    # the last step holds the funnel's path, which the route computed independently of the app
-    assert np.allclose(xy(app.corners), fn.funnel(app.start, app.goal, app.portals))
-    assert np.allclose(xy(app.corners), app.route.path)
+        s = app.state.steps[k]
+        assert np.allclose(xy(v.apex), [s.apex])
+        assert np.allclose(xy(v.left_edge), [s.apex, s.left])
+        assert np.allclose(xy(v.right_edge), [s.apex, s.right])
+        assert np.allclose(v.wedge.get_xy()[:3], [s.apex, s.left, s.right])
+        assert np.allclose(xy(v.corners), s.corners)
+        if 0 <= s.portal < len(app.state.portals):
+            assert np.allclose(xy(v.tested), s.tested)
+        text = app.panels["step"].value
+        assert f"Step {k} of {app.step.max}" in text
+        assert f"corners fixed so far: {s.n_corners}" in text
+        assert s.text.split(":")[0].replace("(", "") in text.replace("(", "")
+    assert app.compute_count == computed
 
 
-def test_portals_are_numbered_at_their_middles(app):
-    assert len(app.labels.get_paths()) == len(app.portals) == len(app.label_boxes.get_paths())
-    assert np.allclose(app.labels.get_offsets(), app.portals.mean(axis=1))
-    assert np.allclose(xy(app.left_ends), app.portals[:, 0])
-    assert np.allclose(xy(app.right_ends), app.portals[:, 1])
-    app.set_points(goal=(2.5, 1.5))  # a much shorter corridor: fewer numbers
-    assert len(app.labels.get_paths()) == len(app.portals)
-
-
-def test_buttons_and_play_move_the_step(app):
-    app.reset_button.click()
+def test_buttons_move_the_step(app):
+    app.rewind_button.click()
+    assert app.step.value == 0 and app.play.value == 0
     app.next_button.click()
     app.next_button.click()
     assert app.step.value == 2 and app.play.value == 2
     app.prev_button.click()
     assert app.step.value == 1
-    app.play.value = 5
-    assert app.step.value == 5
-    assert np.allclose(xy(app.apex), [app.steps[5].apex])
     app.end_button.click()
     assert app.step.value == app.step.max
-    app.next_button.click()  # past the end: stays
+    app.next_button.click()
     assert app.step.value == app.step.max
-    app.reset_button.click()
+    app.rewind_button.click()
     app.prev_button.click()
     assert app.step.value == 0
 
 
-def test_overlays_and_lengths(app):
-    app.show_zigzag.value = True
-    app.show_path.value = True
-    assert app.zigzag.get_visible() and app.final_path.get_visible()
-    zig = path_length(xy(app.zigzag))
-    path = path_length(xy(app.final_path))
-    assert path < zig
-    assert f"{zig:.2f} m" in app.lengths.value and f"{path:.2f} m" in app.lengths.value
-    assert f"saved {100 * (1 - path / zig):.1f}%" in app.lengths.value
-    app.show_zigzag.value = False
-    assert not app.zigzag.get_visible()
+def test_portals_numbered_big_enough_and_colours_that_mean_one_thing(app):
+    v = app.view
+    assert view.LABEL_SIZE * app.fig.dpi / 72 >= 12          # >= 12 px on the page
+    assert len(v.labels.get_paths()) == len(app.state.portals)
+    assert np.allclose(v.labels.get_offsets(), app.state.portals.mean(axis=1))
+    tested = mcolors.to_hex(v.tested.get_color())
+    others = [v.left_ends, v.right_ends, v.left_edge, v.right_edge, v.corners, v.zigzag,
+              v.shortest, v.curve, v.start_dot, v.goal_dot, v.apex]
+    used = {mcolors.to_hex(line.get_color()) for line in others}
+    used |= {mcolors.to_hex(line.get_markerfacecolor()) for line in others}
+    used.add(mcolors.to_hex(v.shrunk_lines.get_colors()[0]))
+    used.add(mcolors.to_hex(v.portal_lines.get_colors()[0]))
+    assert tested not in used
+    start = mcolors.to_hex(v.start_dot.get_markerfacecolor())
+    portal_colours = {mcolors.to_hex(c) for c in (v.left_ends.get_color(),
+                                                   v.right_ends.get_color(), tested,
+                                                   v.shrunk_lines.get_colors()[0],
+                                                   v.portal_lines.get_colors()[0])}
+    assert start not in portal_colours
 
 
-def test_radius_shrinks_portals_and_reports_clearance(app):
-    app.radius.value = 0.3
-    shrunk = np.array(app.shrunk_lines.get_segments())
-    assert shrunk.shape == app.portals.shape
-    widths = np.hypot(*(app.portals[:, 0] - app.portals[:, 1]).T)
-    new_widths = np.hypot(*(shrunk[:, 0] - shrunk[:, 1]).T)
-    assert np.allclose(new_widths, widths - 0.6)
-    walls = fn.corridor_walls(app.mesh.corridor_polygons(app.route.corridor))
-    clear = fn.path_clearance(xy(app.final_path), walls)
-    assert clear == pytest.approx(app.clearance)
-    assert f"{clear:.2f} m" in app.clearance_text.value
-    assert app.agent.get_radius() == pytest.approx(0.3)
+def test_every_preset_applies_and_describes_what_it_shows(app):
+    for preset in PRESETS:
+        app.apply_preset(preset.name)
+        assert app.preset.value == preset.name
+        assert app.preset_note.value, preset.name
+        state = app.state
+        assert state.ok == (preset.name != "A door narrower than the agent"), state.error
+        if not state.ok:
+            assert "No path" in app.panels["step"].value
 
 
-def test_too_narrow_door_is_flagged_not_a_traceback(app):
-    app.radius.value = 0.8  # the doors are 1.5 m wide
-    assert app.narrow_portal is not None
-    mark = xy(app.narrow_mark)
-    assert np.allclose(mark[0], app.portals[app.narrow_portal].mean(axis=0))
-    assert "cannot pass" in app.last_error
-    assert "No funnel" in app.step_text.value
+def test_optimality_readout_and_overlay(app):
+    app.apply_preset("A* picks the wrong side of the pillar")
+    st = app.state
+    text = app.panels["lengths"].value
+    assert f"{st.lengths['path']:.2f} m" in text and f"{st.lengths['shortest']:.2f} m" in text
+    assert f"+{st.excess('path'):.1f}%" in text and "does not hold the shortest path" in text
+    assert app.view.shortest.get_visible()
+    assert np.allclose(xy(app.view.shortest), st.shortest)
+    app.corridor.value = "best"
+    assert f"{app.state.excess('path'):.1f}" in ("0.0", "-0.0")
+    assert np.allclose(xy(app.view.corners), app.state.path)
+
+
+def test_radius_shrink_and_erode_in_the_app(app):
+    app.radius.value = 0.4
+    st = app.state
+    shrunk = np.array(app.view.shrunk_lines.get_segments())
+    assert np.allclose(shrunk, st.used_portals)
+    assert f"{st.clearance:.2f} m" in app.panels["radius"].value
+    assert np.allclose(xy(app.view.clear_mark), [st.clearance_at[0]])
+    assert app.view.agent.get_radius() == pytest.approx(0.4)
+    app.method.value = "erode"
+    assert app.state.clearance >= 0.4 - 1e-9
+    assert len(app.view.agent_floor.get_paths()) == len(app.state.mesh.coords)
+    assert len(app.view.shrunk_lines.get_segments()) == 0
+
+
+def test_narrow_door_is_marked_not_a_traceback(app):
+    app.apply_preset("A door narrower than the agent")
+    st = app.state
+    assert np.allclose(xy(app.view.narrow_mark)[0], st.portals[st.narrow_portal].mean(axis=0))
+    assert "impassable" in app.panels["radius"].value
+    assert "says the same" in app.panels["radius"].value
     app.radius.value = 0.2
-    assert app.narrow_portal is None and app.last_error is None
-    assert len(xy(app.narrow_mark)) == 0
+    assert app.state.ok and len(xy(app.view.narrow_mark)) == 0
 
 
-def test_click_and_drag_move_start_and_goal(app):
-    before = list(app.route.corridor)
-    app.click_mode.value = "goal"
-    app._on_press(click(app, 14.5, 1.0))
+def test_drag_start_and_goal_and_click(app):
+    d = app.drag
+    gx, gy = app.goal
+    d._press(event(app, gx + 0.2, gy))
+    d._move(event(app, 14.5, 1.0))
+    d._move(event(app, 3.7, 4.5))          # over the pillar: ignored
+    d._end(event(app, 3.7, 4.5))
     assert np.allclose(app.goal, (14.5, 1.0))
-    assert app.route.corridor != before
-    assert np.allclose(xy(app.goal_dot), [(14.5, 1.0)])
-    # drag the start from where it is to the upper left
+    assert np.allclose(xy(app.view.goal_dot), [(14.5, 1.0)])
     sx, sy = app.start
-    app._on_press(click(app, sx + 0.2, sy))
-    app._on_motion(click(app, 2.0, 8.0))
-    app._on_motion(click(app, 3.7, 4.5))  # over the pillar: ignored
-    app._on_release(click(app, 3.7, 4.5))
-    assert np.allclose(app.start, (2.0, 8.0))
-    assert np.allclose(xy(app.corners)[0], (2.0, 8.0))
-    assert np.allclose(xy(app.corners), app.route.path)
+    d._press(event(app, sx, sy + 0.3))
+    d._move(event(app, 2.0, 8.5))
+    d._move(event(app, 6.0, 8.0, buttons=()))   # moving with no button held ends the drag
+    d._move(event(app, 5.0, 9.0))
+    assert np.allclose(app.start, (2.0, 8.5)) and not d.active
+    assert np.allclose(xy(app.view.corners)[0], (2.0, 8.5))
+    assert np.allclose(xy(app.view.corners), app.state.path)
+    assert app.preset.value == app.custom_label
+    # a click away from both moves the one chosen
+    app.click_mode.value = "start"
+    d._press(event(app, 1.0, 9.0))
+    d._end(event(app, 1.0, 9.0))
+    assert np.allclose(app.start, (1.0, 9.0))
 
 
 def test_click_in_a_wall_gives_a_message(app):
     app.click_mode.value = "start"
-    guarded = app.guard(app._on_press)
-    guarded(click(app, 7.5, 5.0))
+    app.drag._press(event(app, 7.5, 5.0))
     assert "inside a wall" in app.last_error
-    assert np.allclose(app.start, (1.2, 1.0))
+    assert np.allclose(app.start, model.DEFAULT_START)
     with pytest.raises(ValueError, match="inside a wall"):
         app.set_points(goal=(3.7, 4.5))
+    app.start_x.value = 3.7                 # a slider may still put it in the pillar:
+    app.start_y.value = 4.5                 # the page says so instead of drawing nonsense
+    assert "inside a wall" in app.panels["step"].value
 
 
 def test_save_gif(app, tmp_path):
-    path = app.save_gif(tmp_path / "funnel.gif", step=10, dpi=40)
+    path = app.save_gif(tmp_path / "funnel.gif", step=3, dpi=80)
     assert (tmp_path / "funnel.gif").stat().st_size > 1000
     assert path.endswith("funnel.gif")
 
 
-# -- GridApp --------------------------------------------------------------------------------
-def test_grid_app_default_numbers(grid_app):
-    a = grid_app
-    assert len(a.path) == 11 and len(a.pulled) == 4
-    assert path_length(a.pulled) < path_length(a.path)
-    assert np.allclose(xy(a.pulled_line), np.asarray(a.pulled) + 0.5)
-    assert np.allclose(xy(a.astar_line), np.asarray(a.path) + 0.5)
-    n_ok = sum(v for *_p, v in a.checks)
-    assert len(a.check_ok.get_segments()) == n_ok
-    assert len(a.check_fail.get_segments()) == len(a.checks) - n_ok
-    assert "11 points" in a.info.value and "4 points" in a.info.value
-    assert not a.stuck and len(xy(a.stuck_marks)) == 0
+def test_start_and_goal_in_one_polygon(app):
+    app.set_points(start=(1.2, 1.0), goal=(1.3, 0.9))
+    assert len(app.state.portals) == 0 and len(app.view.labels.get_paths()) == 0
+    assert np.allclose(xy(app.view.corners), [(1.2, 1.0), (1.3, 0.9)])
+    assert "saves <b>0.0%</b>" in app.panels["lengths"].value
 
 
-def test_grid_app_shows_the_trap(grid_app):
+# -- GridApp ----------------------------------------------------------------------------------
+def test_grid_app_article_numbers(grid_app):
     a = grid_app
-    a.sight_rule.value = a.SIGHT_RULES[1]
-    assert a.stuck, "a careless sight test should let the path graze a corner"
-    assert len(a.stuck_lines.get_segments()) == len(a.stuck)
-    marks = xy(a.stuck_marks)
-    # the marker sits on a corner of a blocked cell
-    x, y = marks[0]
+    assert a.preset.value.startswith("The article's grid")
+    info = a.panels["info"].value
+    assert "9 points, length 9.66" in info and "4 points, length 9.37" in info
+    assert "3.0% shorter" in info
+    assert np.allclose(xy(a.view.pulled_line), np.asarray(a.pulled) + 0.5)
+    assert np.allclose(xy(a.view.astar_line), np.asarray(a.path) + 0.5)
+
+
+def test_grid_app_trap(grid_app):
+    a = grid_app
+    a.apply_preset("The line-of-sight trap")
+    st = a.state
+    assert st.stuck and len(a.view.stuck_lines.get_segments()) == len(st.stuck)
+    x, y = xy(a.view.stuck_marks)[0]
     assert x == int(x) and y == int(y)
-    touching = a.grid[max(int(y) - 1, 0):int(y) + 1, max(int(x) - 1, 0):int(x) + 1]
-    assert touching.any()
-    assert "stuck" in a.info.value
-    # when A* itself may cut corners, the same sight rule is honest again
+    assert "stuck" in a.panels["info"].value
     a.corner_cutting.value = True
-    assert not a.stuck
+    assert not a.state.stuck
 
 
-def test_grid_app_checks_toggle_and_walls(grid_app):
+def test_grid_readout_follows_wall_edits(grid_app):
     a = grid_app
-    a.show_checks.value = False
-    assert len(a.check_ok.get_segments()) == 0 and len(a.check_fail.get_segments()) == 0
-    old = list(a.path)
-    a._on_press(click(a, 3.5, 5.5))  # add a wall on the staircase
-    assert a.grid[5, 3]
-    assert a.path != old
+    before = len(a.path)
+    a.drag._press(event(a, 3.5, 1.5))       # a wall on the A* path
+    a.drag._end(event(a, 3.5, 1.5))
+    assert a.grid[1, 3] and len(a.path) != before or a.path != []
+    assert f"{len(a.path)} points, length {path_length(a.path):.2f}" in a.panels["info"].value
+    assert a.preset.value == a.custom_label   # the article's numbers are for its own map
     a.reset_button.click()
-    assert not a.grid[5, 3] and a.path == old
+    assert not a.grid[1, 3] and len(a.path) == before
 
 
-def test_grid_app_walled_off_goal_is_a_message(grid_app):
+def test_grid_drag_start_and_goal(grid_app):
+    a = grid_app
+    d = a.drag
+    d._press(event(a, a.start[0] + 0.5, a.start[1] + 0.5))
+    d._move(event(a, 0.5, 0.5))
+    d._end(event(a, 0.5, 0.5))
+    assert a.start == (0, 0) and a.path[0] == (0, 0)
+    d._press(event(a, a.goal[0] + 0.5, a.goal[1] + 0.5))
+    d._move(event(a, 10.5, 6.5))
+    d._end(event(a, 10.5, 6.5))
+    assert a.goal == (10, 6) and a.path[-1] == (10, 6)
+    assert f"{len(a.path)} points" in a.panels["info"].value
+
+
+def test_grid_walled_off_goal_is_a_message(grid_app):
     a = grid_app
     gx, gy = a.goal
-    for x, y in [(gx - 1, gy), (gx + 1, gy), (gx - 1, gy - 1), (gx, gy - 1), (gx + 1, gy - 1)]:
-        a.toggle_cell(x, y)
-    assert "walled off" in a.last_error
-    assert "No path" in a.info.value
+    for x, y in [(gx - 1, gy - 1), (gx, gy - 1), (gx + 1, gy - 1), (gx - 1, gy), (gx + 1, gy),
+                 (gx - 1, gy + 1), (gx, gy + 1), (gx + 1, gy + 1)]:
+        if not a.grid[y, x]:
+            a.toggle_cell(x, y)
+    assert "No path" in a.panels["info"].value
     guarded = a.guard(a.toggle_cell)
     guarded(*a.goal)
     assert "must stay free" in a.last_error
-
-
-def test_start_and_goal_in_one_polygon(app):
-    app.set_points(goal=(1.3, 0.9))
-    assert app.route.corridor == [app.mesh.locate((1.2, 1.0))]
-    assert len(app.portals) == 0 and len(app.labels.get_paths()) == 0
-    assert np.allclose(xy(app.corners), [(1.2, 1.0), (1.3, 0.9)])
-    assert "saved 0.0%" in app.lengths.value
-    app.radius.value = 0.3
-    assert app.last_error is None and len(app.shrunk_lines.get_segments()) == 0
+    a.apply_preset("The article's grid: 9 points become 4")   # the preset restores the map
+    assert len(a.path) == 9

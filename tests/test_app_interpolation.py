@@ -1,4 +1,5 @@
-"""InterpolationApp headless, through ipympl: set a control, check what was computed and drawn."""
+"""Lesson 2: the model against scipy, without widgets; then InterpolationApp headless through
+ipympl: set a control, check what was computed, drawn and said."""
 
 from __future__ import annotations
 
@@ -6,257 +7,28 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 import quaternion
+from matplotlib.text import Text
 from scipy.spatial.transform import Rotation, Slerp
 
-from lessons_lib.apps.interpolation import (
-    _FACE_POINTS,
-    CUSTOM,
-    METHODS,
-    NOSE,
-    PRESETS,
-    InterpolationApp,
-)
-from lessons_lib.apps.interpolation_model import (
+from lessons_lib.apps import InterpolationApp as Exported
+from lessons_lib.apps.interpolation import METHODS, NOSE, PRESETS, InterpolationApp
+from lessons_lib.apps.interpolation.model import (
     ARTICLE_TRIPLE,
     article_numbers,
     compute,
     describe,
     preset_description,
 )
-from lessons_lib.apps.interpolation_model import PRESETS as MODEL_PRESETS
+from lessons_lib.apps.interpolation.model import PRESETS as MODEL_PRESETS
+from lessons_lib.apps.interpolation.view import FACE_POINTS, FIG_SIZE, STYLES, plane_display
 from lessons_lib.interpolation import angular_speed, euler_lerp, nlerp, slerp
 from lessons_lib.rotations import euler_to_quaternion
 
-
-@pytest.fixture(scope="module")
-def app():
-    return InterpolationApp()
-
-
-def same_rotation(q, p, atol=1e-9) -> bool:
-    a, b = quaternion.as_float_array(q), quaternion.as_float_array(p)
-    return bool(np.allclose(a, b, atol=atol) or np.allclose(a, -b, atol=atol))
-
-
-def fresh(app, preset="Wide three-axis turn", t=0.5):
-    app.long_way.value = False
-    app.wrap_euler.value = False
-    app.show_up.value = False
-    app.preset.value = preset
-    app.apply_preset(preset)
-    app.t.value = t
-    app.clear_message()
-
-
-def test_builds_one_figure_that_fits_a_projector(app):
-    assert app.widget is not None and app.fig.canvas in app.widget.children
-    width, height = app.fig.get_size_inches()
-    assert width * app.fig.dpi <= 1000 and height * app.fig.dpi <= 440
-    assert app.play is not None and app.last_error is None
-
-
-def test_setting_t_gives_the_three_poses(app):
-    fresh(app, t=0.3)
-    e0, e1 = PRESETS["Wide three-axis turn"]
-    q0, q1 = euler_to_quaternion(*e0), euler_to_quaternion(*e1)
-    assert same_rotation(app.current["euler"], euler_lerp(e0, e1, 0.3))
-    assert same_rotation(app.current["nlerp"], nlerp(q0, q1, 0.3))
-    assert same_rotation(app.current["slerp"], slerp(q0, q1, 0.3))
-    # at t = 0.3 of a wide turn the three really differ
-    assert not same_rotation(app.current["euler"], app.current["slerp"], atol=1e-2)
-    assert not same_rotation(app.current["nlerp"], app.current["slerp"], atol=1e-3)
-    assert app.cursor.get_xdata()[0] == pytest.approx(0.3)
-
-
-def test_the_drawn_aeroplane_is_the_pose(app):
-    fresh(app, t=0.7)
-    for m in METHODS:
-        frame = quaternion.as_rotation_matrix(app.current[m])
-        want = app.camera.project(_FACE_POINTS @ frame.T)[..., :2]
-        got = np.array([p.vertices[:3] for p in app.bodies[m].get_paths()])
-        # same triangles, drawn far to near: compare as sets of faces
-        key = lambda a: sorted(map(tuple, np.round(a.reshape(len(a), -1), 9)))  # noqa: E731
-        assert key(got) == key(want)
-        nose = app.camera.project(frame @ NOSE)[:2]
-        np.testing.assert_allclose(np.ravel(app.nose_now[m].get_data()), nose, atol=1e-12)
-
-
-def test_slerp_nose_path_is_a_circle_about_one_axis_and_euler_is_not(app):
-    fresh(app)
-    axis_2d = np.array(app.axis_line.get_data()).T
-    assert len(axis_2d) == 2
-    e0, e1 = PRESETS["Wide three-axis turn"]
-    q0, q1 = euler_to_quaternion(*e0), euler_to_quaternion(*e1)
-    rel = quaternion.as_float_array(q1 * q0.conjugate())[1:]
-    axis = rel / np.linalg.norm(rel)
-    np.testing.assert_allclose(app.camera.project(1.1 * axis)[:2], axis_2d[1], atol=1e-12)
-    heights = app.noses["slerp"] @ axis
-    assert np.ptp(heights) < 1e-9                        # one circle around that axis
-    # the Euler path leaves every plane: its points are not coplanar
-    centred = app.noses["euler"] - app.noses["euler"].mean(axis=0)
-    assert np.linalg.svd(centred, compute_uv=False)[2] > 1e-2
-
-
-def test_pure_yaw_gives_a_great_circle(app):
-    fresh(app, "One axis only: yaw 0° → 120°")
-    for m in METHODS:
-        np.testing.assert_allclose(app.noses[m][:, 1], 0.0, atol=1e-12)   # the equator
-        assert app.totals[m] == pytest.approx(120, rel=1e-6)
-    assert "great circle" in app.info.value
-
-
-def test_wrap_around_totals_and_the_wrap_toggle(app):
-    fresh(app, "Wrap-around: yaw -175° → 175°")
-    assert app.totals["euler"] == pytest.approx(350, rel=1e-6)
-    assert app.totals["slerp"] == pytest.approx(10, rel=1e-6)
-    assert app.totals["nlerp"] == pytest.approx(10, rel=1e-6)
-    app.wrap_euler.value = True
-    assert app.totals["euler"] == pytest.approx(10, rel=1e-6)
-    assert app.preset.value == "Wrap-around: yaw -175° → 175°"
-
-
-def test_long_way_toggle_blends_towards_minus_q(app):
-    fresh(app, "Wrap-around: yaw -175° → 175°", t=0.5)
-    # yaw -175 and 175 as quaternions: dot = cos(175°) < 0, so the short way uses -q1
-    assert "short way: blends to −q₁, 10°" in app.info.value
-    minus_q1 = -euler_to_quaternion(175, 0, 0)
-    w, x, y, z = quaternion.as_float_array(minus_q1)
-    assert f"target used: ({w:+.2f}, {x:+.2f}, {y:+.2f}, {z:+.2f})" in app.info.value
-    short_mid = app.current["slerp"]
-    app.long_way.value = True
-    assert app.totals["slerp"] == pytest.approx(350, rel=1e-6)
-    assert app.totals["nlerp"] == pytest.approx(350, rel=1e-6)
-    assert app.totals["euler"] == pytest.approx(350, rel=1e-6)   # unaffected
-    assert "long way: blends to +q₁, 350°" in app.info.value
-    # nearly antipodal quaternions: the long-way nlerp whips round in the middle, and the
-    # speed plot says so instead of squashing the other curves flat
-    assert max(app.speeds["nlerp"]) > 3 * max(app.speeds["slerp"])
-    assert "nlerp peaks at" in app.off_chart.get_text()
-    assert app.ax_speed.get_ylim()[1] < max(app.speeds["nlerp"])
-    # halfway the long way faces the opposite direction from halfway the short way
-    assert not same_rotation(app.current["slerp"], short_mid, atol=1e-3)
-    np.testing.assert_allclose(quaternion.as_rotation_matrix(app.current["slerp"]) @ NOSE,
-                               -(quaternion.as_rotation_matrix(short_mid) @ NOSE), atol=1e-9)
-
-
-def test_speed_plot_shows_the_speeds(app):
-    fresh(app)
-    for m in METHODS:
-        x, y = app.speed_lines[m].get_data()
-        np.testing.assert_allclose(y, angular_speed(app.paths[m], app.ts))
-    slerp_speed = app.speed_lines["slerp"].get_ydata()
-    assert np.ptp(slerp_speed) < 1e-6 * slerp_speed[0]
-    assert np.ptp(app.speed_lines["nlerp"].get_ydata()) > 1.0
-    assert app.ax_speed.get_ylim()[1] > max(np.max(v) for v in app.speeds.values())
-
-
-def test_play_drives_t_and_the_drawing(app):
-    fresh(app, t=0.0)
-    before = np.ravel(app.nose_now["slerp"].get_data()).copy()
-    app.play.value = 40
-    assert app.t.value == pytest.approx(0.4)
-    assert app.cursor.get_xdata()[0] == pytest.approx(0.4)
-    assert not np.allclose(np.ravel(app.nose_now["slerp"].get_data()), before)
-
-
-def test_ghosts_appear_as_t_passes_them(app):
-    fresh(app, t=0.0)
-    one = len(app.ghosts["slerp"].get_segments())
-    app.t.value = 1.0
-    assert len(app.ghosts["slerp"].get_segments()) == 7 * one
-
-
-def test_presets_and_sliders_agree(app):
-    fresh(app, "Article: yaw and roll together")
-    assert [s.value for s in app.end.values()] == [90, 0, 90]
-    app.end["pitch"].value = 10
-    assert app.preset.value == CUSTOM
-    e1 = euler_to_quaternion(90, 10, 90)
-    assert same_rotation(app.q1, e1)
-    app.preset.value = "End at gimbal lock (pitch 90°)"
-    assert [s.value for s in app.end.values()] == [150, 90, 120]
-    with pytest.raises(ValueError, match="unknown preset"):
-        app.apply_preset("no such preset")
-
-
-def test_up_vector_paths_toggle(app):
-    fresh(app)
-    assert not app.up_front["slerp"].get_visible()
-    app.show_up.value = True
-    assert app.up_front["slerp"].get_visible()
-    np.testing.assert_allclose(np.linalg.norm(app.ups["euler"], axis=1), 1.0)
-
-
-def test_identical_start_and_end_draws_without_error(app):
-    fresh(app)
-    app.set_orientations((20, 30, 40), (20, 30, 40))
-    assert app.last_error is None
-    assert all(v == pytest.approx(0, abs=1e-6) for v in app.totals.values())
-    assert "nothing to turn" in app.info.value
-
-
-def test_a_failing_callback_shows_a_message_not_a_traceback(app):
-    fresh(app)
-    app.order = "XXY"                       # not a permutation of XYZ
-    try:
-        app.start["yaw"].value = 5           # must not raise
-        assert app.last_error and "XYZ" in app.last_error
-        assert "lesson-status-error" in app.status.value
-    finally:
-        app.order = "YXZ"
-        app.clear_message()
-
-
-def test_callbacks_never_create_figures(app):
-    fresh(app)
-    before = plt.get_fignums()
-    app.t.value = 0.2
-    app.start["roll"].value = 33
-    app.long_way.value = True
-    app.preset.value = "Wrap-around: yaw -175° → 175°"
-    app.fig.canvas.draw()
-    assert plt.get_fignums() == before
-
-
-def test_save_gif(app, tmp_path):
-    fresh(app, t=0.5)
-    path = app.save_gif(tmp_path / "blend.gif", step=50)
-    from PIL import Image
-
-    with Image.open(path) as gif:
-        assert gif.n_frames == 3
-    assert app.t.value == pytest.approx(0.5)
-
-
-def test_cached_static_layer_matches_a_plain_render(app, tmp_path):
-    """The live draw pastes pre-rendered frames, titles and ticks; a saved figure draws
-    everything the ordinary way. After changes of t, scale and preset they must agree."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from PIL import Image
-
-    fresh(app, "Wide three-axis turn", t=0.3)
-    app.fig.canvas.draw()
-    for preset in ("Wrap-around: yaw -175° → 175°", "One axis only: yaw 0° → 120°"):
-        app.preset.value = preset
-        app.long_way.value = not app.long_way.value
-        app.t.value = 0.8
-        FigureCanvasAgg.draw(app.fig.canvas)
-        live = np.asarray(app.fig.canvas.get_renderer().buffer_rgba()).astype(int)
-        app.fig.savefig(tmp_path / "plain.png", dpi=app.fig.dpi)
-        plain = np.asarray(Image.open(tmp_path / "plain.png").convert("RGBA")).astype(int)
-        assert live.shape == plain.shape
-        differs = np.any(np.abs(live - plain) > 60, axis=-1)
-        assert differs.mean() < 1e-3, f"{differs.sum()} pixels differ after {preset!r}"
-    assert all(a.get_animated() for a in app.static.members)
-
-
-def test_bad_construction_arguments_are_refused_before_any_figure_exists():
-    before = plt.get_fignums()
-    with pytest.raises(ValueError, match="unknown preset"):
-        InterpolationApp(preset="upside down")
-    with pytest.raises(ValueError, match="XYZ"):
-        InterpolationApp(order="XXZ")
-    assert plt.get_fignums() == before
+WIDE = "Wide three-axis turn"
+WRAP = "Wrap-around: yaw −175° → 175°"
+ONE_AXIS = "One axis only: yaw 0° → 120°"
+ARTICLE = "Article 001: yaw and roll 0° → 45°"
+LOCK = "End at gimbal lock (pitch 90°)"
 
 
 # -- the model, without widgets, against scipy ------------------------------------------------
@@ -364,7 +136,7 @@ def test_each_preset_description_matches_the_measured_speeds_and_angles(name):
 
 
 def test_the_claims_the_issue_found_false_are_gone():
-    wide = compute(*[getattr(MODEL_PRESETS["Wide three-axis turn"], k) for k in ("start", "end")])
+    wide = compute(*[getattr(MODEL_PRESETS[WIDE], k) for k in ("start", "end")])
     # its Euler speed only falls (209 -> 99 in the issue's sampling): no "speeds up"
     assert wide.profiles["euler"].kind == "falls"
     assert wide.profiles["euler"].start > 2 * wide.profiles["euler"].end
@@ -496,3 +268,374 @@ def test_model_refuses_bad_input_and_is_read_only():
         state.speeds["slerp"][0] = 1.0
     with pytest.raises(AttributeError):
         state.long_way = True
+
+
+# -- the app ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def app():
+    a = InterpolationApp()
+    yield a
+    plt.close(a.fig)
+
+
+def same_rotation(q, p, atol=1e-9) -> bool:
+    a, b = quaternion.as_float_array(q), quaternion.as_float_array(p)
+    return bool(np.allclose(a, b, atol=atol) or np.allclose(a, -b, atol=atol))
+
+
+def fresh(app, preset=WIDE, t=0.5):
+    app.set(long_way=False, wrap_euler=False, show_up=False)
+    app.apply_preset(preset)
+    app.t.value = t
+    app.clear_message()
+
+
+def test_exported_name_and_one_figure_that_fits_jupyterlab(app):
+    assert Exported is InterpolationApp
+    assert app.widget is not None and app.last_error is None
+    width, height = app.fig.get_size_inches() * app.fig.dpi
+    assert (width, height) == pytest.approx((FIG_SIZE[0] * 100, FIG_SIZE[1] * 100))
+    assert width <= 840 and height <= 480          # JupyterLab's column with the file browser
+    # no text in the figure under 9 pt (12.5 px at 100 dpi)
+    sizes = [t.get_fontsize() for t in app.fig.findobj(Text) if t.get_text()]
+    assert sizes and min(sizes) >= 9
+
+
+def test_starts_at_the_end_so_play_runs_the_whole_blend(app):
+    fresh(app, t=1.0)
+    assert app.t.value == 1.0
+    app.play_button.value = True                   # Play at the end starts from the start
+    try:
+        assert app.t.value == 0.0 and app.play.playing
+    finally:
+        app.play_button.value = False
+    assert not app.play.playing
+
+
+def test_scrubbing_t_redraws_but_never_recomputes(app):
+    fresh(app, t=0.2)
+    computed, drawn = app.compute_count, app.draw_count
+    paths = app.state.paths["slerp"]
+    for t in (0.3, 0.55, 0.9):
+        app.t.value = t
+    assert app.compute_count == computed and app.draw_count == drawn + 3
+    assert app.state.paths["slerp"] is paths
+    app.end["yaw"].value = 140
+    assert app.compute_count == computed + 1
+
+
+def test_setting_t_gives_the_three_poses(app):
+    fresh(app, t=0.3)
+    e0, e1 = PRESETS[WIDE]
+    q0, q1 = euler_to_quaternion(*e0), euler_to_quaternion(*e1)
+    assert same_rotation(app.current["euler"], euler_lerp(e0, e1, 0.3))
+    assert same_rotation(app.current["nlerp"], nlerp(q0, q1, 0.3))
+    assert same_rotation(app.current["slerp"], slerp(q0, q1, 0.3))
+    assert not same_rotation(app.current["euler"], app.current["slerp"], atol=1e-2)
+    assert not same_rotation(app.current["nlerp"], app.current["slerp"], atol=1e-3)
+    assert app.view.cursor.get_xdata()[0] == pytest.approx(0.3)
+
+
+def test_the_drawn_aeroplane_is_the_pose(app):
+    fresh(app, t=0.7)
+    view = app.view
+    for m in METHODS:
+        frame = quaternion.as_rotation_matrix(app.current[m])
+        want = view.camera.project(FACE_POINTS @ frame.T)[..., :2]
+        got = np.array([p.vertices[:3] for p in view.bodies[m].get_paths()])
+        key = lambda a: sorted(map(tuple, np.round(a.reshape(len(a), -1), 9)))  # noqa: E731
+        assert key(got) == key(want)
+        nose = view.camera.project(frame @ NOSE)[:2]
+        np.testing.assert_allclose(np.ravel(view.nose_now[m].get_data()), nose, atol=1e-12)
+        moved = np.degrees((Rotation.from_matrix(frame) * Rotation.from_matrix(
+            app.state.frames[m][0]).inv()).magnitude())
+        assert view.readouts[m].get_text().startswith(f"{moved:.0f}° from start")
+
+
+def test_slerp_nose_path_is_a_circle_about_one_axis_and_euler_is_not(app):
+    fresh(app)
+    axis_2d = np.array(app.view.axis_line.get_data()).T
+    e0, e1 = PRESETS[WIDE]
+    q0, q1 = euler_to_quaternion(*e0), euler_to_quaternion(*e1)
+    rel = quaternion.as_float_array(q1 * q0.conjugate())[1:]
+    axis = rel / np.linalg.norm(rel)
+    np.testing.assert_allclose(app.camera.project(1.1 * axis)[:2], axis_2d[1], atol=1e-12)
+    assert np.ptp(app.state.noses["slerp"] @ axis) < 1e-9
+    centred = app.state.noses["euler"] - app.state.noses["euler"].mean(axis=0)
+    assert np.linalg.svd(centred, compute_uv=False)[2] > 1e-2
+
+
+def test_pure_yaw_gives_a_great_circle(app):
+    fresh(app, ONE_AXIS)
+    for m in METHODS:
+        np.testing.assert_allclose(app.state.noses[m][:, 1], 0.0, atol=1e-12)
+        assert app.state.totals[m] == pytest.approx(120, rel=1e-6)
+    assert "great circle" in app.panels["info"].value
+
+
+def test_wrap_toggle_and_what_it_says(app):
+    fresh(app, WRAP)
+    assert app.state.totals["euler"] == pytest.approx(350, rel=1e-6)
+    assert app.state.totals["slerp"] == pytest.approx(10, rel=1e-6)
+    assert "would turn yaw&#x27;s +350° into −10°" in app.panels["info"].value
+    app.wrap_euler.value = True
+    assert app.state.totals["euler"] == pytest.approx(10, rel=1e-6)
+    assert app.preset.value == WRAP                 # a toggle keeps the preset
+    fresh(app, WIDE)
+    app.wrap_euler.value = True
+    assert "changes nothing here" in app.panels["info"].value
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_long_way_changes_the_picture_for_every_preset(app, preset):
+    """It used to change no pixel when q0·q1 > 0; now it draws the 360° − θ turn."""
+    fresh(app, preset, t=0.5)
+    before = np.array(app.view.nose_front["slerp"].get_data())
+    arc_before = np.array(app.view.arc.get_data())
+    true = app.state.true_angle
+    app.long_way.value = True
+    after = np.array(app.view.nose_front["slerp"].get_data())
+    assert not np.allclose(np.nan_to_num(before), np.nan_to_num(after))
+    assert not np.allclose(arc_before, np.array(app.view.arc.get_data()))
+    assert app.state.totals["slerp"] == pytest.approx(360 - true, abs=1e-6)
+    info = app.panels["info"].value
+    assert f"slerp {360 - true:.0f}°" in info and f"turn {360 - true:.0f}° instead" in info
+    assert "Euler lerp blends angles, not quaternions" in info
+
+
+def test_long_way_speed_plot_says_what_is_off_the_chart(app):
+    fresh(app, WRAP)
+    app.long_way.value = True
+    speeds = app.state.speeds
+    assert max(speeds["nlerp"]) > 3 * max(speeds["slerp"])
+    assert "nlerp peaks at" in app.view.off_chart.get_text()
+    assert app.view.ax_speed.get_ylim()[1] < max(speeds["nlerp"])
+
+
+def test_speed_plot_shows_the_speeds_in_distinct_styles(app):
+    fresh(app, ONE_AXIS)
+    lines = app.view.speed_lines
+    for m in METHODS:
+        np.testing.assert_allclose(lines[m].get_ydata(), angular_speed(app.state.paths[m],
+                                                                       app.state.ts))
+    # Euler lerp and slerp coincide here: different dash patterns and widths keep both seen
+    np.testing.assert_allclose(lines["euler"].get_ydata(), lines["slerp"].get_ydata(),
+                               rtol=1e-6)
+    # (matplotlib names every custom dash "--"; the dash pattern itself tells them apart)
+    assert len({str(lines[m]._unscaled_dash_pattern) for m in METHODS}) == 3
+    assert lines["euler"].get_linewidth() > lines["slerp"].get_linewidth()
+    assert lines["slerp"].get_zorder() > lines["euler"].get_zorder()
+    assert {m: STYLES[m]["lw"] for m in METHODS} == {m: lines[m].get_linewidth()
+                                                      for m in METHODS}
+    labels = [t.get_text() for t in app.view.legend.get_texts()]
+    assert labels == ["Euler lerp", "nlerp", "slerp"]
+
+
+def test_4d_picture_draws_the_chord_and_the_arc(app):
+    fresh(app, WIDE, t=0.3)
+    plane, view = app.state.plane, app.view
+    m = plane_display(plane.omega)
+    np.testing.assert_allclose(np.array(view.arc.get_data()).T, plane.slerp @ m, atol=1e-12)
+    np.testing.assert_allclose(np.array(view.chord.get_data()).T, plane.chord @ m, atol=1e-12)
+    # the chord really cuts inside the circle; the arc stays on it
+    assert np.linalg.norm(np.array(view.chord.get_data()).T, axis=1).min() < 0.9
+    np.testing.assert_allclose(np.linalg.norm(np.array(view.arc.get_data()).T, axis=1), 1)
+    # at t the nlerp marker is the chord point pushed out along its ray
+    chord_pt = np.ravel(view.chord_now.get_data())
+    nl = np.ravel(view.nlerp_now.get_data())
+    np.testing.assert_allclose(nl, chord_pt / np.linalg.norm(chord_pt), atol=1e-9)
+    sl = np.ravel(view.slerp_now.get_data())
+    angle = np.degrees(np.arccos(np.clip(sl @ (np.array([1.0, 0.0]) @ m), -1, 1)))
+    assert angle == pytest.approx(0.3 * plane.omega, abs=1e-6)
+    assert view.label_target.get_text() == "+q₁" and view.label_other.get_text() == "−q₁"
+    # both copies and the origin are inside the picture
+    x0, x1 = view.ax_4d.get_xlim()
+    y0, y1 = view.ax_4d.get_ylim()
+    for p in (plane.target @ m, plane.other @ m, np.zeros(2), np.array([1.0, 0.0]) @ m):
+        assert x0 < p[0] < x1 and y0 < p[1] < y1
+    app.long_way.value = True
+    assert view.label_target.get_text() == "−q₁"
+
+
+def test_ghosts_appear_as_t_passes_them(app):
+    fresh(app, t=0.0)
+    one = len(app.view.ghosts["slerp"].get_segments())
+    app.t.value = 1.0
+    assert len(app.view.ghosts["slerp"].get_segments()) == 7 * one
+
+
+def test_presets_sliders_and_the_description(app):
+    fresh(app, ARTICLE)
+    assert [s.value for s in app.end.values()] == [45, 0, 45]
+    assert "7.74°" in app.preset_note.value
+    assert describe(app.state, "article") in app.preset_note.value
+    app.end["pitch"].value = 10
+    assert app.preset.value == "(your own angles)" and app.preset_note.value == ""
+    assert same_rotation(app.state.q1, euler_to_quaternion(45, 10, 45))
+    app.preset.value = LOCK
+    assert [s.value for s in app.end.values()] == [150, 90, 120]
+    assert "(30°, 90°, 0°)" in app.preset_note.value
+    assert set(app.preset_descriptions) == set(PRESETS)
+    with pytest.raises(ValueError, match="unknown preset"):
+        app.apply_preset("no such preset")
+
+
+def test_up_vector_paths_toggle(app):
+    fresh(app)
+    assert not app.view.up_front["slerp"].get_visible()
+    app.show_up.value = True
+    assert app.view.up_front["slerp"].get_visible()
+    np.testing.assert_allclose(np.linalg.norm(app.state.ups["euler"], axis=1), 1.0)
+
+
+def test_identical_start_and_end_draws_without_error(app):
+    fresh(app)
+    app.set_orientations((20, 30, 40), (20, 30, 40))
+    assert app.last_error is None
+    assert all(v == pytest.approx(0, abs=1e-6) for v in app.state.totals.values())
+    assert "nothing to turn" in app.panels["info"].value
+    assert not app.view.arc.get_visible() and "no plane" in app.view.note4d.get_text()
+    app.long_way.value = True                      # the long way: a full turn
+    assert app.state.totals["slerp"] == pytest.approx(360, abs=1e-6)
+    assert app.view.arc.get_visible()
+
+
+def test_a_failing_compute_shows_a_message_not_a_traceback(app):
+    fresh(app)
+    app.order = "XXY"                              # not a permutation of XYZ
+    try:
+        app.start["yaw"].value = 5                 # must not raise
+        assert app.last_error and "XYZ" in app.last_error
+        assert "lesson-status-error" in app.status.value
+    finally:
+        app.order = "YXZ"
+        app.clear_message()
+        app.start["yaw"].value = 30
+
+
+def test_callbacks_never_create_figures(app):
+    fresh(app)
+    before = plt.get_fignums()
+    app.t.value = 0.2
+    app.start["roll"].value = 33
+    app.long_way.value = True
+    app.preset.value = WRAP
+    app.fig.canvas.draw()
+    assert plt.get_fignums() == before
+
+
+def test_save_gif_keeps_t(app, tmp_path):
+    fresh(app, t=0.5)
+    path = app.save_gif(tmp_path / "blend.gif", step=50)
+    from PIL import Image
+
+    with Image.open(path) as gif:
+        assert gif.n_frames == 3 and gif.size[0] >= 480
+    assert app.t.value == pytest.approx(0.5)
+
+
+def test_cached_static_layer_matches_a_plain_render(app, tmp_path):
+    """The live draw pastes pre-rendered frames, titles and ticks; a saved figure draws
+    everything the ordinary way. After changes of t, scale and preset they must agree."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    fresh(app, WIDE, t=0.3)
+    app.fig.canvas.draw()
+    for preset in (WRAP, ONE_AXIS):
+        app.preset.value = preset
+        app.long_way.value = not app.long_way.value
+        app.t.value = 0.8
+        FigureCanvasAgg.draw(app.fig.canvas)
+        live = np.asarray(app.fig.canvas.get_renderer().buffer_rgba()).astype(int)
+        app.fig.savefig(tmp_path / "plain.png", dpi=app.fig.dpi)
+        plain = np.asarray(Image.open(tmp_path / "plain.png").convert("RGBA")).astype(int)
+        assert live.shape == plain.shape
+        differs = np.any(np.abs(live - plain) > 60, axis=-1)
+        assert differs.mean() < 1e-3, f"{differs.sum()} pixels differ after {preset!r}"
+    assert all(a.get_animated() for a in app.view.static.members)
+
+
+def test_layout_play_and_preset_over_the_figure_the_rest_wraps(app):
+    top, body = app.widget.children[:2]
+    assert app.play_button in top.children and app.t in top.children
+    assert app.preset in top.children and top.layout.flex_flow == "row wrap"
+    assert body.children[0] is app.fig.canvas and body.layout.flex_flow == "row wrap"
+    assert app.fig.canvas.layout.width == f"{round(FIG_SIZE[0] * 100)}px"
+    side = body.children[1]
+    assert side.layout.flex_flow == "row wrap" and app.panels["info"] in side.children
+
+
+def test_bad_construction_arguments_are_refused_before_any_figure_exists():
+    before = plt.get_fignums()
+    with pytest.raises(ValueError, match="unknown preset"):
+        InterpolationApp(preset="upside down")
+    with pytest.raises(ValueError, match="XYZ"):
+        InterpolationApp(order="XXZ")
+    assert plt.get_fignums() == before
+
+
+# -- what the notebook says, against the model -----------------------------------------------
+def notebook_source() -> str:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "notebooks" / "02_euler_vs_slerp.ipynb"
+    return "\n".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"])
+
+
+def test_exercise_1_answer_is_what_euler_lerp_turns_and_not_shown_above_it():
+    ts = np.linspace(0, 1, 401)
+    from lessons_lib.interpolation import total_angle
+
+    plain = total_angle(euler_lerp((-150, 0, 0), (120, 0, 0), ts))
+    wrapped = total_angle(euler_lerp((-150, 0, 0), (120, 0, 0), ts, wrap=True))
+    assert plain == pytest.approx(270, abs=1e-6) and wrapped == pytest.approx(90, abs=1e-6)
+    text = notebook_source()
+    assert "answer=270" in text and "wrong={90:" in text
+    above = text[:text.index("### Exercise 1")]
+    assert "270" not in above
+    # no preset is this pair, so neither the menu nor the panel gives it away
+    assert all(p.start != (-150, 0, 0) for p in MODEL_PRESETS.values())
+
+
+def test_exercise_5_answer_is_measured_after_it_not_before():
+    text = notebook_source()
+    ex5 = text.index("### Exercise 5")
+    assert text.index('print(" turn   fastest/slowest') > ex5
+    assert "4/3" not in text[:ex5] and "1.33" not in text[:ex5]
+    t = np.linspace(0, 1, 401)
+    a, b = quaternion.one, quaternion.from_rotation_vector([0, np.radians(120), 0])
+    speed = angular_speed(nlerp(a, b, t), t)
+    assert speed.max() / speed.min() == pytest.approx(4 / 3, abs=0.02)   # the tol it accepts
+
+
+def test_exercise_3_halfway_claim(app):
+    fresh(app, WIDE, t=0.5)
+    moved = {m: app.view.readouts[m].get_text().split("\n") for m in METHODS}
+    for m in ("nlerp", "slerp"):
+        assert moved[m][0].split("°")[0] == moved[m][1].split("°")[0]
+    assert moved["euler"][0].split("°")[0] != moved["euler"][1].split("°")[0]
+
+
+def test_article_preset_nose_claim_in_the_slerp_section():
+    state = compute((0, 0, 0), (45, 0, 45))
+    np.testing.assert_allclose(state.noses["euler"][:, 1], 0, atol=1e-12)   # the equator
+    assert state.noses["slerp"][:, 1].min() < -0.05                          # dips below
+    assert "The *Article 001* preset is the\nexception worth a look" in notebook_source()
+
+
+def test_pace_figure_and_the_claims_beside_it():
+    from lessons_lib.apps.interpolation.figures import TURNS, nlerp_pace, pace_figure
+
+    fig = pace_figure()
+    ratio = fig.axes[0].lines[1].get_ydata()
+    np.testing.assert_allclose(ratio, 1 / np.cos(np.radians(TURNS / 4)) ** 2, rtol=5e-3)
+    assert min(t.get_fontsize() for t in fig.findobj(Text) if t.get_text()) >= 9
+    # "up to about 30° per step, within a few hundredths of a degree of slerp"
+    assert nlerp_pace(30)[1] < 0.05
+    # "a camera swinging 120°: the speed changes by a third, 2° off at times"
+    r, gap = nlerp_pace(120)
+    assert r == pytest.approx(4 / 3, abs=0.01) and 2 <= gap < 2.5
+    text = notebook_source()
+    assert "the speed\nchanges by a third and the aeroplane is 2° off at times" in text

@@ -1,5 +1,7 @@
-"""Lesson 2 in Voila at 1280x720: it renders, t and the angle sliders move the figure from the
-keyboard, presets and toggles redraw it, an exercise answers, and no error text shows."""
+"""Lesson 2 at 1280x720: in Voila it renders, t and the angle sliders move the figure from the
+keyboard, presets and toggles redraw it, an exercise answers, and no error text shows; in
+Voila and in JupyterLab with its file browser open, the whole figure and the controls are on
+the page (screenshots of every preset in both are kept in tests/screenshots)."""
 
 from __future__ import annotations
 
@@ -16,15 +18,17 @@ PRESETS = ["Wrap-around", "Wide three-axis turn", "End at gimbal lock", "Article
 
 
 def _app_to_top(page) -> None:
-    """Scroll so that the app (its control row, then the figure) starts at the top."""
-    page.evaluate("""() => {
-        const fig = document.querySelector('.jupyter-matplotlib-figure');
-        let box = fig;
-        while (box && !box.querySelector('.widget-dropdown')) box = box.parentElement;
-        (box || fig).scrollIntoView({block: 'start'});
-        window.scrollBy(0, -8);
-    }""")
-    page.wait_for_timeout(300)
+    """Scroll so that the app (its Play row, then the figure) starts at the top."""
+    for _ in range(2):           # JupyterLab may still be scrolling to its active cell
+        page.evaluate("""() => {
+            const fig = document.querySelector('.jupyter-matplotlib-figure');
+            let box = fig;
+            while (box && !box.querySelector('.widget-play, .widget-dropdown'))
+                box = box.parentElement;
+            (box || fig).scrollIntoView({block: 'start'});
+            window.scrollBy(0, -8);
+        }""")
+        page.wait_for_timeout(400)
 
 
 def _choose_preset(page, start: str) -> None:
@@ -35,42 +39,48 @@ def _choose_preset(page, start: str) -> None:
     select.select_option(index=index)
 
 
+def _screenshot_every_preset(page, prefix: str) -> None:
+    """Choose each preset in turn, wait for the redraw, keep a screenshot of the app."""
+    for name in PRESETS:
+        before = h.canvas_images(page)
+        _choose_preset(page, name)
+        h.wait_for_pixels_change(page, before, figure=0, timeout=60)
+        h.wait_idle(page)
+        _app_to_top(page)
+        slug = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
+        h.screenshot(page, f"{prefix}-{slug}")
+        h.assert_no_error_text(page)
+
+
 def test_lesson_renders_and_responds(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK)
     h.assert_no_error_text(page)
     _app_to_top(page)
     h.screenshot(page, "02_euler_vs_slerp-start")
 
-    # t, from the keyboard: the first slider on the page
+    # t, from the keyboard: the first slider on the page (it starts at the end, t = 1)
     before = h.canvas_images(page)
-    h.move_slider(page, index=0, key="ArrowRight", times=10)
-    h.wait_for_pixels_change(page, before, figure=0)
+    h.move_slider(page, index=0, key="ArrowLeft", times=10)
+    h.wait_for_pixels_change(page, before, figure=0, timeout=60)
     h.assert_no_error_text(page)
 
     # the start yaw slider (second slider), from the keyboard
     before = h.canvas_images(page)
     h.move_slider(page, index=1, key="ArrowLeft", times=15)
-    h.wait_for_pixels_change(page, before, figure=0)
+    h.wait_for_pixels_change(page, before, figure=0, timeout=60)
     assert page.locator(".widget-dropdown select").first.input_value() == "(your own angles)"
 
     # every preset redraws; keep a screenshot of each for a person to look at
-    for name in PRESETS:
-        before = h.canvas_images(page)
-        _choose_preset(page, name)
-        h.wait_for_pixels_change(page, before, figure=0)
-        h.wait_idle(page)
-        _app_to_top(page)
-        slug = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
-        h.screenshot(page, f"02_euler_vs_slerp-{slug}")
-        h.assert_no_error_text(page)
+    _screenshot_every_preset(page, "02_euler_vs_slerp")
 
-    # the long-way toggle changes the drawing and the q0 . q1 readout
-    _choose_preset(page, "Wrap-around")
+    # the long-way toggle changes the drawing even where q0 . q1 > 0 (it used to change no
+    # pixel there), and the panel says what it did
+    _choose_preset(page, "Wide three-axis turn")
     h.wait_idle(page)
     before = h.canvas_images(page)
     page.locator(".widget-checkbox", has_text="take the long way").locator("input").click()
-    h.wait_for_pixels_change(page, before, figure=0)
-    page.wait_for_selector("text=long way: blends to", timeout=15_000)
+    h.wait_for_pixels_change(page, before, figure=0, timeout=60)
+    page.wait_for_selector("text=the long way heads for the far copy", timeout=15_000)
     h.wait_idle(page)
     _app_to_top(page)
     h.screenshot(page, "02_euler_vs_slerp-long-way")
@@ -78,16 +88,16 @@ def test_lesson_renders_and_responds(voila_server, page):
     assert not page.console_errors, page.console_errors
 
 
-def test_play_animates_and_stops(voila_server, page):
+def test_play_animates_and_pauses(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK)
     _app_to_top(page)
-    play = page.locator(".widget-play button").first
-    play.click()
+    play = page.get_by_role("button", name="Play")
+    play.click()                    # t starts at the end, so Play starts from the beginning
     frames = [h.canvas_images(page)[0]]
     for _ in range(3):                                   # several new frames while playing
-        frames.append(h.wait_for_pixels_change(page, [frames[-1]], figure=0)[0])
+        frames.append(h.wait_for_pixels_change(page, [frames[-1]], figure=0, timeout=60)[0])
     assert len(set(frames)) == 4
-    page.locator(".widget-play button").nth(1).click()   # stop (play/pause, stop, repeat)
+    page.get_by_role("button", name="Pause").click()
     h.wait_idle(page, quiet_ms=1500, timeout=30)         # a loaded machine may lag a frame
     still = h.canvas_images(page)[0]
     page.wait_for_timeout(600)                           # 10 frame intervals: nothing moves
@@ -100,12 +110,22 @@ def test_an_exercise_checks_an_answer(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK)
     box = page.locator(".widget-vbox", has_text="How many degrees does the aeroplane turn")
     box = box.last
-    box.locator("input").fill("10")
+    box.locator("input").fill("90")
     box.get_by_role("button", name="Check").click()
-    page.wait_for_selector("text=too low", timeout=15_000)
-    box.locator("input").fill("350")
+    page.wait_for_selector("text=90° is the short way round", timeout=15_000)
+    box.locator("input").fill("270")
     box.get_by_role("button", name="Check").click()
     page.wait_for_selector("text=Right!", timeout=15_000)
+    # exercise 2's code is hidden in Voila: it shows read-only, with a question instead
+    page.wait_for_selector("text=here is the code", timeout=15_000)
+    page.wait_for_selector("text=This first version gets some pairs wrong", timeout=15_000)
+    # exercise 3's "Show this case" puts the app in that state
+    before = h.canvas_images(page)
+    page.get_by_role("button", name="Show this case").first.click()
+    h.wait_for_pixels_change(page, before, figure=0, timeout=30)
+    _app_to_top(page)
+    assert page.locator(".widget-dropdown select").first.input_value() == \
+        "Wide three-axis turn"
     h.assert_no_error_text(page)
 
 
@@ -119,12 +139,119 @@ def test_renders_on_a_hidpi_screen(voila_server, chromium):
         _app_to_top(page)
         size = page.evaluate("""() => { const c = document.querySelector(
             '.jupyter-matplotlib-figure canvas'); return [c.width, c.height]; }""")
-        assert size[0] >= 2 * 900, size                  # drawn at twice the pixels
+        assert size[0] >= 2 * 800, size                  # drawn at twice the pixels
         before = h.canvas_images(page)
         h.move_slider(page, index=0, key="ArrowLeft", times=20)
-        h.wait_for_pixels_change(page, before, figure=0)
+        h.wait_for_pixels_change(page, before, figure=0, timeout=60)
         h.wait_idle(page)
         h.screenshot(page, "02_euler_vs_slerp-hidpi")
         h.assert_no_error_text(page)
     finally:
         context.close()
+
+
+# -- layout: Voila and JupyterLab at 1280x720 -------------------------------------------------
+def _layout_boxes(page) -> dict:
+    """Where the figure and the controls column sit, and how wide the page gives them."""
+    return page.evaluate("""() => {
+        const fig = document.querySelector('.jupyter-matplotlib-figure canvas');
+        const select = document.querySelector('.widget-dropdown select');
+        let out = fig.closest('.jp-OutputArea-output') || document.body;
+        const r = e => { const b = e.getBoundingClientRect();
+                         return {left: b.left, right: b.right, top: b.top, bottom: b.bottom}; };
+        const angles = document.querySelectorAll('.widget-slider')[1];
+        return {figure: r(fig), preset: r(select), output: r(out), angles: r(angles),
+                page: document.documentElement.clientWidth};
+    }""")
+
+
+def _assert_fits(boxes: dict) -> None:
+    fig, out = boxes["figure"], boxes["output"]
+    assert fig["left"] >= out["left"] - 1 and fig["right"] <= out["right"] + 1, boxes
+    assert fig["right"] <= boxes["page"], boxes
+    assert boxes["preset"]["right"] <= boxes["page"], boxes
+
+
+def test_voila_layout_keeps_figure_and_controls_on_screen(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK)
+    _app_to_top(page)
+    boxes = _layout_boxes(page)
+    _assert_fits(boxes)
+    # wide enough here for the angles beside the figure, not under it
+    assert boxes["angles"]["left"] >= boxes["figure"]["right"], boxes
+    assert boxes["preset"]["bottom"] <= boxes["figure"]["top"] + 1, boxes
+    h.assert_no_error_text(page)
+
+
+@pytest.fixture(scope="module")
+def lab_server(tmp_path_factory):
+    """JupyterLab on notebooks/, with fresh settings (so the file browser is open, as on a
+    first visit) and a token."""
+    import os
+    import sys
+
+    settings = tmp_path_factory.mktemp("lab-settings")
+    notify = settings / "@jupyterlab" / "apputils-extension"
+    notify.mkdir(parents=True)
+    (notify / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    token = "lesson2"
+    port = h.free_port()
+    env = {"JUPYTERLAB_SETTINGS_DIR": str(settings),
+           "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path_factory.mktemp("lab-workspaces"))}
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        server = h.VoilaServer(port=port, token=token, command=[
+            sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+            "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={h.NOTEBOOKS}", "--allow-root",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"])
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    try:
+        server.wait_ready(120)
+        yield server
+    finally:
+        server.stop()
+
+
+def _open_in_lab(page, server) -> None:
+    page.goto(f"{server.url}/lab/tree/{NOTEBOOK}?token={server.token}", timeout=120_000)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle'], "
+                           ".jp-Toolbar-kernelStatus", timeout=120_000)
+    page.wait_for_timeout(1500)
+    page.get_by_role("menuitem", name="Run").first.click()
+    page.get_by_text("Run All Cells", exact=True).click()
+    page.wait_for_selector(h.FIGURE, timeout=180_000, state="attached")
+    # every cell has run (the kernel is idle again) and the figure has its first picture
+    page.wait_for_selector("text=| Idle", timeout=180_000)
+    page.locator(h.FIGURE).first.scroll_into_view_if_needed()
+    page.wait_for_function("""() => { const c = document.querySelector(
+        '.jupyter-matplotlib-figure canvas');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        for (let i = 0; i < d.length; i += 4000) if (d[i] < 200) return true;
+        return false; }""", timeout=60_000)
+    h.wait_idle(page, timeout=60)
+
+
+def test_jupyterlab_with_the_file_browser_shows_the_whole_app(lab_server, page):
+    _open_in_lab(page, lab_server)
+    assert page.locator("#jp-left-stack").is_visible()          # the file browser is open
+    _app_to_top(page)
+    boxes = _layout_boxes(page)
+    _assert_fits(boxes)
+    # Play, t and the preset sit over the figure; the angles wrap under it
+    assert boxes["preset"]["bottom"] <= boxes["figure"]["top"] + 1, boxes
+    assert boxes["preset"]["right"] <= boxes["output"]["right"] + 1, boxes
+    assert boxes["angles"]["top"] >= boxes["figure"]["bottom"] - 1, boxes
+    h.screenshot(page, "02_euler_vs_slerp-lab-start")
+    _screenshot_every_preset(page, "02_euler_vs_slerp-lab")
+    # the angles and toggles under the figure: scroll down to them
+    page.locator(".widget-checkbox", has_text="take the long way").scroll_into_view_if_needed()
+    h.screenshot(page, "02_euler_vs_slerp-lab-controls")
+    h.assert_no_error_text(page)

@@ -345,7 +345,15 @@ def _protocol_students(server, count: int, moves: int = 1, gap_s: float = 0.0):
                 start, deadline_s=180.0, moves=moves)))
         return await asyncio.gather(*tasks)
 
-    return asyncio.run(room()), ps
+    # in a thread of its own: Playwright's sync API keeps an event loop running in this one
+    import threading
+
+    result: dict = {}
+    worker = threading.Thread(target=lambda: result.update(students=asyncio.run(room())))
+    worker.start()
+    worker.join(600)
+    assert "students" in result, "the protocol students did not finish"
+    return result["students"], ps
 
 
 def _wait_for(predicate, what: str, timeout: float = 240.0) -> None:

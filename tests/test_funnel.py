@@ -459,3 +459,113 @@ def test_step_edges_name_the_portals_they_come_from():
                     assert np.allclose(point, portals[k][0]) or np.allclose(point, portals[k][1])
             if s.event.startswith("corner"):
                 assert np.allclose(s.corners[-1], s.apex)
+
+
+# -- the step sentences, checked against the geometry --------------------------------------
+def _side(apex, edge, p) -> float:
+    """cross(apex, edge, p) scaled to a distance (so a tolerance means metres)."""
+    d = math.dist(apex, edge)
+    return cross(apex, edge, p) / d if d > 0 else 0.0
+
+
+def _check_end(cls, apex, edge, other, p, side: str):
+    """The class the trace gave one tested end agrees with where that end lies."""
+    inward = 1.0 if side == "right" else -1.0  # right edge: inside is to its left
+    if cls == "opens":
+        assert apex == edge and p != apex
+    elif cls == "at_apex":
+        assert apex == edge and p == apex
+    elif cls == "same":
+        assert p == edge
+    elif cls == "outside":  # strictly beyond the edge, on the outer side: it would widen
+        assert inward * _side(apex, edge, p) < 0
+    elif cls == "inside":   # strictly inside this edge, and not across the other one
+        assert inward * _side(apex, edge, p) > 0
+        assert apex == other or inward * _side(apex, other, p) <= 1e-9
+    elif cls == "on_line":
+        assert _side(apex, edge, p) == 0.0
+    elif cls == "across":   # on or beyond the other edge
+        assert apex != other and inward * _side(apex, other, p) >= -1e-9
+    else:
+        raise AssertionError(f"unknown class {cls}")
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_every_step_sentence_is_true_on_random_corridors(seed):
+    rng = np.random.default_rng(seed)
+    phrases = {"outside": "would widen the funnel", "across": "lies across",
+               "inside": "lies inside the funnel", "same": "already ends on",
+               "opens": "had shrunk onto the apex"}
+    for _ in range(100):
+        polys = random_corridor(rng)
+        start, goal = random_inside(rng, polys[0]), random_inside(rng, polys[-1])
+        portals = portals_from_corridor(polys)
+        steps = funnel_steps(start, goal, portals)
+        for prev, s in zip(steps, steps[1:], strict=False):
+            a, left, right = prev.apex, prev.left, prev.right
+            pl, pr = s.tested
+            text = s.text
+            if s.portal == len(portals):  # the goal
+                assert "goal" in text
+            else:
+                _check_end(s.right_end, a, right, left, pr, "right")
+                new_right = right if s.right_end in ("outside", "same", "across") else pr
+                if s.event != "corner_left":
+                    _check_end(s.left_end, a, left, new_right, pl, "left")
+                    assert s.right == new_right
+                else:
+                    assert s.left_end == "not_tested"
+                # the sentence names each end's class, and "widen" only for an end outside
+                ends = [s.right_end] + ([s.left_end] if s.event != "corner_left" else [])
+                assert text.count("would widen") == ends.count("outside")
+                for cls in set(ends):
+                    if cls in phrases:
+                        assert phrases[cls] in text, (cls, text)
+            if s.event.startswith("corner"):
+                corner = left if s.event == "corner_left" else right
+                assert s.apex == corner == s.left == s.right
+                assert s.corners[-1] == corner and s.n_corners == prev.n_corners + 1
+                assert f"becomes corner {s.n_corners}" in text
+                # the scan restarts from the portal after the corner's own portal, and says so
+                own = s.left_portal
+                assert s.restart == own + 1
+                where = "the goal" if s.restart == len(portals) else f"portal {s.restart}"
+                assert f"restarts from {where}" in text
+                nxt = steps[steps.index(s) + 1]
+                assert nxt.portal == s.restart
+            else:
+                assert s.n_corners == prev.n_corners
+                if s.event == "keep":
+                    assert "Nothing narrows" in text
+                    assert (s.apex, s.left, s.right) == (a, left, right)
+        # the corner count leaves out the start and the goal
+        assert steps[-1].n_corners == len(path_from_steps(steps)) - 2
+
+
+def test_a_straight_route_has_no_corners():
+    steps = funnel_steps((0.5, 0.5), (1.5, 0.5), portals_from_corridor([square(0, 0),
+                                                                         square(1, 0)]))
+    assert steps[-1].event == "goal" and steps[-1].n_corners == 0
+    assert all(s.event != "keep" or "Nothing narrows" in s.text for s in steps)
+
+
+def test_trace_memory_grows_linearly():
+    """Every step shares one list of corners: doubling the corridor doubles the memory
+    (a copy of the path per corner made 200,000 portals take 6.6 GB)."""
+    import tracemalloc
+
+    def traced(n):
+        polys = strip_corridor(n, seed=3)
+        portals = np.array([[p[2], p[1]] for p in polys[:-1]])
+        s, g = polys[0].mean(axis=0), polys[-1].mean(axis=0)
+        tracemalloc.start()
+        steps = funnel_steps(s, g, portals)
+        _cur, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return peak, len(steps), steps[-1].n_corners
+
+    small, n_small, _c = traced(500)
+    big, n_big, c_big = traced(4_000)
+    assert c_big > 500  # many corners: the old copies would have grown quadratically
+    assert big / n_big < 1.3 * small / n_small
+    assert big / n_big < 1000  # bytes per step

@@ -1,4 +1,4 @@
-"""Slides to take away: every app with a Play writes what it shows as an animated GIF.
+"""Slides to take away: every app with a frame control (and Play) writes it as a GIF.
 
 The apps are found from ``lessons_lib.apps.__all__``, so a future lesson's app is checked
 without touching this file. Frames are few and small (low dpi) to keep the suite fast.
@@ -16,11 +16,10 @@ import pytest
 from PIL import Image, ImageSequence
 
 from lessons_lib import apps
-from lessons_lib.apps.style import LessonApp, iter_widgets
+from lessons_lib.apps.core import LessonApp, iter_widgets
+from lessons_lib.apps.core.gif import GIF_MIN_WIDTH
 
-# apps still on the old base class; the ones on the shared loop (apps.core) have these rules
-# checked by tests/test_app_core.py and tests/test_apps_common.py
-APP_NAMES = sorted(n for n in apps.__all__ if issubclass(getattr(apps, n), LessonApp))
+APP_NAMES = sorted(apps.__all__)
 
 
 def make(name: str) -> LessonApp:
@@ -36,13 +35,13 @@ def app(request):
     plt.close(a.fig)
 
 
-def _has_play(name: str) -> bool:
+def _has_frame(name: str) -> bool:
     a = make(name)
     plt.close(a.fig)
-    return a.play is not None
+    return a.frame is not None
 
 
-PLAY_APPS = [n for n in APP_NAMES if _has_play(n)]
+PLAY_APPS = [n for n in APP_NAMES if _has_frame(n)]
 
 
 @pytest.fixture(params=PLAY_APPS)
@@ -60,35 +59,31 @@ def frames_of(source) -> list[np.ndarray]:
 
 
 def few_frames_step(app: LessonApp, frames: int = 4) -> int:
-    return max(1, len(app.gif_values()) // (frames - 1))
+    return max(1, len(app.frame_values()) // (frames - 1))
 
 
-def test_at_least_one_app_has_a_play():
+def test_at_least_two_apps_have_a_play():
     assert len(PLAY_APPS) >= 2, PLAY_APPS
 
 
 def test_save_gif_frames_count_and_differ(app, tmp_path):
-    if app.play is None:
-        with pytest.raises(ValueError, match="no Play control"):
+    if app.frame is None:
+        with pytest.raises(ValueError, match="no frame control"):
             app.save_gif(tmp_path / "none.gif")
         assert app.gif_button is None
         return
     step = few_frames_step(app)
-    values = app.gif_values(step)
-    # gif_values: every step-th value from min, then max itself
-    play = app.play
-    expected = list(range(play.min, play.max + 1, step * play.step))
-    if expected[-1] != play.max:
-        expected.append(play.max)
-    assert values == expected
-    before = play.value
+    values = app.frame_values(step)
+    # from the start to the end (the funnel's end is the last step of its route, not max)
+    assert values[0] == app.frame.min and values == sorted(set(values))
+    before = app.frame_value
     path = app.save_gif(tmp_path / "slide.gif", step=step, dpi=30)
     assert (tmp_path / "slide.gif").is_file() and path.endswith("slide.gif")
     frames = frames_of(path)
     assert len(frames) == len(values) >= 2
     for i, (a, b) in enumerate(zip(frames, frames[1:], strict=False)):
         assert np.abs(a - b).sum() > 0, f"frames {i} and {i + 1} are identical"
-    assert play.value == before, "save_gif must put the Play control back"
+    assert app.frame_value == before, "save_gif must put the frame control back"
 
 
 def test_save_gif_rejects_a_bad_step(play_app, tmp_path):
@@ -96,16 +91,14 @@ def test_save_gif_rejects_a_bad_step(play_app, tmp_path):
         play_app.save_gif(tmp_path / "bad.gif", step=0)
 
 
-def test_gif_frame_shows_the_figure_at_that_play_value(tmp_path):
-    """Frame k is the figure drawn at the k-th Play value (up to the GIF's 256 colours)."""
-    name = PLAY_APPS[0]
-    app = make(name)
+def test_gif_frame_shows_the_figure_at_that_frame(tmp_path):
+    """Frame k is the figure drawn at the k-th frame value (up to the GIF's 256 colours)."""
+    app = make(PLAY_APPS[0])
     step = few_frames_step(app)
-    values = app.gif_values(step)
+    values = app.frame_values(step)
     frames = frames_of(app.save_gif(tmp_path / "a.gif", step=step, dpi=30))
     k = len(values) // 2
-    app.play.value = values[k]
-    app._sync_for_gif(values[k])
+    app.show_frame(values[k])
     buf = io.BytesIO()
     app.fig.savefig(buf, format="png", dpi=30)
     direct = np.asarray(Image.open(buf).convert("RGB"), dtype=np.int16)
@@ -116,12 +109,10 @@ def test_gif_frame_shows_the_figure_at_that_play_value(tmp_path):
     plt.close(app.fig)
 
 
-def test_save_gif_button_offers_a_download(app):
-    if app.play is None:
-        assert app.gif_button is None
-        return
-    app.gif_max_frames, app.gif_dpi = 5, 30
-    before = app.play.value
+def test_save_gif_button_offers_a_readable_download(play_app):
+    app = play_app
+    app.gif_max_frames = 5
+    before = app.frame_value
     app.gif_button.click()
     assert app.last_error is None, app.last_error
     link = app.gif_link.value
@@ -129,17 +120,16 @@ def test_save_gif_button_offers_a_download(app):
     assert m, link[:200]
     assert m.group(1) == app.gif_name
     frames = frames_of(io.BytesIO(base64.b64decode(m.group(2))))
-    n = len(app.gif_values())
-    step = -(-n // 5)
-    assert len(frames) == len(app.gif_values(step)) <= 6
+    step = -(-len(app.frame_values()) // 5)
+    assert len(frames) == len(app.frame_values(step)) <= 6
+    assert frames[0].shape[1] >= GIF_MIN_WIDTH, "a slide narrower than 480 px"
     assert f"{len(frames)} frames" in link
     assert any(np.abs(a - b).sum() for a, b in zip(frames, frames[1:], strict=False))
-    assert app.play.value == before and not app.gif_button.disabled
+    assert app.frame_value == before and not app.gif_button.disabled
 
 
-def test_gif_button_sits_just_above_the_status_line(app):
-    if app.play is None:
-        return
+def test_gif_button_sits_just_above_the_status_line(play_app):
+    app = play_app
     row = next(w for w in iter_widgets(app.widget)
                if app.gif_button in tuple(getattr(w, "children", ())))
     parent = next(w for w in iter_widgets(app.widget)
@@ -164,6 +154,7 @@ def test_save_gif_button_in_voila(voila_server, page):
     assert href.startswith("data:image/gif;base64,")
     frames = frames_of(io.BytesIO(base64.b64decode(href.split(",", 1)[1])))
     assert 2 <= len(frames) <= LessonApp.gif_max_frames + 1
+    assert frames[0].shape[1] >= GIF_MIN_WIDTH
     assert f"{len(frames)} frames" in page.locator(".lesson-gif-link").locator("xpath=..")\
         .inner_text()
     assert link.get_attribute("download") == "interpolation.gif"

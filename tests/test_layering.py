@@ -13,7 +13,7 @@ import sys
 import pytest
 
 MATHS = ["rotations", "interpolation", "spline", "steering", "vehicle", "controllers",
-         "tracks", "funnel", "navmesh", "pathsmooth", "validate"]
+         "tracks", "funnel", "navmesh", "pathsmooth", "validate", "sweep"]
 FORBIDDEN = ("matplotlib", "ipywidgets", "IPython", "ipympl")
 
 

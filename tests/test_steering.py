@@ -343,3 +343,30 @@ def test_steering_terms_is_built_from_the_public_formulas():
     for name, value in out._asdict().items():
         np.testing.assert_allclose(getattr(terms, name), np.asarray(value)[:2]
                                    if np.ndim(value) else value, atol=1e-12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from([*TRACKS, "ramp"]), frac=st.floats(0.0, 1.0),
+       off=st.floats(-6.0, 6.0), yaw=st.floats(-720.0, 720.0), speed=st.floats(0.0, 30.0),
+       adaptive=st.booleans(), fixed=st.floats(0.0, 40.0), hw=st.floats(0.0, 1.0),
+       terms=st.tuples(st.booleans(), st.booleans(), st.booleans()))
+def test_the_simulations_inlined_copy_equals_steering_terms(name, frac, off, yaw, speed,
+                                                             adaptive, fixed, hw, terms):
+    """The simulation's loop uses an inlined copy (for speed, see its docstring): the same
+    numbers as the public functions, field by field."""
+    from lessons_lib.steering import _steering_terms_inlined, steering_terms
+
+    sp = sloped_road(0.5, 40.0) if name == "ramp" else track(name)
+    s = float(sp.wrap(frac * sp.length))
+    f = sp.frame_at(s)
+    t = f.tangent
+    n = math.hypot(t[0], t[1])
+    p = (f.x + off * t[1] / n, f.y - off * t[0] / n, f.z)
+    params = SteeringParams(adaptive_look_ahead=adaptive, fixed_look_ahead=fixed,
+                            heading_weight=hw, use_position=terms[0], use_heading=terms[1],
+                            use_crosstrack=terms[2])
+    a = steering_terms(*p, yaw, speed, sp, s, params)
+    b = _steering_terms_inlined(*p, yaw, speed, sp, s, params)
+    for name_, x, y in zip(a._fields, a, b, strict=True):
+        np.testing.assert_allclose(np.asarray(x, float), np.asarray(y, float), rtol=1e-12,
+                                   atol=1e-12, err_msg=name_)

@@ -163,7 +163,8 @@ def describe(pool_config: dict | None) -> str:
 def report(stats: dict, server_rss: float) -> str:
     """What pre-heating cost, in the words a teacher needs before the class comes in."""
     gb = 2**30
-    counts = ", ".join(f"{Path(nb).stem} {n}" for nb, n in sorted(stats["per_notebook"].items()))
+    counts = ", ".join(f"{Path(nb).stem} {n}" for nb, n in sorted(stats["per_notebook"].items())
+                       if n)
     lines = [f"  Pre-heated {stats['kernels']} kernels in {stats['seconds']:.0f} s ({counts})."]
     if stats["rss"] == stats["rss"]:  # not NaN: psutil was there to measure
         per_kernel = stats["rss"] / max(stats["kernels"], 1) / 2**20

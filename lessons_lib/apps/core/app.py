@@ -391,7 +391,7 @@ class LessonApp(GifExport):
                 self._linking = False
         note = match.describe(self.state) if match is not None else ""
         self.preset_note.value = (f'<div class="lesson-preset-note" style="font-size:13px;'
-                                  f'max-width:420px">{note}</div>' if note else "")
+                                  f'line-height:1.4;max-width:420px">{note}</div>' if note else "")
 
     def _on_preset(self, change) -> None:
         if self._linking or change["new"] == self.custom_label:

@@ -44,6 +44,12 @@ PARAM_CONTROLS = (
 _W = {"label_width": "150px", "width": "400px"}
 
 
+def _same(spec, value, wanted) -> bool:
+    if isinstance(spec, Slider) and not spec.integer:
+        return abs(float(value) - float(wanted)) <= 1e-6 * spec.step
+    return value == wanted
+
+
 class SteeringApp(LessonApp):
     """The car, the spline, the three terms and the steering, for any settings and start.
 
@@ -132,6 +138,15 @@ class SteeringApp(LessonApp):
         self.scene.show_state(state)
         self.scene.draw(state, time)
 
+    def dynamic_artists(self):
+        """What a frame moves, drawn over a cached background (core.painter): the car,
+        its two points and the line between them on both maps, the arrows, the cursor."""
+        s = self.scene
+        moving = [s.tangent_arrow, s.offset_arrow, s.cursor, s.phase_dot]
+        for view in (s.overview, s.closeup):
+            moving += [view.car, view.progress_dot, view.target_dot, view.target_line]
+        return moving
+
     def panel(self, state, time) -> dict[str, str]:
         labels = {spec.name: spec.label for spec in self.controls}
         notes = [panel.disabled_note(state, labels)]
@@ -146,21 +161,37 @@ class SteeringApp(LessonApp):
     def layout(self) -> widgets.Widget:
         terms = widgets.HBox([self.use_position, self.use_heading, self.use_crosstrack],
                              layout=widgets.Layout(width="400px"))
-        self.advanced = widgets.Accordion(
-            children=[widgets.VBox([getattr(self, c.name) for c in PARAM_CONTROLS])],
-            layout=widgets.Layout(width="410px"))
-        self.advanced.set_title(0, "All steering parameters")
-        self.advanced.selected_index = None
+        # a toggle rather than an Accordion: the page may set a toggle's value, and the box
+        # opens below it without moving anything in the left column (Play, the readout)
+        self.more = widgets.ToggleButton(
+            value=False, description="All steering parameters", icon="sliders",
+            tooltip="show or hide the article's six numbers",
+            layout=widgets.Layout(width="230px"))
+        self.advanced = widgets.VBox([getattr(self, c.name) for c in PARAM_CONTROLS],
+                                     layout=widgets.Layout(display="none", width="410px"))
+        self.more.observe(self.guard(self._on_more), names="value")
         side = widgets.VBox(
             [self.preset_box(), self.track, self.controller, self.speed, self.mode, terms,
              self.start_distance, self.start_offset, self.start_heading, self.view,
-             self.advanced, self.panel_widget("numbers"), self.panel_widget("notes"),
+             self.more, self.advanced, self.panel_widget("numbers"), self.panel_widget("notes"),
              self.status],
             layout=widgets.Layout(width="420px", padding="0 0 0 6px"))
         width = f"{round(self.fig.get_figwidth() * self.fig.dpi) + 6}px"
         left = widgets.VBox([self.fig.canvas, self.panel_widget("key"), self.play_row(),
                              self.panel_widget("readout")], layout=widgets.Layout(width=width))
         return widgets.HBox([left, side], layout=widgets.Layout(align_items="flex-start"))
+
+    def _on_more(self, change) -> None:
+        self.advanced.layout.display = "flex" if change["new"] else "none"
+
+    def matching_preset(self, params):
+        """The preset whose values these are, floats compared to a millionth of a step (a
+        slider in the page sends 0.9500000000000001 for 0.95)."""
+        specs = {spec.name: spec for spec in self.controls}
+        for preset in self.preset_list():
+            if all(_same(specs[k], params[k], v) for k, v in preset.values.items()):
+                return preset
+        return None
 
     # -- the track's length bounds the start -------------------------------------------------
     def _fit_start_distance(self) -> None:

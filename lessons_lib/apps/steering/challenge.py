@@ -8,13 +8,14 @@ never at the values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import ipywidgets as widgets
 import numpy as np
 
-from ..core import PALETTE, LessonApp, Params, Slider, make_figure, rc_context
+from ..core import PALETTE, LessonApp, Params, make_figure, rc_context
 from . import model
+from .app import PARAM_CONTROLS
 from .view import COLOURS
 
 #: The exercise's own starting point: badly tuned on purpose.
@@ -51,23 +52,8 @@ class TuningChallenge(LessonApp):
     ``show_hint()`` gives the next hint. ``solved`` and ``last_metrics`` hold the verdict.
     """
 
-    controls = (
-        Slider("look_ahead_base", "Look-ahead base (m)", 0.0, 15.0, step=0.5,
-               value=START["look_ahead_base"], readout=".1f", label_width="150px",
-               width="380px"),
-        Slider("look_ahead_speed_factor", "+ speed × (s)", 0.0, 2.0, step=0.05,
-               value=START["look_ahead_speed_factor"], readout=".2f", label_width="150px",
-               width="380px"),
-        Slider("heading_weight", "Heading weight", 0.0, 1.0, step=0.05,
-               value=START["heading_weight"], readout=".2f", label_width="150px",
-               width="380px"),
-        Slider("max_yaw_delta", "Max yaw delta (°)", 5.0, 120.0, step=1.0,
-               value=START["max_yaw_delta"], readout=".0f", label_width="150px",
-               width="380px"),
-        Slider("crosstrack_gain", "Crosstrack gain (1/m)", 0.0, 1.0, step=0.01,
-               value=START["crosstrack_gain"], readout=".2f", label_width="150px",
-               width="380px"),
-    )
+    controls = tuple(replace(spec, value=START[spec.name], width="380px")
+                     for spec in PARAM_CONTROLS if spec.name in START)
 
     def __init__(self, track_name: str = "hairpin", speed: float = 12.0, target: float = 0.3,
                  start_offset: float = 2.0, **values) -> None:

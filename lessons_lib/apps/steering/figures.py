@@ -164,18 +164,67 @@ def run_figure(trajectory, spline: Spline, title: str = ""):
 
 
 
+def stored_sweeps() -> dict[str, model.SpeedSweep]:
+    """The notebook's sweeps (Position Delta only, from the start of each track), stored in
+    :mod:`.sweep_data` so the lesson page does not spend four seconds of CPU on them at
+    every start; ``tests/test_app_steering.py`` checks them against :func:`model.sweep`.
+    Write them again with ``python -m lessons_lib.apps.steering.figures``."""
+    from .sweep_data import SWEEPS
+
+    out = {}
+    for name, d in SWEEPS.items():
+        out[name] = model.SpeedSweep(
+            speeds=np.array(d["speeds"]), rms=np.array(d["rms"]), max=np.array(d["max"]),
+            movement=np.array(d["movement"]), look_ahead=tuple(d["look_ahead"]))
+    return out
+
+
+#: What the notebook's sweep figure shows: Position Delta only, as in the article's
+#: look-ahead section, each run from the start of its track.
+NOTEBOOK_SWEEP = SteeringParams(use_heading=False, use_crosstrack=False)
+
+
+def write_stored_sweeps(path=None) -> str:
+    """Compute the notebook's sweeps with the model and write :mod:`.sweep_data`."""
+    from pathlib import Path
+
+    path = Path(path or Path(__file__).with_name("sweep_data.py"))
+    lines = ["# ruff: noqa: E501",
+             '"""The notebook\'s speed sweeps, computed by :func:`.model.sweep` (Position Delta',
+             "only, from each track's start) and written by :func:`.figures.write_stored_sweeps`;",
+             'a test checks them against a fresh computation. Do not edit by hand."""', "",
+             "SWEEPS = {"]
+    for name in TRACKS:
+        sw = model.sweep(name, NOTEBOOK_SWEEP, (0.0, 0.0, 0.0))
+        lines.append(f"    {name!r}: {{")
+        lines.append(f"        'speeds': {[float(v) for v in sw.speeds]!r},")
+        for key in ("rms", "max", "movement"):
+            rows = [[float(f"{v:.9g}") for v in row] for row in getattr(sw, key)]
+            lines.append(f"        {key!r}: [")
+            for row in rows:
+                lines.append(f"            {row!r},")
+            lines.append("        ],")
+        lines.append(f"        'look_ahead': {list(sw.look_ahead)!r},")
+        lines.append("    },")
+    lines.append("}")
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
 def sweep_figure(params: SteeringParams | None = None, tracks=tuple(TRACKS), speed=None):
     """RMS crosstrack error against speed for fixed long, fixed short and adaptive look-ahead,
     one panel per track, the lowest at each speed shaded (``params``: the other settings;
-    default Position Delta only, as in the article's look-ahead section)."""
-    params = params or SteeringParams(use_heading=False, use_crosstrack=False)
+    default Position Delta only, as in the article's look-ahead section, from the stored
+    sweeps)."""
+    stored = stored_sweeps() if params is None else {}
+    params = params or NOTEBOOK_SWEEP
     tracks = tuple(tracks)
     fig = make_figure(2.3 * len(tracks) + 0.6, 2.9)
     width = 0.9 / len(tracks)
     for i, name in enumerate(tracks):
         with rc_context():
             ax = fig.add_axes((0.07 + i * width, 0.17, width - 0.025, 0.6))
-        sw = model.sweep(name, params, (0.0, 0.0, 0.0))
+        sw = stored.get(name) or model.sweep(name, params, (0.0, 0.0, 0.0))
         best = sw.best("rms")
         for v, b in zip(sw.speeds, best, strict=True):
             ax.axvspan(v - 0.5, v + 0.5, color=MODE_COLOURS[model.SWEEP_MODES[b]], alpha=0.18,
@@ -226,3 +275,7 @@ def worked_example(caption: str, rows: list[tuple[str, str]]):
     results of a small code cell (so Voila, which hides the code, still shows the context)."""
     return table([{"what": a, "value": b} for a, b in rows], [("what", ""), ("value", "")],
                  caption=caption)
+
+
+if __name__ == "__main__":
+    print(write_stored_sweeps())

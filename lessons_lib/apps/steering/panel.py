@@ -132,7 +132,7 @@ def disabled_note(state: SteeringState, labels: dict[str, str]) -> str:
     seen = {}
     for name, why in state.disabled.items():
         seen.setdefault(why, []).append(labels.get(name, name))
-    lines = [f"<i>Greyed out</i> ({html.escape(', '.join(names))}): {html.escape(why)}."
+    lines = [f"<i>{html.escape(', '.join(names))}</i> greyed out: {html.escape(why)}."
              for why, names in seen.items()]
     return f"<div style='{_SMALL};color:#444'>" + "<br>".join(lines) + "</div>"
 

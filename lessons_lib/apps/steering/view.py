@@ -71,6 +71,7 @@ class SteeringView:
         self.offset_arrow, self.path_line = c.offset_arrow, self.overview.path_line
         self._track = None
         self._run = None
+        self._state = None
 
     # -- building ------------------------------------------------------------------------
     def _build_map(self, ax, close: bool) -> SimpleNamespace:
@@ -242,9 +243,17 @@ class SteeringView:
 
     # -- a new state ----------------------------------------------------------------------
     def show_state(self, state: SteeringState) -> None:
+        """Everything that changes with the state and not with the frame (once per state)."""
+        if state is self._state:
+            return
+        self._state = state
         if state.track != self._track:
             self.show_track(state)
         self.show_view(state.view)
+        if state.view == "Speed sweep":
+            self.show_sweep(state)
+        elif state.view == "Phase portrait":
+            self.show_phase(state)
         run = state.run
         if run is self._run:
             return
@@ -290,8 +299,8 @@ class SteeringView:
             cte, he = r.trajectory.crosstrack_error, r.heading_error
             line.set_data(cte, he)
             chosen = c == state.controller
-            line.set_linewidth(2.2 if chosen else 1.0)
-            line.set_alpha(1.0 if chosen else 0.35)
+            line.set_linewidth(2.4 if chosen else 1.4)
+            line.set_alpha(1.0 if chosen else 0.5)
             line.set_zorder(4 if chosen else 2)
             xs.append(cte)
             ys.append(he)
@@ -333,10 +342,7 @@ class SteeringView:
         self.offset_arrow.set_offsets([pp])
         self.offset_arrow.set_UVC([off[0]], [off[1]])
         self.cursor.set_xdata([tr.t[k], tr.t[k]])
-        if state.view == "Speed sweep":
-            self.show_sweep(state)
-        elif state.view == "Phase portrait":
-            self.show_phase(state)
+        if state.view == "Phase portrait":
             self.phase_dot.set_data([tr.crosstrack_error[k]], [run.heading_error[k]])
         if state.spline.dim == 3:
             self._draw_slope(state, k)
@@ -359,13 +365,14 @@ class SteeringView:
         vectors = {"tangent": scale * t, "world_up": scale * up, "normal": scale * normal,
                    "right_world": scale * right_world, "right": scale * right}
         for key, vec in vectors.items():
-            seg = np.c_[p, p + vec]
+            base = p + 0.4 * normal if key == "right_world" else p  # beside, not under
+            seg = np.c_[base, base + vec]
             self.slope_vectors[key].set_data_3d(seg[0], seg[1], seg[2])
         off = car - p
         off = off - t * (off @ t)
         seg = np.c_[p, p + off]
         self.slope_vectors["offset"].set_data_3d(seg[0], seg[1], seg[2])
-        for key, lift in (("tangent", 0.0), ("world_up", 0.6), ("normal", -0.6)):
+        for key, lift in (("tangent", 0.0), ("world_up", 1.2), ("normal", -1.2)):
             tip = p + 1.1 * vectors[key] + lift * right
             self.slope_labels[key].set_position_3d(tip)
         outline = tr.vehicle.outline(tr.x[k], tr.y[k], tr.yaw[k])

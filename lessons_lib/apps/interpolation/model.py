@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import quaternion
 
-from ..interpolation import (
+from ...interpolation import (
     angle_between,
     angular_speed,
     euler_lerp,
@@ -24,7 +24,7 @@ from ..interpolation import (
     slerp,
     total_angle,
 )
-from ..rotations import check_order, euler_to_quaternion, quaternion_to_euler
+from ...rotations import check_order, euler_to_quaternion, quaternion_to_euler
 
 METHODS = ("euler", "nlerp", "slerp")
 LABELS = {"euler": "Euler lerp", "nlerp": "nlerp", "slerp": "slerp"}
@@ -216,10 +216,8 @@ class BlendState:
 
     def pose(self, method: str, t: float) -> quaternion.quaternion:
         """The orientation of one blend at ``t`` (0..1), from the same maths as the paths."""
-        if method == "euler":
-            return euler_lerp(self.e0, self.e1, t, order=self.order, wrap=self.wrap_euler)
-        blend = nlerp if method == "nlerp" else slerp
-        return blend(self.q0, self.target, t, shortest=False)
+        return _blend(method, t, self.e0, self.e1, self.order, self.wrap_euler, self.q0,
+                      self.target)
 
     # -- sentences the panel shows -------------------------------------------------------------
     @property
@@ -275,6 +273,33 @@ class BlendState:
         return f"slerp turns about one fixed axis (-·-), so its nose moves on {kind}."
 
 
+def _blend(method: str, t, e0, e1, order: str, wrap: bool, q0, target):
+    """One blend at ``t`` (a number or an array): the one place the three are called."""
+    if method == "euler":
+        return euler_lerp(e0, e1, t, order=order, wrap=wrap)
+    blend = nlerp if method == "nlerp" else slerp
+    return blend(q0, target, t, shortest=False)
+
+
+def _slerp_axis(q0, target, nose0: np.ndarray) -> tuple[np.ndarray | None, float | None]:
+    """slerp's fixed axis (the vector part of target * conj(q0)) and how far the nose at the
+    start sits off the great circle square to it; (None, None) for no turn."""
+    rel = _floats(target * q0.conjugate())
+    norm = float(np.linalg.norm(rel[1:]))
+    if norm <= 1e-9:
+        return None, None
+    axis = _frozen(rel[1:] / norm)
+    return axis, float(np.degrees(np.arcsin(np.clip(abs(nose0 @ axis), 0.0, 1.0))))
+
+
+def _wrap_changes(e0, e1) -> tuple:
+    """(angle name, raw difference, wrapped difference) for each angle wrapping changes."""
+    raw = np.subtract(e1, e0)
+    wrapped = lerp_angles(e0, e1, 1.0, wrap=True) - np.asarray(e0)   # the library's wrap
+    return tuple((ANGLE_NAMES[i], float(raw[i]), float(wrapped[i]))
+                 for i in range(3) if abs(raw[i] - wrapped[i]) > 1e-9)
+
+
 def compute(e0, e1, order: str = "YXZ", long_way: bool = False,
             wrap_euler: bool = False) -> BlendState:
     """The three blends from ``e0`` to ``e1`` (each (yaw, pitch, roll) in degrees).
@@ -285,6 +310,7 @@ def compute(e0, e1, order: str = "YXZ", long_way: bool = False,
     ``wrap_euler`` makes Euler lerp take each angle the short way round.
     """
     order = check_order(order)
+    long_way, wrap_euler = bool(long_way), bool(wrap_euler)
     e0 = tuple(float(v) for v in e0)
     e1 = tuple(float(v) for v in e1)
     q0 = euler_to_quaternion(*e0, order=order)
@@ -297,57 +323,31 @@ def compute(e0, e1, order: str = "YXZ", long_way: bool = False,
     true_angle = angle_between(q0, q1)
     ts = np.linspace(0.0, 1.0, SAMPLES)
 
-    long_way, wrap_euler = bool(long_way), bool(wrap_euler)
-    raw = np.subtract(e1, e0)
-    wrapped = lerp_angles(e0, e1, 1.0, wrap=True) - np.asarray(e0)   # the library's wrap
-    wrap_changes = tuple((ANGLE_NAMES[i], float(raw[i]), float(wrapped[i]))
-                         for i in range(3) if abs(raw[i] - wrapped[i]) > 1e-9)
-    euler_angles = lerp_angles(e0, e1, ts, wrap=wrap_euler)
-
-    paths = {"euler": euler_lerp(e0, e1, ts, order=order, wrap=wrap_euler),
-             "nlerp": nlerp(q0, target, ts, shortest=False),
-             "slerp": slerp(q0, target, ts, shortest=False)}
+    args = (e0, e1, order, wrap_euler, q0, target)
+    paths = {m: _blend(m, ts, *args) for m in METHODS}
     frames = {m: quaternion.as_rotation_matrix(p) for m, p in paths.items()}
-    ghost_frames = {}
-    for m in METHODS:
-        blend = {"euler": lambda t: euler_lerp(e0, e1, t, order=order, wrap=wrap_euler),
-                 "nlerp": lambda t: nlerp(q0, target, t, shortest=False),
-                 "slerp": lambda t: slerp(q0, target, t, shortest=False)}[m]
-        ghost_frames[m] = _frozen(quaternion.as_rotation_matrix(blend(GHOSTS)))
+    ghosts = {m: _frozen(quaternion.as_rotation_matrix(_blend(m, GHOSTS, *args)))
+              for m in METHODS}
     speeds = {m: _frozen(angular_speed(p, ts)) for m, p in paths.items()}
     slerp_path = _floats(paths["slerp"])
-    gaps = {}
-    for m in METHODS:
-        p = _floats(paths[m])
-        near_ = np.linalg.norm(p - slerp_path, axis=1)
-        far_ = np.linalg.norm(p + slerp_path, axis=1)
-        gaps[m] = float(np.degrees(4 * np.max(np.arctan2(np.minimum(near_, far_),
-                                                         np.maximum(near_, far_)))))
-
-    # slerp's fixed axis: the vector part of target * conj(q0)
-    rel = _floats(target * q0.conjugate())
-    norm = float(np.linalg.norm(rel[1:]))
-    axis = tilt = None
-    if norm > 1e-9:
-        axis = _frozen(rel[1:] / norm)
-        nose0 = frames["slerp"][0] @ NOSE
-        tilt = float(np.degrees(np.arcsin(np.clip(abs(nose0 @ axis), 0.0, 1.0))))
+    gaps = {m: float(np.max(angle_between(_floats(paths[m]), slerp_path))) for m in METHODS}
+    axis, tilt = _slerp_axis(q0, target, frames["slerp"][0] @ NOSE)
 
     return BlendState(
         e0=e0, e1=e1, order=order, long_way=long_way, wrap_euler=wrap_euler,
         q0=q0, q1=q1, target=target, dot=dot, true_angle=true_angle,
         slerp_angle=(360.0 - true_angle) if long_way else true_angle,
-        euler_angles=_frozen(euler_angles), ts=_frozen(ts),
+        euler_angles=_frozen(lerp_angles(e0, e1, ts, wrap=wrap_euler)), ts=_frozen(ts),
         paths={m: _frozen(p) for m, p in paths.items()},
         frames={m: _frozen(f) for m, f in frames.items()},
         noses={m: _frozen(f @ NOSE) for m, f in frames.items()},
         ups={m: _frozen(f @ UP) for m, f in frames.items()},
-        ghosts=ghost_frames,
+        ghosts=ghosts,
         totals={m: total_angle(p) for m, p in paths.items()},
         speeds=speeds,
         profiles={m: SpeedProfile.measure(speeds[m], ts) for m in METHODS},
         path_gap=gaps, axis=axis, nose_tilt=tilt,
-        plane=_plane(a, tb, paths, ts), wrap_changes=wrap_changes)
+        plane=_plane(a, tb, paths, ts), wrap_changes=_wrap_changes(e0, e1))
 
 
 # -- presets and what they show ------------------------------------------------------------------
@@ -402,14 +402,14 @@ def _triple(e) -> str:
 
 
 def _extra_lock(state: BlendState) -> str:
-    yaw, pitch, roll = quaternion_to_euler(state.q1, order=state.order)
-    other = compute(state.e0, (yaw, pitch, roll), order=state.order,
-                    wrap_euler=state.wrap_euler)
+    name = quaternion_to_euler(state.q1, order=state.order)
+    # the same end orientation under its other name: slerp's turn cannot change, Euler's does
+    other = total_angle(euler_lerp(state.e0, name, state.ts, order=state.order,
+                                   wrap=state.wrap_euler))
     return (f"At pitch 90° only yaw − roll matters: the end {_triple(state.e1)} is the same "
-            f"orientation as {_triple((yaw, pitch, roll))}. Stored under that second name, "
-            f"Euler lerp turns {_num(other.totals['euler'])}° instead of "
-            f"{_num(state.totals['euler'])}°; slerp turns {_num(other.totals['slerp'])}° "
-            "either way.")
+            f"orientation as {_triple(name)}. Stored under that second name, Euler lerp "
+            f"turns {_num(other)}° instead of {_num(state.totals['euler'])}°; slerp turns "
+            f"{_num(state.totals['slerp'])}° either way.")
 
 
 def article_numbers(order: str = "YXZ") -> dict[str, float]:

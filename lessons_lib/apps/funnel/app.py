@@ -1,0 +1,288 @@
+"""Lesson 4's funnel app on the shared loop: step the funnel through a navmesh corridor.
+
+Declared controls: start and goal (sliders, also dragged on the map), the agent radius and
+how it is handled, which corridor the funnel runs in, and three overlays; the frame control
+is the step of the trace, so stepping only re-draws and never searches again. The model is
+:func:`.model.compute_funnel`; the artists are :class:`.view.FunnelView`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import ipywidgets as widgets
+import numpy as np
+
+from ..core import Choice, Frame, LessonApp, Preset, Slider, Toggle, fmt_number, make_figure
+from . import model, panel
+from .model import (
+    BAD_CORRIDOR_GOAL,
+    BAD_CORRIDOR_START,
+    CORRIDORS,
+    DEFAULT_GOAL,
+    DEFAULT_START,
+    METHODS,
+    FunnelState,
+)
+from .view import FunnelView
+
+#: the most steps a trace on the lesson map takes, with room to spare (the frame's range)
+MAX_STEPS = 400
+#: start and goal of the two-rooms route, corner to corner
+ROOMS_START = (1.2, 1.0)
+ROOMS_GOAL = (14.8, 9.0)
+#: a route where the Catmull-Rom curve through the funnel path leaves the floor
+CURVE_START = (0.9, 1.8)
+CURVE_GOAL = (14.1, 9.6)
+
+
+def _coordinate(name: str, label: str, top: float, value: float) -> Slider:
+    return Slider(name, label, 0.0, top, step=0.05, value=value, readout=".2f",
+                  label_width="52px", width="205px", help=f"{label} in metres")
+
+
+def _where(start, goal) -> dict:
+    return {"start_x": start[0], "start_y": start[1], "goal_x": goal[0], "goal_y": goal[1]}
+
+
+_PLAIN = {"radius": 0.0, "method": "shrink", "corridor": "astar", "show_curve": False,
+          "show_shortest": False}
+
+
+def _describe_article(state: FunnelState) -> str:
+    L = state.lengths
+    return (f"The article's case: {len(state.portals)} portals crossed with "
+            f"{state.n_corners} corners; {fmt_number(L['midpoints'], 2)} m of zigzag become "
+            f"{fmt_number(L['path'], 2)} m, {fmt_number(state.saved, 0)}% shorter.")
+
+
+def _describe_bad(state: FunnelState) -> str:
+    return (f"A* over polygon midpoints picks the corridor left of the pillar. The funnel is "
+            f"the shortest line inside it and still {fmt_number(state.excess('path'), 1)}% "
+            "longer than the exact shortest path (sky blue), which passes right of it. "
+            "Switch the corridor to see it.")
+
+
+def _describe_shrink(state: FunnelState) -> str:
+    if not state.ok:
+        return state.error
+    return (f"Shrunk portals keep only {fmt_number(state.clearance, 2)} m "
+            f"({fmt_number(state.clearance / state.radius, 2)} r) from the nearest corner, "
+            "circled on the map.")
+
+
+def _describe_erode(state: FunnelState) -> str:
+    if not state.ok:
+        return state.error
+    return (f"Eroding the floor by r and baking again keeps {fmt_number(state.clearance, 2)} m "
+            f"from every wall: the full radius.")
+
+
+def _describe_door(state: FunnelState) -> str:
+    both = "and eroding the floor closes the door too" if state.other_method_passes is False \
+        else "but eroding the floor lets it through"
+    return f"A 1.5 m door and a 0.8 m radius: shrinking the portals refuses it, {both}."
+
+
+def _describe_curve(state: FunnelState) -> str:
+    if state.curve is None:
+        return ""
+    from ...pathsmooth import path_length
+
+    return (f"The curve is {fmt_number(path_length(state.curve), 2)} m against the funnel's "
+            f"{fmt_number(path_length(state.path), 2)} m, and {len(state.curve_off)} of its "
+            f"{len(state.curve)} samples (crosses) lie inside a wall or pillar.")
+
+
+PRESETS = (
+    Preset("The article's corridor: 7 portals, 3 corners",
+           {**_where(DEFAULT_START, DEFAULT_GOAL), **_PLAIN}, _describe_article),
+    Preset("Two rooms, corner to corner", {**_where(ROOMS_START, ROOMS_GOAL), **_PLAIN},
+           "Through the lower door and past the right pillar."),
+    Preset("A* picks the wrong side of the pillar",
+           {**_where(BAD_CORRIDOR_START, BAD_CORRIDOR_GOAL), **_PLAIN, "show_shortest": True},
+           _describe_bad),
+    Preset("Radius 0.4 m by shrinking the portals",
+           {**_where(DEFAULT_START, DEFAULT_GOAL), **_PLAIN, "radius": 0.4}, _describe_shrink),
+    Preset("Radius 0.4 m by eroding the floor",
+           {**_where(DEFAULT_START, DEFAULT_GOAL), **_PLAIN, "radius": 0.4, "method": "erode"},
+           _describe_erode),
+    Preset("A door narrower than the agent",
+           {**_where((1.2, 1.0), (14.5, 1.0)), **_PLAIN, "radius": 0.8}, _describe_door),
+    Preset("The curve clips the wall",
+           {**_where(CURVE_START, CURVE_GOAL), **_PLAIN, "show_curve": True}, _describe_curve),
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _cached(key: tuple) -> FunnelState:
+    names = ("start_x", "start_y", "goal_x", "goal_y", "radius", "method", "corridor",
+             "show_curve")
+    return model.compute_funnel(_Key(dict(zip(names, key, strict=True))))
+
+
+class _Key(dict):
+    __getattr__ = dict.__getitem__
+
+
+class FunnelApp(LessonApp):
+    """Step the funnel algorithm through the corridor between a start and a goal.
+
+    Controls (attributes): ``start_x``, ``start_y``, ``goal_x``, ``goal_y``, ``radius``,
+    ``method``, ``corridor``, ``show_zigzag``, ``show_shortest``, ``show_curve``; the frame
+    ``step`` with ``play_button``, ``rewind_button``, ``prev_button``, ``next_button``,
+    ``end_button``; ``click_mode`` (what a click on the map moves). ``view`` holds the
+    artists. :meth:`set_points` moves start and goal from code.
+    """
+
+    controls = (
+        _coordinate("start_x", "start x", 16.0, DEFAULT_START[0]),
+        _coordinate("start_y", "start y", 10.0, DEFAULT_START[1]),
+        _coordinate("goal_x", "goal x", 16.0, DEFAULT_GOAL[0]),
+        _coordinate("goal_y", "goal y", 10.0, DEFAULT_GOAL[1]),
+        Slider("radius", "agent radius", 0.0, 0.9, step=0.05, value=0.0, readout=".2f",
+               label_width="95px", width="330px", help="the agent's radius in metres"),
+        Choice("method", "radius by", METHODS, value="shrink", label_width="95px",
+               width="400px", help="how the path keeps the agent's radius from the walls"),
+        Choice("corridor", "corridor", CORRIDORS, value="astar", label_width="95px",
+               width="400px", help="the polygons the funnel runs through"),
+        Toggle("show_zigzag", "portal-midpoint zigzag (grey)", value=True),
+        Toggle("show_shortest", "exact shortest path (sky blue)", value=False),
+        Toggle("show_curve", "Catmull-Rom curve through the path", value=False),
+    )
+    frame = Frame("step", "step", 0, MAX_STEPS, step=1, value=0, integer=True,
+                  interval_ms=900, label_width="40px", width="300px")
+    presets = PRESETS
+
+    def __init__(self, width: float = 6.6, height: float = 4.25, **initial) -> None:
+        self._size = (float(width), float(height))
+        self._dragging = False
+        super().__init__(**initial)
+        self.go_to_end()
+
+    # -- the loop ---------------------------------------------------------------------------
+    def build(self) -> None:
+        self.fig = make_figure(*self._size)
+        _free, mesh = model.lesson_floor()
+        self.mesh = mesh
+        self.view = FunnelView(self.fig, mesh)
+        self.ax = self.view.ax
+        small = widgets.Layout(width="44px")
+        self.prev_button = widgets.Button(icon="step-backward", tooltip="previous step",
+                                          layout=small)
+        self.next_button = widgets.Button(icon="step-forward", tooltip="next step",
+                                          layout=small)
+        self.end_button = widgets.Button(description="finish", icon="fast-forward",
+                                         tooltip="jump to the finished path",
+                                         layout=widgets.Layout(width="90px"))
+        self.prev_button.on_click(self.guard(lambda _b: self.nudge(-1)))
+        self.next_button.on_click(self.guard(lambda _b: self.nudge(+1)))
+        self.end_button.on_click(self.guard(lambda _b: self.go_to_end()))
+        self.click_mode = widgets.ToggleButtons(
+            options=["start", "goal"], value="goal", description="click moves",
+            style={"description_width": "95px", "button_width": "70px"})
+        from ..core import DragHandler
+
+        self.drag = DragHandler(self.fig, self.guard(self._on_press),
+                                self.guard(self._on_move))
+
+    def compute(self, params) -> FunnelState:
+        key = tuple(params[k] for k in ("start_x", "start_y", "goal_x", "goal_y", "radius",
+                                        "method", "corridor", "show_curve"))
+        return _cached(key)
+
+    def _step_index(self, state: FunnelState, frame) -> int | None:
+        if not state.steps:
+            return None
+        return int(min(max(int(frame or 0), 0), state.n_steps - 1))
+
+    def draw(self, state: FunnelState, frame) -> None:
+        last = max(state.n_steps - 1, 0)
+        if self.step.max != last:
+            at_end = self.step.value >= self.step.max
+            with self.batch():
+                self.play.max = last
+                self.step.max = last
+                if at_end:
+                    self.step.value = last
+        k = self._step_index(state, self.step.value)
+        p = self.params
+        self.view.draw_route(state, p.show_zigzag, p.show_shortest)
+        self.view.draw_step(state, k)
+
+    def panel(self, state: FunnelState, frame) -> dict[str, str]:
+        k = self._step_index(state, self.step.value)
+        return {"step": panel.step_html(state, k if k is not None else 0),
+                "lengths": panel.lengths_html(state),
+                "radius": panel.radius_html(state)}
+
+    def layout(self) -> widgets.Widget:
+        steps_row = widgets.HBox([self.play_button, self.rewind_button, self.prev_button,
+                                  self.next_button, self.step, self.end_button],
+                                 layout=widgets.Layout(align_items="center",
+                                                       flex_flow="row wrap"))
+        where = widgets.VBox([widgets.HBox([self.start_x, self.start_y]),
+                              widgets.HBox([self.goal_x, self.goal_y])])
+        left = widgets.VBox([self.fig.canvas, steps_row, where])
+        side = widgets.VBox(
+            [self.preset_box(), self.panel_widget("step", min_height="8.5em"),
+             self.panel_widget("lengths"), self.radius, self.method,
+             self.panel_widget("radius"), self.corridor, self.show_zigzag,
+             self.show_shortest, self.show_curve, self.click_mode,
+             widgets.HTML(panel.legend_html()), self.status],
+            layout=widgets.Layout(width="430px", padding="0 0 0 8px"))
+        return widgets.HBox([left, side], layout=widgets.Layout(align_items="flex-start"))
+
+    # -- stepping ---------------------------------------------------------------------------
+    def nudge(self, delta: int) -> None:
+        self.show_frame(int(min(max(self.step.value + delta, 0), self.step.max)))
+
+    def go_to_end(self) -> None:
+        self.show_frame(int(self.step.max))
+
+    def frame_values(self, step: int = 1) -> list:
+        """The steps of the current trace, every ``step``-th, the last always included."""
+        if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+            raise ValueError(f"step must be a positive whole number, not {step!r}")
+        values = list(range(0, int(self.step.max) + 1, step))
+        if values[-1] != self.step.max:
+            values.append(int(self.step.max))
+        return values
+
+    # -- start and goal -----------------------------------------------------------------------
+    def set_points(self, start=None, goal=None) -> None:
+        """Move the start and/or goal (map coordinates, on the floor) and run everything."""
+        values = {}
+        for name, p in (("start", start), ("goal", goal)):
+            if p is None:
+                continue
+            x, y = (float(v) for v in p)
+            if not (math.isfinite(x) and math.isfinite(y)) or self.mesh.locate((x, y)) is None:
+                raise ValueError(f"the {name} ({x:.2f}, {y:.2f}) is inside a wall or outside "
+                                 "the map: put it on the floor")
+            values[f"{name}_x"], values[f"{name}_y"] = round(x, 2), round(y, 2)
+        self.set(**values)
+
+    @property
+    def start(self) -> np.ndarray:
+        return np.array([self.start_x.value, self.start_y.value])
+
+    @property
+    def goal(self) -> np.ndarray:
+        return np.array([self.goal_x.value, self.goal_y.value])
+
+    def _on_press(self, event):
+        if event.inaxes is not self.ax or event.xdata is None:
+            return None
+        for name in ("start", "goal"):
+            p = getattr(self, name)
+            if math.hypot(p[0] - event.xdata, p[1] - event.ydata) < 0.6:
+                return name
+        self.set_points(**{self.click_mode.value: (event.xdata, event.ydata)})
+        return None
+
+    def _on_move(self, item, event) -> None:
+        if self.mesh.locate((event.xdata, event.ydata)) is None:
+            return  # over a wall: wait until the pointer is on the floor again
+        self.set_points(**{item: (event.xdata, event.ydata)})

@@ -1,0 +1,109 @@
+"""Lesson 4's exercises. Each asks before the page tells: its answer is computed from the
+model here, it is placed above any readout that gives it away, and its "Show this case"
+button puts the app in the state it asks about."""
+
+from __future__ import annotations
+
+from ..core import ChoiceQuestion, NumberQuestion
+from .app import PRESETS, FunnelApp
+
+ARTICLE = PRESETS[0].name
+ROOMS = "Two rooms, corner to corner"
+_MOVES = {"narrow_left": "the left edge moves in", "narrow_right": "the right edge moves in",
+          "narrow_both": "both edges move in", "keep": "nothing changes",
+          "corner_left": "a corner is fixed", "corner_right": "a corner is fixed"}
+
+
+def _show(app: FunnelApp, preset: str, step: int):
+    def show() -> None:
+        app.apply_preset(preset)
+        app.show_frame(step)
+    return show
+
+
+def _step_of(app: FunnelApp, preset: str, portal: int):
+    """The step of the preset's trace that first tests ``portal``."""
+    from . import model
+    from .app import _Key
+
+    values = {**dict(app.params), **dict(next(p for p in PRESETS if p.name == preset).values)}
+    state = model.compute_funnel(_Key(values))
+    k = next(i for i, s in enumerate(state.steps) if s.portal == portal)
+    return state, k
+
+
+def step_question(app: FunnelApp, portal: int) -> ChoiceQuestion:
+    """What happens when ``portal`` of the article's corridor is tested?"""
+    state, k = _step_of(app, ARTICLE, portal)
+    s = state.steps[k]
+    answer = _MOVES[s.event]
+    options = {}
+    for text in ("the left edge moves in", "the right edge moves in", "both edges move in",
+                 "nothing changes", "a corner is fixed"):
+        options[text] = None if text == answer else _why_not(text, s)
+    return ChoiceQuestion(
+        f"In the article's corridor, step {k} tests portal {portal}. Press the button to "
+        f"see the funnel just before (step {k - 1}). What happens at step {k}?",
+        options, answer,
+        hint="Test the right end first: is it between the two edges (it narrows the right), "
+             "beyond the right edge (it would widen: ignored), or over the left edge (a "
+             "corner)? Then the left end, the same way mirrored.",
+        explain=s.text, show=_show(app, ARTICLE, k - 1))
+
+
+_SAYS = {"inside": "lies inside the funnel, so it narrows its side",
+         "outside": "lies outside the funnel and would widen it, so it is ignored",
+         "same": "is where that edge already ends", "across": "crosses over the other edge",
+         "opens": "sets an edge that had shrunk onto the apex",
+         "on_line": "lies on its edge's own line", "at_apex": "is the apex itself",
+         "not_tested": "is not tested at all: a corner comes first"}
+
+
+def _why_not(option: str, s) -> str:
+    """What a wrong option misses, from the classes the trace gave the two ends."""
+    right = f"the right end {_SAYS[s.right_end]}"
+    left = f"the left end {_SAYS[s.left_end]}"
+    if option == "a corner is fixed":
+        return f"no end crosses over the other edge here: {right}, and {left}."
+    if option == "nothing changes":
+        return f"something does change: {right}, and {left}."
+    if option == "the left edge moves in":
+        return f"{left}."
+    if option == "the right edge moves in":
+        return f"{right}."
+    return f"only one side can move here: {right}, and {left}."
+
+
+def first_corner_question(app: FunnelApp) -> NumberQuestion:
+    state, _k = _step_of(app, ARTICLE, 0)
+    x, y = state.path[1]
+    return NumberQuestion(
+        "Walking the article's corridor from the green start, where does the path bend for "
+        "the first time? Give the x coordinate of that bend, in metres.",
+        answer=float(x), tol=0.05, unit="m",
+        hint="A bend can only sit at a corner that pokes into the floor. Follow the straight "
+             "line from the start towards the goal: which wall or pillar corner does it "
+             "have to go round first?",
+        explain=f"The first bend is at ({x:g}, {y:g}), the lower left corner of the right "
+                "pillar.",
+        wrong={12.5: "that is the pillar's right edge: the path passes below the pillar and "
+                     "turns at its near corner."},
+        show=_show(app, ARTICLE, 0))
+
+
+def rooms_corners_question(app: FunnelApp) -> NumberQuestion:
+    from . import model
+    from .app import _Key
+
+    values = {**dict(app.params), **dict(next(p for p in PRESETS if p.name == ROOMS).values)}
+    state = model.compute_funnel(_Key(values))
+    return NumberQuestion(
+        "Predict before you look: going from the lower left corner of the map (1.2, 1.0) to "
+        "the upper right (14.8, 9.0), how many times does the funnel path bend? (Start and "
+        "goal do not count.)",
+        answer=float(state.n_corners), tol=0.1,
+        hint="The lower door is on the way. Which corners stick out into the straight line "
+             "from start to goal: one at the wall, one at the right pillar?",
+        explain="It bends at the wall's corner above the lower door and at the top left "
+                "corner of the right pillar.",
+        show=_show(app, ROOMS, 0))

@@ -1,0 +1,82 @@
+"""Lesson 4's static pictures (made once, shown with ``fig.canvas``): how the work of the two
+smoothers grows, and a Catmull-Rom curve through a funnel path that leaves the floor."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from matplotlib.collections import PolyCollection
+
+from ... import funnel as fn
+from ... import pathsmooth as ps
+from ..core import PALETTE, make_figure, rc_context
+from .view import FLOOR_COLOUR, WALL_COLOUR
+
+__all__ = ["cost_figure", "curve_figure", "funnel_work", "string_pull_work"]
+
+
+def string_pull_work(n_walls: int) -> tuple[int, int, float]:
+    """String pulling on a snaking grid path through ``n_walls`` walls: (path points, sight
+    checks, milliseconds)."""
+    grid, s, g = ps.serpentine_grid(n_walls)
+    path = ps.grid_astar(grid, s, g)
+    sight = ps.make_line_of_sight(grid)
+    calls = []
+    t0 = time.perf_counter()
+    ps.string_pull(path, lambda a, b: calls.append(1) or sight(a, b))
+    return len(path), len(calls), 1000 * (time.perf_counter() - t0)
+
+
+def funnel_work(n_portals: int, seed: int = 1) -> tuple[int, int, float]:
+    """The funnel on a wandering corridor of ``n_portals`` portals: (portals, portal visits,
+    milliseconds)."""
+    polys = fn.strip_corridor(n_portals, seed=seed)
+    portals = np.array(fn.portals_from_corridor(polys))
+    s, g = polys[0].mean(axis=0), polys[-1].mean(axis=0)
+    t0 = time.perf_counter()
+    fn.funnel(s, g, portals)
+    ms = 1000 * (time.perf_counter() - t0)
+    return n_portals, len(fn.funnel_steps(s, g, portals)), ms
+
+
+def cost_figure(string_cost, funnel_cost, width: float = 7.5, height: float = 3.0):
+    """Work against input size on log-log axes: sight checks of string pulling, portal visits
+    of the funnel (rows as returned by :func:`string_pull_work` and :func:`funnel_work`)."""
+    fig = make_figure(width, height)
+    with rc_context():
+        ax = fig.add_subplot(1, 1, 1)
+        ax.loglog([p for p, _c, _m in string_cost], [c for _p, c, _m in string_cost], "o-",
+                  color=PALETTE["vermillion"],
+                  label="string pulling: sight checks (x = path points)")
+        ax.loglog([n for n, _v, _m in funnel_cost], [v for _n, v, _m in funnel_cost], "s-",
+                  color=PALETTE["blue"], label="funnel: portal visits (x = portals)")
+        ax.set_xlabel("input size")
+        ax.set_ylabel("work (checks or visits)")
+        ax.legend(loc="lower right")
+        fig.tight_layout()
+    return fig
+
+
+def curve_figure(mesh, path, curve, off, width: float = 7.5, height: float = 3.9):
+    """The funnel path, a Catmull-Rom curve through it, and the curve's samples that are off
+    the floor, on the lesson map."""
+    fig = make_figure(width, height)
+    with rc_context():
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_facecolor(WALL_COLOUR)
+        ax.add_collection(PolyCollection(mesh.coords, facecolors=FLOOR_COLOUR,
+                                         edgecolors="#D8D8D8"))
+        ax.plot(*np.asarray(path).T, "-o", color=PALETTE["black"], lw=2, label="funnel path")
+        ax.plot(*np.asarray(curve).T, "-.", color=PALETTE["orange"], lw=2,
+                label="Catmull-Rom through it")
+        ax.plot(*np.asarray(off).reshape(-1, 2).T, "X", color=PALETTE["vermillion"], ms=11,
+                label="curve inside a wall")
+        lo, hi = mesh.bounds
+        ax.set_xlim(lo[0], hi[0])
+        ax.set_ylim(lo[1], hi[1])
+        ax.set_aspect("equal")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.legend(loc="upper left", framealpha=0.95)
+    return fig

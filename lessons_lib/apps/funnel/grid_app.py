@@ -1,0 +1,169 @@
+"""Lesson 4's grid app on the shared loop: A* on a grid, then string pulling, with every
+line-of-sight question drawn. Walls are edited by clicking cells; start and goal are
+dragged (or set with their sliders). The model is :func:`.model.compute_grid`.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+
+from ..core import Choice, DragHandler, LessonApp, Preset, Slider, Toggle, fmt_number, make_figure
+from . import model, panel
+from .model import ARTICLE_GRID, ARTICLE_GRID_GOAL, ARTICLE_GRID_START, SIGHT_RULES, GridState
+from .view import GridView
+
+_GRID = model.parse_grid(ARTICLE_GRID)
+_H, _W = _GRID.shape
+
+
+def _cell(name: str, label: str, top: int, value: int) -> Slider:
+    return Slider(name, label, 0, top, step=1, value=value, integer=True, label_width="52px",
+                  width="205px", help=f"{label} (cell index)")
+
+
+def _describe_article(state: GridState) -> str:
+    la, lp = state.lengths
+    return (f"The article's numbers: A* answers {len(state.path)} points, length "
+            f"{fmt_number(la, 2)}; string pulling keeps {len(state.pulled)}, length "
+            f"{fmt_number(lp, 2)}, only {fmt_number(state.saved, 0)}% shorter.")
+
+
+def _describe_trap(state: GridState) -> str:
+    return (f"The sight test ignores corner touches while A* may not cut corners: "
+            f"{len(state.stuck)} pulled segment(s) graze a wall corner (red cross).")
+
+
+_WHERE = {"start_x": ARTICLE_GRID_START[0], "start_y": ARTICLE_GRID_START[1],
+          "goal_x": ARTICLE_GRID_GOAL[0], "goal_y": ARTICLE_GRID_GOAL[1],
+          "corner_cutting": False}
+
+
+class GridApp(LessonApp):
+    """A* on a grid, then string pulling, with the line-of-sight checks drawn.
+
+    Controls: ``corner_cutting`` (the movement rule of A*), ``sight_rule`` ("same" as
+    movement, or "careless": ignores corner touches, the trap), ``show_checks``, and the
+    start and goal cells. Clicking a cell toggles a wall (:meth:`toggle_cell` from code);
+    ``reset_button`` restores the map. ``view`` holds the artists.
+    """
+
+    controls = (
+        Toggle("corner_cutting", "A* may cut corners (step past a wall corner)"),
+        Choice("sight_rule", "line of sight", SIGHT_RULES, value="same", label_width="95px",
+               width="380px", help="the rule the sight test follows"),
+        Toggle("show_checks", "draw the line-of-sight checks", value=True),
+        _cell("start_x", "start x", _W - 1, ARTICLE_GRID_START[0]),
+        _cell("start_y", "start y", _H - 1, ARTICLE_GRID_START[1]),
+        _cell("goal_x", "goal x", _W - 1, ARTICLE_GRID_GOAL[0]),
+        _cell("goal_y", "goal y", _H - 1, ARTICLE_GRID_GOAL[1]),
+    )
+    presets = (
+        Preset("The article's grid: 9 points become 4", {**_WHERE, "sight_rule": "same"},
+               _describe_article),
+        Preset("The line-of-sight trap", {**_WHERE, "sight_rule": "careless"}, _describe_trap),
+    )
+
+    def __init__(self, width: float = 6.0, height: float = 4.0, **initial) -> None:
+        self._size = (float(width), float(height))
+        self.grid = _GRID.copy()
+        self._initial = _GRID.copy()
+        super().__init__(**initial)
+
+    def build(self) -> None:
+        self.fig = make_figure(*self._size)
+        self.view = GridView(self.fig, self.grid.shape)
+        self.ax = self.view.ax
+        self.reset_button = widgets.Button(description="reset map", icon="undo",
+                                           tooltip="remove your walls, restore the map",
+                                           layout=widgets.Layout(width="120px"))
+        self.reset_button.on_click(self.guard(lambda _b: self.reset_map()))
+        self.drag = DragHandler(self.fig, self.guard(self._on_press),
+                                self.guard(self._on_move))
+
+    def compute(self, params) -> GridState:
+        return model.compute_grid(self.grid, params)
+
+    def draw(self, state: GridState, frame) -> None:
+        self.view.draw(state, self.params.show_checks)
+
+    def panel(self, state: GridState, frame) -> str:
+        return panel.grid_html(state)
+
+    def layout(self) -> widgets.Widget:
+        cells = widgets.VBox([widgets.HBox([self.start_x, self.start_y]),
+                              widgets.HBox([self.goal_x, self.goal_y])])
+        side = widgets.VBox(
+            [self.preset_box(), self.corner_cutting, self.sight_rule, self.show_checks,
+             self.reset_button, self.panel_widget("info", min_height="7em"),
+             widgets.HTML('<div style="font-size:14px">Click a cell to add or remove a wall; '
+                          "drag the green start or the orange goal.</div>"), self.status],
+            layout=widgets.Layout(width="420px", padding="0 0 0 8px"))
+        return widgets.HBox([widgets.VBox([self.fig.canvas, cells]), side],
+                            layout=widgets.Layout(align_items="flex-start"))
+
+    # -- the map --------------------------------------------------------------------------
+    def toggle_cell(self, x: int, y: int) -> None:
+        """Add or remove a wall at cell (x, y); start and goal cells stay free."""
+        h, w = self.grid.shape
+        if not (0 <= x < w and 0 <= y < h):
+            raise ValueError(f"cell ({x}, {y}) is outside the {w} x {h} grid")
+        if (x, y) in (self.start, self.goal):
+            raise ValueError("the start and goal cells must stay free")
+        self.grid[y, x] = not self.grid[y, x]
+        self.recompute()
+
+    def reset_map(self) -> None:
+        self.grid = self._initial.copy()
+        self.recompute()
+
+    def apply_preset(self, name: str) -> None:
+        """A preset also restores the map it was made for."""
+        self.grid = self._initial.copy()
+        self._computed_for = None
+        super().apply_preset(name)
+
+    def matching_preset(self, params):
+        """A preset is for the map as it was made: once walls are edited, none matches."""
+        if not np.array_equal(self.grid, self._initial):
+            return None
+        return super().matching_preset(params)
+
+    @property
+    def start(self) -> tuple[int, int]:
+        return (int(self.start_x.value), int(self.start_y.value))
+
+    @property
+    def goal(self) -> tuple[int, int]:
+        return (int(self.goal_x.value), int(self.goal_y.value))
+
+    def _cell_at(self, event) -> tuple[int, int] | None:
+        if event.inaxes is not self.ax or event.xdata is None:
+            return None
+        h, w = self.grid.shape
+        x, y = int(np.floor(event.xdata)), int(np.floor(event.ydata))
+        return (x, y) if 0 <= x < w and 0 <= y < h else None
+
+    def _on_press(self, event):
+        cell = self._cell_at(event)
+        if cell is None:
+            return None
+        for name in ("start", "goal"):
+            if cell == getattr(self, name):
+                return name
+        self.toggle_cell(*cell)
+        return None
+
+    def _on_move(self, item, event) -> None:
+        cell = self._cell_at(event)
+        if cell is None or self.grid[cell[1], cell[0]] or cell in (self.start, self.goal):
+            return
+        self.set(**{f"{item}_x": cell[0], f"{item}_y": cell[1]})
+
+    @property
+    def path(self):
+        return list(self.state.path)
+
+    @property
+    def pulled(self):
+        return list(self.state.pulled)

@@ -1,0 +1,325 @@
+"""Lesson 4's models, pure maths: control values in, a frozen state out.
+
+:func:`compute_funnel` runs corridor search, the agent radius (shrunk portals, or the floor
+eroded and baked again), the funnel with its step trace, the exact shortest path and the
+portal-midpoint zigzag for :class:`~.app.FunnelApp`. :func:`compute_grid` runs A* and string
+pulling for :class:`~.grid_app.GridApp`. Nothing here touches a widget or an artist.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ... import funnel as fn
+from ... import pathsmooth as ps
+from ...navmesh import (
+    ARTICLE_GOAL,
+    ARTICLE_START,
+    BAD_CORRIDOR_GOAL,
+    BAD_CORRIDOR_START,
+    NavMesh,
+    NoRouteError,
+    bake_navmesh,
+    clearance,
+    erode,
+    lesson_walkable,
+    shortest_path,
+)
+
+__all__ = [
+    "ARTICLE_GRID",
+    "ARTICLE_GRID_GOAL",
+    "ARTICLE_GRID_START",
+    "CORRIDORS",
+    "FunnelState",
+    "GridState",
+    "METHODS",
+    "SIGHT_RULES",
+    "compute_funnel",
+    "compute_grid",
+    "lesson_floor",
+    "parse_grid",
+]
+
+#: how the agent's radius is handled
+METHODS = (("shrink the portals", "shrink"), ("erode the floor, then bake", "erode"))
+#: which corridor the funnel runs in
+CORRIDORS = (("A* over polygons", "astar"), ("the one holding the shortest path", "best"))
+
+DEFAULT_START = ARTICLE_START
+DEFAULT_GOAL = ARTICLE_GOAL
+__all__ += ["BAD_CORRIDOR_GOAL", "BAD_CORRIDOR_START", "DEFAULT_GOAL", "DEFAULT_START"]
+
+
+@functools.lru_cache(maxsize=1)
+def lesson_floor():
+    """The lesson map's floor and its baked navmesh (made once)."""
+    free = lesson_walkable()
+    return free, bake_navmesh(free)
+
+
+@functools.lru_cache(maxsize=32)
+def _eroded(radius: float):
+    free, _mesh = lesson_floor()
+    floor = erode(free, radius)
+    mesh = bake_navmesh(floor) if not floor.is_empty else None
+    return floor, mesh
+
+
+def _floor_for(radius: float):
+    """The floor the agent's centre may use (eroded by the radius) and its navmesh."""
+    if radius <= 0:
+        return lesson_floor()
+    return _eroded(round(float(radius), 6))
+
+
+@dataclass(frozen=True)
+class FunnelState:
+    """Everything the funnel app shows for one set of control values."""
+
+    start: np.ndarray
+    goal: np.ndarray
+    radius: float
+    method: str
+    corridor_choice: str
+    mesh: NavMesh                       # the mesh the corridor is in (eroded one for "erode")
+    error: str | None = None            # why there is no path (the page shows it)
+    narrow_portal: int | None = None    # shrink: the first portal narrower than 2 r
+    corridor: tuple[int, ...] = ()
+    portals: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
+    used_portals: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
+    steps: tuple = ()
+    path: np.ndarray | None = None      # the funnel path (start ... goal)
+    midpoints: np.ndarray | None = None  # the portal-midpoint zigzag
+    shortest: np.ndarray | None = None  # exact shortest path for this agent on the floor
+    clearance: float = math.nan         # to walls and pillars only
+    clearance_at: tuple = ()            # (point on the path, nearest obstacle point)
+    curve: np.ndarray | None = None     # Catmull-Rom through the path
+    curve_off: np.ndarray | None = None  # its samples that are off the floor
+    other_method_passes: bool | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def n_steps(self) -> int:
+        return len(self.steps)
+
+    @property
+    def n_corners(self) -> int:
+        return len(self.path) - 2 if self.path is not None else 0
+
+    @property
+    def lengths(self) -> dict[str, float]:
+        out = {}
+        for name in ("path", "midpoints", "shortest"):
+            value = getattr(self, name)
+            out[name] = ps.path_length(value) if value is not None else math.nan
+        return out
+
+    @property
+    def saved(self) -> float:
+        """Percent the funnel path saves over the midpoint zigzag."""
+        L = self.lengths
+        return 100.0 * (1.0 - L["path"] / L["midpoints"]) if L["midpoints"] > 0 else 0.0
+
+    def excess(self, name: str) -> float:
+        """Percent by which ``path`` or ``midpoints`` is longer than the exact shortest."""
+        L = self.lengths
+        return 100.0 * (L[name] / L["shortest"] - 1.0) if L["shortest"] > 0 else 0.0
+
+
+def _point(x: float, y: float) -> np.ndarray:
+    return np.array([float(x), float(y)])
+
+
+def compute_funnel(params, curve_samples: int = 40) -> FunnelState:
+    """The funnel app's model. ``params`` needs ``start_x``, ``start_y``, ``goal_x``,
+    ``goal_y``, ``radius``, ``method`` ("shrink" or "erode"), ``corridor`` ("astar" or
+    "best") and ``show_curve``."""
+    s, g = _point(params.start_x, params.start_y), _point(params.goal_x, params.goal_y)
+    r = float(params.radius)
+    method, choice = params.method, params.corridor
+    free, mesh = lesson_floor()
+    base = dict(start=s, goal=g, radius=r, method=method, corridor_choice=choice, mesh=mesh)
+    for name, p in (("start", s), ("goal", g)):
+        if mesh.locate(p) is None:
+            return FunnelState(**base, error=f"the {name} ({p[0]:.2f}, {p[1]:.2f}) is inside a "
+                               "wall or a pillar: put it on the floor")
+    agent_floor, agent_mesh = _floor_for(r)
+    try:
+        shortest = shortest_path(agent_floor, s, g) if agent_mesh is not None else None
+    except (NoRouteError, ValueError):
+        shortest = None
+    if method == "erode" and r > 0:
+        mesh = agent_mesh
+        base["mesh"] = mesh if mesh is not None else base["mesh"]
+        for name, p in (("start", s), ("goal", g)):
+            if mesh is None or mesh.locate(p) is None:
+                return FunnelState(**base, other_method_passes=_shrink_passes(s, g, r),
+                                   error=f"the {name} is closer than {r:.2f} m to a wall: an "
+                                   "agent that wide cannot stand there (the eroded floor "
+                                   "ends short of it)")
+    try:
+        corridor = _corridor(mesh, s, g, choice, shortest)
+    except NoRouteError:
+        other = _shrink_passes(s, g, r) if method == "erode" else None
+        return FunnelState(**base, other_method_passes=other,
+                           error=f"no corridor joins start and goal for a radius of {r:.2f} m: "
+                           "a door on the way is narrower than 2 r, so eroding the floor "
+                           "cut it shut")
+    portals = np.asarray(fn.portals_from_corridor(mesh.corridor_polygons(corridor)),
+                         dtype=float).reshape(-1, 2, 2)
+    used = portals
+    base.update(corridor=tuple(corridor), portals=portals, used_portals=portals,
+                midpoints=fn.portal_midpoint_path(s, g, portals), shortest=shortest)
+    if method == "shrink" and r > 0:
+        try:
+            used = fn.shrink_portals(portals, r)
+        except fn.CorridorTooNarrow as exc:
+            return FunnelState(**base, narrow_portal=exc.index,
+                               other_method_passes=_erode_passes(s, g, r),
+                               error=str(exc))
+        base["used_portals"] = used
+    steps = tuple(fn.funnel_steps(s, g, used))
+    path = fn.path_from_steps(list(steps))
+    d, on_path, on_wall = clearance(path, free)
+    curve = curve_off = None
+    if params.show_curve and len(path) > 2:
+        curve = ps.catmull_rom(path, curve_samples)
+        _free, floor_mesh = lesson_floor()
+        off = np.array([floor_mesh.locate(q) is None for q in curve])
+        curve_off = curve[off]
+    return FunnelState(**base, steps=steps, path=path, clearance=d,
+                       clearance_at=(on_path, on_wall), curve=curve, curve_off=curve_off)
+
+
+def _corridor(mesh: NavMesh, s, g, choice: str, shortest) -> list[int]:
+    if choice == "best" and shortest is not None:
+        return mesh.corridor_holding(shortest)
+    return mesh.find_corridor(s, g)
+
+
+def _shrink_passes(s, g, r: float) -> bool:
+    _free, mesh = lesson_floor()
+    try:
+        mesh.route(s, g, radius=r)
+    except (fn.CorridorTooNarrow, NoRouteError):
+        return False
+    return True
+
+
+def _erode_passes(s, g, r: float) -> bool:
+    _floor, mesh = _floor_for(r)
+    if mesh is None or mesh.locate(s) is None or mesh.locate(g) is None:
+        return False
+    try:
+        mesh.find_corridor(s, g)
+    except NoRouteError:
+        return False
+    return True
+
+
+# -- the grid --------------------------------------------------------------------------------
+#: The article's grid case: A* answers 9 points (length 9.66), string pulling keeps 4 (9.37).
+#: Text map, first line the top row; '#' is a wall.
+ARTICLE_GRID = """
+.....#.....
+.....##....
+..#........
+..#......#.
+..#......#.
+...........
+...........
+""".strip("\n")
+ARTICLE_GRID_START = (1, 2)
+ARTICLE_GRID_GOAL = (8, 5)
+
+SIGHT_RULES = (("same as movement", "same"), ("ignores corner touches", "careless"))
+
+
+def parse_grid(text: str) -> np.ndarray:
+    """A text map ('#' blocked, '.' free; first line is the top) as ``grid[y, x]``."""
+    rows = [r for r in text.strip("\n").splitlines()]
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        raise ValueError("the grid text must have rows of equal length")
+    bad = set("".join(rows)) - set(".#")
+    if bad:
+        raise ValueError(f"the grid text may only hold '.' and '#', found {sorted(bad)}")
+    return np.array([[c == "#" for c in r] for r in reversed(rows)], dtype=bool)
+
+
+@dataclass(frozen=True)
+class GridState:
+    grid: np.ndarray
+    start: tuple[int, int]
+    goal: tuple[int, int]
+    move_rule: bool                     # corner_cutting of A*
+    sight_rule: bool                    # corner_cutting of the sight test
+    error: str | None = None
+    path: tuple = ()                    # A* cells
+    pulled: tuple = ()                  # string-pulled cells
+    checks: tuple = ()                  # (a, b, clear) for every sight question asked
+    stuck: tuple = ()                   # pulled segments the movement rule forbids
+    touch_points: tuple = ()            # a blocked-cell corner each stuck segment touches
+
+    @property
+    def lengths(self) -> tuple[float, float]:
+        if not self.path:
+            return math.nan, math.nan
+        return ps.path_length(self.path), ps.path_length(self.pulled)
+
+    @property
+    def saved(self) -> float:
+        la, lp = self.lengths
+        return 100.0 * (1.0 - lp / la) if la else 0.0
+
+
+def compute_grid(grid: np.ndarray, params) -> GridState:
+    """A* (``params.corner_cutting``), then string pulling with the chosen sight rule
+    (``params.sight_rule``: "same" or "careless"), start ``(start_x, start_y)`` and goal."""
+    g = np.array(grid, dtype=bool)
+    s = (int(params.start_x), int(params.start_y))
+    t = (int(params.goal_x), int(params.goal_y))
+    move = bool(params.corner_cutting)
+    sight = move if params.sight_rule == "same" else True
+    base = dict(grid=g, start=s, goal=t, move_rule=move, sight_rule=sight)
+    try:
+        path = ps.grid_astar(g, s, t, move)
+    except ValueError as exc:
+        return GridState(**base, error=str(exc))
+    visible = ps.make_line_of_sight(g, sight)
+    checks = []
+
+    def recorded(a, b):
+        ok = visible(a, b)
+        checks.append((a, b, ok))
+        return ok
+
+    pulled = ps.string_pull(path, recorded)
+    stuck = tuple((a, b) for a, b in zip(pulled, pulled[1:], strict=False)
+                  if not ps.line_of_sight(g, a, b, move))
+    return GridState(**base, path=tuple(path), pulled=tuple(pulled), checks=tuple(checks),
+                     stuck=stuck, touch_points=tuple(_touch_point(g, a, b) for a, b in stuck))
+
+
+def _touch_point(grid: np.ndarray, a, b) -> tuple[float, float]:
+    """The blocked-cell corner nearest the segment between the centres of a and b."""
+    cells = ps.segment_cells(grid.shape, a, b, corner_cutting=False)
+    p0 = np.asarray(a, float) + 0.5
+    d = np.asarray(b, float) - np.asarray(a, float)
+    best, best_dist = (float(p0[0]), float(p0[1])), math.inf
+    for cx, cy in cells:
+        if not grid[cy, cx]:
+            continue
+        for corner in ((cx, cy), (cx + 1, cy), (cx, cy + 1), (cx + 1, cy + 1)):
+            v = np.asarray(corner, float) - p0
+            dist = abs(d[0] * v[1] - d[1] * v[0])
+            if dist < best_dist:
+                best, best_dist = (float(corner[0]), float(corner[1])), dist
+    return best

@@ -1,0 +1,125 @@
+"""Lesson 4's HTML beside the figures, every number read from the model's state."""
+
+from __future__ import annotations
+
+import html
+
+from ..core import PALETTE, fmt_number
+from .view import (
+    LEFT_COLOUR,
+    RIGHT_COLOUR,
+    SHORTEST_COLOUR,
+    START_COLOUR,
+    TESTED_COLOUR,
+    ZIGZAG_COLOUR,
+)
+
+_BOX = '<div style="font-size:14px;line-height:1.4;max-width:400px">{}</div>'
+
+
+def _m(x: float) -> str:
+    return f"{fmt_number(x, 2)} m"
+
+
+def step_html(state, k: int) -> str:
+    """Which step this is and what it did (the sentence comes from the trace)."""
+    if not state.ok:
+        return _BOX.format(f'<b style="color:{PALETTE["vermillion"]}">No path.</b> '
+                           + html.escape(state.error))
+    s = state.steps[k]
+    n = state.n_steps - 1
+    goal = len(state.used_portals)
+    where = "start" if s.portal < 0 else "goal" if s.portal >= goal else f"portal {s.portal}"
+    colour = TESTED_COLOUR if 0 <= s.portal < goal else "#333333"
+    return _BOX.format(
+        f'<b>Step {k} of {n}</b> &middot; <b style="color:{colour}">{where}</b><br>'
+        f"{html.escape(s.text)}<br>"
+        f"<span style=\"color:#444\">corners fixed so far: {s.n_corners}</span>")
+
+
+def lengths_html(state) -> str:
+    """The optimality readout: funnel, exact shortest and zigzag, with their excess."""
+    if state.midpoints is None:
+        return ""
+    L = state.lengths
+    rows = []
+    if state.path is not None:
+        rows.append(("funnel path (this corridor)", PATH_LABEL_COLOUR, L["path"],
+                     state.excess("path")))
+    if state.shortest is not None:
+        rows.append(("exact shortest on the floor", SHORTEST_COLOUR, L["shortest"], 0.0))
+    rows.append(("portal-midpoint zigzag", ZIGZAG_COLOUR, L["midpoints"],
+                 state.excess("midpoints") if state.shortest is not None else None))
+    body = "".join(
+        f'<tr><td style="color:{c};font-weight:600;padding-right:8px">{name}</td>'
+        f'<td style="text-align:right">{_m(v)}</td>'
+        f'<td style="text-align:right;padding-left:8px">'
+        f'{"" if e is None else "+" + fmt_number(e, 1) + "%"}</td></tr>'
+        for name, c, v, e in rows)
+    extra = ""
+    if state.path is not None:
+        extra = (f"{len(state.portals)} portals, {state.n_corners} corners; the funnel saves "
+                 f"<b>{fmt_number(state.saved, 1)}%</b> over the zigzag.")
+        if state.shortest is not None and state.excess("path") > 0.05:
+            extra += (" <b>This corridor does not hold the shortest path:</b> no smoothing "
+                      "inside it can reach the sky-blue line.")
+    return _BOX.format(f'<table style="font-size:14px">{body}</table>{extra}')
+
+
+PATH_LABEL_COLOUR = "#000000"
+
+
+def radius_html(state) -> str:
+    r = state.radius
+    if r <= 0:
+        if state.ok:
+            return _BOX.format(f"clearance to walls and pillars: {_m(state.clearance)} "
+                               "(a point agent grazes the corners)")
+        return ""
+    how = "shrunk portals" if state.method == "shrink" else "eroded floor, baked again"
+    if not state.ok:
+        other = ("erode-then-bake" if state.method == "shrink" else "shrinking the portals")
+        verdict = ""
+        if state.other_method_passes is not None:
+            said = "lets it through" if state.other_method_passes else "says the same"
+            verdict = f" {other.capitalize()} {said}."
+        return _BOX.format(f'<b style="color:{PALETTE["vermillion"]}">radius {_m(r)} '
+                           f"({how}): impassable.</b>{verdict}")
+    d = state.clearance
+    short = d < r - 1e-9
+    colour = PALETTE["vermillion"] if short else PALETTE["green"]
+    text = (f'{how}: clearance to walls and pillars <b style="color:{colour}">{_m(d)}</b> = '
+            f"{fmt_number(d / r, 2)} &times; radius {_m(r)} (circled on the map)")
+    if short:
+        text += ("<br>Shrinking moves each corner r along its portal, but the path leaves "
+                 "the corner at a slant and passes closer than r.")
+    return _BOX.format(text)
+
+
+def legend_html() -> str:
+    return _BOX.format(
+        f'Drag the <b style="color:{START_COLOUR}">start</b> or the '
+        f'<b style="color:{PALETTE["orange"]}">goal</b>; a click elsewhere moves the one '
+        f'chosen below. Funnel edges: <b style="color:{LEFT_COLOUR}">left</b> and '
+        f'<b style="color:{RIGHT_COLOUR}">right</b> as the traveller sees them; the portal '
+        f'being tested is <b style="color:{TESTED_COLOUR}">purple</b>.')
+
+
+def grid_html(state) -> str:
+    if state.error is not None:
+        return _BOX.format(f"<b>No path:</b> {html.escape(state.error)}")
+    la, lp = state.lengths
+    n_ok = sum(1 for *_x, v in state.checks if v)
+    text = (f'<b style="color:{PALETTE["grey"]}">A*</b>: {len(state.path)} points, length '
+            f"{fmt_number(la, 2)}<br>"
+            f'<b style="color:{PALETTE["blue"]}">string pulled</b>: {len(state.pulled)} '
+            f"points, length {fmt_number(lp, 2)} ({fmt_number(state.saved, 1)}% shorter)<br>"
+            f"line-of-sight checks: {len(state.checks)} "
+            f'(<span style="color:{PALETTE["green"]}">{n_ok} clear</span>, '
+            f'<span style="color:{PALETTE["vermillion"]}">{len(state.checks) - n_ok} '
+            "blocked</span>)")
+    if state.stuck:
+        text += (f'<br><b style="color:{PALETTE["vermillion"]}">&#9888; {len(state.stuck)} '
+                 "pulled segment(s) graze a wall corner that A* would never pass: the unit "
+                 "gets stuck there. The sight test must follow the movement rule.</b>")
+    return _BOX.format(text)

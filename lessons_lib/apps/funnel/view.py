@@ -1,0 +1,256 @@
+"""Lesson 4's artists, made once; ``draw_*`` only moves them (``set_data`` and friends).
+
+Colours (Okabe & Ito, :data:`PALETTE`), each with one meaning on the map:
+left edge and left portal ends vermillion, right edge and right ends blue, the portal
+being tested purple (nothing else is purple), the funnel a yellow wedge with a black apex
+star, the start a green disc (nothing else green), the goal an orange square, the path black,
+the exact shortest path sky blue dashed, the midpoint zigzag grey dashed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.collections import LineCollection, PathCollection, PolyCollection
+from matplotlib.patches import Circle, Polygon, Rectangle
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath
+from matplotlib.transforms import Affine2D
+
+from ..core import PALETTE, rc_context
+
+LEFT_COLOUR = PALETTE["vermillion"]
+RIGHT_COLOUR = PALETTE["blue"]
+TESTED_COLOUR = PALETTE["purple"]
+WEDGE_COLOUR = PALETTE["yellow"]
+PATH_COLOUR = PALETTE["black"]
+SHORTEST_COLOUR = PALETTE["sky"]
+ZIGZAG_COLOUR = PALETTE["grey"]
+START_COLOUR = PALETTE["green"]
+GOAL_COLOUR = PALETTE["orange"]
+CURVE_COLOUR = PALETTE["orange"]
+WALL_COLOUR = "#5A5A5A"
+FLOOR_COLOUR = "#F4F4F4"
+#: portal numbers, in points: 9.5 pt is 13 px at the figures' 100 dpi
+LABEL_SIZE = 9.5
+
+_LABEL_CACHE: dict[int, tuple[Path, Path]] = {}
+
+
+def label_paths(k: int) -> tuple[Path, Path]:
+    """Outline of the number ``k`` centred on (0, 0), and a box behind it, in points."""
+    if k not in _LABEL_CACHE:
+        text = TextPath((0, 0), str(k), size=LABEL_SIZE)
+        ext = text.get_extents()
+        cx, cy = (ext.x0 + ext.x1) / 2, (ext.y0 + ext.y1) / 2
+        glyph = text.transformed(Affine2D().translate(-cx, -cy))
+        hw, hh = ext.width / 2 + 1.6, ext.height / 2 + 1.6
+        box = Path([(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh), (-hw, -hh)], closed=True)
+        _LABEL_CACHE[k] = (glyph, box)
+    return _LABEL_CACHE[k]
+
+
+def spaced_labels(portals, gap: float = 0.7) -> tuple[np.ndarray, list[int]]:
+    """Where to number the portals: at their middles, leaving out a number that would sit
+    closer than ``gap`` metres to one already placed (the eroded floor's many short portals
+    along a rounded corner would otherwise pile up)."""
+    placed: list[np.ndarray] = []
+    numbers: list[int] = []
+    for k, mid in enumerate(np.asarray(portals, dtype=float).reshape(-1, 2, 2).mean(axis=1)):
+        if all(np.hypot(*(mid - q)) >= gap for q in placed):
+            placed.append(mid)
+            numbers.append(k)
+    return np.asarray(placed).reshape(-1, 2), numbers
+
+
+def _xy(points) -> tuple[np.ndarray, np.ndarray]:
+    p = np.asarray(points, dtype=float).reshape(-1, 2)
+    return p[:, 0], p[:, 1]
+
+
+def _plain_axes(ax) -> None:
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for side in ("left", "bottom", "top", "right"):
+        ax.spines[side].set_visible(False)
+
+
+class FunnelView:
+    """The lesson map with corridor, portals, funnel and paths."""
+
+    def __init__(self, fig, mesh) -> None:
+        with rc_context():
+            self.ax = ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
+        self.fig = fig
+        lo, hi = mesh.bounds
+        ax.set_xlim(lo[0] - 0.2, hi[0] + 0.2)
+        ax.set_ylim(lo[1] - 0.2, hi[1] + 0.2)
+        _plain_axes(ax)
+        ax.add_patch(Rectangle(lo, *(hi - lo), facecolor=WALL_COLOUR, edgecolor="none",
+                               zorder=0))
+        self.floor = PolyCollection(mesh.coords, facecolors=FLOOR_COLOUR, edgecolors="#C8C8C8",
+                                    linewidths=0.6, zorder=1)
+        # the floor an agent's centre may use when the floor is eroded by its radius
+        self.agent_floor = PolyCollection([], facecolors="#FFFFFF", edgecolors="#BBBBBB",
+                                          linewidths=0.5, zorder=1.5)
+        self.corridor = PolyCollection([], facecolors="#D6ECFA", edgecolors="#A9CBE3",
+                                       linewidths=0.6, zorder=2)
+        self.portal_lines = LineCollection([], colors="#9A9A9A", linewidths=1.0, zorder=3)
+        self.shrunk_lines = LineCollection([], colors="#4A4A4A", linewidths=2.6, zorder=3.2)
+        for c in (self.floor, self.agent_floor, self.corridor, self.portal_lines,
+                  self.shrunk_lines):
+            ax.add_collection(c)
+        self.wedge = Polygon(np.zeros((3, 2)), closed=True, facecolor=WEDGE_COLOUR,
+                             edgecolor="none", alpha=0.55, zorder=3.5)
+        ax.add_patch(self.wedge)
+        (self.left_ends,) = ax.plot([], [], "o", ms=5, color=LEFT_COLOUR, zorder=6)
+        (self.right_ends,) = ax.plot([], [], "o", ms=5, color=RIGHT_COLOUR, zorder=6)
+        points = Affine2D().scale(fig.dpi / 72.0)
+        self.label_boxes = PathCollection([], offsets=np.zeros((0, 2)),
+                                          offset_transform=ax.transData, transform=points,
+                                          facecolors="white", edgecolors="#777777",
+                                          linewidths=0.5, alpha=0.9, zorder=7)
+        self.labels = PathCollection([], offsets=np.zeros((0, 2)),
+                                     offset_transform=ax.transData, transform=points,
+                                     facecolors="#222222", edgecolors="none", zorder=7.5)
+        ax.add_collection(self.label_boxes)
+        ax.add_collection(self.labels)
+        (self.zigzag,) = ax.plot([], [], "--", lw=1.6, color=ZIGZAG_COLOUR, zorder=4)
+        (self.shortest,) = ax.plot([], [], "--", lw=2.8, color=SHORTEST_COLOUR, zorder=4.2)
+        (self.curve,) = ax.plot([], [], "-.", lw=2.0, color=CURVE_COLOUR, zorder=4.4)
+        (self.curve_off,) = ax.plot([], [], "x", ms=7, mew=2, color=PALETTE["black"],
+                                    zorder=9.5)
+        (self.tested,) = ax.plot([], [], "-", lw=6, color=TESTED_COLOUR, alpha=0.85,
+                                 solid_capstyle="round", zorder=5)
+        (self.left_edge,) = ax.plot([], [], "-", lw=2.4, color=LEFT_COLOUR, zorder=8)
+        (self.right_edge,) = ax.plot([], [], "-", lw=2.4, color=RIGHT_COLOUR, zorder=8)
+        (self.corners,) = ax.plot([], [], "-o", lw=2.6, ms=5, color=PATH_COLOUR, zorder=9)
+        (self.apex,) = ax.plot([], [], "*", ms=17, color=WEDGE_COLOUR, mec="black", mew=1.0,
+                               zorder=13)
+        (self.narrow_mark,) = ax.plot([], [], "X", ms=15, color=PALETTE["black"], mec="white",
+                                      zorder=11)
+        (self.clear_line,) = ax.plot([], [], "-", lw=1.6, color=PALETTE["black"], zorder=10)
+        (self.clear_mark,) = ax.plot([], [], "o", ms=9, mfc="none", mec=PALETTE["black"],
+                                     mew=2.0, zorder=10)
+        self.agent = Circle((0, 0), 0.0, facecolor=START_COLOUR, alpha=0.25, edgecolor="none",
+                            zorder=10)
+        ax.add_patch(self.agent)
+        (self.start_dot,) = ax.plot([], [], "o", ms=13, color=START_COLOUR, mec="white",
+                                    mew=1.5, zorder=12)
+        (self.goal_dot,) = ax.plot([], [], "s", ms=11, color=GOAL_COLOUR, mec="black",
+                                   mew=1.0, zorder=12)
+
+    def draw_route(self, state, show_zigzag: bool, show_shortest: bool) -> None:
+        """Everything that depends on the query, not on the step."""
+        eroded = state.method == "erode" and state.radius > 0
+        self.floor.set_facecolor("#D9D9D9" if eroded else FLOOR_COLOUR)
+        self.agent_floor.set_verts(state.mesh.coords if eroded else [])
+        self.corridor.set_verts(state.mesh.corridor_polygons(state.corridor))
+        portals = state.portals
+        self.portal_lines.set_segments(list(portals))
+        self.left_ends.set_data(*_xy(portals[:, 0] if len(portals) else []))
+        self.right_ends.set_data(*_xy(portals[:, 1] if len(portals) else []))
+        mids, numbers = spaced_labels(portals)
+        pairs = [label_paths(k) for k in numbers]
+        self.labels.set_paths([gl for gl, _b in pairs])
+        self.labels.set_offsets(mids)
+        self.label_boxes.set_paths([b for _g, b in pairs])
+        self.label_boxes.set_offsets(mids)
+        shrunk = state.method == "shrink" and state.radius > 0 and state.ok
+        self.shrunk_lines.set_segments(list(state.used_portals) if shrunk else [])
+        if state.narrow_portal is not None:
+            self.narrow_mark.set_data(*_xy(portals[state.narrow_portal].mean(axis=0)))
+        else:
+            self.narrow_mark.set_data([], [])
+        zig = state.midpoints if state.midpoints is not None else []
+        self.zigzag.set_data(*_xy(zig))
+        self.zigzag.set_visible(show_zigzag)
+        best = state.shortest if state.shortest is not None else []
+        self.shortest.set_data(*_xy(best))
+        self.shortest.set_visible(show_shortest)
+        self.curve.set_data(*_xy(state.curve if state.curve is not None else []))
+        self.curve_off.set_data(*_xy(state.curve_off if state.curve_off is not None else []))
+        if state.ok and state.clearance_at:
+            p, w = state.clearance_at
+            self.clear_line.set_data(*_xy([p, w]))
+            self.clear_mark.set_data(*_xy(p))
+        else:
+            self.clear_line.set_data([], [])
+            self.clear_mark.set_data([], [])
+        self.agent.set_center(tuple(state.start))
+        self.agent.set_radius(state.radius)
+        self.start_dot.set_data(*_xy(state.start))
+        self.goal_dot.set_data(*_xy(state.goal))
+
+    def draw_step(self, state, k: int | None) -> None:
+        """The funnel at step ``k`` of the trace (nothing when there is no trace)."""
+        if not state.steps or k is None:
+            for line in (self.tested, self.left_edge, self.right_edge, self.corners, self.apex):
+                line.set_data([], [])
+            self.wedge.set_visible(False)
+            return
+        s = state.steps[k]
+        (tl, tr) = s.tested
+        is_portal = 0 <= s.portal < len(state.used_portals)
+        self.tested.set_data(*_xy([tl, tr] if is_portal else []))
+        self.left_edge.set_data(*_xy([s.apex, s.left]))
+        self.right_edge.set_data(*_xy([s.apex, s.right]))
+        self.wedge.set_xy(np.array([s.apex, s.left, s.right], dtype=float))
+        self.wedge.set_visible(True)
+        self.corners.set_data(*_xy(s.corners))
+        self.apex.set_data(*_xy(s.apex))
+
+
+class GridView:
+    """The grid with walls, A* cells, the pulled path and the sight checks."""
+
+    def __init__(self, fig, shape) -> None:
+        with rc_context():
+            self.ax = ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
+        h, w = shape
+        self.image = ax.imshow(np.zeros(shape), origin="lower", extent=(0, w, 0, h),
+                               cmap="Greys", vmin=0, vmax=1.4, interpolation="nearest",
+                               zorder=0)
+        ax.set_xticks(np.arange(w + 1))
+        ax.set_yticks(np.arange(h + 1))
+        ax.tick_params(length=0, labelbottom=False, labelleft=False)
+        ax.grid(True, color="#D0D0D0", lw=0.6)
+        ax.set_xlim(0, w)
+        ax.set_ylim(0, h)
+        ax.set_aspect("equal")
+        self.check_ok = LineCollection([], colors=PALETTE["green"], linewidths=1.0,
+                                       linestyles="--", alpha=0.8, zorder=2)
+        self.check_fail = LineCollection([], colors=PALETTE["vermillion"], linewidths=1.0,
+                                         linestyles=":", alpha=0.8, zorder=2)
+        ax.add_collection(self.check_ok)
+        ax.add_collection(self.check_fail)
+        (self.astar_line,) = ax.plot([], [], "-o", ms=5, lw=1.6, color=PALETTE["grey"],
+                                     zorder=3)
+        (self.pulled_line,) = ax.plot([], [], "-o", ms=8, lw=2.8, color=PALETTE["blue"],
+                                      zorder=4)
+        self.stuck_lines = LineCollection([], colors=PALETTE["vermillion"], linewidths=4.5,
+                                          zorder=5)
+        ax.add_collection(self.stuck_lines)
+        (self.stuck_marks,) = ax.plot([], [], "X", ms=15, color=PALETTE["vermillion"],
+                                      mec="white", zorder=6)
+        (self.start_dot,) = ax.plot([], [], "o", ms=15, color=PALETTE["green"], mec="white",
+                                    mew=1.5, zorder=7)
+        (self.goal_dot,) = ax.plot([], [], "s", ms=13, color=PALETTE["orange"], mec="black",
+                                   zorder=7)
+
+    def draw(self, state, show_checks: bool) -> None:
+        def centre(cells):
+            c = np.asarray(cells, dtype=float).reshape(-1, 2) + 0.5
+            return c[:, 0], c[:, 1]
+
+        self.image.set_data(state.grid)
+        self.astar_line.set_data(*centre(state.path))
+        self.pulled_line.set_data(*centre(state.pulled))
+        ok = [np.asarray([a, b], float) + 0.5 for a, b, v in state.checks if v]
+        bad = [np.asarray([a, b], float) + 0.5 for a, b, v in state.checks if not v]
+        self.check_ok.set_segments(ok if show_checks else [])
+        self.check_fail.set_segments(bad if show_checks else [])
+        self.stuck_lines.set_segments([np.asarray([a, b], float) + 0.5 for a, b in state.stuck])
+        self.stuck_marks.set_data(*_xy(state.touch_points))
+        self.start_dot.set_data(*centre([state.start]))
+        self.goal_dot.set_data(*centre([state.goal]))

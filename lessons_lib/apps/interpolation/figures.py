@@ -1,0 +1,72 @@
+"""Lesson 2's static figure: how far nlerp is from slerp, against the size of the turn.
+
+Measured from the library's own nlerp and slerp (not from the formula it is compared with),
+drawn once and shown as a picture; nothing here is interactive.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import quaternion
+from matplotlib.figure import Figure
+
+from ...interpolation import angular_speed, nlerp, slerp
+from ...rotations import angle_between
+from ..core import PALETTE, rc_context
+
+#: Turns measured for the figure, degrees.
+TURNS = np.arange(5, 181, 5)
+
+
+def nlerp_pace(turn_deg: float, samples: int = 401) -> tuple[float, float]:
+    """For one nlerp of ``turn_deg`` about a fixed axis: (fastest / slowest speed, largest
+    angle in degrees between nlerp's and slerp's pose at the same t)."""
+    t = np.linspace(0.0, 1.0, samples)
+    a = quaternion.one
+    b = quaternion.from_rotation_vector([0.0, np.radians(turn_deg), 0.0])
+    n, s = nlerp(a, b, t), slerp(a, b, t)
+    speed = angular_speed(n, t)
+    gap = np.max(angle_between(quaternion.as_float_array(n), quaternion.as_float_array(s)))
+    return float(speed.max() / speed.min()), float(gap)
+
+
+def pace_figure(turns=TURNS) -> Figure:
+    """Two panels: nlerp's speed ratio with the formula 1/cos²(θ/4), and its lag behind slerp."""
+    turns = np.asarray(turns, dtype=float)
+    measured = np.array([nlerp_pace(a) for a in turns])
+    with rc_context():
+        fig = Figure(figsize=(8.2, 2.9), dpi=100, layout="constrained")
+        left, right = fig.subplots(1, 2)
+        fine = np.linspace(0, 180, 181)
+        left.plot(fine, 1 / np.cos(np.radians(fine / 4)) ** 2, color=PALETTE["black"], lw=1.2,
+                  ls=(0, (4, 2)), label="1 / cos²(θ/4)")
+        left.plot(turns, measured[:, 0], "s", color=PALETTE["purple"], ms=4,
+                  label="measured")
+        left.set_xlabel("turn θ (degrees)")
+        left.set_title("nlerp: fastest ÷ slowest speed", loc="left", fontsize=11)
+        left.legend(frameon=False, fontsize=9)
+        right.plot(turns, measured[:, 1], "s-", color=PALETTE["purple"], ms=4, lw=1.2)
+        right.set_yscale("log")
+        right.set_xlabel("turn θ (degrees)")
+        right.set_title("largest gap to slerp (degrees)", loc="left", fontsize=11)
+        for ax in (left, right):
+            ax.set_xticks([0, 30, 60, 90, 120, 150, 180])
+            ax.grid(alpha=0.3)
+            ax.tick_params(labelsize=9)
+    return fig
+
+
+def png(fig: Figure) -> bytes:
+    """A static figure as PNG bytes (what the notebook shows)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=fig.dpi)
+    return buf.getvalue()
+
+
+def show_pace():
+    """The pace figure as an image for a notebook cell (no interactive canvas)."""
+    from IPython.display import Image
+
+    return Image(png(pace_figure()))

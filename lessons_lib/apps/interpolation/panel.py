@@ -1,0 +1,64 @@
+"""Lesson 2's words: the HTML panel beside the figure and the readouts under the aeroplanes.
+
+Every number here comes from the :class:`~.model.BlendState`; nothing is typed by hand.
+"""
+
+from __future__ import annotations
+
+import html
+
+import quaternion
+
+from ...interpolation import angle_between
+from ..core import fmt_number
+from .model import LABELS, METHODS, BlendState
+from .view import COLOURS
+
+#: An HTML widget's text sits on 28-px lines (the height of a control); a paragraph reads
+#: better closer together. Scoped to this lesson's panel and the preset note above it.
+STYLE = ("<style>.lesson-info, .lesson-preset-note {line-height: 1.4 !important; "
+         "margin: 2px 0 6px 0}</style>")
+
+
+def fmt_q(q) -> str:
+    """A quaternion as four short numbers, (w, x, y, z), never "−0.00"."""
+    return "(" + ", ".join(fmt_number(v, 2) for v in quaternion.as_float_array(q)) + ")"
+
+
+def readouts(state: BlendState, poses: dict) -> dict[str, str]:
+    """Under each aeroplane: how far it has turned from the start and how far it has to go."""
+    out = {}
+    for m in METHODS:
+        moved = angle_between(state.q0, poses[m])
+        left = angle_between(poses[m], state.q1)
+        out[m] = f"{moved:.0f}° from start\n{left:.0f}° to end"
+    return out
+
+
+def info(state: BlendState) -> str:
+    """The panel: angles turned, the quaternions and the sign rule, what each toggle does."""
+    totals = " &nbsp; ".join(
+        f"<b style='color:{COLOURS[m]}'>{LABELS[m]} {state.totals[m]:.0f}°</b>"
+        for m in METHODS)
+    plane = state.plane
+    if plane is None:
+        four_d = "Start and end are one point of the 4D sphere: there is no chord or arc."
+    else:
+        four_d = (
+            "4D, bottom right: nlerp walks the straight chord (○ every 0.1 of t), which "
+            f"dips to {plane.shortest_chord:.2f} from the centre, and is pushed out onto the "
+            "circle (■): bunched at the ends, spread in the middle. slerp's ◆ are evenly "
+            f"spaced: {plane.omega:.0f}° of the 4D circle, half the {state.slerp_angle:.0f}° "
+            "turn.")
+    rows = [
+        f"<b>angle turned</b>: {totals}",
+        f"shortest turn from start to end: <b>{state.true_angle:.0f}°</b>",
+        f"q₀ = {html.escape(fmt_q(state.q0))}, &nbsp; q₁ = {html.escape(fmt_q(state.q1))}",
+        f"<b>take the long way</b>: {state.long_way_note()}",
+        f"<b>wrap Euler angles</b>: {html.escape(state.wrap_note())}",
+        f"<span style='color:#444'>{html.escape(state.axis_note())} Sphere: ○ start, "
+        "✖ end, beads every 0.1 of t.</span>",
+        f"<span style='color:#444'>{html.escape(four_d)}</span>",
+    ]
+    return (STYLE + "<div class='lesson-info' style='font-size:13px;line-height:1.4'>"
+            + "".join(f"<div style='margin:0 0 3px 0'>{r}</div>" for r in rows) + "</div>")

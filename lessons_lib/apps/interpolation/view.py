@@ -1,0 +1,488 @@
+"""Lesson 2's picture: artists made once, moved with ``set_data`` for each state and each t.
+
+Three copies of the aeroplane (Euler lerp, nlerp, slerp) with ghosts and nose trails; the
+nose paths on the unit sphere; the angular speed of each blend against t; and the plane in
+4D that holds nlerp's straight chord and slerp's arc. Everything is drawn with a fixed
+orthographic camera on plain 2D axes, which is fast enough to scrub and to Play.
+
+What changes only with the state (paths, speeds, the 4D chord and arc) is set in
+:meth:`BlendView.show_state`; what changes with t in :meth:`BlendView.show_frame`, so that
+scrubbing t touches only the moving parts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import quaternion
+from matplotlib.artist import Artist
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.colors import to_rgb
+from matplotlib.text import Text
+from matplotlib.ticker import MaxNLocator
+
+from ..core import PALETTE, make_figure, rc_context
+from .model import BEAD_STEP, GHOSTS, LABELS, METHODS, NOSE, UP, BlendState
+
+COLOURS = {"euler": PALETTE["vermillion"], "nlerp": PALETTE["purple"], "slerp": PALETTE["blue"]}
+#: Line styles that stay apart where two curves coincide (Euler lerp and slerp often do):
+#: a wide solid line, a dash-dot and a dash on top.
+STYLES = {"euler": dict(lw=3.4, ls="-", zorder=2.0),
+          "nlerp": dict(lw=2.0, ls=(0, (6, 2, 1.5, 2)), zorder=2.1),
+          "slerp": dict(lw=1.8, ls=(0, (4, 2.5)), zorder=2.2)}
+
+#: The figure, in inches at 100 dpi: 820 x 470 px fits JupyterLab's notebook column at
+#: 1280 px with the file browser open (848 px measured).
+FIG_SIZE = (8.2, 4.7)
+
+# The aeroplane in its own frame: nose along +Z, up along +Y, wings along X.
+_SIZE = 0.8
+_TIP = np.array([0.0, 0.0, 1.05])
+_TAIL = np.array([0.0, 0.0, -0.45])
+FACES = [
+    # Y up and nose +Z in a right-handed frame put the LEFT wing on +X (see lesson 1).
+    ("right wing", np.array([_TIP, _TAIL, [-0.95, 0.0, -0.6]]), PALETTE["green"]),
+    ("left wing", np.array([_TIP, [0.95, 0.0, -0.6], _TAIL]), PALETTE["yellow"]),
+    ("fin", np.array([[0.0, 0.0, -0.05], [0.0, 0.0, -0.5], [0.0, 0.55, -0.68]]),
+     PALETTE["sky"]),
+    ("keel", np.array([[0.0, 0.0, 0.85], [0.0, -0.16, -0.25], [0.0, 0.0, -0.45]]),
+     PALETTE["grey"]),
+]
+FACE_POINTS = _SIZE * np.stack([f[1] for f in FACES])               # (faces, 3, 3)
+_FACE_RGB = np.array([to_rgb(f[2]) for f in FACES])
+_FACE_NORMALS = np.cross(FACE_POINTS[:, 1] - FACE_POINTS[:, 0],
+                         FACE_POINTS[:, 2] - FACE_POINTS[:, 0])
+_FACE_NORMALS /= np.linalg.norm(_FACE_NORMALS, axis=1, keepdims=True)
+# outline edges of every face, for ghosts and the target outline
+_EDGES = np.concatenate([np.stack([p, np.roll(p, -1, axis=0)], axis=1) for p in FACE_POINTS])
+
+
+class Camera:
+    """A fixed orthographic camera: world points -> (screen x, screen y) and depth.
+
+    ``azimuth`` turns the camera about the world's Y (up) axis starting from +Z,
+    ``elevation`` lifts it above the ground plane; larger depth is nearer the viewer.
+    """
+
+    def __init__(self, azimuth: float = 38.0, elevation: float = 22.0) -> None:
+        az, el = np.radians(azimuth), np.radians(elevation)
+        towards_viewer = np.array([np.cos(el) * np.sin(az), np.sin(el), np.cos(el) * np.cos(az)])
+        right = np.cross([0.0, 1.0, 0.0], towards_viewer)
+        right /= np.linalg.norm(right)
+        up = np.cross(towards_viewer, right)
+        self.basis = np.stack([right, up, towards_viewer])  # rows: screen x, screen y, depth
+        self.light = towards_viewer + 0.6 * up + 0.3 * right
+        self.light /= np.linalg.norm(self.light)
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """(..., 3) world points -> (..., 3): screen x, screen y, depth."""
+        return points @ self.basis.T
+
+
+def front_back(xyz: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Split a projected path into the part in front of the sphere and the part behind.
+
+    Returns two (N, 2) arrays with NaN where the other part is, so each draws as one line;
+    the points where the path crosses the rim belong to both, so the line is unbroken.
+    """
+    front = xyz[:, 2] >= 0
+    both_f = front | np.r_[front[1:], False] | np.r_[False, front[:-1]]
+    both_b = ~front | np.r_[~front[1:], False] | np.r_[False, ~front[:-1]]
+    f = xyz[:, :2].copy()
+    b = xyz[:, :2].copy()
+    f[~both_f] = np.nan
+    b[~both_b] = np.nan
+    return f, b
+
+
+def nice_ceiling(value: float) -> float:
+    """The next of 1, 1.5, 2, 2.5, ... times a power of ten: few distinct speed scales."""
+    step = 10.0 ** np.floor(np.log10(value))
+    return float(np.ceil(value / step * 2) / 2 * step)
+
+
+def speed_scale(state: BlendState) -> tuple[float, list[str]]:
+    """The speed plot's top, and the curves that go off it.
+
+    A long-way nlerp can spin thousands of degrees per unit t as its chord passes near the
+    centre of the sphere: the scale is capped at 3x the other curves and the cut is named.
+    """
+    peaks = {m: float(np.max(state.speeds[m])) for m in METHODS}
+    cap = 3.0 * max(peaks["euler"], peaks["slerp"], 1.0)
+    top = nice_ceiling(max(10.0, 1.12 * min(max(peaks.values()), cap)))
+    cut = [f"{LABELS[m]} peaks at {peaks[m]:.0f}" for m in METHODS if peaks[m] > cap]
+    # (the view prints them as "↑ nlerp peaks at 5014", on the title's line)
+    return top, cut
+
+
+def plane_display(omega_deg: float) -> np.ndarray:
+    """2x2 map (for row vectors) from plane coordinates to the picture.
+
+    It turns the plane by -omega/2, so q0 sits below the horizontal through 0, the target
+    as far above it and the arc runs counter-clockwise on the right; the other copy of q1
+    is then on the left, and the whole wedge fits a wide, low box.
+    """
+    phi = np.radians(-omega_deg / 2.0)
+    return np.array([[np.cos(phi), np.sin(phi)], [-np.sin(phi), np.cos(phi)]])
+
+
+class StaticLayer(Artist):
+    """Everything that never changes, rendered once and pasted back on each full draw.
+
+    Text is by far the slowest thing Agg draws. Titles, frames, the little axes, the sphere's
+    circles and the speed plot's ticks change only with the speed scale, so they are marked
+    *animated* (left out of the normal draw) and this artist, drawn first, pastes their
+    cached pixels back, or draws them and caches the result when this size, dpi and
+    ``scale`` have not been seen yet (a few are kept). It is still a full redraw of the
+    figure: every other artist is drawn from scratch each time. When the figure is being
+    saved (a GIF, savefig) matplotlib draws animated artists itself, so this does nothing.
+    """
+
+    KEEP = 8
+
+    def __init__(self, figure) -> None:
+        super().__init__()
+        self.set_figure(figure)
+        self.set_zorder(-100)
+        self.members: list[Artist] = []
+        self.scale: object = None
+        self._cache: dict = {}
+
+    def add(self, *artists: Artist) -> None:
+        for artist in artists:
+            artist.set_animated(True)
+            self.members.append(artist)
+        self._cache.clear()
+
+    def draw(self, renderer) -> None:
+        fig = self.get_figure()
+        if fig.canvas.is_saving():
+            return
+        key = (renderer.width, renderer.height, fig.dpi, self.scale)
+        pixels = self._cache.get(key)
+        if pixels is not None:
+            renderer.restore_region(pixels)
+            return
+        for ax in fig.axes:
+            ax.apply_aspect()
+        for artist in sorted(self.members, key=lambda a: a.get_zorder()):
+            artist.draw(renderer)
+        if len(self._cache) >= self.KEEP:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[key] = renderer.copy_from_bbox(fig.bbox)
+
+
+def _plain_view(ax, half: float, bottom: float | None = None) -> None:
+    ax.set_xlim(-half, half)
+    ax.set_ylim(-half if bottom is None else bottom, half)
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+
+
+def _place_label(label: Text, point: np.ndarray) -> None:
+    """Put a label just outside a point of the unit circle, on the side away from 0."""
+    label.set_position(point * 1.1)
+    label.set_ha("left" if point[0] > 0.35 else "right" if point[0] < -0.35 else "center")
+    label.set_va("bottom" if point[1] > 0.35 else "top" if point[1] < -0.35 else "center")
+
+
+def _sphere_circles() -> list[np.ndarray]:
+    s = np.linspace(0, 2 * np.pi, 97)
+    c, z = np.cos(s), np.zeros_like(s)
+    return [np.stack([c, z, np.sin(s)], axis=1),            # equator (the ground plane)
+            np.stack([c, np.sin(s), z], axis=1),            # meridian in the XY plane
+            np.stack([z, np.sin(s), c], axis=1)]            # meridian in the YZ plane
+
+
+class BlendView:
+    """The figure and its artists; ``show_state`` and ``show_frame`` move them."""
+
+    def __init__(self, camera: Camera | None = None) -> None:
+        self.camera = camera or Camera()
+        self.fig = make_figure(*FIG_SIZE)
+        self._state: BlendState | None = None
+        self.show_up = False
+        with rc_context():
+            self._build_planes()
+            self._build_sphere()
+            self._build_speed()
+            self._build_plane4d()
+        self._build_static()
+
+    # -- construction -------------------------------------------------------------------------
+    def _build_planes(self) -> None:
+        fig = self.fig
+        self.ax_obj, self.bodies, self.ghosts, self.targets = {}, {}, {}, {}
+        self.trails, self.readouts = {}, {}
+        for i, m in enumerate(METHODS):
+            ax = fig.add_axes((0.006 + 0.2 * i, 0.44, 0.194, 0.5))
+            _plain_view(ax, 1.2, bottom=-1.62)
+            ax.set_title(LABELS[m], color=COLOURS[m], fontweight="bold", pad=3, y=1.0)
+            for spine in ax.spines.values():
+                spine.set_visible(True)
+                spine.set_color(COLOURS[m])
+            if i == 0:
+                self.gizmo = self._draw_gizmo(ax)
+            self.targets[m] = ax.add_collection(LineCollection(
+                [], colors=PALETTE["black"], linewidths=0.8, linestyles=(0, (2, 2)),
+                alpha=0.55, zorder=1))
+            self.ghosts[m] = ax.add_collection(LineCollection(
+                [], colors=COLOURS[m], linewidths=0.7, alpha=0.35, zorder=2))
+            (self.trails[m],) = ax.plot([], [], color=COLOURS[m], lw=1.6, zorder=3)
+            self.bodies[m] = ax.add_collection(PolyCollection(
+                [], edgecolors=PALETTE["black"], linewidths=0.6, zorder=4))
+            self.readouts[m] = ax.text(0.5, 0.02, "", transform=ax.transAxes, ha="center",
+                                       va="bottom", fontsize=9, linespacing=1.15)
+            self.ax_obj[m] = ax
+
+    def _draw_gizmo(self, ax) -> list[Artist]:
+        """Small world X, Y, Z axes in the upper-left corner, inside the panel's frame."""
+        origin = np.array([-0.88, 0.78])
+        drawn = []
+        for name, vec in (("X", [1, 0, 0]), ("Y", [0, 1, 0]), ("Z", [0, 0, 1])):
+            p = self.camera.project(np.array(vec, float))[:2] * 0.22
+            drawn += ax.plot(*np.stack([origin, origin + p]).T, color=PALETTE["grey"], lw=1.0)
+            drawn.append(ax.text(*(origin + p * 1.45), name, color="#555555", fontsize=9,
+                                 ha="center", va="center"))
+        return drawn
+
+    def _build_sphere(self) -> None:
+        cam = self.camera
+        ax = self.ax_sphere = self.fig.add_axes((0.605, 0.43, 0.39, 0.51))
+        _plain_view(ax, 1.1)
+        ax.set_title("nose paths on the unit sphere", pad=3, y=1.0)
+        rim = np.linspace(0, 2 * np.pi, 121)
+        front, back = [np.stack([np.cos(rim), np.sin(rim)], axis=1)], []
+        for circle in _sphere_circles():
+            f, b = front_back(cam.project(circle))
+            front.append(f)
+            back.append(b)
+        self.sphere_grid = [
+            ax.add_collection(LineCollection(front, colors=[PALETTE["grey"]] + [
+                PALETTE["light"]] * (len(front) - 1), linewidths=0.9, zorder=0)),
+            ax.add_collection(LineCollection(back, colors=PALETTE["light"], linewidths=0.6,
+                                             linestyles=":", zorder=0))]
+        (self.axis_line,) = ax.plot([], [], color=PALETTE["black"], lw=0.9, ls="-.",
+                                    alpha=0.6, zorder=1)
+        self.nose_front, self.nose_back, self.nose_now, self.beads = {}, {}, {}, {}
+        self.up_front, self.up_back, self.up_now = {}, {}, {}
+        bead = {"euler": "o", "nlerp": "s", "slerp": "D"}
+        for m in METHODS:
+            c, style = COLOURS[m], STYLES[m]
+            (self.nose_back[m],) = ax.plot([], [], color=c, lw=style["lw"] * 0.6,
+                                           ls=style["ls"], alpha=0.3, zorder=2)
+            (self.nose_front[m],) = ax.plot([], [], color=c, lw=style["lw"], ls=style["ls"],
+                                            zorder=3 + style["zorder"] / 10,
+                                            solid_capstyle="butt")
+            (self.beads[m],) = ax.plot([], [], bead[m], color=c, ms=3.2, zorder=4)
+            (self.nose_now[m],) = ax.plot([], [], "o", color=c, ms=8, mec="white", mew=1.0,
+                                          zorder=5)
+            (self.up_back[m],) = ax.plot([], [], color=c, lw=1.0, ls=":", alpha=0.3, zorder=2)
+            (self.up_front[m],) = ax.plot([], [], color=c, lw=1.3, ls=":", zorder=3)
+            (self.up_now[m],) = ax.plot([], [], "s", color=c, ms=5, mec="white", mew=0.8,
+                                        zorder=5)
+        (self.nose_start,) = ax.plot([], [], "o", mfc="white", mec=PALETTE["black"], ms=8,
+                                     mew=1.5, zorder=6)
+        (self.nose_end,) = ax.plot([], [], "X", color=PALETTE["black"], ms=8, zorder=6)
+
+    def _build_speed(self) -> None:
+        ax = self.ax_speed = self.fig.add_axes((0.075, 0.085, 0.505, 0.225))
+        ax.set_xlim(0, 1)
+        ax.set_xticks([0, 0.25, 0.5, 0.75, 1])
+        ax.set_xticklabels(["t = 0", "", "0.5", "", "1"])
+        ax.tick_params(labelsize=9, pad=2)
+        ax.yaxis.set_major_locator(MaxNLocator(3, integer=True))
+        self.speed_lines = {}
+        for m in METHODS:
+            (self.speed_lines[m],) = ax.plot([], [], color=COLOURS[m], label=LABELS[m],
+                                             solid_capstyle="butt", **STYLES[m])
+        self.cursor = ax.axvline(0.5, color=PALETTE["black"], lw=1.0, ls=":")
+        self.off_chart = ax.text(1.0, 1.17, "", transform=ax.transAxes, ha="right",
+                                 va="bottom", fontsize=9, color=PALETTE["black"])
+        # every title gets y=1: an automatic title position measures the axes' tick labels
+        # on every draw, a few milliseconds per axes that never move
+        ax.set_title("angular speed, ° per unit of t", loc="left", fontsize=10,
+                     fontweight="bold", pad=20, y=1.0)
+        self.legend = ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3,
+                                frameon=False, fontsize=9, handlelength=3.2,
+                                borderaxespad=0.1, columnspacing=1.2)
+
+    def _build_plane4d(self) -> None:
+        ax = self.ax_4d = self.fig.add_axes((0.6, 0.005, 0.395, 0.37))
+        _plain_view(ax, 1.3, bottom=-1.05)
+        ax.set_aspect("equal", adjustable="datalim")      # the box stays; limits follow
+        ax.set_title("4D: the plane of q₀ and q₁", fontsize=10, fontweight="bold", pad=3,
+                     y=1.0)
+        s = np.linspace(0, 2 * np.pi, 121)
+        (self.circle4d,) = ax.plot(np.cos(s), np.sin(s), color=PALETTE["light"], lw=1.0,
+                                   zorder=0)
+        (self.origin4d,) = ax.plot([0], [0], "+", color=PALETTE["grey"], ms=6, zorder=1)
+        self.rays = ax.add_collection(LineCollection([], colors=PALETTE["purple"],
+                                                     linewidths=0.6, alpha=0.45, zorder=1))
+        (self.arc,) = ax.plot([], [], color=COLOURS["slerp"], lw=2.2, zorder=2,
+                              label="slerp's arc")
+        (self.chord,) = ax.plot([], [], color=COLOURS["nlerp"], lw=1.6, ls=(0, (5, 2)),
+                                zorder=2, label="nlerp's chord")
+        (self.chord_beads,) = ax.plot([], [], "o", mfc="white", mec=COLOURS["nlerp"], ms=3.5,
+                                      mew=1.0, zorder=3)
+        (self.nlerp_beads,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=3.5, zorder=3)
+        (self.slerp_beads,) = ax.plot([], [], "D", color=COLOURS["slerp"], ms=3.0, zorder=4)
+        (self.ray_now,) = ax.plot([], [], color=COLOURS["nlerp"], lw=1.0, zorder=4)
+        (self.chord_now,) = ax.plot([], [], "o", mfc="white", mec=COLOURS["nlerp"], ms=7,
+                                    mew=1.5, zorder=5)
+        (self.nlerp_now,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=8, mec="white",
+                                    mew=1.0, zorder=5)
+        (self.slerp_now,) = ax.plot([], [], "o", color=COLOURS["slerp"], ms=8, mec="white",
+                                    mew=1.0, zorder=6)
+        style = dict(fontsize=9, ha="center", va="center", zorder=7, clip_on=True)
+        self.label_q0 = ax.text(0, 0, "q₀", **style)
+        self.label_target = ax.text(0, 0, "", **style)
+        self.label_other = ax.text(0, 0, "", color="#555555", **style)
+        (self.other_dot,) = ax.plot([], [], "o", mfc="white", mec="#555555", ms=5, zorder=3)
+        self.note4d = ax.text(0.5, 0.5, "", transform=ax.transAxes, ha="center", va="center",
+                              fontsize=9, color="#555555")
+
+    def _build_static(self) -> None:
+        # pre-render what never changes: frames, titles, ticks, gizmo, sphere circles
+        fig = self.fig
+        self.static = StaticLayer(fig)
+        fig.add_artist(self.static)
+        dynamic_text = {*self.readouts.values(), self.off_chart, self.label_q0,
+                        self.label_target, self.label_other, self.note4d}
+        for ax in fig.axes:
+            ax.patch.set_visible(False)                 # the figure's own white shows
+            self.static.add(*ax.spines.values(), ax.xaxis, ax.yaxis,
+                            *(a for a in ax.get_children()
+                              if isinstance(a, Text) and a not in dynamic_text))
+        self.static.add(*self.gizmo, *self.sphere_grid, self.legend)
+
+    # -- the state: paths, speeds, the 4D plane ---------------------------------------------------
+    def show_state(self, state: BlendState, show_up: bool) -> None:
+        """Everything that depends on the orientations and toggles, not on t."""
+        cam = self.camera
+        self._state = state
+        for m in METHODS:
+            self.speed_lines[m].set_data(state.ts, state.speeds[m])
+            f, b = front_back(cam.project(state.noses[m]))
+            self.nose_front[m].set_data(f[:, 0], f[:, 1])
+            self.nose_back[m].set_data(b[:, 0], b[:, 1])
+            beads = cam.project(state.noses[m][::BEAD_STEP])
+            self.beads[m].set_data(beads[:, 0], beads[:, 1])
+            f, b = front_back(cam.project(state.ups[m]))
+            self.up_front[m].set_data(f[:, 0], f[:, 1])
+            self.up_back[m].set_data(b[:, 0], b[:, 1])
+            for artist in (self.up_front[m], self.up_back[m], self.up_now[m]):
+                artist.set_visible(show_up)
+            self.targets[m].set_segments(self.outline(state.frames[m][-1]))
+        start = cam.project(state.noses["slerp"][0])
+        end = cam.project(state.noses["slerp"][-1])
+        self.nose_start.set_data([start[0]], [start[1]])
+        self.nose_end.set_data([end[0]], [end[1]])
+        if state.axis is None:
+            self.axis_line.set_data([], [])
+        else:
+            ends = cam.project(np.stack([-1.1 * state.axis, 1.1 * state.axis]))
+            self.axis_line.set_data(ends[:, 0], ends[:, 1])
+        top, cut = speed_scale(state)
+        self.ax_speed.set_ylim(0.0, top)
+        self.static.scale = top                         # its tick labels are pre-rendered
+        self.off_chart.set_text(("↑ " + ", ".join(cut)) if cut else "")
+        self._show_plane(state)
+
+    def _show_plane(self, state: BlendState) -> None:
+        plane = state.plane
+        moving = (self.rays, self.arc, self.chord, self.chord_beads, self.nlerp_beads,
+                  self.slerp_beads, self.ray_now, self.chord_now, self.nlerp_now,
+                  self.slerp_now, self.label_q0, self.label_target, self.label_other,
+                  self.other_dot, self.circle4d, self.origin4d)
+        for artist in moving:
+            artist.set_visible(plane is not None)
+        if plane is None:
+            self.note4d.set_text("start = end: one point of the\n4D sphere, so no plane")
+            self._display = None
+            return
+        self.note4d.set_text("")
+        m = self._display = plane_display(plane.omega)      # row vectors: xy @ m
+        arc, chord, nl = plane.slerp @ m, plane.chord @ m, plane.nlerp @ m
+        self.arc.set_data(arc[:, 0], arc[:, 1])
+        self.chord.set_data(chord[:, 0], chord[:, 1])
+        every = slice(None, None, BEAD_STEP)
+        self.chord_beads.set_data(chord[every, 0], chord[every, 1])
+        self.nlerp_beads.set_data(nl[every, 0], nl[every, 1])
+        self.slerp_beads.set_data(arc[every, 0], arc[every, 1])
+        self.rays.set_segments([np.stack([[0.0, 0.0], p]) for p in nl[every]])
+        q0 = np.array([1.0, 0.0]) @ m
+        target, other = plane.target @ m, plane.other @ m
+        self._fit_plane(np.vstack([arc, chord, [[0.0, 0.0]], [other]]))
+        for label, point in ((self.label_q0, q0), (self.label_target, target),
+                             (self.label_other, other)):
+            _place_label(label, point)
+        self.label_target.set_text(state.target_sign)
+        self.label_other.set_text(state.other_sign)
+        self.other_dot.set_data([other[0]], [other[1]])
+        if np.linalg.norm(target - q0) < 0.3:         # close together: one above, one below
+            self.label_target.set_va("bottom")
+            self.label_q0.set_va("top")
+        if np.linalg.norm(other - q0) < 0.3:          # (the long way round from q1 to q1)
+            self.label_other.set_ha("right")
+            self.label_q0.set_ha("left")
+
+    def _fit_plane(self, points: np.ndarray) -> None:
+        """Frame the origin, the arc, the chord and both copies of q1, at equal scales."""
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        centre, half = (lo + hi) / 2, (hi - lo) / 2 + [0.42, 0.25]   # room for the labels
+        box = self.ax_4d.get_position(original=True)
+        fig_w, fig_h = self.fig.get_size_inches()
+        aspect = (box.height * fig_h) / (box.width * fig_w)          # height / width
+        half_x = max(half[0], half[1] / aspect)
+        half_y = half_x * aspect
+        self.ax_4d.set_xlim(centre[0] - half_x, centre[0] + half_x)
+        self.ax_4d.set_ylim(centre[1] - half_y, centre[1] + half_y)
+
+    # -- the frame: poses at t ---------------------------------------------------------------------
+    def outline(self, frame: np.ndarray) -> np.ndarray:
+        return self.camera.project(_EDGES @ frame.T)[..., :2]
+
+    def body(self, frame: np.ndarray):
+        pts = self.camera.project(FACE_POINTS @ frame.T)            # (faces, 3, 3)
+        normals = _FACE_NORMALS @ frame.T
+        facing = normals @ self.camera.basis[2]
+        light = np.abs(normals @ self.camera.light)
+        shade = (0.55 + 0.45 * light) * np.where(facing >= 0, 1.0, 0.8)
+        order = np.argsort(pts[..., 2].mean(axis=1))                  # far faces first
+        colours = np.clip(_FACE_RGB * shade[:, None], 0, 1)
+        return pts[order, :, :2], colours[order]
+
+    def show_frame(self, state: BlendState, t: float, poses: dict, readouts: dict) -> None:
+        """Move the aeroplanes, ghosts, trails, sphere markers, cursor and 4D markers to t."""
+        cam = self.camera
+        upto = state.ts <= t + 1e-9
+        passed = GHOSTS <= t + 1e-9
+        for m in METHODS:
+            frame = quaternion.as_rotation_matrix(poses[m])
+            verts, colours = self.body(frame)
+            self.bodies[m].set_verts(verts)
+            self.bodies[m].set_facecolor(colours)
+            self.ghosts[m].set_segments(
+                [seg for g in state.ghosts[m][passed] for seg in self.outline(g)])
+            tips = cam.project(np.vstack([state.noses[m][upto], frame @ NOSE]) * _TIP[2] * _SIZE)
+            self.trails[m].set_data(tips[:, 0], tips[:, 1])
+            nose = cam.project(frame @ NOSE)
+            self.nose_now[m].set_data([nose[0]], [nose[1]])
+            self.nose_now[m].set_zorder(5 if nose[2] >= 0 else 1.5)
+            up = cam.project(frame @ UP)
+            self.up_now[m].set_data([up[0]], [up[1]])
+            self.readouts[m].set_text(readouts[m])
+        self.cursor.set_xdata([t, t])
+        plane, m = state.plane, self._display
+        if plane is not None:
+            chord_pt = ((1 - t) * np.array([1.0, 0.0]) + t * plane.target) @ m
+            nl = plane.coords(quaternion.as_float_array(poses["nlerp"])) @ m
+            sl = plane.coords(quaternion.as_float_array(poses["slerp"])) @ m
+            self.chord_now.set_data([chord_pt[0]], [chord_pt[1]])
+            self.nlerp_now.set_data([nl[0]], [nl[1]])
+            self.slerp_now.set_data([sl[0]], [sl[1]])
+            self.ray_now.set_data([0.0, nl[0]], [0.0, nl[1]])
+
