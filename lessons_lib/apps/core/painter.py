@@ -497,14 +497,12 @@ class Painter:
         renderer = canvas.get_renderer()
         pixels = np.asarray(renderer.buffer_rgba())
         buff = pixels.view(np.uint32).squeeze(2)
-        if (canvas._force_full or buff.shape != canvas._last_buff.shape
-                or (pixels[:, :, 3] != 255).any()):
-            canvas.set_image_mode("full")
-            output = pixels
-        else:
-            canvas.set_image_mode("diff")
-            changed = buff != canvas._last_buff
-            output = np.where(changed, buff, 0).view(np.uint8).reshape(pixels.shape)
+        # Always a full frame. Frames are sent without waiting for the page to ask, so two
+        # can arrive before the first has loaded; the page then shows only the second. A
+        # difference image dropped that way leaves stale pixels behind (ghost markers seen
+        # in lesson 4's drags); a full frame replaces everything.
+        canvas.set_image_mode("full")
+        output = pixels
         canvas._last_buff = buff.copy()
         canvas._force_full = False
         canvas._png_is_old = False
