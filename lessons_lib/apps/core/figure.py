@@ -7,7 +7,6 @@
   it into a pan or zoom mode that would swallow the lesson's own clicks.
 * :class:`DragHandler` turns press / move / release into a drag that always ends: on a
   release anywhere, when the pointer leaves the canvas, or on a move with no button held.
-  When moves arrive faster than the app handles them, only the newest is handled.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from collections.abc import Callable
 import matplotlib
 import matplotlib.pyplot as plt
 
-from .painter import Painter, messages_waiting, take_idle, when_idle
+from .painter import Painter
 
 PALETTE = {
     "black": "#000000",
@@ -125,7 +124,6 @@ class DragHandler:
         return self.item is not None
 
     def _press(self, event) -> None:
-        take_idle(self)                  # a move still waiting belongs to the old drag
         if self.item is not None:        # a press while "dragging": the release was lost
             self._end(event)
         self.item = self.on_press(event)
@@ -138,20 +136,9 @@ class DragHandler:
             self._end(event)
             return
         if event.inaxes is not None and event.xdata is not None:
-            if messages_waiting():       # newer moves are queued: only the newest is worked
-                when_idle(self, lambda: self._apply(event))
-                return
-            take_idle(self)
-            self.on_move(self.item, event)
-
-    def _apply(self, event) -> None:
-        if self.item is not None:
             self.on_move(self.item, event)
 
     def _end(self, event) -> None:
-        waiting = take_idle(self)        # the last move first, then the release
-        if waiting is not None:
-            waiting()
         item, self.item = self.item, None
         if item is not None and self.on_release is not None:
             self.on_release(item, event)

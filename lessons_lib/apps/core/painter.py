@@ -20,11 +20,9 @@ Three things make a control feel slow in ipympl, and :class:`Painter` removes ea
 3. **PNG encoding.** The difference image ipympl sends is encoded with zlib level 1 and
    run-length matching instead of level 6 (about half the time, 15-25 % more bytes), and a
    full frame with no transparency as RGB.
-4. **Stale frames.** When more messages from the page are already waiting in the kernel
-   (a drag or a key held down outruns the drawing), a draw is put off until they have been
-   handled (:func:`when_idle`), so the newest value is drawn and no time goes on frames
-   nobody would see. ipywidgets already sends a control's newest value only once the
-   kernel is idle; this does the same for everything else.
+Putting a draw off while more page messages waited (so that the newest value wins) was
+tried and taken out: it left lesson 4's drags without a repaint for tens of seconds in
+Chromium. ipywidgets already sends a control's newest value only once the kernel is idle.
 
 Saving (``savefig``, GIFs) never goes through the cache: matplotlib draws every artist.
 ``LESSONS_FAST_DRAW=0`` in the environment turns all three off (ipympl's own path), to
@@ -33,10 +31,8 @@ compare or to rule the painter out when something looks wrong.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import os
-import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -56,94 +52,6 @@ ENABLED = os.environ.get("LESSONS_FAST_DRAW", "1").strip() != "0"
 
 DynamicSpec = Iterable[Artist] | Callable[[], Iterable[Artist]] | None
 _KEEP = object()
-#: A put-off draw waits at most this long (s) for the queue to empty, then draws anyway.
-MAX_DEFER_S = 0.15
-
-
-# -- the kernel's queue ---------------------------------------------------------------------
-def messages_waiting() -> bool:
-    """True when more messages from the page wait in this kernel behind the one being
-    handled. Best effort, from ipykernel's internals (7.x: the main shell's inproc socket and
-    the shell tasks not yet run); False whenever it cannot tell (no kernel, other versions)."""
-    if not ENABLED:
-        return False
-    try:
-        from IPython import get_ipython
-
-        kernel = getattr(get_ipython(), "kernel", None)
-        if kernel is None:
-            return False
-        thread = getattr(kernel, "shell_channel_thread", None)
-        pair = getattr(getattr(thread, "manager", None), "_shell_channel_to_main", None)
-        sock = getattr(pair, "to_socket", None)
-        if sock is not None:
-            import zmq
-
-            if sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
-                return True
-        try:
-            tasks = asyncio.all_tasks()
-            current = asyncio.current_task()
-        except RuntimeError:            # no running loop in this thread
-            return False
-        return any(t is not current and not t.done()
-                   and getattr(t.get_coro(), "__qualname__", "").endswith("shell_main")
-                   for t in tasks)
-    except Exception:  # never let a peek break a callback
-        return False
-
-
-_idle: dict[object, Callable[[], None]] = {}
-_idle_since: float | None = None
-_idle_hooked = False
-
-
-def when_idle(key: object, fn: Callable[[], None]) -> None:
-    """Run ``fn`` once the kernel has no more page messages waiting: after the message that
-    empties the queue (IPython's ``post_execute``, which every widget message triggers), or
-    from a timer; at most :data:`MAX_DEFER_S` late. A later call with the same ``key``
-    replaces the earlier ``fn`` (the newest wins)."""
-    global _idle_since, _idle_hooked
-    _idle[key] = fn
-    if _idle_since is None:
-        _idle_since = time.monotonic()
-    if not _idle_hooked:
-        try:
-            from IPython import get_ipython
-
-            shell = get_ipython()
-            if shell is not None:
-                shell.events.register("post_execute", _run_idle)
-                _idle_hooked = True
-        except Exception:
-            pass
-    try:
-        asyncio.get_running_loop().call_later(MAX_DEFER_S / 2, _run_idle)
-    except RuntimeError:
-        pass
-
-
-def take_idle(key: object) -> Callable[[], None] | None:
-    """Remove and return what :func:`when_idle` holds for ``key`` (to run it now, or not)."""
-    return _idle.pop(key, None)
-
-
-def _run_idle() -> None:
-    global _idle_since
-    if not _idle:
-        return
-    overdue = _idle_since is not None and time.monotonic() - _idle_since >= MAX_DEFER_S
-    if messages_waiting() and not overdue:
-        try:
-            asyncio.get_running_loop().call_later(MAX_DEFER_S / 2, _run_idle)
-        except RuntimeError:
-            pass
-        return
-    _idle_since = None
-    for key in list(_idle):
-        fn = _idle.pop(key, None)
-        if fn is not None:
-            fn()
 
 
 def encode_png(pixels: np.ndarray, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
@@ -162,8 +70,7 @@ class Painter:
     ``dynamic`` is a list of artists, or a callable returning one (called at each draw, so
     the list may follow the app's state); ``None`` or empty means every draw is a full
     render. Attributes for tests and benchmarks: ``full_draws``, ``fast_draws``,
-    ``partial_draws``, ``sent``,
-    ``deferred`` (draws put off while page messages were waiting).
+    ``partial_draws``, ``sent``.
     """
 
     def __init__(self, fig: Figure, dynamic: DynamicSpec = None) -> None:
@@ -179,7 +86,6 @@ class Painter:
         self.fast_draws = 0
         self.partial_draws = 0
         self.sent = 0
-        self.deferred = 0
         self._held = 0
         self._missed = False
 
@@ -223,12 +129,7 @@ class Painter:
         if self._held:
             self._missed = True
         elif ENABLED and self.page_attached:
-            if messages_waiting():
-                self.deferred += 1
-                when_idle(self, self.draw_now)
-            else:
-                _idle.pop(self, None)
-                self.draw_now()
+            self.draw_now()
         else:
             self.figure.canvas.draw_idle()
 
