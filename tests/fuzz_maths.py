@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import inspect
 import json
 import math
@@ -170,15 +171,14 @@ def point_sets(draw, dim=2, closed_ok=True):
     return pts
 
 
-SPLINES = None
+def once(make):
+    """A strategy for the one value ``make()`` builds, built on first use and kept."""
+    return st.builds(functools.cache(make))
 
 
 def splines():
-    global SPLINES
-    if SPLINES is None:
-        SPLINES = [tracks.track("oval"), tracks.track("s_bend"), tracks.sloped_road(),
-                   spline.Spline([[0, 0], [10, 0], [20, 5]])]
-    return st.sampled_from(SPLINES)
+    return once(lambda: (tracks.track("oval"), tracks.track("s_bend"), tracks.sloped_road(),
+                         spline.Spline([[0, 0], [10, 0], [20, 5]]))).flatmap(st.sampled_from)
 
 
 @st.composite
@@ -222,14 +222,8 @@ def grids(draw):
 
 
 cells = st.tuples(st.integers(-2, 9), st.integers(-2, 9))
-MESH = None
-
-
 def meshes():
-    global MESH
-    if MESH is None:
-        MESH = navmesh.lesson_navmesh()
-    return st.just(MESH)
+    return once(navmesh.lesson_navmesh)
 
 
 params = st.builds(steering.SteeringParams, heading_weight=unit01, max_yaw_delta=small_pos,
@@ -242,14 +236,9 @@ pieces = st.lists(st.one_of(st.tuples(st.just("line"), st.floats(-5, 200)),
                             st.tuples(st.just("arc"), st.floats(-5, 200), st.floats(-720, 720)),
                             st.tuples(st.just("arc"), st.floats(1, 10)), nasty_scalar),
                   max_size=4)
-TRAJ = None
-
-
 def trajectories():
-    global TRAJ
-    if TRAJ is None:
-        TRAJ = vehicle.simulate(tracks.track("oval"), None, 10.0, 2.0, start_offset=1.0)
-    return st.just(TRAJ)
+    return once(lambda: vehicle.simulate(tracks.track("oval"), None, 10.0, 2.0,
+                                         start_offset=1.0))
 
 
 def steps_lists():
@@ -423,14 +412,9 @@ S["pathsmooth.string_pull"] = (P.string_pull, [st.lists(cells, max_size=6),
 S["pathsmooth.path_length"] = (P.path_length, [point_sets(2)], {})
 S["pathsmooth.serpentine_grid"] = (P.serpentine_grid, [st.integers(-1, 30)],
                                    {"height": st.integers(0, 20), "spacing": st.integers(0, 5)})
-SW = None
-
-
 def sweeps():
-    global SW
-    if SW is None:
-        SW = sweep.speed_sweep(tracks.track("oval"), speeds=(5.0, 10.0), duration=1.0)
-    return st.just(SW)
+    return once(lambda: sweep.speed_sweep(tracks.track("oval"), speeds=(5.0, 10.0),
+                                          duration=1.0))
 
 
 speeds_s = st.lists(st.floats(-1, 150), min_size=0, max_size=3)
@@ -446,14 +430,8 @@ S["Runs.metrics"] = (st.just(sweep.simulate_many(tracks.track("oval"), [steering
 S["SpeedSweep.best"] = (_method(sweeps(), "best"), [st.sampled_from(["rms", "max", "x"])], {})
 S["SpeedSweep.regions"] = (_method(sweeps(), "regions"), [st.sampled_from(["rms", "max"])], {})
 S["SpeedSweep.at"] = (_method(sweeps(), "at"), [st.floats(-10, 100)], {})
-FLOOR = None
-
-
 def floors():
-    global FLOOR
-    if FLOOR is None:
-        FLOOR = navmesh.lesson_walkable()
-    return st.just(FLOOR)
+    return once(navmesh.lesson_walkable)
 
 
 S["funnel.step_text"] = (F.step_text, [steps_lists().map(lambda s: s[len(s) // 2])], {})
