@@ -372,13 +372,20 @@ class Session:
             self.extra.append(row(f"{self.prefix}: {what}", float("nan"), note=why))
 
     # -- interactions ---------------------------------------------------------------------
+    def _find_slider(self, label: str, what: str, tag: str):
+        """Tag the slider labelled ``label``; its locator, or None (and a row) if missing."""
+        if self.page.evaluate(JS_TAG_SLIDER, [label, tag]) is None:
+            self._unavailable(what, "slider not found")
+            return None
+        return self.page.locator(f'[data-bench="{tag}"]')
+
     def keyboard(self, label: str, n: int) -> None:
         """``n`` arrow-key presses on a slider, away from its nearer end and back in turn."""
-        page, what = self.page, f"slider '{label}' key"
-        tag = "kbd-" + label
-        if page.evaluate(JS_TAG_SLIDER, [label, tag]) is None:
-            return self._unavailable(what, "slider not found")
-        handle = page.locator(f'[data-bench="{tag}"] .noUi-handle').first
+        page, what, tag = self.page, f"slider '{label}' key", "kbd-" + label
+        slider = self._find_slider(label, what, tag)
+        if slider is None:
+            return
+        handle = slider.locator(".noUi-handle").first
         handle.scroll_into_view_if_needed()
         info = page.evaluate(JS_SLIDER_INFO, tag)
         up = info["max"] - info["now"] >= info["now"] - info["min"]
@@ -440,12 +447,12 @@ class Session:
         self.drags.setdefault(what, []).append((max(0.0, paints[-1] - up), rate))
 
     def slider_drag(self, label: str, n: int) -> None:
-        page, what = self.page, f"slider '{label}' drag"
-        tag = "drag-" + label
-        if page.evaluate(JS_TAG_SLIDER, [label, tag]) is None:
-            return self._unavailable(what, "slider not found")
-        track = page.locator(f'[data-bench="{tag}"] .noUi-target').first
-        handle = page.locator(f'[data-bench="{tag}"] .noUi-handle').first
+        what = f"slider '{label}' drag"
+        slider = self._find_slider(label, what, "drag-" + label)
+        if slider is None:
+            return
+        track = slider.locator(".noUi-target").first
+        handle = slider.locator(".noUi-handle").first
         track.scroll_into_view_if_needed()
 
         def points():

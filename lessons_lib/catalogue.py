@@ -27,9 +27,9 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         1, "01_gimbal_lock", "Gimbal lock",
         "Yaw, pitch and roll as three nested rings. Turn them with sliders in any of the six "
-        "orders, watch two rings line up when the middle one reaches ±90°, and read the "
-        "rotation matrix and the quaternion beside them. Ends with the safe way back from a "
-        "quaternion to yaw/pitch/roll.",
+        "orders, watch the outer and inner axes line up when the middle ring reaches ±90°, and "
+        "read the rotation matrix and the quaternion beside them. Ends with the safe way back "
+        "from a quaternion to yaw/pitch/roll.",
         apps=(("GimbalApp", "lessons_lib.apps.gimbal"),), seeds=("001", "004")),
     Lesson(
         2, "02_euler_vs_slerp", "Euler interpolation vs slerp",

@@ -115,7 +115,7 @@ PRESETS = (
 )
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=8)
 def _cached(key: tuple) -> FunnelState:
     names = ("start_x", "start_y", "goal_x", "goal_y", "radius", "method", "corridor",
              "show_curve")
@@ -157,7 +157,7 @@ class FunnelApp(LessonApp):
 
     def __init__(self, width: float = 6.6, height: float = 4.25, **initial) -> None:
         self._size = (float(width), float(height))
-        self._dragging = False
+        self._resizing = False
         super().__init__(**initial)
         self.go_to_end()
 
@@ -192,6 +192,14 @@ class FunnelApp(LessonApp):
                                         "method", "corridor", "show_curve"))
         return _cached(key)
 
+    def _on_frame_slider(self, change) -> None:
+        if not self._resizing:
+            super()._on_frame_slider(change)
+
+    def _on_play_value(self, change) -> None:
+        if not self._resizing:
+            super()._on_play_value(change)
+
     def _step_index(self, state: FunnelState, frame) -> int | None:
         if not state.steps:
             return None
@@ -199,13 +207,16 @@ class FunnelApp(LessonApp):
 
     def draw(self, state: FunnelState, frame) -> None:
         last = max(state.n_steps - 1, 0)
-        if self.step.max != last:
+        if self.step.max != last:   # a new trace: fit the step slider and Play to it
             at_end = self.step.value >= self.step.max
-            with self.batch():
+            self._resizing = True   # their clamping is part of this draw, not a new update
+            try:
                 self.play.max = last
                 self.step.max = last
                 if at_end:
-                    self.step.value = last
+                    self.step.value = self.play.value = last
+            finally:
+                self._resizing = False
         k = self._step_index(state, self.step.value)
         p = self.params
         self.view.draw_route(state, p.show_zigzag, p.show_shortest)

@@ -62,7 +62,7 @@ def lesson_floor():
     return free, bake_navmesh(free)
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=4)
 def _eroded(radius: float):
     free, _mesh = lesson_floor()
     floor = erode(free, radius)

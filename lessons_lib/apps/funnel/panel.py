@@ -59,7 +59,8 @@ def lengths_html(state) -> str:
     extra = ""
     if state.path is not None:
         extra = (f"{len(state.portals)} portals, {state.n_corners} corners; the funnel saves "
-                 f"<b>{fmt_number(state.saved, 1)}%</b> over the zigzag.")
+                 f"<b>{fmt_number(state.saved, 1)}%</b> over the zigzag."
+                 f'<br><span class="lesson-bends">{bends_text(state)}</span>')
         if state.shortest is not None and state.excess("path") > 0.05:
             extra += (" <b>This corridor does not hold the shortest path:</b> no smoothing "
                       "inside it can reach the sky-blue line.")
@@ -67,6 +68,14 @@ def lengths_html(state) -> str:
 
 
 PATH_LABEL_COLOUR = "#000000"
+
+
+def bends_text(state) -> str:
+    """Where the funnel path bends, start and goal left out."""
+    if state.path is None or len(state.path) <= 2:
+        return "bends: none (a straight line)"
+    return "bends at " + ", ".join(f"({fmt_number(x, 2)}, {fmt_number(y, 2)})"
+                                   for x, y in state.path[1:-1])
 
 
 def radius_html(state) -> str:
