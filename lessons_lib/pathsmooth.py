@@ -283,9 +283,13 @@ def serpentine_grid(n_walls: int, height: int = 9, spacing: int = 3) -> tuple[np
 def catmull_rom(points, samples: int = 24) -> np.ndarray:
     """A Catmull-Rom curve through ``points`` (the end points repeated), ``samples`` points
     per piece: the "make it look smooth" step the lesson warns about. An (M, 2) array."""
-    p = np.asarray(points, dtype=float)
-    if p.ndim != 2 or p.shape[1] != 2 or len(p) < 2:
-        raise ValueError(f"catmull_rom needs an (N, 2) array with N >= 2, got shape {p.shape}")
+    try:
+        p = check.array(points, "points", (None, 2), min_rows=2, what="x, y pairs")
+    except ValueError as exc:
+        raise ValueError(f"catmull_rom needs an (N, 2) array with N >= 2: {exc}") from None
+    if float(np.abs(p).max()) > 1e300:
+        raise ValueError("catmull_rom: coordinates beyond 1e300 overflow the curve; scale "
+                         "the points down")
     if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 1:
         raise ValueError(f"samples must be a whole number >= 1, got {samples!r}")
     q = np.vstack([p[:1], p, p[-1:]])

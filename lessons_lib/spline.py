@@ -416,7 +416,7 @@ class Spline:
         """Points, first and second derivatives at the distances ``s`` (wrapped or clamped),
         each (n, dim): :meth:`frame_at` for an array, for simulations that step many cars
         together (:mod:`lessons_lib.sweep`)."""
-        f = self._frames(np.atleast_1d(self.wrap(check.numbers(s, "s", "distances (m)"))))
+        f = self._frames(np.atleast_1d(self.wrap(check.numbers(s, "s", "distances (m)"))).ravel())
         return f[:, 0], f[:, 1], f[:, 2]
 
     def _frames(self, s: np.ndarray) -> np.ndarray:
