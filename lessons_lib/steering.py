@@ -12,11 +12,12 @@ The computation runs in exactly the article's order:
 6. the crosstrack correction added on top;
 7. clamped to [-1, 1].
 
-Signs (see DESIGN.md): the plane is x right, y up, z up out of the screen (right-handed); yaw
-is counter-clockwise from +x in degrees. As in the article, Position Delta and Heading Delta
-are **positive when the target / path direction is to the car's right**, the Crosstrack Error
-is **positive when the car is right of the centre line**, and steering **+1 is full right**,
-so ``steering = clamp(yaw_command / max_yaw_delta - crosstrack_error * crosstrack_gain, -1, 1)``
+Signs (the README's Conventions): the plane is x right, y up, z out of the screen
+(right-handed); yaw is counter-clockwise from +x in degrees. As in the article, Position
+Delta and Heading Delta are **positive when the target / path direction is to the car's
+right**, the Crosstrack Error is **positive when the car is right of the centre line**,
+and steering **+1 is full right**, so
+``steering = clamp(yaw_command / max_yaw_delta - crosstrack_error * crosstrack_gain, -1, 1)``
 holds literally. The road's right vector is ``cross(tangent, road_normal)`` here; the article's
 ``cross(road_normal, tangent)`` is the same vector written in Unreal's left-handed frame.
 """

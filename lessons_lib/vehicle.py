@@ -1,7 +1,7 @@
 """A kinematic bicycle model whose steering wheel cannot jump, and the closed-loop simulation.
 
 The car's reference point is the middle of the rear axle, its yaw is counter-clockwise from +x
-in degrees (DESIGN.md). Each step (``dt``, semi-implicit Euler):
+in degrees (the README, Conventions). Each step (``dt``, semi-implicit Euler):
 
 * the controller's command ``c`` in [-1, 1] (+1 = full right) goes through a first-order lag
   (time constant ``steer_lag``) and a rate limit (``steer_rate`` per second), like a real

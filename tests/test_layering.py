@@ -1,4 +1,4 @@
-"""The maths modules never pull in a plotting or widget library (DESIGN: layering).
+"""The maths modules never pull in a plotting or widget library (see docs/adding-a-lesson.md).
 
 Each module is imported in a fresh interpreter, so nothing another test imported first can
 hide a dependency; then ``sys.modules`` is inspected.
