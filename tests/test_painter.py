@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from lessons_lib.apps.core.painter import Painter, encode_png
+from lessons_lib.apps.core.painter import Painter, choose_throttle_ms, encode_png
 
 
 def _pixels(fig) -> np.ndarray:
@@ -317,3 +317,13 @@ def test_an_apps_fast_draws_equal_full_draws(name):
         plt.close(app.fig)
 
 
+
+
+def test_the_pointer_rate_limit_follows_a_frames_cost_within_bounds():
+    assert choose_throttle_ms(0.0) == 33.0           # ipympl's default is the least
+    assert choose_throttle_ms(0.010) == 33.0
+    assert choose_throttle_ms(0.100) == 130.0        # the cost with a 30 % margin
+    assert choose_throttle_ms(5.0) == 250.0          # at most 4 moves a second
+    for bad in (-0.1, float("nan"), float("inf"), "0.1", None, True):
+        with pytest.raises(ValueError, match="frame's cost"):
+            choose_throttle_ms(bad)

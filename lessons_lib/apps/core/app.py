@@ -21,13 +21,14 @@ from __future__ import annotations
 import functools
 import html
 import logging
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 import ipywidgets as widgets
 
 from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
-from .figure import PALETTE
+from .figure import PALETTE, in_kernel, pace_pointer
 from .gif import GifExport
 from .guard import guard_widget
 from .painter import Painter
@@ -104,6 +105,7 @@ class LessonApp(GifExport):
         self.last_error: str | None = None
         self.state = None
         self.compute_count = 0
+        self.compute_seconds = 0.0       # how long the last compute took
         self.draw_count = 0
         self._computed_for: Params | None = None
         self._depth = 0
@@ -118,6 +120,9 @@ class LessonApp(GifExport):
         self.painter = Painter.attach(self.fig, self.dynamic_artists)
         self.widget = self.layout()
         self._finish(preset)
+        if in_kernel() and not self.painter.page_attached:
+            # before the page makes its view: pointer moves no faster than the kernel draws
+            pace_pointer(self.fig, self.compute_seconds)
 
     def _build_controls(self, initial: dict) -> None:
         names = set(self._specs) | ({self.frame.name} if self.frame else set())
@@ -316,7 +321,9 @@ class LessonApp(GifExport):
         params = self.params
         if params != self._computed_for:
             self.refresh_controls(params)
+            start = time.perf_counter()
             self.state = self.compute(params)
+            self.compute_seconds = time.perf_counter() - start
             self._computed_for = params
             self.compute_count += 1
             self.clear_gif_link()

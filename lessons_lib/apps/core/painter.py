@@ -32,7 +32,9 @@ compare or to rule the painter out when something looks wrong.
 from __future__ import annotations
 
 import io
+import math
 import os
+import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -50,6 +52,11 @@ PNG_COMPRESS_LEVEL = 1
 #: False when ``LESSONS_FAST_DRAW=0``: every figure draws the way plain ipympl does.
 ENABLED = os.environ.get("LESSONS_FAST_DRAW", "1").strip() != "0"
 
+#: The page's pointer-move rate limit (``canvas.pan_zoom_throttle``, ms): ipympl's default
+#: as the least, at most 4 moves a second, and how much above a frame's cost it is set.
+THROTTLE_MS_RANGE = (33.0, 250.0)
+THROTTLE_MARGIN = 1.3
+
 DynamicSpec = Iterable[Artist] | Callable[[], Iterable[Artist]] | None
 _KEEP = object()
 
@@ -62,6 +69,17 @@ def encode_png(pixels: np.ndarray, compress_level: int = PNG_COMPRESS_LEVEL) -> 
         Image.fromarray(np.ascontiguousarray(pixels)).save(
             png, format="png", compress_level=compress_level, compress_type=3)  # Z_RLE
         return png.getvalue()
+
+
+def choose_throttle_ms(cost_seconds: float) -> float:
+    """The ms between two pointer moves the page may send, for moves that each cost the
+    kernel ``cost_seconds``: the cost with a margin, within :data:`THROTTLE_MS_RANGE`."""
+    if isinstance(cost_seconds, bool) or not isinstance(cost_seconds, int | float) \
+            or not math.isfinite(cost_seconds) or cost_seconds < 0:
+        raise ValueError(f"a frame's cost is a finite number of seconds >= 0, "
+                         f"not {cost_seconds!r}")
+    low, high = THROTTLE_MS_RANGE
+    return float(min(high, max(low, math.ceil(cost_seconds * 1000.0 * THROTTLE_MARGIN))))
 
 
 class Painter:
@@ -191,6 +209,21 @@ class Painter:
             artist.draw(renderer)
         fig.stale = False
         return True
+
+    def frame_cost(self) -> float:
+        """Seconds one frame of this figure costs in this process: a full Agg render and
+        its PNG, the better of two (the first render of a figure also fills text and font
+        caches). Leaves the background cached, so the page's first frame is a fast one."""
+        canvas = self.figure.canvas
+        best = math.inf
+        for _ in range(2):
+            start = time.perf_counter()
+            FigureCanvasAgg.draw(canvas)
+            encode_png(np.asarray(canvas.get_renderer().buffer_rgba()))
+            best = min(best, time.perf_counter() - start)
+        self.invalidate()
+        self.render()
+        return best
 
     # -- internals ----------------------------------------------------------------------------
     def _canvas_draw_idle(self) -> None:
