@@ -215,6 +215,37 @@ def test_a_drag_always_ends(app):
     assert not drag.active and ended == ["dot", "dot"]
 
 
+def test_play_in_the_kernel_follows_the_clock_and_pauses(app):
+    """In a kernel Play is a task of the kernel's event loop (not the page's ticks)."""
+    import asyncio
+
+    app._kernel_play = True
+
+    async def play_to_the_end():
+        app.play_button.value = True
+        assert app._play_task is not None and app.play_button.description == "Pause"
+        await asyncio.wait_for(app._play_task, timeout=60)
+
+    draws = app.draw_count
+    asyncio.run(play_to_the_end())
+    assert app.t.value == 1.0 and app.play.value == 20 and not app.play.playing
+    assert not app.play_button.value and app.play_button.description == "Play"
+    assert 1 <= app.draw_count - draws <= 20           # at most one draw per frame
+
+    async def play_and_pause():
+        app.play_button.value = True                   # at the end: from the start
+        assert app.t.value == 0.0
+        await asyncio.sleep(0.15)
+        app.play_button.value = False
+        paused = app.t.value
+        await asyncio.sleep(0.3)
+        return paused
+
+    paused = asyncio.run(play_and_pause())
+    assert paused < 1.0 and app.t.value == paused     # Pause keeps it there
+    assert app._play_task is None and app.play_button.description == "Play"
+
+
 def test_the_release_is_the_last_move_of_a_drag(app):
     """The page drops moves faster than its rate limit: where the button was let go is
     applied as a move before the drag ends (once, not again when the last move was there)."""
