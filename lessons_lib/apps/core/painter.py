@@ -17,6 +17,8 @@ Three things make a control feel slow in ipympl, and :class:`Painter` removes ea
    artist costs speed, never a stale picture. What
    naming does change is layering: dynamic artists are drawn on top of the background (in
    their axes' order, then by zorder), so name artists that nothing static covers.
+   Every draw asked for while one page message (a pointer move, a key) is handled
+   makes a single draw at the end of it.
 3. **PNG encoding.** The difference image ipympl sends is encoded with zlib level 1 and
    run-length matching instead of level 6 (about half the time, 15-25 % more bytes), and a
    full frame with no transparency as RGB.
@@ -121,6 +123,8 @@ class Painter:
             if ENABLED:
                 canvas.draw = painter._canvas_draw
                 canvas.draw_idle = painter._canvas_draw_idle   # apps' own draw_idle calls too
+                if hasattr(canvas, "handle_event"):
+                    canvas.handle_event = painter._handle_event
                 if hasattr(canvas, "get_diff_image"):
                     canvas.get_diff_image = painter._diff_image
         elif dynamic is not _KEEP and dynamic != painter.dynamic:
@@ -233,6 +237,14 @@ class Painter:
             self.request()
         else:
             type(self.figure.canvas).draw_idle(self.figure.canvas)
+
+    def _handle_event(self, event):
+        """Replaces ``canvas.handle_event`` (every message from the page): the draws its
+        handlers ask for make one draw, at the end. A 3D orbit asks twice per pointer move
+        (mplot3d, then the app re-placing its labels), so each move was drawn twice."""
+        canvas = self.figure.canvas
+        with self.hold():
+            return type(canvas).handle_event(canvas, event)
 
     def _canvas_draw(self) -> None:
         """Replaces ``canvas.draw``: what ipympl's ``FigureCanvasWebAggCore.draw`` does,
