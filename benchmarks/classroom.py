@@ -409,8 +409,11 @@ def measure(n: int, lesson: str, pool: int | None, moves: int, deadline_s: float
     else:
         ready = [s.ready_s for s in students if s.ready_s is not None]
     moves_ms = [m for s in students for m in s.moves_ms]
-    # CPU until the last first figure: the arrival, and whatever slider moves overlapped it
-    arrival_cpu = (server.cpu_at(t0 + max(ready)) - server0 if ready and not failures
+    # CPU until the last student's page had every figure drawn (protocol students), or
+    # their first figure (browsers): the arrival, and whatever slider moves overlapped it
+    arrived = ([s.all_images_s for s in students if s.all_images_s is not None]
+               if kind == "protocol" else ready)
+    arrival_cpu = (server.cpu_at(t0 + max(arrived)) - server0 if arrived and not failures
                    else float("nan"))
     failures += [f"student {s.index}: {len(s.moves_ms)} of {moves} slider moves answered"
                  for s in students if not s.error and len(s.moves_ms) != moves]
