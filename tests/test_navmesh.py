@@ -400,3 +400,11 @@ def test_a_star_over_polygons_can_pick_a_corridor_without_the_shortest_path(mesh
     assert holding != route.corridor
     portals = portals_from_corridor(mesh.corridor_polygons(holding))
     assert path_length(funnel(s, g, portals)) == pytest.approx(best)
+
+
+def test_shortest_path_refuses_separate_pieces_and_points_off_the_floor():
+    split = erode(lesson_walkable(), 0.8)   # the doors close: two pieces
+    with pytest.raises(NoRouteError, match="separate"):
+        shortest_path(split, (1.2, 1.0), (14.5, 1.0))
+    with pytest.raises(ValueError, match="not on the floor"):
+        shortest_path(lesson_walkable(), (3.7, 4.5), (1, 1))
