@@ -569,3 +569,24 @@ def test_trace_memory_grows_linearly():
     assert c_big > 500  # many corners: the old copies would have grown quadratically
     assert big / n_big < 1.3 * small / n_small
     assert big / n_big < 1000  # bytes per step
+
+
+def test_one_routine_classes_both_ends_mirror_for_mirror():
+    """The right and the left end are classed by one routine with a side sign: an end on
+    the right of a funnel is classed like its mirror image on the left, for every class."""
+    from lessons_lib.funnel import END_CLASSES, _classify_end
+
+    def mirror(p):
+        return (-p[0], p[1])
+
+    rng = np.random.default_rng(21)
+    grid = [(float(x), float(y)) for x in range(-2, 3) for y in range(-2, 3)]
+    seen = set()
+    for _ in range(3000):
+        apex, mine, other, p = (grid[k] for k in rng.integers(len(grid), size=4))
+        if rng.random() < 0.3:
+            p = mine if rng.random() < 0.5 else apex
+        got = _classify_end(apex, mine, other, p, 1.0)
+        assert got == _classify_end(*map(mirror, (apex, mine, other, p)), -1.0)
+        seen.add(got)
+    assert seen == set(END_CLASSES) - {"not_tested"}
