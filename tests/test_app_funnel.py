@@ -352,3 +352,26 @@ def test_grid_walled_off_goal_is_a_message(grid_app):
     assert "must stay free" in a.last_error
     a.apply_preset("The article's grid: 9 points become 4")   # the preset restores the map
     assert len(a.path) == 9
+
+
+def test_a_step_change_touches_only_the_step_artists(app):
+    """Stepping re-sets only the funnel's own artists, so the route (floor, corridor,
+    portals, labels, paths, markers) is not drawn again for every step."""
+    from matplotlib.artist import Artist
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    v = app.view
+    step = v.step_artists()
+    route = [a for a in vars(v).values() if isinstance(a, Artist) and a not in step
+             and a not in (v.ax, v.fig)]
+    assert len(route) > 15
+    for k in (0, 1, 4, app.step.max):
+        FigureCanvasAgg.draw(app.fig.canvas)        # drawn: nothing shown is stale
+        app.step.value = k
+        assert [a for a in route if a.stale and a.get_visible()] == [], k
+        assert k == 0 or any(a.stale for a in step)
+    computed = app.state
+    app.show_shortest.value = True                  # an overlay: the route is set again
+    assert v.shortest.get_visible() and app.state is computed
+    app.radius.value = 0.4                          # a new state: the route follows it
+    assert np.allclose(app.view.shrunk_lines.get_segments(), app.state.used_portals)

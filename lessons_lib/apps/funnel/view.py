@@ -82,6 +82,7 @@ class FunnelView:
         with rc_context():
             self.ax = ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
         self.fig = fig
+        self._route_for = None   # (state, show_zigzag, show_shortest) the route shows
         lo, hi = mesh.bounds
         ax.set_xlim(lo[0] - 0.2, hi[0] + 0.2)
         ax.set_ylim(lo[1] - 0.2, hi[1] + 0.2)
@@ -141,7 +142,14 @@ class FunnelView:
                                    mew=1.0, zorder=12)
 
     def draw_route(self, state, show_zigzag: bool, show_shortest: bool) -> None:
-        """Everything that depends on the query, not on the step."""
+        """Everything that depends on the query, not on the step. Set only when the state
+        or an overlay changed since the last call: a step change leaves these artists
+        alone, so only the step's own artists are drawn again."""
+        drawn = self._route_for
+        if drawn is not None and drawn[0] is state and drawn[1:] == (show_zigzag,
+                                                                      show_shortest):
+            return
+        self._route_for = (state, show_zigzag, show_shortest)
         eroded = state.method == "erode" and state.radius > 0
         self.floor.set_facecolor("#D9D9D9" if eroded else FLOOR_COLOUR)
         self.agent_floor.set_verts(state.mesh.coords if eroded else [])
@@ -182,10 +190,15 @@ class FunnelView:
         self.start_dot.set_data(*_xy(state.start))
         self.goal_dot.set_data(*_xy(state.goal))
 
+    def step_artists(self) -> list:
+        """The artists :meth:`draw_step` moves (the rest only change with the route)."""
+        return [self.wedge, self.tested, self.left_edge, self.right_edge, self.corners,
+                self.apex]
+
     def draw_step(self, state, k: int | None) -> None:
         """The funnel at step ``k`` of the trace (nothing when there is no trace)."""
         if not state.steps or k is None:
-            for line in (self.tested, self.left_edge, self.right_edge, self.corners, self.apex):
+            for line in self.step_artists()[1:]:
                 line.set_data([], [])
             self.wedge.set_visible(False)
             return
