@@ -375,3 +375,26 @@ def test_a_step_change_touches_only_the_step_artists(app):
     assert v.shortest.get_visible() and app.state is computed
     app.radius.value = 0.4                          # a new state: the route follows it
     assert np.allclose(app.view.shrunk_lines.get_segments(), app.state.used_portals)
+
+
+def test_at_step_0_the_start_and_the_apex_star_are_both_in_sight(app):
+    """At step 0 the apex is the start: the start's green disc shows in the middle and the
+    yellow star's points around it (a star on top used to hide the start)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    app.step.value = 0
+    assert np.allclose(xy(app.view.apex), [app.start])
+    canvas = app.fig.canvas
+    FigureCanvasAgg.draw(canvas)
+    pixels = np.asarray(canvas.get_renderer().buffer_rgba())[..., :3].astype(int)
+    x, y = app.ax.transData.transform(app.start)
+    row, col = int(round(pixels.shape[0] - y)), int(round(x))
+    colour = lambda name: np.array(mcolors.to_rgb(name)) * 255  # noqa: E731
+    near = pixels[row - 20:row + 21, col - 20:col + 21].reshape(-1, 3)
+
+    def share(name):
+        return (np.abs(near - colour(name)).max(axis=1) < 12).mean()
+
+    assert np.abs(pixels[row, col] - colour(view.START_COLOUR)).max() < 12
+    assert share(view.START_COLOUR) > 0.05          # the disc
+    assert share(view.WEDGE_COLOUR) > 0.01          # the star's points around it

@@ -2,9 +2,10 @@
 
 Colours (Okabe & Ito, :data:`PALETTE`), each with one meaning on the map:
 left edge and left portal ends vermillion, right edge and right ends blue, the portal
-being tested purple (nothing else is purple), the funnel a yellow wedge with a black apex
-star, the start a green disc (nothing else green), the goal an orange square, the path black,
-the exact shortest path sky blue dashed, the midpoint zigzag grey dashed.
+being tested purple (nothing else is purple), the funnel a yellow wedge with a yellow apex
+star (drawn under the start: at step 0 the start's disc sits in the star's middle), the
+start a green disc (nothing else green), the goal an orange square, the path black, the
+exact shortest path sky blue dashed, the midpoint zigzag grey dashed.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ LEFT_COLOUR = PALETTE["vermillion"]
 RIGHT_COLOUR = PALETTE["blue"]
 TESTED_COLOUR = PALETTE["purple"]
 WEDGE_COLOUR = PALETTE["yellow"]
+APEX_COLOUR = PALETTE["black"]
 PATH_COLOUR = PALETTE["black"]
 SHORTEST_COLOUR = PALETTE["sky"]
 ZIGZAG_COLOUR = PALETTE["grey"]
@@ -126,8 +128,10 @@ class FunnelView:
         (self.left_edge,) = ax.plot([], [], "-", lw=2.4, color=LEFT_COLOUR, zorder=8)
         (self.right_edge,) = ax.plot([], [], "-", lw=2.4, color=RIGHT_COLOUR, zorder=8)
         (self.corners,) = ax.plot([], [], "-o", lw=2.6, ms=5, color=PATH_COLOUR, zorder=9)
-        (self.apex,) = ax.plot([], [], "*", ms=17, color=WEDGE_COLOUR, mec="black", mew=1.0,
-                               zorder=13)
+        # under the start and goal, and big enough for its five points to show around them:
+        # at step 0 the apex is the start, and both stay in sight
+        (self.apex,) = ax.plot([], [], "*", ms=26, color=WEDGE_COLOUR, mec=APEX_COLOUR,
+                               mew=1.2, zorder=11.8)
         (self.narrow_mark,) = ax.plot([], [], "X", ms=15, color=PALETTE["black"], mec="white",
                                       zorder=11)
         (self.clear_line,) = ax.plot([], [], "-", lw=1.6, color=PALETTE["black"], zorder=10)
