@@ -398,3 +398,38 @@ def test_at_step_0_the_start_and_the_apex_star_are_both_in_sight(app):
     assert np.abs(pixels[row, col] - colour(view.START_COLOUR)).max() < 12
     assert share(view.START_COLOUR) > 0.05          # the disc
     assert share(view.WEDGE_COLOUR) > 0.01          # the star's points around it
+
+
+def test_the_page_counts_the_turns_a_learner_sees_on_the_eroded_floor(app):
+    """Erode-then-bake rounds each corner with short chords and the funnel bends at every
+    chord's end: the page counts those bends by the obstacle corner they go round."""
+    from lessons_lib.apps.funnel import panel
+
+    app.apply_preset("Radius 0.4 m by eroding the floor")
+    st = app.state
+    assert (st.n_corners, st.n_turns) == (8, 3)
+    corners = {tuple(c) for c in reflex_corners(lesson_walkable())}
+    assert [tuple(c) for c, _b in st.turns] == [(11.0, 2.0), (7.0, 3.5), (4.5, 6.5)]
+    assert all(tuple(c) in corners for c, _b in st.turns)
+    bends = [i for _c, group in st.turns for i in group]
+    assert bends == list(range(1, len(st.path) - 1))   # every bend on exactly one turn
+    for c, group in st.turns:                          # each on the arc round its corner
+        for i in group:
+            assert 0.4 <= math.dist(st.path[i], c) <= 0.4 / math.cos(math.pi / 16) + 1e-9
+    said = "3 turns (8 bends: it rounds each obstacle corner in short straight pieces)"
+    assert said in app.panels["lengths"].value and said in app.preset_note.value
+    assert "corners" not in app.panels["lengths"].value.split("saves")[0]
+    assert panel.bends_text(st) == ("turns round the corners at (11.00, 2.00), (7.00, 3.50), "
+                                    "(4.50, 6.50)")
+    assert "corners fixed so far: 8, on 3 turns" in app.panels["step"].value
+    app.step.value = 0
+    assert "corners fixed so far: 0</span>" in app.panels["step"].value
+    for k, s in enumerate(st.steps):                   # part way: the turns reached so far
+        if s.n_corners:
+            app.step.value = k
+            n = sum(1 for _c, group in st.turns if group[0] <= s.n_corners)
+            assert f"corners fixed so far: {s.n_corners}, on {n} turn" in \
+                app.panels["step"].value
+    app.apply_preset(PRESETS[0].name)                 # a point agent: every bend a turn
+    assert app.state.n_turns == app.state.n_corners == 3
+    assert "7 portals, 3 corners;" in app.panels["lengths"].value

@@ -76,7 +76,7 @@ def _describe_erode(state: FunnelState) -> str:
     if not state.ok:
         return state.error
     return (f"Eroding the floor by r and baking again keeps {fmt_number(state.clearance, 2)} m "
-            f"from every wall: the full radius.")
+            f"from every wall: the full radius. The path makes {panel.corner_count(state)}.")
 
 
 def _describe_door(state: FunnelState) -> str:

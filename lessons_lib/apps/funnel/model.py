@@ -28,6 +28,7 @@ from ...navmesh import (
     erode,
     lesson_walkable,
     shortest_path,
+    turns,
 )
 
 __all__ = [
@@ -101,6 +102,7 @@ class FunnelState:
     curve: np.ndarray | None = None     # Catmull-Rom through the path
     curve_off: np.ndarray | None = None  # its samples that are off the floor
     other_method_passes: bool | None = None
+    turns: tuple = ()                   # (obstacle corner, path indices of its bends) per turn
 
     @property
     def ok(self) -> bool:
@@ -112,7 +114,18 @@ class FunnelState:
 
     @property
     def n_corners(self) -> int:
+        """The funnel's corners: every bend of the path, start and goal left out."""
         return len(self.path) - 2 if self.path is not None else 0
+
+    @property
+    def n_turns(self) -> int:
+        """The turns a learner sees: consecutive bends round one obstacle corner count once
+        (see :func:`lessons_lib.navmesh.turns`)."""
+        return len(self.turns)
+
+    def turns_within(self, n_corners: int) -> int:
+        """How many turns the first ``n_corners`` corners of the path lie on."""
+        return sum(1 for _c, bends in self.turns if bends[0] <= n_corners)
 
     @property
     def lengths(self) -> dict[str, float]:
@@ -196,7 +209,8 @@ def compute_funnel(params, curve_samples: int = 40) -> FunnelState:
         off = np.array([floor_mesh.locate(q) is None for q in curve])
         curve_off = curve[off]
     return FunnelState(**base, steps=steps, path=path, clearance=d,
-                       clearance_at=(on_path, on_wall), curve=curve, curve_off=curve_off)
+                       clearance_at=(on_path, on_wall), curve=curve, curve_off=curve_off,
+                       turns=tuple(turns(path, free, r)))
 
 
 def _corridor(mesh: NavMesh, s, g, choice: str, shortest) -> list[int]:

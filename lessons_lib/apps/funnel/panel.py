@@ -34,7 +34,8 @@ def step_html(state, k: int) -> str:
     return _BOX.format(
         f'<b>Step {k} of {n}</b> &middot; <b style="color:{colour}">{where}</b><br>'
         f"{html.escape(s.text)}<br>"
-        f"<span style=\"color:#444\">corners fixed so far: {s.n_corners}</span>")
+        f"<span style=\"color:#444\">corners fixed so far: {s.n_corners}"
+        f"{_on_turns(state, s.n_corners)}</span>")
 
 
 def lengths_html(state) -> str:
@@ -58,7 +59,7 @@ def lengths_html(state) -> str:
         for name, c, v, e in rows)
     extra = ""
     if state.path is not None:
-        extra = (f"{len(state.portals)} portals, {state.n_corners} corners; the funnel saves "
+        extra = (f"{len(state.portals)} portals, {corner_count(state)}; the funnel saves "
                  f"<b>{fmt_number(state.saved, 1)}%</b> over the zigzag."
                  f'<br><span class="lesson-bends">{bends_text(state)}</span>')
         if state.shortest is not None and state.excess("path") > 0.05:
@@ -70,12 +71,43 @@ def lengths_html(state) -> str:
 PATH_LABEL_COLOUR = "#000000"
 
 
+#: Why a path can bend more often than it turns (said wherever the two counts differ).
+ROUNDED = "it rounds each obstacle corner in short straight pieces"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def corner_count(state) -> str:
+    """The path's corners as a learner sees them: "3 corners", or "3 turns (8 bends: ...)"
+    when it rounds an obstacle corner in several bends (an eroded floor's rounded corner,
+    shrunk portals that share a corner)."""
+    if state.n_turns == state.n_corners:
+        return _plural(state.n_corners, "corner")
+    return f"{_plural(state.n_turns, 'turn')} ({state.n_corners} bends: {ROUNDED})"
+
+
+def _on_turns(state, n_corners: int) -> str:
+    """For the step readout: on how many turns the corners fixed so far lie, when that
+    is fewer than the corners."""
+    if state.n_turns == state.n_corners or n_corners == 0:
+        return ""
+    return f", on {_plural(state.turns_within(n_corners), 'turn')} ({ROUNDED})"
+
+
+def _xy(p) -> str:
+    return f"({fmt_number(p[0], 2)}, {fmt_number(p[1], 2)})"
+
+
 def bends_text(state) -> str:
-    """Where the funnel path bends, start and goal left out."""
+    """Where the funnel path bends, start and goal left out; by turn, round the obstacle
+    corners, when it rounds corners in several bends."""
     if state.path is None or len(state.path) <= 2:
         return "bends: none (a straight line)"
-    return "bends at " + ", ".join(f"({fmt_number(x, 2)}, {fmt_number(y, 2)})"
-                                   for x, y in state.path[1:-1])
+    if state.n_turns != state.n_corners:
+        return "turns round the corners at " + ", ".join(_xy(c) for c, _b in state.turns)
+    return "bends at " + ", ".join(_xy(p) for p in state.path[1:-1])
 
 
 def radius_html(state) -> str:
