@@ -31,6 +31,7 @@ __all__ = [
     "path_from_steps",
     "portal_midpoint_path",
     "shrink_portals",
+    "push_corners",
     "corridor_walls",
     "path_clearance",
     "point_in_polygon",
@@ -588,6 +589,31 @@ def shrink_portals(portals, radius: float) -> np.ndarray:
     # a portal exactly 2r wide becomes a single point
     exact = width <= 2 * r
     out[exact, 0] = out[exact, 1] = arr[exact].mean(axis=1)
+    return out
+
+
+def push_corners(path, radius: float) -> np.ndarray:
+    """Move each corner of a finished path ``radius`` away from the wall it bends round:
+    along the bisector of its turn, to the outside (the side away from the obstacle, which
+    a shortest path always has on the inside of its turn). Start, goal and points where
+    the path goes straight on stay.
+
+    The common game-engine trick, and blind: it looks at the path only, so the straight
+    pieces next to a pushed corner can still pass closer than ``radius``, and a pushed
+    corner can land in another wall (measure with :func:`path_clearance`).
+    """
+    p = check.array(path, "path", (None, 2), min_rows=2)
+    r = check.length(radius, "the radius", allow_zero=True)
+    out = p.copy()
+    if r == 0 or len(p) < 3:
+        return out
+    d_in, d_out = p[1:-1] - p[:-2], p[2:] - p[1:-1]
+    u = d_in / np.hypot(*d_in.T)[:, None]
+    v = d_out / np.hypot(*d_out.T)[:, None]
+    away = u - v                                  # the outside of the turn
+    size = np.hypot(*away.T)
+    turning = size > 1e-12
+    out[1:-1][turning] += r * away[turning] / size[turning][:, None]
     return out
 
 

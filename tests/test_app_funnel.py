@@ -433,3 +433,30 @@ def test_the_page_counts_the_turns_a_learner_sees_on_the_eroded_floor(app):
     app.apply_preset(PRESETS[0].name)                 # a point agent: every bend a turn
     assert app.state.n_turns == app.state.n_corners == 3
     assert "7 portals, 3 corners;" in app.panels["lengths"].value
+
+
+def test_pushing_the_corners_out_is_a_third_radius_method(app):
+    """The game-engine trick: the funnel's corners moved r out; measured, not assumed."""
+    free = lesson_walkable()
+    point = model.compute_funnel(params())
+    st = model.compute_funnel(params(radius=0.4, method="push"))
+    assert st.ok and np.allclose(st.point_path, point.path)
+    assert np.allclose(st.path[[0, -1]], point.path[[0, -1]])
+    for a, b in zip(point.path[1:-1], st.path[1:-1], strict=True):
+        assert math.dist(a, b) == pytest.approx(0.4)           # each corner pushed r out
+        assert free.boundary.distance(Point(b)) == pytest.approx(0.4)
+    assert st.clearance == pytest.approx(free.boundary.distance(LineString(st.path)),
+                                         abs=1e-9)
+    assert 0 < st.clearance < 0.4                              # the pieces between cut in
+    app.apply_preset("Radius 0.4 m by pushing the corners out")
+    assert app.state.method == "push"
+    note = app.preset_note.value
+    assert f"keeps {st.clearance:.2f} m ({st.clearance / 0.4:.2f} r)" in note
+    on_corner = any(np.allclose(app.state.clearance_at[0], c) for c in st.path[1:-1])
+    assert not on_corner and "on a straight piece between pushed corners" in note
+    assert np.allclose(xy(app.view.pushed), app.state.path)
+    assert len(app.view.push_ticks.get_segments()) == app.state.n_corners == 3
+    assert "corners pushed out" in app.panels["radius"].value
+    assert "looks at the path only" in app.panels["radius"].value
+    app.method.value = "shrink"                                # the push artists go
+    assert len(xy(app.view.pushed)) == 0 and len(app.view.push_ticks.get_segments()) == 0

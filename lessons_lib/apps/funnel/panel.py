@@ -45,7 +45,9 @@ def lengths_html(state) -> str:
     L = state.lengths
     rows = []
     if state.path is not None:
-        rows.append(("funnel path (this corridor)", PATH_LABEL_COLOUR, L["path"],
+        name = ("funnel path, corners pushed out" if state.point_path is not None
+                else "funnel path (this corridor)")
+        rows.append((name, PATH_LABEL_COLOUR, L["path"],
                      state.excess("path")))
     if state.shortest is not None:
         rows.append(("exact shortest on the floor", SHORTEST_COLOUR, L["shortest"], 0.0))
@@ -62,7 +64,8 @@ def lengths_html(state) -> str:
         extra = (f"{len(state.portals)} portals, {corner_count(state)}; the funnel saves "
                  f"<b>{fmt_number(state.saved, 1)}%</b> over the zigzag."
                  f'<br><span class="lesson-bends">{bends_text(state)}</span>')
-        if state.shortest is not None and state.excess("path") > 0.05:
+        if state.shortest is not None and state.excess("path") > 0.05 \
+                and state.point_path is None:
             extra += (" <b>This corridor does not hold the shortest path:</b> no smoothing "
                       "inside it can reach the sky-blue line.")
     return _BOX.format(f'<table style="font-size:14px">{body}</table>{extra}')
@@ -117,7 +120,7 @@ def radius_html(state) -> str:
             return _BOX.format(f"clearance to walls and pillars: {_m(state.clearance)} "
                                "(a point agent grazes the corners)")
         return ""
-    how = "shrunk portals" if state.method == "shrink" else "eroded floor, baked again"
+    how = HOW[state.method]
     if not state.ok:
         other = ("erode-then-bake" if state.method == "shrink" else "shrinking the portals")
         verdict = ""
@@ -132,9 +135,24 @@ def radius_html(state) -> str:
     text = (f'{how}: clearance to walls and pillars <b style="color:{colour}">{_m(d)}</b> = '
             f"{fmt_number(d / r, 2)} &times; radius {_m(r)} (circled on the map)")
     if short:
-        text += ("<br>Shrinking moves each corner r along its portal, but the path leaves "
-                 "the corner at a slant and passes closer than r.")
+        text += "<br>" + WHY_SHORT[state.method]
+        if d == 0:
+            text += " Here the path cuts through a wall."
     return _BOX.format(text)
+
+
+#: How each method keeps the radius, as the radius readout names it.
+HOW = {"shrink": "shrunk portals", "erode": "eroded floor, baked again",
+       "push": "corners pushed out"}
+#: Why a method can keep less than the radius (eroding never does).
+WHY_SHORT = {
+    "shrink": "Shrinking moves each corner r along its portal, but the path leaves the corner "
+              "at a slant and passes closer than r.",
+    "push": "Pushing moves each corner r out from the wall corner it bends round, but it "
+            "looks at the path only: nothing checks the pieces between the pushed corners "
+            "against the walls.",
+    "erode": "",
+}
 
 
 def legend_html() -> str:

@@ -4,8 +4,9 @@ Colours (Okabe & Ito, :data:`PALETTE`), each with one meaning on the map:
 left edge and left portal ends vermillion, right edge and right ends blue, the portal
 being tested purple (nothing else is purple), the funnel a yellow wedge with a yellow apex
 star (drawn under the start: at step 0 the start's disc sits in the star's middle), the
-start a green disc (nothing else green), the goal an orange square, the path black, the
-exact shortest path sky blue dashed, the midpoint zigzag grey dashed.
+start a green disc (nothing else green), the goal an orange square, the path black (dashed,
+with a tick from each corner, when its corners are pushed out), the exact shortest path
+sky blue dashed, the midpoint zigzag grey dashed.
 """
 
 from __future__ import annotations
@@ -128,6 +129,11 @@ class FunnelView:
         (self.left_edge,) = ax.plot([], [], "-", lw=2.4, color=LEFT_COLOUR, zorder=8)
         (self.right_edge,) = ax.plot([], [], "-", lw=2.4, color=RIGHT_COLOUR, zorder=8)
         (self.corners,) = ax.plot([], [], "-o", lw=2.6, ms=5, color=PATH_COLOUR, zorder=9)
+        # "push the corners out": the pushed path dashed, a tick from each corner to where it
+        # was pushed
+        self.push_ticks = LineCollection([], colors=PATH_COLOUR, linewidths=1.2, zorder=9.2)
+        ax.add_collection(self.push_ticks)
+        (self.pushed,) = ax.plot([], [], "--D", lw=2.2, ms=5, color=PATH_COLOUR, zorder=9.3)
         # under the start and goal, and big enough for its five points to show around them:
         # at step 0 the apex is the start, and both stay in sight
         (self.apex,) = ax.plot([], [], "*", ms=26, color=WEDGE_COLOUR, mec=APEX_COLOUR,
@@ -180,6 +186,7 @@ class FunnelView:
         best = state.shortest if state.shortest is not None else []
         self.shortest.set_data(*_xy(best))
         self.shortest.set_visible(show_shortest)
+        self._draw_push(state)
         self.curve.set_data(*_xy(state.curve if state.curve is not None else []))
         self.curve_off.set_data(*_xy(state.curve_off if state.curve_off is not None else []))
         if state.ok and state.clearance_at:
@@ -193,6 +200,17 @@ class FunnelView:
         self.agent.set_radius(state.radius)
         self.start_dot.set_data(*_xy(state.start))
         self.goal_dot.set_data(*_xy(state.goal))
+
+    def _draw_push(self, state) -> None:
+        """The path with its corners pushed out, and where each corner went."""
+        point = state.point_path
+        if point is None:
+            self.pushed.set_data([], [])
+            self.push_ticks.set_segments([])
+            return
+        self.pushed.set_data(*_xy(state.path))
+        self.push_ticks.set_segments([np.array([a, b]) for a, b in
+                                      zip(point[1:-1], state.path[1:-1], strict=True)])
 
     def step_artists(self) -> list:
         """The artists :meth:`draw_step` moves (the rest only change with the route)."""
