@@ -460,3 +460,23 @@ def test_pushing_the_corners_out_is_a_third_radius_method(app):
     assert "looks at the path only" in app.panels["radius"].value
     app.method.value = "shrink"                                # the push artists go
     assert len(xy(app.view.pushed)) == 0 and len(app.view.push_ticks.get_segments()) == 0
+
+
+@pytest.mark.parametrize("preset", [p.name for p in PRESETS])
+def test_a_step_change_is_a_fast_draw_that_looks_like_a_full_one(app, preset):
+    """The step artists, and every artist drawn over the wedge, are dynamic: a step change
+    restores the cached background and draws only those, in a full draw's layering."""
+    from test_painter import TOLERANCE, _full_pixels, _pixels
+
+    app.apply_preset(preset)
+    painter = app.painter
+    painter.render()                                   # the background
+    fast = painter.fast_draws
+    values = app.frame_values(step=max(1, app.step.max // 4))
+    for value in values[1:] + values[:1]:
+        app.show_frame(value)
+        painter.render()
+        quick = _pixels(app.fig)
+        differ = np.any(quick != _full_pixels(app.fig), axis=2).mean()
+        assert differ <= TOLERANCE, f"{preset} at step {value}: {differ:.3%} differ"
+    assert painter.fast_draws - fast >= len(values) - 1, "step changes were drawn in full"

@@ -237,6 +237,9 @@ class FunnelApp(LessonApp):
         self.view.draw_route(state, p.show_zigzag, p.show_shortest)
         self.view.draw_step(state, k)
 
+    def dynamic_artists(self):
+        return self.view.dynamic_artists()
+
     def panel(self, state: FunnelState, frame) -> dict[str, str]:
         k = self._step_index(state, self.step.value)
         return {"step": panel.step_html(state, k if k is not None else 0),

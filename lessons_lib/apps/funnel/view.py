@@ -12,6 +12,7 @@ sky blue dashed, the midpoint zigzag grey dashed.
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection, PathCollection, PolyCollection
 from matplotlib.patches import Circle, Polygon, Rectangle
 from matplotlib.path import Path
@@ -216,6 +217,14 @@ class FunnelView:
         """The artists :meth:`draw_step` moves (the rest only change with the route)."""
         return [self.wedge, self.tested, self.left_edge, self.right_edge, self.corners,
                 self.apex]
+
+    def dynamic_artists(self) -> list:
+        """For fast redraws (:mod:`lessons_lib.apps.core.painter`): the step artists and
+        every artist drawn over the lowest of them, the wedge. The painter draws these on
+        top of a cached background, so the layering stays that of a full draw."""
+        floor = self.wedge.get_zorder()
+        return [a for a in vars(self).values()
+                if isinstance(a, Artist) and a.axes is self.ax and a.get_zorder() >= floor]
 
     def draw_step(self, state, k: int | None) -> None:
         """The funnel at step ``k`` of the trace (nothing when there is no trace)."""
