@@ -480,3 +480,10 @@ def test_a_step_change_is_a_fast_draw_that_looks_like_a_full_one(app, preset):
         differ = np.any(quick != _full_pixels(app.fig), axis=2).mean()
         assert differ <= TOLERANCE, f"{preset} at step {value}: {differ:.3%} differ"
     assert painter.fast_draws - fast >= len(values) - 1, "step changes were drawn in full"
+
+
+def test_a_path_shorter_than_the_agents_shortest_reads_minus_not_plus_minus(app):
+    app.apply_preset("Radius 0.4 m by shrinking the portals")   # shrunk: cuts the corners
+    e = app.state.excess("path")
+    text = app.panels["lengths"].value
+    assert e < 0 and f"{abs(e):.1f}%" in text and "+−" not in text and "+-" not in text

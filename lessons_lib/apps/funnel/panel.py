@@ -57,7 +57,7 @@ def lengths_html(state) -> str:
         f'<tr><td style="color:{c};font-weight:600;padding-right:8px">{name}</td>'
         f'<td style="text-align:right">{_m(v)}</td>'
         f'<td style="text-align:right;padding-left:8px">'
-        f'{"" if e is None else "+" + fmt_number(e, 1) + "%"}</td></tr>'
+        f'{"" if e is None else ("+" if e >= 0 else "") + fmt_number(e, 1) + "%"}</td></tr>'
         for name, c, v, e in rows)
     extra = ""
     if state.path is not None:
