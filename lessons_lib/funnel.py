@@ -31,6 +31,7 @@ __all__ = [
     "path_from_steps",
     "portal_midpoint_path",
     "shrink_portals",
+    "push_corners",
     "corridor_walls",
     "path_clearance",
     "point_in_polygon",
@@ -424,86 +425,87 @@ def _run(start, goal, portals, trace: list | None):
     pts, index = _prepare(start, goal, portals)
     n = len(pts)
     goal_index = index[-1]
-    apex = left = right = pts[0][0]
-    apex_i = left_i = right_i = 0
+    apex = pts[0][0]
+    apex_i = 0
+    edge = [apex, apex]     # where the right (0) and the left (1) edge of the funnel end
+    edge_i = [0, 0]         # the entries of pts those ends come from
     path = [apex]
     if trace is not None:
-        trace.append(FunnelStep(-1, (apex, apex), apex, left, right, "start",
+        trace.append(FunnelStep(-1, (apex, apex), apex, apex, apex, "start",
                                 goal_index=goal_index, _path=path, _n=1))
     i = 1
     while i < n:
-        pl, pr = pts[i]
         corner = None
-        left_end = "not_tested"
-        # -- right end: does it narrow the funnel, widen it, or cross the left edge?
-        if apex == right:
-            right_end = "at_apex" if pr == apex else "opens"
-            right, right_i = pr, i
-        elif pr == right:
-            right_end = "same"
-            right_i = i
-        else:
-            side = cross(apex, right, pr)
-            if side < 0.0:
-                right_end = "outside"
-            else:
-                c = cross(apex, left, pr)
-                if apex == left or c < 0.0 or (c == 0.0 and _not_beyond(apex, left, pr)):
-                    right_end = "inside" if side > 0.0 else "on_line"
-                    right, right_i = pr, i
-                else:  # the right end crossed over the left edge: left is a corner
-                    right_end = "across"
-                    corner = "corner_left"
-                    apex, apex_i = left, left_i
-        if corner is None:
-            # -- left end, the mirror image
-            if apex == left:
-                left_end = "at_apex" if pl == apex else "opens"
-                left, left_i = pl, i
-            elif pl == left:
-                left_end = "same"
-                left_i = i
-            else:
-                side = cross(apex, left, pl)
-                if side > 0.0:
-                    left_end = "outside"
-                else:
-                    c = cross(apex, right, pl)
-                    if apex == right or c > 0.0 or (c == 0.0 and _not_beyond(apex, right, pl)):
-                        left_end = "inside" if side < 0.0 else "on_line"
-                        left, left_i = pl, i
-                    else:
-                        left_end = "across"
-                        corner = "corner_right"
-                        apex, apex_i = right, right_i
+        ends = ["not_tested", "not_tested"]
+        for k in (0, 1):    # the right end first, the left end against the funnel it left
+            p = pts[i][1 - k]
+            end = ends[k] = _classify_end(apex, edge[k], edge[1 - k], p, _SIGN[k])
+            if end == "across":  # it crossed over the other edge, whose end is a corner
+                corner = _CORNER[k]
+                apex, apex_i = edge[1 - k], edge_i[1 - k]
+                break
+            if end != "outside":
+                edge_i[k] = i
+                if end != "same":
+                    edge[k] = p
+        right_end, left_end = ends
         if corner is not None:
             path.append(apex)
-            left = right = apex
-            left_i = right_i = apex_i
+            edge[0] = edge[1] = apex
+            edge_i[0] = edge_i[1] = apex_i
             if trace is not None:
-                trace.append(FunnelStep(index[i], (pl, pr), apex, left, right, corner,
-                                        right_end, left_end, index[left_i], index[right_i],
+                trace.append(FunnelStep(index[i], pts[i], apex, apex, apex, corner,
+                                        right_end, left_end, index[apex_i], index[apex_i],
                                         index[apex_i + 1], goal_index, path, len(path)))
             i = apex_i + 1  # rescan from the portal after the new apex
             continue
         if i == n - 1:
-            if pl != path[-1] or len(path) == 1:
-                path.append(pl)
+            if pts[i][0] != path[-1] or len(path) == 1:
+                path.append(pts[i][0])
             event = "goal"
         elif trace is None:
             i += 1
             continue
         else:
-            moved_r = right_end in ("inside", "on_line", "opens")
-            moved_l = left_end in ("inside", "on_line", "opens")
-            event = ("narrow_both" if moved_l and moved_r else "narrow_left" if moved_l
-                     else "narrow_right" if moved_r else "keep")
+            event = _narrowing(right_end, left_end)
         if trace is not None:
-            trace.append(FunnelStep(index[i], (pl, pr), apex, left, right, event,
-                                    right_end, left_end, index[left_i], index[right_i],
+            trace.append(FunnelStep(index[i], pts[i], apex, edge[1], edge[0], event,
+                                    right_end, left_end, index[edge_i[1]], index[edge_i[0]],
                                     -2, goal_index, path, len(path)))
         i += 1
     return np.asarray(path, dtype=float)
+
+
+#: Per side, right (0) then left (1): the sign that turns "left of" into "right of", and the
+#: corner an end that crosses the other edge makes.
+_SIGN = (1.0, -1.0)
+_CORNER = ("corner_left", "corner_right")
+_MOVED = ("inside", "on_line", "opens")
+
+
+def _narrowing(right_end: str, left_end: str) -> str:
+    """The event of a step that fixed no corner, from how its two ends were classed."""
+    moved_r, moved_l = right_end in _MOVED, left_end in _MOVED
+    return ("narrow_both" if moved_l and moved_r else "narrow_left" if moved_l
+            else "narrow_right" if moved_r else "keep")
+
+
+def _classify_end(apex, mine, other, p, sign: float) -> str:
+    """How portal end ``p`` relates to the funnel (a key of :data:`END_CLASSES`), for the
+    side whose edge runs from ``apex`` to ``mine``; ``other`` ends the opposite edge.
+    ``sign`` is +1 for the right side and -1 for the left: it turns "left of" into "right
+    of", so both sides are one test."""
+    if apex == mine:
+        return "at_apex" if p == apex else "opens"
+    if p == mine:
+        return "same"
+    side = sign * cross(apex, mine, p)
+    if side < 0.0:
+        return "outside"
+    c = sign * cross(apex, other, p)
+    if apex == other or c < 0.0 or (c == 0.0 and _not_beyond(apex, other, p)):
+        return "inside" if side > 0.0 else "on_line"
+    return "across"
 
 
 def _not_beyond(apex, edge, p) -> bool:
@@ -587,6 +589,31 @@ def shrink_portals(portals, radius: float) -> np.ndarray:
     # a portal exactly 2r wide becomes a single point
     exact = width <= 2 * r
     out[exact, 0] = out[exact, 1] = arr[exact].mean(axis=1)
+    return out
+
+
+def push_corners(path, radius: float) -> np.ndarray:
+    """Move each corner of a finished path ``radius`` away from the wall it bends round:
+    along the bisector of its turn, to the outside (the side away from the obstacle, which
+    a shortest path always has on the inside of its turn). Start, goal and points where
+    the path goes straight on stay.
+
+    The common game-engine trick, and blind: it looks at the path only, so the straight
+    pieces next to a pushed corner can still pass closer than ``radius``, and a pushed
+    corner can land in another wall (measure with :func:`path_clearance`).
+    """
+    p = check.array(path, "path", (None, 2), min_rows=2)
+    r = check.length(radius, "the radius", allow_zero=True)
+    out = p.copy()
+    if r == 0 or len(p) < 3:
+        return out
+    d_in, d_out = p[1:-1] - p[:-2], p[2:] - p[1:-1]
+    u = d_in / np.hypot(*d_in.T)[:, None]
+    v = d_out / np.hypot(*d_out.T)[:, None]
+    away = u - v                                  # the outside of the turn
+    size = np.hypot(*away.T)
+    turning = size > 1e-12
+    out[1:-1][turning] += r * away[turning] / size[turning][:, None]
     return out
 
 

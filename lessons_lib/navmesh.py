@@ -50,6 +50,7 @@ __all__ = [
     "reflex_corners",
     "segment_in_floor",
     "shortest_path",
+    "turns",
     "walkable_area",
 ]
 
@@ -502,9 +503,43 @@ def erode(free, radius: float):
     r = check.length(radius, "the radius", allow_zero=True)
     if r == 0:
         return free
-    segs = 4    # segments per quarter circle; the chords sit r cos(pi / 16) from a corner
-    out = free.buffer(-r / math.cos(math.pi / (4 * segs)), quad_segs=segs)
+    out = free.buffer(-_eroded_reach(r), quad_segs=ERODE_QUAD_SEGS)
     return _orient(out)
+
+
+#: Segments per quarter circle where :func:`erode` rounds a corner.
+ERODE_QUAD_SEGS = 4
+
+
+def _eroded_reach(radius: float) -> float:
+    """How far :func:`erode` moves the floor's edge, so that the chords of its rounded
+    corners still sit ``radius`` from the corner: ``radius / cos(pi / 16)``."""
+    return radius / math.cos(math.pi / (4 * ERODE_QUAD_SEGS))
+
+
+def turns(path, free, radius: float = 0.0) -> list[tuple[np.ndarray, list[int]]]:
+    """The turns a person sees on ``path``: its bends (points other than start and goal)
+    grouped by the obstacle corner of ``free`` they go round. A bend within reach of a
+    reflex corner of ``free`` (``radius``, or the eroded floor's ``radius / cos(pi / 16)``)
+    belongs to it, and consecutive bends of one corner make one turn: a path on an eroded
+    floor bends at every point of a rounded corner, and shrunk portals that share a
+    corner each put a bend ``radius`` from it. A bend near no corner is a turn of its own.
+    Returns ``(corner, path indices of its bends)`` per turn, in path order."""
+    pts = check.array(path, "path", (None, 2), min_rows=2)
+    r = check.length(radius, "radius", allow_zero=True)
+    corners = reflex_corners(free)
+    reach = _eroded_reach(r) * (1 + 1e-6) + check.tolerance(pts, 1e-9)
+    out: list[tuple[np.ndarray, list[int]]] = []
+    last = None
+    for i in range(1, len(pts) - 1):
+        d = np.hypot(*(corners - pts[i]).T) if len(corners) else np.zeros(0)
+        k = int(np.argmin(d)) if len(d) and d.min() <= reach else None
+        if k is not None and k == last:
+            out[-1][1].append(i)
+        else:
+            out.append((corners[k].copy() if k is not None else pts[i].copy(), [i]))
+        last = k
+    return out
 
 
 def _orient(geom):

@@ -352,3 +352,138 @@ def test_grid_walled_off_goal_is_a_message(grid_app):
     assert "must stay free" in a.last_error
     a.apply_preset("The article's grid: 9 points become 4")   # the preset restores the map
     assert len(a.path) == 9
+
+
+def test_a_step_change_touches_only_the_step_artists(app):
+    """Stepping re-sets only the funnel's own artists, so the route (floor, corridor,
+    portals, labels, paths, markers) is not drawn again for every step."""
+    from matplotlib.artist import Artist
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    v = app.view
+    step = v.step_artists()
+    route = [a for a in vars(v).values() if isinstance(a, Artist) and a not in step
+             and a not in (v.ax, v.fig)]
+    assert len(route) > 15
+    for k in (0, 1, 4, app.step.max):
+        FigureCanvasAgg.draw(app.fig.canvas)        # drawn: nothing shown is stale
+        app.step.value = k
+        assert [a for a in route if a.stale and a.get_visible()] == [], k
+        assert k == 0 or any(a.stale for a in step)
+    computed = app.state
+    app.show_shortest.value = True                  # an overlay: the route is set again
+    assert v.shortest.get_visible() and app.state is computed
+    app.radius.value = 0.4                          # a new state: the route follows it
+    assert np.allclose(app.view.shrunk_lines.get_segments(), app.state.used_portals)
+
+
+def test_at_step_0_the_start_and_the_apex_star_are_both_in_sight(app):
+    """At step 0 the apex is the start: the start's green disc shows in the middle and the
+    yellow star's points around it (a star on top used to hide the start)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    app.step.value = 0
+    assert np.allclose(xy(app.view.apex), [app.start])
+    canvas = app.fig.canvas
+    FigureCanvasAgg.draw(canvas)
+    pixels = np.asarray(canvas.get_renderer().buffer_rgba())[..., :3].astype(int)
+    x, y = app.ax.transData.transform(app.start)
+    row, col = int(round(pixels.shape[0] - y)), int(round(x))
+    colour = lambda name: np.array(mcolors.to_rgb(name)) * 255  # noqa: E731
+    near = pixels[row - 20:row + 21, col - 20:col + 21].reshape(-1, 3)
+
+    def share(name):
+        return (np.abs(near - colour(name)).max(axis=1) < 12).mean()
+
+    assert np.abs(pixels[row, col] - colour(view.START_COLOUR)).max() < 12
+    assert share(view.START_COLOUR) > 0.05          # the disc
+    assert share(view.WEDGE_COLOUR) > 0.01          # the star's points around it
+
+
+def test_the_page_counts_the_turns_a_learner_sees_on_the_eroded_floor(app):
+    """Erode-then-bake rounds each corner with short chords and the funnel bends at every
+    chord's end: the page counts those bends by the obstacle corner they go round."""
+    from lessons_lib.apps.funnel import panel
+
+    app.apply_preset("Radius 0.4 m by eroding the floor")
+    st = app.state
+    assert (st.n_corners, st.n_turns) == (8, 3)
+    corners = {tuple(c) for c in reflex_corners(lesson_walkable())}
+    assert [tuple(c) for c, _b in st.turns] == [(11.0, 2.0), (7.0, 3.5), (4.5, 6.5)]
+    assert all(tuple(c) in corners for c, _b in st.turns)
+    bends = [i for _c, group in st.turns for i in group]
+    assert bends == list(range(1, len(st.path) - 1))   # every bend on exactly one turn
+    for c, group in st.turns:                          # each on the arc round its corner
+        for i in group:
+            assert 0.4 <= math.dist(st.path[i], c) <= 0.4 / math.cos(math.pi / 16) + 1e-9
+    said = "3 turns (8 bends: it rounds each obstacle corner in short straight pieces)"
+    assert said in app.panels["lengths"].value and said in app.preset_note.value
+    assert "corners" not in app.panels["lengths"].value.split("saves")[0]
+    assert panel.bends_text(st) == ("turns round the corners at (11.00, 2.00), (7.00, 3.50), "
+                                    "(4.50, 6.50)")
+    assert "corners fixed so far: 8, on 3 turns" in app.panels["step"].value
+    app.step.value = 0
+    assert "corners fixed so far: 0</span>" in app.panels["step"].value
+    for k, s in enumerate(st.steps):                   # part way: the turns reached so far
+        if s.n_corners:
+            app.step.value = k
+            n = sum(1 for _c, group in st.turns if group[0] <= s.n_corners)
+            assert f"corners fixed so far: {s.n_corners}, on {n} turn" in \
+                app.panels["step"].value
+    app.apply_preset(PRESETS[0].name)                 # a point agent: every bend a turn
+    assert app.state.n_turns == app.state.n_corners == 3
+    assert "7 portals, 3 corners;" in app.panels["lengths"].value
+
+
+def test_pushing_the_corners_out_is_a_third_radius_method(app):
+    """The game-engine trick: the funnel's corners moved r out; measured, not assumed."""
+    free = lesson_walkable()
+    point = model.compute_funnel(params())
+    st = model.compute_funnel(params(radius=0.4, method="push"))
+    assert st.ok and np.allclose(st.point_path, point.path)
+    assert np.allclose(st.path[[0, -1]], point.path[[0, -1]])
+    for a, b in zip(point.path[1:-1], st.path[1:-1], strict=True):
+        assert math.dist(a, b) == pytest.approx(0.4)           # each corner pushed r out
+        assert free.boundary.distance(Point(b)) == pytest.approx(0.4)
+    assert st.clearance == pytest.approx(free.boundary.distance(LineString(st.path)),
+                                         abs=1e-9)
+    assert 0 < st.clearance < 0.4                              # the pieces between cut in
+    app.apply_preset("Radius 0.4 m by pushing the corners out")
+    assert app.state.method == "push"
+    note = app.preset_note.value
+    assert f"keeps {st.clearance:.2f} m ({st.clearance / 0.4:.2f} r)" in note
+    on_corner = any(np.allclose(app.state.clearance_at[0], c) for c in st.path[1:-1])
+    assert not on_corner and "on a straight piece between pushed corners" in note
+    assert np.allclose(xy(app.view.pushed), app.state.path)
+    assert len(app.view.push_ticks.get_segments()) == app.state.n_corners == 3
+    assert "corners pushed out" in app.panels["radius"].value
+    assert "looks at the path only" in app.panels["radius"].value
+    app.method.value = "shrink"                                # the push artists go
+    assert len(xy(app.view.pushed)) == 0 and len(app.view.push_ticks.get_segments()) == 0
+
+
+@pytest.mark.parametrize("preset", [p.name for p in PRESETS])
+def test_a_step_change_is_a_fast_draw_that_looks_like_a_full_one(app, preset):
+    """The step artists, and every artist drawn over the wedge, are dynamic: a step change
+    restores the cached background and draws only those, in a full draw's layering."""
+    from test_painter import TOLERANCE, _full_pixels, _pixels
+
+    app.apply_preset(preset)
+    painter = app.painter
+    painter.render()                                   # the background
+    fast = painter.fast_draws
+    values = app.frame_values(step=max(1, app.step.max // 4))
+    for value in values[1:] + values[:1]:
+        app.show_frame(value)
+        painter.render()
+        quick = _pixels(app.fig)
+        differ = np.any(quick != _full_pixels(app.fig), axis=2).mean()
+        assert differ <= TOLERANCE, f"{preset} at step {value}: {differ:.3%} differ"
+    assert painter.fast_draws - fast >= len(values) - 1, "step changes were drawn in full"
+
+
+def test_a_path_shorter_than_the_agents_shortest_reads_minus_not_plus_minus(app):
+    app.apply_preset("Radius 0.4 m by shrinking the portals")   # shrunk: cuts the corners
+    e = app.state.excess("path")
+    text = app.panels["lengths"].value
+    assert e < 0 and f"{abs(e):.1f}%" in text and "+−" not in text and "+-" not in text

@@ -569,3 +569,56 @@ def test_trace_memory_grows_linearly():
     assert c_big > 500  # many corners: the old copies would have grown quadratically
     assert big / n_big < 1.3 * small / n_small
     assert big / n_big < 1000  # bytes per step
+
+
+def test_one_routine_classes_both_ends_mirror_for_mirror():
+    """The right and the left end are classed by one routine with a side sign: an end on
+    the right of a funnel is classed like its mirror image on the left, for every class."""
+    from lessons_lib.funnel import END_CLASSES, _classify_end
+
+    def mirror(p):
+        return (-p[0], p[1])
+
+    rng = np.random.default_rng(21)
+    grid = [(float(x), float(y)) for x in range(-2, 3) for y in range(-2, 3)]
+    seen = set()
+    for _ in range(3000):
+        apex, mine, other, p = (grid[k] for k in rng.integers(len(grid), size=4))
+        if rng.random() < 0.3:
+            p = mine if rng.random() < 0.5 else apex
+        got = _classify_end(apex, mine, other, p, 1.0)
+        assert got == _classify_end(*map(mirror, (apex, mine, other, p)), -1.0)
+        seen.add(got)
+    assert seen == set(END_CLASSES) - {"not_tested"}
+
+
+def test_push_corners_moves_each_corner_out_of_its_turn():
+    from lessons_lib.funnel import push_corners
+
+    path = [(0, 0), (2, 0), (2, 2), (4, 2), (6, 2)]        # left turn, right turn, straight
+    out = push_corners(path, 0.5)
+    h = 0.5 / math.sqrt(2)
+    assert np.allclose(out, [(0, 0), (2 + h, -h), (2 - h, 2 + h), (4, 2), (6, 2)])
+    assert np.array_equal(push_corners(path, 0), np.asarray(path, float))
+    assert np.array_equal(push_corners([(0, 0), (1, 1)], 1), [(0, 0), (1, 1)])
+    with pytest.raises(ValueError, match="radius"):
+        push_corners(path, -1)
+    with pytest.raises(ValueError, match="path"):
+        push_corners([(0, 0)], 0.5)
+
+
+def test_pushing_a_corner_can_swing_the_path_into_a_pillar():
+    """The lesson's claim: on the curve preset's route the path runs from the lower door's
+    corner straight past a corner of the right pillar; pushed 0.2 m, it cuts the pillar."""
+    from lessons_lib.apps.funnel.app import CURVE_GOAL, CURVE_START
+    from lessons_lib.funnel import push_corners
+    from lessons_lib.navmesh import LESSON_OBSTACLES, clearance, lesson_navmesh, lesson_walkable
+
+    path = lesson_navmesh().route(CURVE_START, CURVE_GOAL).path
+    assert np.allclose(path[1], (8.0, 3.5))                # the lower door's corner
+    pillar = Polygon(LESSON_OBSTACLES[-1])                 # the right pillar
+    assert LineString(path).distance(Point(11.0, 6.5)) < 1e-9
+    assert LineString(path).intersection(pillar).length < 1e-9
+    pushed = push_corners(path, 0.2)
+    assert LineString(pushed).intersection(pillar).length > 0.1
+    assert clearance(pushed, lesson_walkable())[0] == 0.0

@@ -28,6 +28,7 @@ from lessons_lib.navmesh import (
     lesson_walkable,
     reflex_corners,
     shortest_path,
+    turns,
     walkable_area,
 )
 from lessons_lib.pathsmooth import path_length
@@ -400,3 +401,34 @@ def test_a_star_over_polygons_can_pick_a_corridor_without_the_shortest_path(mesh
     assert holding != route.corridor
     portals = portals_from_corridor(mesh.corridor_polygons(holding))
     assert path_length(funnel(s, g, portals)) == pytest.approx(best)
+
+
+def test_shortest_path_refuses_separate_pieces_and_points_off_the_floor():
+    split = erode(lesson_walkable(), 0.8)   # the doors close: two pieces
+    with pytest.raises(NoRouteError, match="separate"):
+        shortest_path(split, (1.2, 1.0), (14.5, 1.0))
+    with pytest.raises(ValueError, match="not on the floor"):
+        shortest_path(lesson_walkable(), (3.7, 4.5), (1, 1))
+
+
+def test_turns_group_the_bends_round_one_obstacle_corner():
+    free = lesson_walkable()
+    point = lesson_navmesh().route(ARTICLE_START, ARTICLE_GOAL).path
+    assert [g for _c, g in turns(point, free)] == [[1], [2], [3]]   # a point: bend = turn
+    for r in (0.2, 0.4, 0.6):
+        path = bake_navmesh(erode(free, r)).route(ARTICLE_START, ARTICLE_GOAL).path
+        found = turns(path, free, r)
+        assert [i for _c, g in found for i in g] == list(range(1, len(path) - 1))
+        assert len(found) < len(path) - 2                           # arcs of several bends
+        for c, group in found:
+            assert all(abs(math.dist(path[i], c) - r / math.cos(math.pi / 16)) < 1e-9
+                       for i in group)
+        where = [c for c, _g in found]
+        assert all(not np.allclose(a, b) for a, b in zip(where, where[1:], strict=False))
+    # a bend in open floor goes round no corner: a turn of its own
+    ((where, group),) = turns([(1, 1), (2, 2), (3, 1)], free)
+    assert group == [1] and np.allclose(where, (2, 2))
+    with pytest.raises(ValueError, match="radius"):
+        turns(point, free, -1)
+    with pytest.raises(ValueError, match="free"):
+        turns(point, "floor")

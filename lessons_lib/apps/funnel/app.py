@@ -76,7 +76,19 @@ def _describe_erode(state: FunnelState) -> str:
     if not state.ok:
         return state.error
     return (f"Eroding the floor by r and baking again keeps {fmt_number(state.clearance, 2)} m "
-            f"from every wall: the full radius.")
+            f"from every wall: the full radius. The path makes {panel.corner_count(state)}.")
+
+
+def _describe_push(state: FunnelState) -> str:
+    if not state.ok:
+        return state.error
+    d, r = state.clearance, state.radius
+    on_corner = any(np.allclose(state.clearance_at[0], c) for c in state.path[1:-1])
+    where = "at a pushed corner" if on_corner else "on a straight piece between pushed corners"
+    kept = "the full radius" if d >= r - 1e-9 else f"closest {where}, circled on the map"
+    return (f"Pushing each corner of the funnel path r out (dashed) keeps "
+            f"{fmt_number(d, 2)} m ({fmt_number(d / r, 2)} r) from the walls and pillars: "
+            f"{kept}.")
 
 
 def _describe_door(state: FunnelState) -> str:
@@ -108,6 +120,9 @@ PRESETS = (
     Preset("Radius 0.4 m by eroding the floor",
            {**_where(DEFAULT_START, DEFAULT_GOAL), **_PLAIN, "radius": 0.4, "method": "erode"},
            _describe_erode),
+    Preset("Radius 0.4 m by pushing the corners out",
+           {**_where(DEFAULT_START, DEFAULT_GOAL), **_PLAIN, "radius": 0.4, "method": "push"},
+           _describe_push),
     Preset("A door narrower than the agent",
            {**_where((1.2, 1.0), (14.5, 1.0)), **_PLAIN, "radius": 0.8}, _describe_door),
     Preset("The curve clips the wall",
@@ -221,6 +236,9 @@ class FunnelApp(LessonApp):
         p = self.params
         self.view.draw_route(state, p.show_zigzag, p.show_shortest)
         self.view.draw_step(state, k)
+
+    def dynamic_artists(self):
+        return self.view.dynamic_artists()
 
     def panel(self, state: FunnelState, frame) -> dict[str, str]:
         k = self._step_index(state, self.step.value)

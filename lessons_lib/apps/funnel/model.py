@@ -28,6 +28,7 @@ from ...navmesh import (
     erode,
     lesson_walkable,
     shortest_path,
+    turns,
 )
 
 __all__ = [
@@ -46,7 +47,8 @@ __all__ = [
 ]
 
 #: how the agent's radius is handled
-METHODS = (("shrink the portals", "shrink"), ("erode the floor, then bake", "erode"))
+METHODS = (("shrink the portals", "shrink"), ("erode the floor, then bake", "erode"),
+           ("push the path's corners out", "push"))
 #: which corridor the funnel runs in
 CORRIDORS = (("A* over polygons", "astar"), ("the one holding the shortest path", "best"))
 
@@ -101,6 +103,8 @@ class FunnelState:
     curve: np.ndarray | None = None     # Catmull-Rom through the path
     curve_off: np.ndarray | None = None  # its samples that are off the floor
     other_method_passes: bool | None = None
+    turns: tuple = ()                   # (obstacle corner, path indices of its bends) per turn
+    point_path: np.ndarray | None = None  # push: the funnel's own path, before pushing
 
     @property
     def ok(self) -> bool:
@@ -112,7 +116,18 @@ class FunnelState:
 
     @property
     def n_corners(self) -> int:
+        """The funnel's corners: every bend of the path, start and goal left out."""
         return len(self.path) - 2 if self.path is not None else 0
+
+    @property
+    def n_turns(self) -> int:
+        """The turns a learner sees: consecutive bends round one obstacle corner count once
+        (see :func:`lessons_lib.navmesh.turns`)."""
+        return len(self.turns)
+
+    def turns_within(self, n_corners: int) -> int:
+        """How many turns the first ``n_corners`` corners of the path lie on."""
+        return sum(1 for _c, bends in self.turns if bends[0] <= n_corners)
 
     @property
     def lengths(self) -> dict[str, float]:
@@ -140,7 +155,7 @@ def _point(x: float, y: float) -> np.ndarray:
 
 def compute_funnel(params, curve_samples: int = 40) -> FunnelState:
     """The funnel app's model. ``params`` needs ``start_x``, ``start_y``, ``goal_x``,
-    ``goal_y``, ``radius``, ``method`` ("shrink" or "erode"), ``corridor`` ("astar" or
+    ``goal_y``, ``radius``, ``method`` ("shrink", "erode" or "push"), ``corridor`` ("astar" or
     "best") and ``show_curve``."""
     s, g = _point(params.start_x, params.start_y), _point(params.goal_x, params.goal_y)
     r = float(params.radius)
@@ -187,7 +202,9 @@ def compute_funnel(params, curve_samples: int = 40) -> FunnelState:
                                error=str(exc))
         base["used_portals"] = used
     steps = tuple(fn.funnel_steps(s, g, used))
-    path = fn.path_from_steps(list(steps))
+    path = point = fn.path_from_steps(list(steps))
+    if method == "push" and r > 0:
+        path = fn.push_corners(point, r)
     d, on_path, on_wall = clearance(path, free)
     curve = curve_off = None
     if params.show_curve and len(path) > 2:
@@ -196,7 +213,9 @@ def compute_funnel(params, curve_samples: int = 40) -> FunnelState:
         off = np.array([floor_mesh.locate(q) is None for q in curve])
         curve_off = curve[off]
     return FunnelState(**base, steps=steps, path=path, clearance=d,
-                       clearance_at=(on_path, on_wall), curve=curve, curve_off=curve_off)
+                       clearance_at=(on_path, on_wall), curve=curve, curve_off=curve_off,
+                       turns=tuple(turns(path, free, r)),
+                       point_path=point if path is not point else None)
 
 
 def _corridor(mesh: NavMesh, s, g, choice: str, shortest) -> list[int]:

@@ -34,7 +34,8 @@ def step_html(state, k: int) -> str:
     return _BOX.format(
         f'<b>Step {k} of {n}</b> &middot; <b style="color:{colour}">{where}</b><br>'
         f"{html.escape(s.text)}<br>"
-        f"<span style=\"color:#444\">corners fixed so far: {s.n_corners}</span>")
+        f"<span style=\"color:#444\">corners fixed so far: {s.n_corners}"
+        f"{_on_turns(state, s.n_corners)}</span>")
 
 
 def lengths_html(state) -> str:
@@ -44,7 +45,9 @@ def lengths_html(state) -> str:
     L = state.lengths
     rows = []
     if state.path is not None:
-        rows.append(("funnel path (this corridor)", PATH_LABEL_COLOUR, L["path"],
+        name = ("funnel path, corners pushed out" if state.point_path is not None
+                else "funnel path (this corridor)")
+        rows.append((name, PATH_LABEL_COLOUR, L["path"],
                      state.excess("path")))
     if state.shortest is not None:
         rows.append(("exact shortest on the floor", SHORTEST_COLOUR, L["shortest"], 0.0))
@@ -54,14 +57,15 @@ def lengths_html(state) -> str:
         f'<tr><td style="color:{c};font-weight:600;padding-right:8px">{name}</td>'
         f'<td style="text-align:right">{_m(v)}</td>'
         f'<td style="text-align:right;padding-left:8px">'
-        f'{"" if e is None else "+" + fmt_number(e, 1) + "%"}</td></tr>'
+        f'{"" if e is None else ("+" if e >= 0 else "") + fmt_number(e, 1) + "%"}</td></tr>'
         for name, c, v, e in rows)
     extra = ""
     if state.path is not None:
-        extra = (f"{len(state.portals)} portals, {state.n_corners} corners; the funnel saves "
+        extra = (f"{len(state.portals)} portals, {corner_count(state)}; the funnel saves "
                  f"<b>{fmt_number(state.saved, 1)}%</b> over the zigzag."
                  f'<br><span class="lesson-bends">{bends_text(state)}</span>')
-        if state.shortest is not None and state.excess("path") > 0.05:
+        if state.shortest is not None and state.excess("path") > 0.05 \
+                and state.point_path is None:
             extra += (" <b>This corridor does not hold the shortest path:</b> no smoothing "
                       "inside it can reach the sky-blue line.")
     return _BOX.format(f'<table style="font-size:14px">{body}</table>{extra}')
@@ -70,12 +74,43 @@ def lengths_html(state) -> str:
 PATH_LABEL_COLOUR = "#000000"
 
 
+#: Why a path can bend more often than it turns (said wherever the two counts differ).
+ROUNDED = "it rounds each obstacle corner in short straight pieces"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def corner_count(state) -> str:
+    """The path's corners as a learner sees them: "3 corners", or "3 turns (8 bends: ...)"
+    when it rounds an obstacle corner in several bends (an eroded floor's rounded corner,
+    shrunk portals that share a corner)."""
+    if state.n_turns == state.n_corners:
+        return _plural(state.n_corners, "corner")
+    return f"{_plural(state.n_turns, 'turn')} ({state.n_corners} bends: {ROUNDED})"
+
+
+def _on_turns(state, n_corners: int) -> str:
+    """For the step readout: on how many turns the corners fixed so far lie, when that
+    is fewer than the corners."""
+    if state.n_turns == state.n_corners or n_corners == 0:
+        return ""
+    return f", on {_plural(state.turns_within(n_corners), 'turn')} ({ROUNDED})"
+
+
+def _xy(p) -> str:
+    return f"({fmt_number(p[0], 2)}, {fmt_number(p[1], 2)})"
+
+
 def bends_text(state) -> str:
-    """Where the funnel path bends, start and goal left out."""
+    """Where the funnel path bends, start and goal left out; by turn, round the obstacle
+    corners, when it rounds corners in several bends."""
     if state.path is None or len(state.path) <= 2:
         return "bends: none (a straight line)"
-    return "bends at " + ", ".join(f"({fmt_number(x, 2)}, {fmt_number(y, 2)})"
-                                   for x, y in state.path[1:-1])
+    if state.n_turns != state.n_corners:
+        return "turns round the corners at " + ", ".join(_xy(c) for c, _b in state.turns)
+    return "bends at " + ", ".join(_xy(p) for p in state.path[1:-1])
 
 
 def radius_html(state) -> str:
@@ -85,7 +120,7 @@ def radius_html(state) -> str:
             return _BOX.format(f"clearance to walls and pillars: {_m(state.clearance)} "
                                "(a point agent grazes the corners)")
         return ""
-    how = "shrunk portals" if state.method == "shrink" else "eroded floor, baked again"
+    how = HOW[state.method]
     if not state.ok:
         other = ("erode-then-bake" if state.method == "shrink" else "shrinking the portals")
         verdict = ""
@@ -100,9 +135,24 @@ def radius_html(state) -> str:
     text = (f'{how}: clearance to walls and pillars <b style="color:{colour}">{_m(d)}</b> = '
             f"{fmt_number(d / r, 2)} &times; radius {_m(r)} (circled on the map)")
     if short:
-        text += ("<br>Shrinking moves each corner r along its portal, but the path leaves "
-                 "the corner at a slant and passes closer than r.")
+        text += "<br>" + WHY_SHORT[state.method]
+        if d == 0:
+            text += " Here the path cuts through a wall."
     return _BOX.format(text)
+
+
+#: How each method keeps the radius, as the radius readout names it.
+HOW = {"shrink": "shrunk portals", "erode": "eroded floor, baked again",
+       "push": "corners pushed out"}
+#: Why a method can keep less than the radius (eroding never does).
+WHY_SHORT = {
+    "shrink": "Shrinking moves each corner r along its portal, but the path leaves the corner "
+              "at a slant and passes closer than r.",
+    "push": "Pushing moves each corner r out from the wall corner it bends round, but it "
+            "looks at the path only: nothing checks the pieces between the pushed corners "
+            "against the walls.",
+    "erode": "",
+}
 
 
 def legend_html() -> str:

@@ -2,14 +2,17 @@
 
 Colours (Okabe & Ito, :data:`PALETTE`), each with one meaning on the map:
 left edge and left portal ends vermillion, right edge and right ends blue, the portal
-being tested purple (nothing else is purple), the funnel a yellow wedge with a black apex
-star, the start a green disc (nothing else green), the goal an orange square, the path black,
-the exact shortest path sky blue dashed, the midpoint zigzag grey dashed.
+being tested purple (nothing else is purple), the funnel a yellow wedge with a yellow apex
+star (drawn under the start: at step 0 the start's disc sits in the star's middle), the
+start a green disc (nothing else green), the goal an orange square, the path black (dashed,
+with a tick from each corner, when its corners are pushed out), the exact shortest path
+sky blue dashed, the midpoint zigzag grey dashed.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection, PathCollection, PolyCollection
 from matplotlib.patches import Circle, Polygon, Rectangle
 from matplotlib.path import Path
@@ -22,6 +25,7 @@ LEFT_COLOUR = PALETTE["vermillion"]
 RIGHT_COLOUR = PALETTE["blue"]
 TESTED_COLOUR = PALETTE["purple"]
 WEDGE_COLOUR = PALETTE["yellow"]
+APEX_COLOUR = PALETTE["black"]
 PATH_COLOUR = PALETTE["black"]
 SHORTEST_COLOUR = PALETTE["sky"]
 ZIGZAG_COLOUR = PALETTE["grey"]
@@ -82,6 +86,7 @@ class FunnelView:
         with rc_context():
             self.ax = ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
         self.fig = fig
+        self._route_for = None   # (state, show_zigzag, show_shortest) the route shows
         lo, hi = mesh.bounds
         ax.set_xlim(lo[0] - 0.2, hi[0] + 0.2)
         ax.set_ylim(lo[1] - 0.2, hi[1] + 0.2)
@@ -125,8 +130,15 @@ class FunnelView:
         (self.left_edge,) = ax.plot([], [], "-", lw=2.4, color=LEFT_COLOUR, zorder=8)
         (self.right_edge,) = ax.plot([], [], "-", lw=2.4, color=RIGHT_COLOUR, zorder=8)
         (self.corners,) = ax.plot([], [], "-o", lw=2.6, ms=5, color=PATH_COLOUR, zorder=9)
-        (self.apex,) = ax.plot([], [], "*", ms=17, color=WEDGE_COLOUR, mec="black", mew=1.0,
-                               zorder=13)
+        # "push the corners out": the pushed path dashed, a tick from each corner to where it
+        # was pushed
+        self.push_ticks = LineCollection([], colors=PATH_COLOUR, linewidths=1.2, zorder=9.2)
+        ax.add_collection(self.push_ticks)
+        (self.pushed,) = ax.plot([], [], "--D", lw=2.2, ms=5, color=PATH_COLOUR, zorder=9.3)
+        # under the start and goal, and big enough for its five points to show around them:
+        # at step 0 the apex is the start, and both stay in sight
+        (self.apex,) = ax.plot([], [], "*", ms=26, color=WEDGE_COLOUR, mec=APEX_COLOUR,
+                               mew=1.2, zorder=11.8)
         (self.narrow_mark,) = ax.plot([], [], "X", ms=15, color=PALETTE["black"], mec="white",
                                       zorder=11)
         (self.clear_line,) = ax.plot([], [], "-", lw=1.6, color=PALETTE["black"], zorder=10)
@@ -141,7 +153,14 @@ class FunnelView:
                                    mew=1.0, zorder=12)
 
     def draw_route(self, state, show_zigzag: bool, show_shortest: bool) -> None:
-        """Everything that depends on the query, not on the step."""
+        """Everything that depends on the query, not on the step. Set only when the state
+        or an overlay changed since the last call: a step change leaves these artists
+        alone, so only the step's own artists are drawn again."""
+        drawn = self._route_for
+        if drawn is not None and drawn[0] is state and drawn[1:] == (show_zigzag,
+                                                                      show_shortest):
+            return
+        self._route_for = (state, show_zigzag, show_shortest)
         eroded = state.method == "erode" and state.radius > 0
         self.floor.set_facecolor("#D9D9D9" if eroded else FLOOR_COLOUR)
         self.agent_floor.set_verts(state.mesh.coords if eroded else [])
@@ -168,6 +187,7 @@ class FunnelView:
         best = state.shortest if state.shortest is not None else []
         self.shortest.set_data(*_xy(best))
         self.shortest.set_visible(show_shortest)
+        self._draw_push(state)
         self.curve.set_data(*_xy(state.curve if state.curve is not None else []))
         self.curve_off.set_data(*_xy(state.curve_off if state.curve_off is not None else []))
         if state.ok and state.clearance_at:
@@ -182,10 +202,34 @@ class FunnelView:
         self.start_dot.set_data(*_xy(state.start))
         self.goal_dot.set_data(*_xy(state.goal))
 
+    def _draw_push(self, state) -> None:
+        """The path with its corners pushed out, and where each corner went."""
+        point = state.point_path
+        if point is None:
+            self.pushed.set_data([], [])
+            self.push_ticks.set_segments([])
+            return
+        self.pushed.set_data(*_xy(state.path))
+        self.push_ticks.set_segments([np.array([a, b]) for a, b in
+                                      zip(point[1:-1], state.path[1:-1], strict=True)])
+
+    def step_artists(self) -> list:
+        """The artists :meth:`draw_step` moves (the rest only change with the route)."""
+        return [self.wedge, self.tested, self.left_edge, self.right_edge, self.corners,
+                self.apex]
+
+    def dynamic_artists(self) -> list:
+        """For fast redraws (:mod:`lessons_lib.apps.core.painter`): the step artists and
+        every artist drawn over the lowest of them, the wedge. The painter draws these on
+        top of a cached background, so the layering stays that of a full draw."""
+        floor = self.wedge.get_zorder()
+        return [a for a in vars(self).values()
+                if isinstance(a, Artist) and a.axes is self.ax and a.get_zorder() >= floor]
+
     def draw_step(self, state, k: int | None) -> None:
         """The funnel at step ``k`` of the trace (nothing when there is no trace)."""
         if not state.steps or k is None:
-            for line in (self.tested, self.left_edge, self.right_edge, self.corners, self.apex):
+            for line in self.step_artists()[1:]:
                 line.set_data([], [])
             self.wedge.set_visible(False)
             return
