@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -94,8 +95,11 @@ def test_ci_runs_make_test_from_a_fresh_venv():
 
 def _make_n(*args: str) -> list[str]:
     """The commands `make -n` would run, for the pytest and ruff lines."""
+    # not the variables of a `make test PYTEST_ARGS=...` this test may be running under
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "PYTEST_ARGS", "MARKERS")}
     out = subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60)
+                         timeout=60, env=env)
     assert out.returncode == 0, out.stderr
     return [line.strip() for line in out.stdout.splitlines() if "pytest" in line or "ruff" in line]
 
