@@ -37,7 +37,7 @@ def run() -> list[dict]:
             note=f"idle before the class: {r['idle_server_mb']:.0f} MB; pre-heating took "
                  f"{r['preheat_s']:.0f} s"),
         row("server + kernels CPU per student, arrival", r["arrival_cpu_s"] / n, unit="s",
-            budget="<= 0.3 s", note="until the last student's first figure"),
+            budget="<= 0.3 s", note="until every student's page has every figure drawn"),
         row("server + kernels CPU per student, visit", r["server_cpu_s"] / n, unit="s",
             note=f"incl. 3 slider steps; whole machine {r['machine_cpu_s']:.0f} CPU-s, "
                  "shared with other work"),

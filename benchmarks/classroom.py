@@ -409,8 +409,11 @@ def measure(n: int, lesson: str, pool: int | None, moves: int, deadline_s: float
     else:
         ready = [s.ready_s for s in students if s.ready_s is not None]
     moves_ms = [m for s in students for m in s.moves_ms]
-    # CPU until the last first figure: the arrival, and whatever slider moves overlapped it
-    arrival_cpu = (server.cpu_at(t0 + max(ready)) - server0 if ready and not failures
+    # CPU until the last student's page had every figure drawn (protocol students), or
+    # their first figure (browsers): the arrival, and whatever slider moves overlapped it
+    arrived = ([s.all_images_s for s in students if s.all_images_s is not None]
+               if kind == "protocol" else ready)
+    arrival_cpu = (server.cpu_at(t0 + max(arrived)) - server0 if arrived and not failures
                    else float("nan"))
     failures += [f"student {s.index}: {len(s.moves_ms)} of {moves} slider moves answered"
                  for s in students if not s.error and len(s.moves_ms) != moves]
@@ -465,8 +468,11 @@ def check_browser(lesson: str, k: int, deadline_s: float) -> dict:
         # a figure of a fractional pixel size: the canvas may show one row or column fewer
         h, w = min(theirs.shape[0], ours.shape[0]), min(theirs.shape[1], ours.shape[1])
         differ = (np.abs(theirs[:h, :w] - ours[:h, :w]).max(axis=-1) > 0).mean()
+        # what the canvas cannot show must be blank, or the browser loses part of the figure
+        drawn = (ours[..., 3] > 0) & (ours[..., :3] < 250).any(axis=-1)
+        drawn[:h, :w] = False
         rows.append({"size": list(theirs.shape[:2]), "same_size": same_size,
-                     "pixels_differing": float(differ)})
+                     "pixels_differing": float(differ), "cut_off_ink": int(drawn.sum())})
     return {"lesson": lesson, "protocol_size": list(ours.shape[:2]),
             "protocol_ink": ps.image_ink(student.first_image), "browsers": rows,
             "slider": student.slider, "errors": seen["errors"]}
@@ -528,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(r, indent=1))
         if args.json:
             Path(args.json).write_text(json.dumps(r, indent=1))
-        same = all(b["pixels_differing"] == 0 for b in r["browsers"])
+        same = all(b["pixels_differing"] == 0 and b["cut_off_ink"] == 0 for b in r["browsers"])
         return 0 if same and len(r["browsers"]) == args.check_browser else 1
     counts = [int(x) for x in args.sweep.split(",")] if args.sweep else [args.students]
     limit = 60 if args.kind == "protocol" else 30

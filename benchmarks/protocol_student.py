@@ -6,14 +6,17 @@ It does, over HTTP and the kernel websocket, what a student's Voila page does be
 1. fetch the lesson page with the token (gzip, as a browser asks), and optionally the
    scripts and styles a browser fetched for it (``assets``), over at most six kept-alive
    connections as a browser does;
-2. open the page's kernel websocket with the v1 subprotocol and ask for kernel info;
+2. ask for the kernel's model (``GET /api/kernels/<id>``), open the page's kernel websocket
+   with the v1 subprotocol and ask for kernel info;
 3. open the ``jupyter.widget.control`` comm and request every widget's state;
 4. find the figure (the first ipympl ``MPLCanvasModel`` among the widgets the page shows) and
    a slider (the first ``IntSliderModel``/``FloatSliderModel`` shown with it, depth-first
    in display order, as a reader's eye and the Tab key meet them);
-5. initialise the canvas as ipympl's front end does (``refresh``, ``send_image_mode``,
-   ``initialized``; ``draw`` whenever the kernel asks for one, ``refresh`` after a
-   ``resize``) and wait for the first image;
+5. initialise every canvas the page shows, in display order, as ipympl's front end does
+   (``refresh``, ``send_image_mode``, ``initialized``; ``draw`` whenever the kernel asks
+   for one, ``refresh`` after a ``resize``), and wait for each one's first image: a
+   browser draws them all, off-screen ones included (Chromium's network log of lesson 1:
+   three canvases initialised, seven images received);
 6. set the slider one step up (down at its maximum), as an arrow key does, and wait for
    the next image; repeat ``moves`` times.
 
@@ -77,10 +80,12 @@ class ProtocolStudent:
     assets_bytes: int = 0
     states_s: float | None = None
     first_image_s: float | None = None
+    all_images_s: float | None = None
     first_image: bytes | None = field(default=None, repr=False)
     moves_ms: list[float] = field(default_factory=list)
     slider: str = ""
     widgets: int = 0
+    canvases: int = 0
     error: str | None = None
 
 
@@ -219,6 +224,11 @@ def shown_models(html: str, states: dict) -> list[tuple[str, str]]:
     return order
 
 
+def shown_canvases(html: str, states: dict) -> list[str]:
+    """Every ipympl canvas the page shows, in display order."""
+    return [m for _, m in shown_models(html, states) if states[m]["model_name"] == CANVAS]
+
+
 def pick_canvas_and_slider(html: str, states: dict) -> tuple[str, str]:
     """The first canvas the page shows, and the first usable slider shown in the same
     top-level view (the app's own controls), else the first usable slider on the page."""
@@ -287,6 +297,11 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
             await asyncio.gather(*(worker(c) for c in connections))
             student.assets_s = time.monotonic() - start
 
+        # what the page's kernel connection asks first (a cache-busting timestamp, as there)
+        status, _, _ = await connections[0].get(
+            f"/api/kernels/{kernel_id}?{time.time_ns() // 10**6}&token={token}")
+        if status != 200:
+            raise StudentError(f"the kernel model answered HTTP {status}")
         session = uuid.uuid4().hex
         ws_url = (base_url.replace("http", "ws", 1) + f"/api/kernels/{kernel_id}/channels"
                   f"?session_id={session}&token={token}")
@@ -310,41 +325,54 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
             if (msg["msg_type"] == "comm_msg" and c.get("comm_id") == control
                     and c.get("data", {}).get("method") == "update_states"):
                 states = c["data"]["states"]
+        kernel.send("comm_close", {"comm_id": control, "data": {}})  # as the page does
         student.states_s = time.monotonic() - start
         student.widgets = len(states)
         canvas, slider = pick_canvas_and_slider(html, states)
         student.slider = states[slider]["state"].get("description", slider)
+        canvases = shown_canvases(html, states)
+        student.canvases = len(canvases)
 
-        waiting = False
-        images: asyncio.Queue = asyncio.Queue()
+        waiting: set[str] = set()
+        images: asyncio.Queue = asyncio.Queue()  # the app canvas's images
+        first_seen: dict[str, float] = {}
 
-        def canvas_says(content: dict, buffers: list) -> None:
-            nonlocal waiting
+        def canvas_says(comm_id: str, content: dict, buffers: list) -> None:
             kind = json.loads(content.get("data", "{}")).get("type")
-            if kind == "draw" and not waiting:
-                waiting = True
-                kernel.comm(canvas, {"method": "custom", "content": {"type": "draw"}})
+            if kind == "draw" and comm_id not in waiting:
+                waiting.add(comm_id)
+                kernel.comm(comm_id, {"method": "custom", "content": {"type": "draw"}})
             elif kind == "resize":
-                kernel.comm(canvas, {"method": "custom", "content": {"type": "refresh"}})
+                kernel.comm(comm_id, {"method": "custom", "content": {"type": "refresh"}})
             elif kind == "binary" and buffers:
-                waiting = False
-                images.put_nowait((time.monotonic(), bytes(buffers[0])))
+                waiting.discard(comm_id)
+                first_seen.setdefault(comm_id, time.monotonic())
+                if comm_id == canvas:
+                    images.put_nowait((time.monotonic(), bytes(buffers[0])))
+                if len(first_seen) == len(canvases):
+                    everyone.set()
+
+        everyone = asyncio.Event()
 
         async def pump() -> None:
             while True:
                 channel, msg, buffers = await kernel.next(deadline)
                 c = msg["content"]
-                if (msg["msg_type"] == "comm_msg" and c.get("comm_id") == canvas
+                if (msg["msg_type"] == "comm_msg" and c.get("comm_id") in canvases
                         and c.get("data", {}).get("method") == "custom"):
-                    canvas_says(c["data"]["content"], buffers)
+                    canvas_says(c["comm_id"], c["data"]["content"], buffers)
 
         pumping = asyncio.ensure_future(pump())
         try:
-            for kind in ("refresh", "send_image_mode", "initialized"):
-                kernel.comm(canvas, {"method": "custom", "content": {"type": kind}})
+            for comm_id in canvases:
+                for kind in ("refresh", "send_image_mode", "initialized"):
+                    kernel.comm(comm_id, {"method": "custom", "content": {"type": kind}})
             t_image, png = await _next_image(images, pumping, deadline)
             student.first_image_s = t_image - start
             student.first_image = png
+            await _wait_or_fail(everyone.wait(), pumping, deadline,
+                                "not every canvas on the page got its first image")
+            student.all_images_s = max(first_seen.values()) - start
             value_state = dict(states[slider]["state"])
             for _ in range(moves):
                 await asyncio.sleep(settle_s)
@@ -370,8 +398,10 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
     return student
 
 
-async def _next_image(images: asyncio.Queue, pumping: asyncio.Future, deadline: float):
-    getter = asyncio.ensure_future(images.get())
+async def _wait_or_fail(awaitable, pumping: asyncio.Future, deadline: float, what: str):
+    """``awaitable``'s result, unless the websocket stops first (its error) or the deadline
+    passes (TimeoutError ``what``)."""
+    getter = asyncio.ensure_future(awaitable)
     done, _ = await asyncio.wait({getter, pumping}, timeout=max(deadline - time.monotonic(), 0),
                                  return_when=asyncio.FIRST_COMPLETED)
     if getter in done:
@@ -379,7 +409,11 @@ async def _next_image(images: asyncio.Queue, pumping: asyncio.Future, deadline: 
     getter.cancel()
     if pumping in done:
         pumping.result()  # raises what stopped the websocket
-    raise TimeoutError("no image from the kernel before the deadline")
+    raise TimeoutError(f"{what} before the deadline")
+
+
+async def _next_image(images: asyncio.Queue, pumping: asyncio.Future, deadline: float):
+    return await _wait_or_fail(images.get(), pumping, deadline, "no image from the kernel")
 
 
 def image_ink(png: bytes) -> int:

@@ -324,21 +324,26 @@ class CachedGzipContentEncoding(GZipContentEncoding):
     """Tornado's gzip transform that compresses each version of a static file once.
 
     A Voila page brings about a hundred scripts and styles, 5 MB before compression; gzip
-    on every request is most of what the server spends on an arriving student. Responses
-    with an ``Etag`` (static files: the tag is a hash of the content) are kept compressed,
-    up to ``LIMIT`` bytes in all, oldest out first; the lesson pages themselves, which
-    carry no ``Etag``, are compressed as before."""
+    on every request is most of what the server spends on an arriving student. Static
+    files are kept compressed, up to ``LIMIT`` bytes in all, oldest out first: those with
+    an ``Etag`` (a hash of the content) by that tag, the lab extensions' scripts, which
+    Jupyter serves without one, by path, ``Last-Modified`` and ``Content-Length``, as a
+    browser's cache validates them. The lesson pages themselves carry neither and are
+    compressed as before."""
 
     LIMIT = 64 * 2**20
     _cache: OrderedDict[str, bytes] = OrderedDict()
     _cached_bytes = 0
 
+    def __init__(self, request) -> None:
+        super().__init__(request)
+        self._path = request.uri or ""
+
     def transform_first_chunk(self, status_code, headers, chunk, finishing):
         self._hit = False
         self._key = None
-        etag = headers.get("Etag") if status_code == 200 else None
-        if self._gzipping and etag and "Content-Encoding" not in headers:
-            key = f"{etag}|{headers.get('Content-Type', '')}"
+        key = self._version(status_code, headers)
+        if self._gzipping and key and "Content-Encoding" not in headers:
             body = self._cache.get(key)
             if body is not None:
                 self._cache.move_to_end(key)
@@ -356,6 +361,17 @@ class CachedGzipContentEncoding(GZipContentEncoding):
         if not self._gzipping:
             self._key = None
         return status_code, headers, chunk
+
+    def _version(self, status_code, headers) -> str | None:
+        """What names this version of a static file, or None for any other response."""
+        if status_code != 200:
+            return None
+        kind = headers.get("Content-Type", "")
+        if headers.get("Etag"):
+            return f"{headers['Etag']}|{kind}"
+        if headers.get("Last-Modified") and headers.get("Content-Length"):
+            return f"{self._path}|{headers['Last-Modified']}|{headers['Content-Length']}|{kind}"
+        return None
 
     def transform_chunk(self, chunk, finishing):
         if self._hit:

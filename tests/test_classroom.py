@@ -326,6 +326,26 @@ def test_lessons_lib_imports_quaternion_without_scipy_interpolate():
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")),
+                         ids=lambda p: p.stem)
+def test_no_lesson_imports_quaternion_before_lessons_lib(path):
+    """A notebook that imports numpy-quaternion itself before lessons_lib pays for the
+    scipy.interpolate that lessons_lib avoids, in every student's kernel."""
+    import ast
+
+    nb = nbformat.read(path, as_version=4)
+    order = []
+    for cell in (c for c in nb.cells if c.cell_type == "code"):
+        code = "\n".join(ln for ln in cell.source.splitlines() if not ln.startswith("%"))
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Import):
+                order += [a.name.split(".")[0] for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                order.append(node.module.split(".")[0])
+    if "quaternion" in order:
+        assert "lessons_lib" in order[:order.index("quaternion")], order
+
 # -- the room's kernel pool, with protocol-level students -------------------------------------
 def _protocol_students(server, count: int, moves: int = 1, gap_s: float = 0.0):
     """``count`` protocol-level students (benchmarks/protocol_student.py), ``gap_s`` apart."""
@@ -454,8 +474,10 @@ def test_protocol_student_visits_only_loopback(url):
 
 
 def test_each_static_file_is_gzipped_once():
-    """The cached transform sends the same bytes tornado's would, and compresses a file
-    with a given Etag only once however many students ask for it."""
+    """The cached transform sends the same bytes tornado's would, and compresses a version
+    of a static file only once however many students ask for it: by its Etag, or, for the
+    lab extensions' scripts that Jupyter serves without one, by path, Last-Modified and
+    length. A response with neither (a lesson page) is compressed every time."""
     import gzip
     from types import SimpleNamespace
     from unittest import mock
@@ -468,12 +490,16 @@ def test_each_static_file_is_gzipped_once():
     CachedGzipContentEncoding._cached_bytes = 0
     body = ("console.log('a lesson');\n" * 20000).encode()
     chunks = [body[i:i + 65536] for i in range(0, len(body), 65536)]
-    request = SimpleNamespace(headers=HTTPHeaders({"Accept-Encoding": "gzip"}))
 
-    def serve(etag):
+    def serve(etag=None, path="/voila/static/a.js", modified=None):
+        request = SimpleNamespace(headers=HTTPHeaders({"Accept-Encoding": "gzip"}), uri=path)
         t = CachedGzipContentEncoding(request)
         headers = HTTPHeaders({"Content-Type": "application/javascript",
-                               "Content-Length": str(len(body)), "Etag": etag})
+                               "Content-Length": str(len(body))})
+        if etag:
+            headers["Etag"] = etag
+        if modified:
+            headers["Last-Modified"] = modified
         status, headers, out = t.transform_first_chunk(200, headers, chunks[0], False)
         parts = [out] + [t.transform_chunk(c, i == len(chunks) - 2)
                          for i, c in enumerate(chunks[1:])]
@@ -484,6 +510,16 @@ def test_each_static_file_is_gzipped_once():
         again_headers, again = serve('"v1"')
         _, other = serve('"v2"')
     assert compressor.call_count == 2  # "v1" once, "v2" once
+    monday, tuesday = "Mon, 30 Nov 2026 10:00:00 GMT", "Tue, 01 Dec 2026 10:00:00 GMT"
+    with mock.patch("gzip.GzipFile", wraps=gzip.GzipFile) as compressor:
+        _, lab = serve(path="/voila/labextensions/x/remoteEntry.js", modified=monday)
+        _, lab_again = serve(path="/voila/labextensions/x/remoteEntry.js", modified=monday)
+        serve(path="/voila/labextensions/y/remoteEntry.js", modified=monday)
+        serve(path="/voila/labextensions/x/remoteEntry.js", modified=tuesday)
+        serve(path="/voila/render/lesson.ipynb")
+        serve(path="/voila/render/lesson.ipynb")
+    assert compressor.call_count == 5  # only the second request for x on Monday was cached
+    assert lab_again == lab and gzip.decompress(lab) == body
     assert gzip.decompress(first) == gzip.decompress(again) == gzip.decompress(other) == body
     assert again_headers["Content-Encoding"] == "gzip"
     assert int(again_headers["Content-Length"]) == len(again)
