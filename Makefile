@@ -7,8 +7,11 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8866
 PYTEST_ARGS ?=
+# `make test` leaves out the tests marked slow; `make test-slow` runs only those, and
+# `make test-all` both. PYTEST_ARGS adds to either (a `-m` in it replaces MARKERS).
+MARKERS ?= not slow
 
-.PHONY: lab voila classroom test bench lint clean setup
+.PHONY: lab voila classroom test test-slow test-all bench lint clean setup
 
 setup: $(STAMP)
 
@@ -41,6 +44,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 test: lint
+	$(BIN)/python -m pytest -m "$(MARKERS)" $(PYTEST_ARGS)
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow $(PYTEST_ARGS)
+
+test-all: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)

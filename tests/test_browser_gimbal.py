@@ -117,10 +117,9 @@ def test_gimbal_lesson_in_voila(voila_server, page):
     assert not page.console_errors, page.console_errors
 
 
-def test_every_order_locks_and_every_view_keeps_the_labels(voila_server, page):
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=3)
-    show_app(page)
-    for order in rot.ORDERS:
+def _lock_each_order(page, orders) -> None:
+    """Choose each order in turn, lock it, check the middle ring's angle, screenshot."""
+    for order in orders:
         before = h.canvas_images(page)
         select_order(page, order)
         h.wait_for_pixels_change(page, before, figure=0, timeout=WAIT / 1000)
@@ -131,6 +130,22 @@ def test_every_order_locks_and_every_view_keeps_the_labels(voila_server, page):
         assert abs(slider_value(page, f"{middle} ({axis})")) == 90
         h.wait_idle(page)
         h.screenshot(page, f"01_gimbal_lock_{order}_locked")
+
+
+@pytest.mark.slow
+def test_every_order_locks(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=3)
+    show_app(page)
+    _lock_each_order(page, rot.ORDERS)
+    h.assert_no_error_text(page)
+
+
+def test_another_order_locks_and_every_view_keeps_the_labels(voila_server, page):
+    """One order other than the default locks (test_every_order_locks, slow, tries all six);
+    then every view button and an orbit with the mouse."""
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=3)
+    show_app(page)
+    _lock_each_order(page, ["XYZ"])        # its middle ring is yaw, not the default pitch
     for view in ("back", "side", "top", "3/4"):
         before = h.canvas_images(page)
         page.locator(MAIN_APP).get_by_role("button", name=view, exact=True).click()
@@ -235,7 +250,10 @@ def lab_screenshot(page, name: str) -> None:
     h.screenshot(page, name)
 
 
+@pytest.mark.slow
 def test_gimbal_lesson_in_jupyterlab_with_the_file_browser_open(lab_server, page):
+    """Slow (a JupyterLab of its own, every order locked there): `make test` checks the
+    JupyterLab layout on lesson 2 (test_browser_interpolation)."""
     page.goto(f"{lab_server.url}/lab/tree/{NOTEBOOK}", timeout=120_000)
     page.wait_for_selector(".jp-DirListing", state="visible", timeout=120_000)  # file browser
     page.wait_for_selector(".jp-Notebook", timeout=120_000)

@@ -57,6 +57,7 @@ def test_lesson_renders_and_responds(voila_server, page):
     h.assert_no_error_text(page)
     _app_to_top(page)
     h.screenshot(page, "02_euler_vs_slerp-start")
+    _assert_voila_layout(page)
 
     # t, from the keyboard: the first slider on the page (it starts at the end, t = 1)
     before = h.canvas_images(page)
@@ -70,13 +71,14 @@ def test_lesson_renders_and_responds(voila_server, page):
     h.wait_for_pixels_change(page, before, figure=0, timeout=60)
     assert page.locator(".widget-dropdown select").first.input_value() == "(your own angles)"
 
-    # every preset redraws; keep a screenshot of each for a person to look at
-    _screenshot_every_preset(page, "02_euler_vs_slerp")
+    # a preset redraws (test_every_preset_redraws_in_voila, slow, tries them all)
+    before = h.canvas_images(page)
+    _choose_preset(page, "Wide three-axis turn")
+    h.wait_for_pixels_change(page, before, figure=0, timeout=60)
+    h.wait_idle(page)
 
     # the long-way toggle changes the drawing even where q0 . q1 > 0 (it used to change no
     # pixel there), and the panel says what it did
-    _choose_preset(page, "Wide three-axis turn")
-    h.wait_idle(page)
     before = h.canvas_images(page)
     page.locator(".widget-checkbox", has_text="take the long way").locator("input").click()
     h.wait_for_pixels_change(page, before, figure=0, timeout=60)
@@ -85,6 +87,14 @@ def test_lesson_renders_and_responds(voila_server, page):
     _app_to_top(page)
     h.screenshot(page, "02_euler_vs_slerp-long-way")
     h.assert_no_error_text(page)
+    assert not page.console_errors, page.console_errors
+
+
+@pytest.mark.slow
+def test_every_preset_redraws_in_voila(voila_server, page):
+    """Every preset redraws; a screenshot of each for a person to look at."""
+    h.open_lesson(page, voila_server, NOTEBOOK)
+    _screenshot_every_preset(page, "02_euler_vs_slerp")
     assert not page.console_errors, page.console_errors
 
 
@@ -172,15 +182,13 @@ def _assert_fits(boxes: dict) -> None:
     assert boxes["preset"]["right"] <= boxes["page"], boxes
 
 
-def test_voila_layout_keeps_figure_and_controls_on_screen(voila_server, page):
-    h.open_lesson(page, voila_server, NOTEBOOK)
-    _app_to_top(page)
+def _assert_voila_layout(page) -> None:
+    """In Voila at 1280x720 the figure and the controls are on screen, and the page is wide
+    enough for the angles beside the figure, not under it."""
     boxes = _layout_boxes(page)
     _assert_fits(boxes)
-    # wide enough here for the angles beside the figure, not under it
     assert boxes["angles"]["left"] >= boxes["figure"]["right"], boxes
     assert boxes["preset"]["bottom"] <= boxes["figure"]["top"] + 1, boxes
-    h.assert_no_error_text(page)
 
 
 @pytest.fixture(scope="module")
@@ -250,8 +258,15 @@ def test_jupyterlab_with_the_file_browser_shows_the_whole_app(lab_server, page):
     assert boxes["preset"]["right"] <= boxes["output"]["right"] + 1, boxes
     assert boxes["angles"]["top"] >= boxes["figure"]["bottom"] - 1, boxes
     h.screenshot(page, "02_euler_vs_slerp-lab-start")
-    _screenshot_every_preset(page, "02_euler_vs_slerp-lab")
     # the angles and toggles under the figure: scroll down to them
     page.locator(".widget-checkbox", has_text="take the long way").scroll_into_view_if_needed()
     h.screenshot(page, "02_euler_vs_slerp-lab-controls")
     h.assert_no_error_text(page)
+
+
+@pytest.mark.slow
+def test_every_preset_in_jupyterlab(lab_server, page):
+    """Every preset redraws in JupyterLab too; a screenshot of each."""
+    _open_in_lab(page, lab_server)
+    _app_to_top(page)
+    _screenshot_every_preset(page, "02_euler_vs_slerp-lab")

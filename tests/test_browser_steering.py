@@ -130,8 +130,11 @@ def test_click_off_the_road_places_the_car_and_says_where(voila_server, page):
     h.screenshot(page, "03_app_click_off_road")
 
 
-@pytest.mark.parametrize("name", list(SCENARIOS))
+@pytest.mark.parametrize("name", [pytest.param(name, marks=() if k == 0 else pytest.mark.slow)
+                                  for k, name in enumerate(SCENARIOS)])
 def test_each_article_scenario_renders(voila_server, page, name):
+    """One page per preset: `make test` shows the first (a redraw away from the default
+    preset, its note and a time on the slider), `make test-slow` every other one."""
     page.set_viewport_size({"width": 1280, "height": 720})
     h.open_lesson(page, voila_server, NOTEBOOK, figures=1)
     before = h.canvas_images(page)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -90,6 +91,35 @@ def test_ci_runs_make_test_from_a_fresh_venv():
     text = (ROOT / ".ci" / "run").read_text()
     assert "set -euo pipefail" in text and "make test" in text and "rm -rf .venv" in text
     assert "playwright install" not in text
+
+
+def _make_n(*args: str) -> list[str]:
+    """The commands `make -n` would run, for the pytest and ruff lines."""
+    # not the variables of a `make test PYTEST_ARGS=...` this test may be running under
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "PYTEST_ARGS", "MARKERS")}
+    out = subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, env=env)
+    assert out.returncode == 0, out.stderr
+    return [line.strip() for line in out.stdout.splitlines() if "pytest" in line or "ruff" in line]
+
+
+def test_make_test_leaves_out_the_slow_tests_and_ci_runs_them_after():
+    """`make test` = ruff + pytest -m "not slow"; `make test-slow` the rest; `make test-all`
+    both; PYTEST_ARGS adds to each; CI runs `make test`, then `make test-slow`."""
+    fast = _make_n("test")
+    assert fast[0].endswith("ruff check .") and fast[1].endswith('pytest -m "not slow"'), fast
+    assert _make_n("test", "PYTEST_ARGS=-k funnel")[1].endswith('-m "not slow" -k funnel')
+    assert _make_n("test-slow")[-1].endswith("pytest -m slow"), _make_n("test-slow")
+    everything = _make_n("test-all")
+    assert everything[0].endswith("ruff check .") and everything[1].endswith("pytest"), everything
+    assert "-m" not in _pyproject()["tool"]["pytest"]["ini_options"]["addopts"].split()
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert ci.index("make test") < ci.index("make test-slow")
+    assert sum("took" in line and line.startswith("echo") for line in ci) >= 2
+    readme = (ROOT / "README.md").read_text().split("## Tests", 1)[1]
+    for command in ("make test", "make test-slow", "make test-all", '-m "not slow"'):
+        assert command in readme, command
 
 
 def test_readme_quick_start_and_binder_links():

@@ -178,8 +178,9 @@ def send(ws, msg: dict) -> None:
                                           pack=lambda part: json.dumps(part).encode()))
 
 
-def replies(ws, seconds: float) -> list[dict]:
-    """Every message the kernel sends within ``seconds`` (header fields flattened in)."""
+def replies(ws, seconds: float, until=None) -> list[dict]:
+    """Every message the kernel sends within ``seconds`` (header fields flattened in), or
+    up to and including the first one for which ``until(message)`` is true."""
     out, deadline = [], time.monotonic() + seconds
     while time.monotonic() < deadline:
         ws.settimeout(max(0.05, deadline - time.monotonic()))
@@ -193,7 +194,27 @@ def replies(ws, seconds: float) -> list[dict]:
         header, parent, _meta, content = (json.loads(p) for p in parts[:4])
         out.append({"channel": channel, "msg_type": header.get("msg_type"), "header": header,
                     "parent_header": parent, "content": content})
+        if until is not None and until(out[-1]):
+            break
     return out
+
+
+def reply_to(msg: dict, msg_type: str):
+    """``until`` for :func:`replies`: the ``msg_type`` answering ``msg``."""
+    msg_id = msg["header"]["msg_id"]
+    return lambda m: m["msg_type"] == msg_type and m["parent_header"].get("msg_id") == msg_id
+
+
+def idle_after(msg: dict):
+    """``until`` for :func:`replies`: the kernel has finished handling ``msg``."""
+    msg_id = msg["header"]["msg_id"]
+    return lambda m: (m["msg_type"] == "status" and m["parent_header"].get("msg_id") == msg_id
+                      and m["content"].get("execution_state") == "idle")
+
+
+def _is_update_states(m: dict) -> bool:
+    return m.get("msg_type") == "comm_msg" and \
+        m.get("content", {}).get("data", {}).get("method") == "update_states"
 
 
 SOURCE_PATHS = [
@@ -287,7 +308,7 @@ def test_kernel_refuses_execute_request(voila_server, tmp_path):
     try:
         info = shell_msg("kernel_info_request", {})
         send(ws, info)
-        got = replies(ws, 10)
+        got = replies(ws, 30, until=reply_to(info, "kernel_info_reply"))
         assert any(m.get("msg_type") == "kernel_info_reply"
                    and m["parent_header"].get("msg_id") == info["header"]["msg_id"]
                    for m in got), "the socket works: kernel_info_request must be answered"
@@ -302,7 +323,13 @@ def test_kernel_refuses_execute_request(voila_server, tmp_path):
                                  "n": 10}),
         ]:
             send(ws, shell_msg(msg_type, content))
-        got = replies(ws, 5)
+        # shell requests are answered in order: once this later one is, any answer to the
+        # four above would have come (one more second for other channels' stragglers)
+        last = shell_msg("kernel_info_request", {})
+        send(ws, last)
+        got = replies(ws, 30, until=reply_to(last, "kernel_info_reply"))
+        assert got and reply_to(last, "kernel_info_reply")(got[-1]), "the socket stopped"
+        got += replies(ws, 1)
         types = {m.get("msg_type") for m in got}
         assert not types & {"execute_reply", "execute_input", "inspect_reply",
                             "complete_reply", "history_reply"}, types
@@ -354,7 +381,8 @@ def test_token_refuses_websocket_without_it(token_server):
     try:
         info = shell_msg("kernel_info_request", {})
         send(ws, info)
-        assert any(m["msg_type"] == "kernel_info_reply" for m in replies(ws, 10))
+        got = replies(ws, 30, until=reply_to(info, "kernel_info_reply"))
+        assert any(m["msg_type"] == "kernel_info_reply" for m in got)
     finally:
         ws.close()
 
@@ -376,7 +404,7 @@ def test_crafted_widget_message_leaves_the_lesson_working(voila_server, page):
         send(ws, shell_msg("comm_msg", {"comm_id": control,
                                         "data": {"method": "request_states"}}))
         states = None
-        got = replies(ws, 15)
+        got = replies(ws, 30, until=_is_update_states)
         for m in got:
             data = m.get("content", {}).get("data", {})
             if m.get("msg_type") == "comm_msg" and data.get("method") == "update_states":
@@ -475,10 +503,9 @@ def _widget_states(ws, tries: int = 3) -> dict:
         send(ws, shell_msg("comm_open", {"comm_id": control, "data": {},
                                          "target_name": "jupyter.widget.control"},
                            {"version": "1.0.0"}))
-        replies(ws, 2)
         send(ws, shell_msg("comm_msg", {"comm_id": control,
                                         "data": {"method": "request_states"}}))
-        got = replies(ws, 20)
+        got = replies(ws, 20, until=_is_update_states)
         for m in got:
             data = m.get("content", {}).get("data", {})
             if m.get("msg_type") == "comm_msg" and data.get("method") == "update_states":
@@ -509,9 +536,11 @@ def test_issue_13_messages_leave_a_running_lesson_working_and_memory_flat(voila_
         memory_before = _tree_rss_mb(voila_server.proc.pid)
 
         def push(model_id, state):
-            send(ws, shell_msg("comm_msg", {
+            msg = shell_msg("comm_msg", {
                 "comm_id": model_id,
-                "data": {"method": "update", "state": state, "buffer_paths": []}}))
+                "data": {"method": "update", "state": state, "buffer_paths": []}})
+            send(ws, msg)
+            return msg
 
         for _ in range(3):  # three rounds: growth would show, one-off caches would not
             for m in plays:
@@ -522,8 +551,10 @@ def test_issue_13_messages_leave_a_running_lesson_working_and_memory_flat(voila_
             for m in floats:
                 push(m, {"value": float("nan")})
             for m in choices:
-                push(m, {"index": None})
-            replies(ws, 5)
+                last = push(m, {"index": None})
+            # the kernel handles a socket's messages in order: idle after the last, done
+            got = replies(ws, 60, until=idle_after(last))
+            assert got and idle_after(last)(got[-1]), "the kernel did not get through a round"
         after = _widget_states(ws)
         memory_after = _tree_rss_mb(voila_server.proc.pid)
     finally:
