@@ -35,9 +35,9 @@ the two pages take turns sample by sample so a shared machine's load hits both a
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
-import re
 import statistics
 import sys
 import tempfile
@@ -91,6 +91,13 @@ PAGE_HOOKS = r"""
     Array.from(document.querySelectorAll('.jupyter-matplotlib-figure')).indexOf(fig);
 })();
 """
+
+def _rate(times: list[float]) -> float:
+    """Events per second over the span of ``times`` (page ms); nan with fewer than two."""
+    if len(times) < 2 or times[-1] <= times[0]:
+        return float("nan")
+    return (len(times) - 1) / ((times[-1] - times[0]) / 1000)
+
 
 JS_NOW = "() => performance.timeOrigin + performance.now()"
 JS_STATE = """(since) => {
@@ -155,7 +162,6 @@ JS_SLIDER_INFO = """(tag) => {
   return {now: num('aria-valuenow'), min: num('aria-valuemin'), max: num('aria-valuemax')};
 }"""
 
-T_READOUT = re.compile(r"\bt\s*=\s*(-?[0-9]+(?:\.[0-9]+)?)\s*s\b")
 
 
 # -- what each lesson offers --------------------------------------------------------------
@@ -169,25 +175,33 @@ class Lesson:
     clicks: list[tuple[int, list[tuple[float, float]]]] = field(default_factory=list)
     figure_drag: list[tuple[int, tuple[float, float], tuple[float, float]]] = field(
         default_factory=list)                 # (figure, start, end) as canvas fractions
-    play: bool = False
+    play: str | None = None                   # "module:Class" of the app Play runs in
     figures: int = 1
+
+    @property
+    def frame(self):
+        """The :class:`Frame` spec of the app Play moves (interval, step, label)."""
+        module, cls = self.play.split(":")
+        return getattr(importlib.import_module(module), cls).frame
 
 
 LESSONS = [
     Lesson("gimbal", "01_gimbal_lock.ipynb", keyboard=["pitch (X)", "yaw (Y)"],
            drag=["roll (Z)"], buttons=[("Lock it", "Reset"), ("top", "3/4")],
            figure_drag=[(0, (0.3, 0.5), (0.55, 0.58))]),
-    Lesson("slerp", "02_euler_vs_slerp.ipynb", keyboard=["t", "yaw"], drag=["t"], play=True),
+    Lesson("slerp", "02_euler_vs_slerp.ipynb", keyboard=["t", "yaw"], drag=["t"],
+           play="lessons_lib.apps.interpolation:InterpolationApp"),
     Lesson("steering", "03_spline_steering.ipynb", keyboard=["Speed", "Time"],
            drag=["Time", "Speed"], clicks=[(0, [(0.25, 0.3), (0.42, 0.15)])],
-           figure_drag=[(0, (0.25, 0.3), (0.42, 0.15))], play=True),
+           figure_drag=[(0, (0.25, 0.3), (0.42, 0.15))],
+           play="lessons_lib.apps.steering.app:SteeringApp"),
     Lesson("funnel", "04_funnel_algorithm.ipynb", keyboard=["step", "agent radius"],
            drag=["step"], buttons=[("previous step", "next step"),
                     ("pause and go back to the start", "finish")],
            # the grid: one cell's wall toggled; the map: the goal put on the floor 1.2 m
            # east, then 1.2 m north of where the lesson starts it (both away from either end)
            clicks=[(0, [(0.5, 0.5), (0.5, 0.5)]), (1, [(0.225, 0.296), (0.153, 0.184)])],
-           play=True, figures=4),
+           play="lessons_lib.apps.funnel.app:FunnelApp", figures=4),
 ]
 
 
@@ -486,41 +500,39 @@ class Session:
             self._drag(what, points, 30)
 
     def play(self) -> None:
-        page = self.page
+        """New frames shown per second during Play, and how far the frame moved against
+        how far Play asks it to move in that time (its step per interval): x1.00 is a Play
+        that keeps time (real time for steering's seconds)."""
+        page, frame = self.page, self.lesson.frame
         if page.evaluate(JS_TAG_PLAY, "play") is None:
             return self._unavailable("Play", "Play not found")
+        if page.evaluate(JS_TAG_SLIDER, [frame.label, "frame"]) is None:
+            return self._unavailable("Play", f"no slider {frame.label!r}")
         button = page.locator('[data-bench="play"]').first
+        readout = page.locator('[data-bench="frame"] .widget-readout').first
         button.scroll_into_view_if_needed()
         self._settle()
-        text0 = page.inner_text("body")
+        value0 = float(readout.inner_text())
         start = page.evaluate(JS_NOW)
         button.click()
         page.wait_for_timeout(PLAY_SECONDS * 1000)
-        text1 = page.inner_text("body")
+        value1 = float(readout.inner_text())
         end = page.evaluate(JS_NOW)
         self._stop_play()
         st = page.evaluate(JS_STATE, start)
         paints = [t for t, _ in st["paints"] if t <= end]
-        ticks = [e for e in self.trace.events(start, end)
-                 if e["ev"] == "msg" and e.get("cls") == "Play" and "value" in e]
-        interval = next((e.get("interval") for e in ticks if e.get("interval")), None)
-        fps = ((len(paints) - 1) / ((paints[-1] - paints[0]) / 1000) if len(paints) >= 2
-               else float("nan"))
-        note = [f"{PLAY_SECONDS:.0f} s of Play"]
-        if interval:
-            note.append(f"asks {1000 / interval:.1f} fps (interval {interval} ms)")
-        if len(ticks) >= 2:
-            note.append(f"{(len(ticks) - 1) / (ticks[-1]['t0'] - ticks[0]['t0']):.1f} "
-                        "frame values/s reached the kernel")
-        changed = [(float(a), float(b)) for a, b in
-                   zip(T_READOUT.findall(text0), T_READOUT.findall(text1), strict=False)
-                   if a != b]
-        if changed:
-            advanced = changed[0][1] - changed[0][0]
-            note.append(f"readout t advanced {advanced:.2f} s in {(end - start) / 1000:.2f} s "
-                        f"(x{advanced / ((end - start) / 1000):.2f} real time)")
-        self.extra.append(row(f"{self.prefix}: Play, painted frames per second", fps,
-                              unit="fps", note="; ".join(note)))
+        # a frame shown is a new image decoded onto the canvas; a repaint may show the
+        # same image again (the page repaints the visible canvas for other reasons too)
+        frames = [t for t in st["decoded"] if t <= end]
+        seconds = (end - start) / 1000
+        asked = (value1 - value0) / frame.step * frame.interval_ms / 1000
+        note = [f"{PLAY_SECONDS:.0f} s of Play",
+                f"asks {1000 / frame.interval_ms:.1f} fps (interval {frame.interval_ms} ms)",
+                f"{_rate(paints):.1f} repaints/s",
+                f"{frame.label} {value0:g} -> {value1:g} in {seconds:.2f} s "
+                f"(x{asked / seconds:.2f} of Play's own time)"]
+        self.extra.append(row(f"{self.prefix}: Play, new frames shown per second",
+                              _rate(frames), unit="fps", note="; ".join(note)))
 
     def _stop_play(self) -> None:
         page = self.page

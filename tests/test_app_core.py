@@ -215,6 +215,73 @@ def test_a_drag_always_ends(app):
     assert not drag.active and ended == ["dot", "dot"]
 
 
+def test_play_in_the_kernel_follows_the_clock_and_pauses(app):
+    """In a kernel Play is a task of the kernel's event loop (not the page's ticks)."""
+    import asyncio
+
+    app._kernel_play = True
+
+    async def play_to_the_end():
+        app.play_button.value = True
+        assert app._play_task is not None and app.play_button.description == "Pause"
+        await asyncio.wait_for(app._play_task, timeout=60)
+
+    draws = app.draw_count
+    asyncio.run(play_to_the_end())
+    assert app.t.value == 1.0 and app.play.value == 20 and not app.play.playing
+    assert not app.play_button.value and app.play_button.description == "Play"
+    assert 1 <= app.draw_count - draws <= 20           # at most one draw per frame
+
+    async def play_and_pause():
+        app.play_button.value = True                   # at the end: from the start
+        assert app.t.value == 0.0
+        await asyncio.sleep(0.15)
+        app.play_button.value = False
+        paused = app.t.value
+        await asyncio.sleep(0.3)
+        return paused
+
+    paused = asyncio.run(play_and_pause())
+    assert paused < 1.0 and app.t.value == paused     # Pause keeps it there
+    assert app._play_task is None and app.play_button.description == "Play"
+
+
+def test_the_release_is_the_last_move_of_a_drag(app):
+    """The page drops moves faster than its rate limit: where the button was let go is
+    applied as a move before the drag ends (once, not again when the last move was there)."""
+    fig = app.fig
+    seen = []
+    drag = DragHandler(fig, on_press=lambda e: "dot",
+                on_move=lambda item, e: seen.append(("move", round(e.x))),
+                on_release=lambda item, e: seen.append(("end", round(e.x))))
+    x, y = fig.bbox.width / 2, fig.bbox.height / 2
+    process = fig.canvas.callbacks.process
+    process("button_press_event", _mouse(fig, "button_press_event", x, y))
+    process("motion_notify_event", _mouse(fig, "motion_notify_event", x + 5, y, buttons={1}))
+    process("button_release_event", _mouse(fig, "button_release_event", x + 40, y))
+    assert seen == [("move", round(x + 5)), ("move", round(x + 40)), ("end", round(x + 40))]
+    # a move the page sent before the release but that arrives after it changes nothing
+    process("motion_notify_event", _mouse(fig, "motion_notify_event", x + 30, y, buttons={1}))
+    assert len(seen) == 3
+    seen.clear()
+    process("button_press_event", _mouse(fig, "button_press_event", x, y))
+    process("motion_notify_event", _mouse(fig, "motion_notify_event", x + 7, y, buttons={1}))
+    process("button_release_event", _mouse(fig, "button_release_event", x + 7, y))
+    assert seen == [("move", round(x + 7)), ("end", round(x + 7))] and not drag.active
+
+
+def test_pointer_moves_are_paced_by_what_a_frame_costs(app):
+    from lessons_lib.apps.core.figure import pace_pointer
+    from lessons_lib.apps.core.painter import THROTTLE_MS_RANGE
+
+    assert app.fig.canvas.pan_zoom_throttle == 33      # outside a kernel: ipympl's default
+    before = app.painter.full_draws
+    ms = pace_pointer(app.fig, extra_seconds=0.5)      # a compute of 0.5 s: the slowest rate
+    assert ms == THROTTLE_MS_RANGE[1] == app.fig.canvas.pan_zoom_throttle
+    assert app.painter.full_draws == before + 1        # and the background is cached
+    assert THROTTLE_MS_RANGE[0] <= pace_pointer(app.fig) <= THROTTLE_MS_RANGE[1]
+
+
 @pytest.mark.parametrize("typed, value", [
     ("-0.5", -0.5), ("\u22120.5", -0.5), ("1/2", 0.5), ("4/3", 4 / 3), (" \u22121 / 2 ", -0.5),
     ("5.61 m", 5.61), ("30°", 30.0), ("18.9 %", 18.9), ("1,5", 1.5), ("2e-3", 0.002),

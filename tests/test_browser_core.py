@@ -103,6 +103,56 @@ def test_a_drag_released_outside_the_canvas_ends(demo):
     h.assert_no_error_text(page)
 
 
+def _amplitude(page) -> float:
+    slider = page.locator(h.SLIDER).filter(has=page.locator(".widget-label",
+                                                            has_text="amplitude"))
+    return float(slider.first.locator(".widget-readout").inner_text())
+
+
+#: Press, five moves and the release, dispatched in one go on the figure's overlay canvas
+#: (where ipympl listens): faster than any pointer-move rate limit.
+_QUICK_DRAG = """([x, y0, y1]) => {
+    const top = document.querySelectorAll('.jupyter-matplotlib-figure')[0]
+        .querySelectorAll('canvas')[1];
+    const fire = (type, y, buttons) => top.dispatchEvent(new MouseEvent(type, {
+        clientX: x, clientY: y, button: 0, buttons: buttons, bubbles: true}));
+    fire('mousedown', y0, 1);
+    for (let i = 1; i <= 5; i++) fire('mousemove', y0 + (y1 - y0) * i / 5, 1);
+    fire('mouseup', y1, 0);
+}"""
+
+
+def _drag_to(page, start, end, quick: bool) -> tuple[float, list[str]]:
+    """Drag from ``start`` to ``end``: held at the end before letting go, or ``quick``
+    (every event at once); the amplitude and the pixels once the page has settled."""
+    if quick:
+        page.evaluate(_QUICK_DRAG, [start[0], start[1], end[1]])
+    else:
+        page.mouse.move(*start)
+        page.mouse.down()
+        page.mouse.move(*end, steps=5)
+        page.wait_for_timeout(1500)                  # every move has arrived
+        page.mouse.up()
+    h.wait_idle(page, quiet_ms=800, timeout=20.0)
+    return _amplitude(page), h.canvas_images(page)
+
+
+def test_a_quick_drag_ends_where_the_button_was_let_go(demo):
+    """The page sends at most one pointer move per ``pan_zoom_throttle`` ms; a drag let go
+    at once must still show the release point, the same as one held there first."""
+    page = demo
+    box = h.figure_canvas(page).bounding_box()
+    x = box["x"] + box["width"] / 2
+    start, end = (x, box["y"] + box["height"] * 0.7), (x, box["y"] + box["height"] * 0.5)
+    held = _drag_to(page, start, end, quick=False)
+    h.move_slider(page, "amplitude", key="Home")            # away from it again
+    h.wait_idle(page, quiet_ms=800, timeout=20.0)
+    assert _amplitude(page) != held[0]
+    quick = _drag_to(page, start, end, quick=True)
+    assert quick == held, "a quick drag did not end where the button was let go"
+    h.assert_no_error_text(page)
+
+
 @pytest.mark.parametrize("index, typed", [(0, "\u22120.5"), (1, "4/3")])
 def test_typed_minus_sign_and_fraction_are_accepted(demo, index, typed):
     page = demo

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from lessons_lib.apps.core.painter import Painter, encode_png
+from lessons_lib.apps.core.painter import Painter, choose_throttle_ms, encode_png
 
 
 def _pixels(fig) -> np.ndarray:
@@ -212,6 +212,24 @@ def test_request_with_a_page_draws_and_sends_at_once(scene):
     assert first.shape == _pixels(fig).shape and (first[:, :, 3] == 255).all()
 
 
+def test_the_draws_one_page_message_asks_for_make_one_draw(scene):
+    fig, painter, parts, _ = scene
+    canvas = fig.canvas
+    sent = []
+    canvas.send_binary = sent.append
+    canvas.syncing_data_url = False
+    asks = [canvas.mpl_connect("motion_notify_event", lambda e: canvas.draw_idle())
+            for _ in range(2)]                     # e.g. mplot3d's orbit, then the app
+    canvas.handle_event({"type": "motion_notify", "x": 20, "y": 20, "button": 0,
+                         "buttons": 1, "modifiers": [], "guiEvent": {}})
+    assert painter.full_draws + painter.fast_draws == 1 and len(sent) == 1
+    for cid in asks:
+        canvas.mpl_disconnect(cid)
+    canvas.handle_event({"type": "motion_notify", "x": 30, "y": 20, "button": 0,
+                         "buttons": 1, "modifiers": [], "guiEvent": {}})
+    assert len(sent) == 1                          # nothing asked: nothing drawn
+
+
 def test_encode_png_round_trips():
     rng = np.random.default_rng(3)
     opaque = rng.integers(0, 256, (20, 30, 4), dtype=np.uint8)
@@ -359,3 +377,13 @@ def test_a_save_in_between_never_leaves_an_old_picture(scene, dpi):
     painter.request()
     assert painter.reused == 0
     assert np.array_equal(_image(sent[-1]), _full_pixels(fig))
+
+
+def test_the_pointer_rate_limit_follows_a_frames_cost_within_bounds():
+    assert choose_throttle_ms(0.0) == 33.0           # ipympl's default is the least
+    assert choose_throttle_ms(0.010) == 33.0
+    assert choose_throttle_ms(0.100) == 130.0        # the cost with a 30 % margin
+    assert choose_throttle_ms(5.0) == 250.0          # at most 4 moves a second
+    for bad in (-0.1, float("nan"), float("inf"), "0.1", None, True):
+        with pytest.raises(ValueError, match="frame's cost"):
+            choose_throttle_ms(bad)

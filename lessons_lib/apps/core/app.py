@@ -18,16 +18,18 @@ channel, and exports GIFs (:mod:`.gif`).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import html
 import logging
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 import ipywidgets as widgets
 
 from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
-from .figure import PALETTE
+from .figure import PALETTE, in_kernel, pace_pointer
 from .gif import GifExport
 from .guard import guard_widget
 from .painter import Painter
@@ -104,11 +106,15 @@ class LessonApp(GifExport):
         self.last_error: str | None = None
         self.state = None
         self.compute_count = 0
+        self.compute_seconds = 0.0       # how long the last compute took
         self.draw_count = 0
         self._computed_for: Params | None = None
         self._depth = 0
         self._pending = False
         self._linking = False
+        self._kernel_play = in_kernel()  # Play ticks in the kernel, not in the page
+        self._play_task: asyncio.Future | None = None
+        self._play_runs = 0              # each Play in the kernel runs until this changes
         self.panels: dict[str, widgets.HTML] = {}
         self.preset_note = widgets.HTML()
         self._specs = {spec.name: spec for spec in self.controls}
@@ -118,6 +124,9 @@ class LessonApp(GifExport):
         self.painter = Painter.attach(self.fig, self.dynamic_artists)
         self.widget = self.layout()
         self._finish(preset)
+        if in_kernel() and not self.painter.page_attached:
+            # before the page makes its view: pointer moves no faster than the kernel draws
+            pace_pointer(self.fig, self.compute_seconds)
 
     def _build_controls(self, initial: dict) -> None:
         names = set(self._specs) | ({self.frame.name} if self.frame else set())
@@ -163,11 +172,9 @@ class LessonApp(GifExport):
             self.play.observe(self.guard(self._on_play_value), names="value")
             self.play.observe(self.guard(self._on_playing), names="playing")
             self.play_button.observe(self.guard(self._on_play_button), names="value")
-            # in the page too, so that Pause stops the very next tick, not one round trip later
-            self._play_link = widgets.jslink((self.play_button, "value"), (self.play, "playing"))
             self.rewind_button.on_click(self.guard(lambda _b: self.rewind()))
             if not any(w is self.play for w in iter_widgets(self.widget)):
-                self.widget = widgets.VBox([self.widget, self.play])  # Play ticks in the page
+                self.widget = widgets.VBox([self.widget, self.play])  # its index, in the page
             self.add_gif_button()
         if self.preset is not None:
             self.preset.observe(self.guard(self._on_preset), names="value")
@@ -316,7 +323,9 @@ class LessonApp(GifExport):
         params = self.params
         if params != self._computed_for:
             self.refresh_controls(params)
+            start = time.perf_counter()
             self.state = self.compute(params)
+            self.compute_seconds = time.perf_counter() - start
             self._computed_for = params
             self.compute_count += 1
             self.clear_gif_link()
@@ -421,12 +430,47 @@ class LessonApp(GifExport):
     def _on_play_button(self, change) -> None:
         if self._linking:
             return
-        if change["new"] and self.play.value >= self.play.max:
+        playing = bool(change["new"])
+        if playing and self.play.value >= self.play.max:
             self.set(**{self.frame.name: self.frame.min})   # at the end: from the start
-        self.play.playing = bool(change["new"])
+        if not self._kernel_play:
+            self.play.playing = playing
+            return
+        self._show_playing(playing)
+        self._play_runs += 1
+        if playing:
+            self._play_task = asyncio.ensure_future(self._play_loop(self._play_runs))
+
+    async def _play_loop(self, run: int) -> None:
+        """Play in the kernel: the frame follows the clock (one step per ``interval_ms``,
+        so a time frame keeps real time), each frame drawn and sent, then a sleep until the
+        next is due. A frame that costs more than the interval is not waited for: the next
+        one drawn is the one the clock has reached (fewer frames, the same time). The
+        page's Play would instead send its next value only once the kernel is idle again,
+        a round trip per frame, and fall behind real time."""
+        clock, interval = time.perf_counter, self.frame.interval_ms / 1000.0
+        origin, base = clock(), self.play.value
+        try:
+            while self.play_button.value and run == self._play_runs:
+                index = min(self.play.max, base + int((clock() - origin) / interval))
+                if index != self.play.value:
+                    self.guard(self.show_frame)(self.frame.at(index))
+                if index >= self.play.max or self.play.value != index:
+                    break                    # the end, or a bad frame (its message shown)
+                due = origin + (index - base + 1) * interval
+                await asyncio.sleep(max(0.002, due - clock()))   # the page's messages too
+                if self.play.value != index:  # scrubbed meanwhile: go on from there
+                    origin, base = clock(), self.play.value
+        finally:
+            if self._play_task is asyncio.current_task():
+                self._play_task = None
+            if run == self._play_runs:
+                self._show_playing(False)
 
     def _on_playing(self, change) -> None:
-        playing = bool(change["new"])
+        self._show_playing(bool(change["new"]))
+
+    def _show_playing(self, playing: bool) -> None:
         self._linking = True
         try:
             self.play_button.value = playing
@@ -437,6 +481,8 @@ class LessonApp(GifExport):
 
     def pause(self) -> None:
         self.play.playing = False
+        self._play_runs += 1               # a Play in the kernel stops before its next frame
+        self._show_playing(False)
 
     def rewind(self) -> None:
         """Pause and go back to the first frame."""

@@ -7,6 +7,8 @@
   it into a pan or zoom mode that would swallow the lesson's own clicks.
 * :class:`DragHandler` turns press / move / release into a drag that always ends: on a
   release anywhere, when the pointer leaves the canvas, or on a move with no button held.
+  The release is the drag's last move, so the page's rate limit on pointer moves
+  (:func:`pace_pointer`) never loses the point where the button was let go.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable
 import matplotlib
 import matplotlib.pyplot as plt
 
-from .painter import Painter
+from .painter import Painter, choose_throttle_ms
 
 PALETTE = {
     "black": "#000000",
@@ -99,13 +101,43 @@ def _resend_settings(canvas, content, _buffers) -> None:
         canvas.send_state(["resizable", "toolbar_visible", "header_visible", "footer_visible"])
 
 
+def in_kernel() -> bool:
+    """True inside a Jupyter kernel (a page may show the figures), False in plain Python."""
+    from IPython import get_ipython
+
+    return getattr(get_ipython(), "kernel", None) is not None
+
+
+def pace_pointer(fig, extra_seconds: float = 0.0) -> float:
+    """Set how often the page may send a pointer move for ``fig`` from what one costs here.
+
+    ipympl's page sends at most one move every ``canvas.pan_zoom_throttle`` ms (33 by
+    default, read once, when the page's view of the canvas is made). A move that costs the
+    kernel more than that (a full draw, maybe a re-compute: ``extra_seconds``) piles up
+    behind the ones before it, and a drag ends seconds after the button was let go. So the
+    figure's frame is timed (:meth:`Painter.frame_cost`) and the limit set to it, with a
+    margin (:func:`choose_throttle_ms`). Call it before the figure is shown; returns the ms.
+    """
+    cost = Painter.attach(fig).frame_cost() + extra_seconds
+    fig.canvas.pan_zoom_throttle = choose_throttle_ms(cost)
+    return fig.canvas.pan_zoom_throttle
+
+
+def _where(event) -> tuple:
+    """An event's place: pixels and data coordinates (events built by hand may lack some)."""
+    return tuple(getattr(event, k, None) for k in ("x", "y", "xdata", "ydata"))
+
+
 class DragHandler:
     """Press, move, release on a figure, with a drag that cannot outlive the mouse button.
 
     ``on_press(event)`` returns what is being dragged (any object) or None for "not a drag";
     ``on_move(item, event)`` follows the pointer; ``on_release(item, event)`` (optional) is
     called once when the drag ends, whatever ends it. Events outside any axes have no data
-    coordinates; ``on_move`` is only called with events inside an axes.
+    coordinates; ``on_move`` is only called with events inside an axes. A release inside an
+    axes where the last move was not is applied as a final ``on_move`` first: the page sends
+    at most one move every ``pan_zoom_throttle`` ms, so the last moves before a quick release
+    may never arrive (or arrive after it).
     """
 
     def __init__(self, fig, on_press: Callable, on_move: Callable,
@@ -113,6 +145,7 @@ class DragHandler:
         self.fig = fig
         self.on_press, self.on_move, self.on_release = on_press, on_move, on_release
         self.item = None
+        self._last = None                # where the last move applied was (:func:`_where`)
         canvas = fig.canvas
         self._ids = [canvas.mpl_connect("button_press_event", self._press),
                      canvas.mpl_connect("motion_notify_event", self._move),
@@ -127,6 +160,7 @@ class DragHandler:
         if self.item is not None:        # a press while "dragging": the release was lost
             self._end(event)
         self.item = self.on_press(event)
+        self._last = _where(event)
 
     def _move(self, event) -> None:
         if self.item is None:
@@ -135,11 +169,21 @@ class DragHandler:
         if buttons is not None and not buttons:   # moving with no button held
             self._end(event)
             return
+        self._apply(event)
+
+    def _apply(self, event) -> None:
         if event.inaxes is not None and event.xdata is not None:
+            self._last = _where(event)
             self.on_move(self.item, event)
 
     def _end(self, event) -> None:
-        item, self.item = self.item, None
+        item = self.item
+        try:
+            if (item is not None and getattr(event, "name", "") == "button_release_event"
+                    and _where(event) != self._last):
+                self._apply(event)       # where the button was let go is where it ends
+        finally:
+            self.item = None
         if item is not None and self.on_release is not None:
             self.on_release(item, event)
 

@@ -17,6 +17,8 @@ Four things make a control feel slow in ipympl, and :class:`Painter` removes eac
    artist costs speed, never a stale picture. What
    naming does change is layering: dynamic artists are drawn on top of the background (in
    their axes' order, then by zorder), so name artists that nothing static covers.
+   Every draw asked for while one page message (a pointer move, a key) is handled
+   makes a single draw at the end of it.
 3. **Drawing the same picture twice.** A page that opens asks for the picture twice (its
    "refresh" and its "draw"), and a pooled kernel drew it once already before the page
    came. When nothing was changed since the last render (the figure is not stale, and the
@@ -37,7 +39,9 @@ compare or to rule the painter out when something looks wrong.
 from __future__ import annotations
 
 import io
+import math
 import os
+import time
 import weakref
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -56,6 +60,11 @@ PNG_COMPRESS_LEVEL = 1
 #: False when ``LESSONS_FAST_DRAW=0``: every figure draws the way plain ipympl does.
 ENABLED = os.environ.get("LESSONS_FAST_DRAW", "1").strip() != "0"
 
+#: The page's pointer-move rate limit (``canvas.pan_zoom_throttle``, ms): ipympl's default
+#: as the least, at most 4 moves a second, and how much above a frame's cost it is set.
+THROTTLE_MS_RANGE = (33.0, 250.0)
+THROTTLE_MARGIN = 1.3
+
 DynamicSpec = Iterable[Artist] | Callable[[], Iterable[Artist]] | None
 _KEEP = object()
 
@@ -68,6 +77,17 @@ def encode_png(pixels: np.ndarray, compress_level: int = PNG_COMPRESS_LEVEL) -> 
         Image.fromarray(np.ascontiguousarray(pixels)).save(
             png, format="png", compress_level=compress_level, compress_type=3)  # Z_RLE
         return png.getvalue()
+
+
+def choose_throttle_ms(cost_seconds: float) -> float:
+    """The ms between two pointer moves the page may send, for moves that each cost the
+    kernel ``cost_seconds``: the cost with a margin, within :data:`THROTTLE_MS_RANGE`."""
+    if isinstance(cost_seconds, bool) or not isinstance(cost_seconds, int | float) \
+            or not math.isfinite(cost_seconds) or cost_seconds < 0:
+        raise ValueError(f"a frame's cost is a finite number of seconds >= 0, "
+                         f"not {cost_seconds!r}")
+    low, high = THROTTLE_MS_RANGE
+    return float(min(high, max(low, math.ceil(cost_seconds * 1000.0 * THROTTLE_MARGIN))))
 
 
 class Painter:
@@ -113,6 +133,8 @@ class Painter:
             if ENABLED:
                 canvas.draw = painter._canvas_draw
                 canvas.draw_idle = painter._canvas_draw_idle   # apps' own draw_idle calls too
+                if hasattr(canvas, "handle_event"):
+                    canvas.handle_event = painter._handle_event
                 if hasattr(canvas, "get_diff_image"):
                     canvas.get_diff_image = painter._diff_image
         elif dynamic is not _KEEP and dynamic != painter.dynamic:
@@ -177,6 +199,13 @@ class Painter:
             return False
         return self._drawn == self._buffer_key()
 
+    def _render_and_remember(self) -> None:
+        """:meth:`render`, and note what the buffer then holds (for :meth:`_unchanged`)."""
+        self._drawn = None
+        self.render()
+        self._renders += 1
+        self._drawn = self._buffer_key()
+
     def _buffer_key(self) -> tuple:
         renderer = self.figure.canvas.get_renderer()
         crc = zlib.crc32(memoryview(renderer.buffer_rgba()).cast("B"))
@@ -218,6 +247,21 @@ class Painter:
         fig.stale = False
         return True
 
+    def frame_cost(self) -> float:
+        """Seconds one frame of this figure costs in this process: a full Agg render and
+        its PNG, the better of two (the first render of a figure also fills text and font
+        caches). Leaves the background cached, so the page's first frame is a fast one."""
+        canvas = self.figure.canvas
+        best = math.inf
+        for _ in range(2):
+            start = time.perf_counter()
+            FigureCanvasAgg.draw(canvas)
+            encode_png(np.asarray(canvas.get_renderer().buffer_rgba()))
+            best = min(best, time.perf_counter() - start)
+        self.invalidate()
+        self._render_and_remember()
+        return best
+
     # -- internals ----------------------------------------------------------------------------
     def _canvas_draw_idle(self) -> None:
         """Replaces ``canvas.draw_idle``: with a page, the same as :meth:`request`;
@@ -226,6 +270,14 @@ class Painter:
             self.request()
         else:
             type(self.figure.canvas).draw_idle(self.figure.canvas)
+
+    def _handle_event(self, event):
+        """Replaces ``canvas.handle_event`` (every message from the page): the draws its
+        handlers ask for make one draw, at the end. A 3D orbit asks twice per pointer move
+        (mplot3d, then the app re-placing its labels), so each move was drawn twice."""
+        canvas = self.figure.canvas
+        with self.hold():
+            return type(canvas).handle_event(canvas, event)
 
     def _canvas_draw(self) -> None:
         """Replaces ``canvas.draw``: what ipympl's ``FigureCanvasWebAggCore.draw`` does,
@@ -236,10 +288,7 @@ class Painter:
             if self._unchanged():
                 self.reused += 1
             else:
-                self._drawn = None
-                self.render()
-                self._renders += 1
-                self._drawn = self._buffer_key()
+                self._render_and_remember()
         finally:
             manager = getattr(canvas, "manager", None)
             if manager is not None and hasattr(manager, "refresh_all"):
