@@ -608,8 +608,10 @@ def push_corners(path, radius: float) -> np.ndarray:
     if r == 0 or len(p) < 3:
         return out
     d_in, d_out = p[1:-1] - p[:-2], p[2:] - p[1:-1]
-    u = d_in / np.hypot(*d_in.T)[:, None]
-    v = d_out / np.hypot(*d_out.T)[:, None]
+    n_in, n_out = np.hypot(*d_in.T), np.hypot(*d_out.T)
+    ok = (n_in > 0) & (n_out > 0)                 # a repeated point turns nowhere
+    u, v = np.zeros_like(d_in), np.zeros_like(d_out)
+    u[ok], v[ok] = d_in[ok] / n_in[ok, None], d_out[ok] / n_out[ok, None]
     away = u - v                                  # the outside of the turn
     size = np.hypot(*away.T)
     turning = size > 1e-12

@@ -368,6 +368,7 @@ S["funnel.portals_from_corridor"] = (F.portals_from_corridor, [corridors()], {})
 S["funnel.validate_portals"] = (F.validate_portals, [portal_lists()], {})
 for name in ("funnel", "funnel_steps", "portal_midpoint_path"):
     S[f"funnel.{name}"] = (getattr(F, name), [point2, point2, portal_lists()], {})
+S["funnel.push_corners"] = (F.push_corners, [point_sets(2), st.floats(-1, 2)], {})
 S["funnel.path_from_steps"] = (F.path_from_steps, [steps_lists()], {})
 S["funnel.shrink_portals"] = (F.shrink_portals, [portal_lists(), st.floats(-1, 2)], {})
 S["funnel.corridor_walls"] = (F.corridor_walls, [corridors()], {})
@@ -448,6 +449,7 @@ S["navmesh.hertel_mehlhorn"] = (N.hertel_mehlhorn, [st.just([(0, 0), (1, 0), (1,
 S["navmesh.bake_navmesh"] = (N.bake_navmesh, [floors()], {"merge": flags})
 for name in ("boundary_edges", "reflex_corners"):
     S[f"navmesh.{name}"] = (getattr(N, name), [floors()], {})
+S["navmesh.turns"] = (N.turns, [point_sets(2), floors()], {"radius": st.floats(-1, 2)})
 S["navmesh.erode"] = (N.erode, [floors(), st.floats(-1, 20)], {})
 S["navmesh.clearance"] = (N.clearance, [point_sets(2), floors()], {})
 S["navmesh.shortest_path"] = (N.shortest_path, [floors(), point2.map(lambda p: (

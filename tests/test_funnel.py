@@ -622,3 +622,18 @@ def test_pushing_a_corner_can_swing_the_path_into_a_pillar():
     pushed = push_corners(path, 0.2)
     assert LineString(pushed).intersection(pillar).length > 0.1
     assert clearance(pushed, lesson_walkable())[0] == 0.0
+
+
+def test_push_corners_leaves_a_repeated_point_where_it_is():
+    """A repeated point has no direction: no division by zero (a warning on a learner's
+    page), and the point stays."""
+    import warnings
+
+    from lessons_lib.funnel import push_corners
+
+    path = [(0, 0), (1, 0), (1, 0), (1, 1)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = push_corners(path, 0.3)
+    assert np.isfinite(out).all()
+    assert np.allclose(out[1:3], [(1, 0), (1, 0)])

@@ -337,6 +337,48 @@ def test_an_apps_fast_draws_equal_full_draws(name):
 
 
 
+def _page(fig) -> list:
+    """Attach a pretend page to ``fig``'s canvas: the frames it would receive."""
+    sent = []
+    fig.canvas.send_binary = sent.append
+    fig.canvas.syncing_data_url = False
+    return sent
+
+
+def _image(frame: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(frame)).convert("RGBA"))
+
+
+def test_an_unchanged_figure_is_sent_again_without_a_new_render(scene):
+    fig, painter, parts, _ = scene
+    sent = _page(fig)
+    painter.request()                       # the first picture
+    fig.canvas.handle_refresh({})           # a page opening asks twice: refresh ...
+    fig.canvas.handle_draw({})              # ... and draw
+    assert painter.full_draws + painter.fast_draws == 1 and painter.reused == 2
+    assert len(sent) == 3 and sent[1] == sent[0] and sent[2] == sent[0]
+    _move(parts, 2.5)                       # a change is rendered, never reused
+    painter.request()
+    assert painter.fast_draws == 1 and painter.reused == 2
+    assert np.array_equal(_image(sent[-1]), _full_pixels(fig))
+
+
+@pytest.mark.parametrize("dpi", [100, 60])
+def test_a_save_in_between_never_leaves_an_old_picture(scene, dpi):
+    """``savefig`` draws the figure into the canvas's own buffer at the canvas's dpi, into
+    another at any other. Even when nothing is left marked stale after it (as after any
+    draw), the next frame is the figure as it is now: the painter sees the buffer changed."""
+    fig, painter, parts, _ = scene
+    sent = _page(fig)
+    painter.request()
+    _move(parts, 4.0)
+    fig.savefig(io.BytesIO(), format="png", dpi=dpi)
+    fig.stale = False
+    painter.request()
+    assert painter.reused == 0
+    assert np.array_equal(_image(sent[-1]), _full_pixels(fig))
+
+
 def test_the_pointer_rate_limit_follows_a_frames_cost_within_bounds():
     assert choose_throttle_ms(0.0) == 33.0           # ipympl's default is the least
     assert choose_throttle_ms(0.010) == 33.0

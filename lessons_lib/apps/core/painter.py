@@ -1,6 +1,6 @@
 """Draw an ipympl figure and put it on the page with as little work as the change needs.
 
-Three things make a control feel slow in ipympl, and :class:`Painter` removes each:
+Four things make a control feel slow in ipympl, and :class:`Painter` removes each:
 
 1. **The round trip before a draw.** ipympl's ``canvas.draw_idle()`` sends "draw" to the
    browser, which asks the kernel back to draw; only then is the picture rendered and sent.
@@ -19,7 +19,12 @@ Three things make a control feel slow in ipympl, and :class:`Painter` removes ea
    their axes' order, then by zorder), so name artists that nothing static covers.
    Every draw asked for while one page message (a pointer move, a key) is handled
    makes a single draw at the end of it.
-3. **PNG encoding.** The difference image ipympl sends is encoded with zlib level 1 and
+3. **Drawing the same picture twice.** A page that opens asks for the picture twice (its
+   "refresh" and its "draw"), and a pooled kernel drew it once already before the page
+   came. When nothing was changed since the last render (the figure is not stale, and the
+   canvas buffer is the one rendered into, at the same size and dpi), the last picture and
+   its PNG are sent again (``reused``) instead of being rendered and encoded anew.
+4. **PNG encoding.** The difference image ipympl sends is encoded with zlib level 1 and
    run-length matching instead of level 6 (about half the time, 15-25 % more bytes), and a
    full frame with no transparency as RGB.
 Putting a draw off while more page messages waited (so that the newest value wins) was
@@ -38,6 +43,7 @@ import math
 import os
 import time
 import weakref
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
@@ -90,7 +96,7 @@ class Painter:
     ``dynamic`` is a list of artists, or a callable returning one (called at each draw, so
     the list may follow the app's state); ``None`` or empty means every draw is a full
     render. Attributes for tests and benchmarks: ``full_draws``, ``fast_draws``,
-    ``partial_draws``, ``sent``.
+    ``partial_draws``, ``reused`` (draws that found nothing changed), ``sent``.
     """
 
     def __init__(self, fig: Figure, dynamic: DynamicSpec = None) -> None:
@@ -105,7 +111,11 @@ class Painter:
         self.full_draws = 0
         self.fast_draws = 0
         self.partial_draws = 0
+        self.reused = 0
         self.sent = 0
+        self._drawn = None           # (renderer, w, h, dpi, crc) of the last render, or None
+        self._png = None             # (the render it encodes, its PNG bytes)
+        self._renders = 0
         self._held = 0
         self._missed = False
 
@@ -177,6 +187,29 @@ class Painter:
         self._background = None
         self._key = None
         self._static = {}
+        self._drawn = None
+
+    def _unchanged(self) -> bool:
+        """True when the canvas buffer still holds the picture the figure would render:
+        nothing marked stale since the last render, the same buffer, size and dpi, and no
+        other draw into it since (``savefig`` at the canvas's own dpi draws into it: its
+        checksum tells, for about 1 ms)."""
+        fig = self.figure
+        if self._drawn is None or fig.stale:
+            return False
+        return self._drawn == self._buffer_key()
+
+    def _render_and_remember(self) -> None:
+        """:meth:`render`, and note what the buffer then holds (for :meth:`_unchanged`)."""
+        self._drawn = None
+        self.render()
+        self._renders += 1
+        self._drawn = self._buffer_key()
+
+    def _buffer_key(self) -> tuple:
+        renderer = self.figure.canvas.get_renderer()
+        crc = zlib.crc32(memoryview(renderer.buffer_rgba()).cast("B"))
+        return (renderer, renderer.width, renderer.height, self.figure.dpi, crc)
 
     def render(self) -> bool:
         """Render into the canvas's Agg buffer without sending; True unless it was a full
@@ -226,7 +259,7 @@ class Painter:
             encode_png(np.asarray(canvas.get_renderer().buffer_rgba()))
             best = min(best, time.perf_counter() - start)
         self.invalidate()
-        self.render()
+        self._render_and_remember()
         return best
 
     # -- internals ----------------------------------------------------------------------------
@@ -252,7 +285,10 @@ class Painter:
         canvas = self.figure.canvas
         canvas._png_is_old = True
         try:
-            self.render()
+            if self._unchanged():
+                self.reused += 1
+            else:
+                self._render_and_remember()
         finally:
             manager = getattr(canvas, "manager", None)
             if manager is not None and hasattr(manager, "refresh_all"):
@@ -448,9 +484,10 @@ class Painter:
         # difference image dropped that way leaves stale pixels behind (ghost markers seen
         # in lesson 4's drags); a full frame replaces everything.
         canvas.set_image_mode("full")
-        output = pixels
         canvas._last_buff = buff.copy()
         canvas._force_full = False
         canvas._png_is_old = False
         self.sent += 1
-        return encode_png(output)
+        if self._drawn is None or self._png is None or self._png[0] != self._renders:
+            self._png = (self._renders, encode_png(pixels))
+        return self._png[1]
