@@ -52,6 +52,10 @@ def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
         stack.extend(reversed(getattr(w, "children", ()) or ()))
 
 
+#: In a kernel Play, the pause after each frame is at least this share of what it cost.
+PLAY_REST = 0.5
+
+
 class LessonApp(GifExport):
     """Base class of every lesson app. See the module docstring for the loop.
 
@@ -453,12 +457,17 @@ class LessonApp(GifExport):
         try:
             while self.play_button.value and run == self._play_runs:
                 index = min(self.play.max, base + int((clock() - origin) / interval))
+                drawn = clock()
                 if index != self.play.value:
                     self.guard(self.show_frame)(self.frame.at(index))
                 if index >= self.play.max or self.play.value != index:
                     break                    # the end, or a bad frame (its message shown)
                 due = origin + (index - base + 1) * interval
-                await asyncio.sleep(max(0.002, due - clock()))   # the page's messages too
+                # at least half a frame's own cost between frames: the proxy and the page
+                # (on this machine too, in self-study) get their share, so frames do not
+                # pile up on the way to the page; the clock decides which frame is next
+                rest = PLAY_REST * (clock() - drawn)
+                await asyncio.sleep(max(0.002, rest, due - clock()))   # the page's messages too
                 if self.play.value != index:  # scrubbed meanwhile: go on from there
                     origin, base = clock(), self.play.value
         finally:
