@@ -487,3 +487,17 @@ def test_a_path_shorter_than_the_agents_shortest_reads_minus_not_plus_minus(app)
     e = app.state.excess("path")
     text = app.panels["lengths"].value
     assert e < 0 and f"{abs(e):.1f}%" in text and "+−" not in text and "+-" not in text
+
+
+def test_the_clearance_circle_is_not_hidden_under_the_apex_star():
+    """The radius presets say the closest approach is "circled on the map"; once the path is
+    done the apex star sits on the last corner, so the circle (and its line) must be drawn
+    over the star, in the fast redraws too."""
+    app = FunnelApp()
+    app.apply_preset("Radius 0.4 m by pushing the corners out")
+    app.go_to_end()
+    v = app.view
+    assert v.clear_mark.get_xydata().size, "this preset circles its closest approach"
+    for mark in (v.clear_mark, v.clear_line):
+        assert mark.get_zorder() > v.apex.get_zorder()
+        assert mark in app.dynamic_artists()

@@ -141,9 +141,11 @@ class FunnelView:
                                mew=1.2, zorder=11.8)
         (self.narrow_mark,) = ax.plot([], [], "X", ms=15, color=PALETTE["black"], mec="white",
                                       zorder=11)
-        (self.clear_line,) = ax.plot([], [], "-", lw=1.6, color=PALETTE["black"], zorder=10)
+        # over the apex star (11.8), which sits on the last corner once the path is done:
+        # a preset that says "circled on the map" must show the circle
+        (self.clear_line,) = ax.plot([], [], "-", lw=1.6, color=PALETTE["black"], zorder=11.9)
         (self.clear_mark,) = ax.plot([], [], "o", ms=9, mfc="none", mec=PALETTE["black"],
-                                     mew=2.0, zorder=10)
+                                     mew=2.0, zorder=11.9)
         self.agent = Circle((0, 0), 0.0, facecolor=START_COLOUR, alpha=0.25, edgecolor="none",
                             zorder=10)
         ax.add_patch(self.agent)
