@@ -242,6 +242,42 @@ def test_encode_png_round_trips():
         assert np.array_equal(np.asarray(image.convert("RGBA")), pixels)
 
 
+def _idat_rows(png: bytes) -> np.ndarray:
+    """The decompressed scanlines of a PNG (filter byte first), read chunk by chunk."""
+    import struct
+    import zlib
+
+    at, data, size = 8, b"", None
+    while at < len(png):
+        (length,), tag = struct.unpack(">I", png[at:at + 4]), png[at + 4:at + 8]
+        body = png[at + 8:at + 8 + length]
+        if tag == b"IHDR":
+            size = struct.unpack(">II", body[:8]) + (3 if body[9] == 2 else 4,)
+        elif tag == b"IDAT":
+            data += body
+        at += 12 + length
+    w, h, channels = size
+    return np.frombuffer(zlib.decompress(data), np.uint8).reshape(h, 1 + w * channels)
+
+
+def test_encode_png_leaves_rows_unfiltered():
+    """A per-row filter search (Pillow's) cost more than deflate itself for a chart."""
+    y, x = np.mgrid[0:40, 0:50]
+    pixels = np.zeros((40, 50, 4), np.uint8)
+    pixels[..., 0], pixels[..., 1], pixels[..., 2] = x * 5, y * 6, (x + y) * 2
+    pixels[..., 3] = 255                                  # a gradient: Sub or Up would win
+    rows = _idat_rows(encode_png(pixels))
+    assert (rows[:, 0] == 0).all()
+    assert np.array_equal(rows[:, 1:].reshape(40, 50, 3), pixels[..., :3])
+
+
+@pytest.mark.parametrize("bad", [np.zeros((4, 4, 3), np.uint8), np.zeros((4, 4, 4), float),
+                                 np.zeros((4, 16), np.uint8)])
+def test_encode_png_refuses_what_is_not_rgba_bytes(bad):
+    with pytest.raises(ValueError, match="uint8"):
+        encode_png(bad)
+
+
 def test_with_the_fast_path_off_the_canvas_is_plain_ipympl(monkeypatch):
     from lessons_lib.apps.core import painter as painter_module
 
