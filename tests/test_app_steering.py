@@ -467,6 +467,11 @@ def test_term_figures_show_the_library_value(term):
     value = {"position": f"{terms.position_delta:+.1f}°", "heading": f"{terms.heading_delta:+.1f}°",
              "crosstrack": f"{terms.crosstrack_error:+.2f} m"}[term]
     assert value in title
+    sign = {"position": terms.position_delta, "heading": terms.heading_delta,
+            "crosstrack": terms.crosstrack_error}[term]
+    side, other = ("right", "left") if sign > 0 else ("left", "right")  # the picture's side
+    assert f"{side} of the line" in title or f"car's {side}" in title
+    assert f"car's {other}" not in title and f"{other} of the line" not in title
     with pytest.raises(ValueError, match="term must be"):
         term_figure("yaw")
 
