@@ -122,6 +122,7 @@ class Painter:
         self._base = None
         self._key = None
         self._static: dict = {}
+        self._cached_dynamic: dict = {}   # the artists left out of it, by id
         self._boxes: dict = {}
         self._figure_boxes: list = []
         self.full_draws = 0
@@ -203,6 +204,7 @@ class Painter:
         self._background = None
         self._key = None
         self._static = {}
+        self._cached_dynamic = {}
         self._drawn = None
 
     def _unchanged(self) -> bool:
@@ -243,7 +245,7 @@ class Painter:
             return False
         renderer = canvas.get_renderer()
         key = self._cache_key(renderer)
-        dirty = self._dirty_axes(key)
+        dirty = self._dirty_axes(key, dynamic)
         if dirty is None:
             self._rebuild(renderer, dynamic)
             self.full_draws += 1
@@ -317,10 +319,11 @@ class Painter:
         artists = spec() if callable(spec) else spec
         if artists is None:
             return []
-        flat = []
+        flat = {}                              # each once: drawn twice, edges darken
         for a in artists:
-            flat.extend(a if isinstance(a, list | tuple) else [a])
-        artists = flat
+            for b in (a if isinstance(a, list | tuple) else [a]):
+                flat.setdefault(id(b), b)
+        artists = list(flat.values())
         fig = self.figure
         axes_order = {id(ax): i for i, ax in enumerate(fig.axes)}
         # artists of this figure, not animated already, and not in a 3D axes (whose draw
@@ -329,10 +332,16 @@ class Painter:
                   if a is not None and a.get_figure(root=True) is fig and not a.get_animated()
                   and getattr(a.axes, "name", "") != "3d"]
 
+        # as the figure draws them: axes by axes, then by zorder, equal ones in the order
+        # of the axes' children (so that two markers at one spot cover each other alike)
+        places: dict = {}
+        for ax in {id(a.axes): a.axes for a in chosen if a.axes is not None}.values():
+            places.update((id(c), i) for i, c in enumerate(ax.get_children()))
+
         def order(a: Artist):
             ax = a.axes
             return (axes_order.get(id(ax), len(axes_order)) if ax is not None else -1,
-                    a.get_zorder())
+                    a.get_zorder(), places.get(id(a), 0))
 
         return sorted(chosen, key=order)
 
@@ -357,14 +366,22 @@ class Painter:
                            ax.get_visible(), ticking, titles)
         return key
 
-    def _dirty_axes(self, key: dict) -> list[Axes] | None:
-        """The axes whose background must be re-rendered; None when the whole figure must."""
+    def _dirty_axes(self, key: dict, dynamic: list[Artist]) -> list[Axes] | None:
+        """The axes whose background must be re-rendered; None when the whole figure must.
+        An artist that joined the dynamic ones since the cache was made is in its pixels;
+        one that left them is missing there: either way its axes is re-rendered."""
         if self._background is None or self._key is None or key[None] != self._key[None]:
             return None
         if any(a.stale for a in self._static.get(None, ())):
             return None                     # a figure-level artist changed
+        now = {id(a): a for a in dynamic}
+        was = self._cached_dynamic
+        switched = {id(a.axes) if a.axes is not None else None
+                    for i, a in (*now.items(), *was.items()) if (i in now) != (i in was)}
+        if None in switched:
+            return None                     # a figure-level artist joined or left
         return [ax for ax in self.figure.axes
-                if key[id(ax)] != self._key[id(ax)]
+                if id(ax) in switched or key[id(ax)] != self._key[id(ax)]
                 or any(a.stale for a in self._static.get(id(ax), ()))]
 
     def _box(self, bbox, renderer) -> tuple[int, int, int, int] | None:
@@ -439,11 +456,30 @@ class Painter:
             for artist in moving:
                 artist.set_animated(False)
         self._background[...] = pixels
-        for ax in dirty:
-            for artist in self._static.get(id(ax), ()):
-                artist._stale = False
+        self._remember_static(dynamic)       # the dirty axes' artists are drawn now
         self._key = self._cache_key(renderer)
         return True
+
+    def _remember_static(self, dynamic: list[Artist]) -> None:
+        """Note, by axes, the artists the background holds (all but ``dynamic``) and mark
+        them drawn: a later setter marks one stale again. Containers turn stale whenever a
+        child does, an axis whenever its limits are set (even to the same values), its ticks
+        and label at every draw: the cache key covers limits, tickers and what labels say."""
+        fig = self.figure
+        skip = {id(a) for a in dynamic}
+        for artist in fig.findobj(lambda a: isinstance(a, Axis)):
+            skip.update(id(a) for a in artist.findobj())
+        for ax in fig.axes:
+            skip.update(id(t) for t in (ax.title, ax._left_title, ax._right_title))
+        containers = Axes | Figure | SubFigure
+        self._static = {}
+        for artist in fig.findobj(include_self=False):
+            if id(artist) in skip or isinstance(artist, containers):
+                continue
+            artist._stale = False               # invisible ones are never drawn: unstale them
+            owner = artist.axes
+            self._static.setdefault(id(owner) if owner is not None else None, []).append(artist)
+        self._cached_dynamic = {id(a): a for a in dynamic}
 
     def _rebuild(self, renderer, dynamic: list[Artist]) -> None:
         fig = self.figure
@@ -464,23 +500,7 @@ class Painter:
             for artist in dynamic:
                 artist.set_animated(False)
         self._background = np.asarray(renderer.buffer_rgba()).copy()
-        # every other artist is now drawn; a later setter marks it stale again. Containers
-        # turn stale whenever a child does, an axis whenever its limits are set (even to the
-        # same values), its ticks and label at every draw: the key covers limits, tickers
-        # and what the labels say.
-        skip = {id(a) for a in dynamic}
-        for artist in fig.findobj(lambda a: isinstance(a, Axis)):
-            skip.update(id(a) for a in artist.findobj())
-        for ax in fig.axes:
-            skip.update(id(t) for t in (ax.title, ax._left_title, ax._right_title))
-        containers = Axes | Figure | SubFigure
-        self._static = {}
-        for artist in fig.findobj(include_self=False):
-            if id(artist) in skip or isinstance(artist, containers):
-                continue
-            artist._stale = False               # invisible ones are never drawn: unstale them
-            owner = artist.axes
-            self._static.setdefault(id(owner) if owner is not None else None, []).append(artist)
+        self._remember_static(dynamic)
         self._measure(renderer)
         for artist in dynamic:
             artist.draw(renderer)
