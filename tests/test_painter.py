@@ -145,6 +145,59 @@ def test_hiding_a_background_artist_is_seen(scene):
     assert np.array_equal(_pixels(fig), _full_pixels(fig))
 
 
+def test_an_artist_that_leaves_or_joins_the_dynamic_ones_is_drawn_where_it_is():
+    """A dynamic list that follows the state (lesson 2's nose markers go behind the sphere
+    and into the background): one that left is not in the cached background, one that
+    joined is in it; its axes alone is re-rendered, and the next frames are fast again."""
+    with plt.ioff():
+        fig = plt.figure(figsize=(6, 3), dpi=100)
+    try:
+        left = fig.add_axes((0.06, 0.12, 0.4, 0.8))
+        right = fig.add_axes((0.58, 0.12, 0.4, 0.8))
+        t = np.linspace(0, 6, 300)
+        left.plot(t, np.sin(t), color="0.5")
+        (dot,) = left.plot([0], [0], "o", color="C3", ms=12, zorder=5)
+        (cursor,) = right.plot([0, 0], [-1, 1], color="k", zorder=5)
+        chosen = [dot, cursor]
+        painter = Painter.attach(fig, lambda: chosen)
+        fig.canvas.draw()
+        chosen.remove(dot)                        # the dot goes into the background
+        dot.set_data([1.5], [np.sin(1.5)])
+        fig.canvas.draw()
+        assert np.array_equal(_pixels(fig), _full_pixels(fig))
+        assert painter.partial_draws == 1 and painter.full_draws == 1
+        cursor.set_xdata([2.0, 2.0])
+        fig.canvas.draw()
+        assert painter.fast_draws == 1
+        chosen.append(dot)                        # and out of it again
+        dot.set_data([4.0], [np.sin(4.0)])
+        fig.canvas.draw()
+        assert np.array_equal(_pixels(fig), _full_pixels(fig))
+        assert painter.partial_draws == 2 and painter.full_draws == 1
+        for x in (4.5, 5.0):
+            cursor.set_xdata([x, x])
+            fig.canvas.draw()
+            assert np.array_equal(_pixels(fig), _full_pixels(fig))
+        assert painter.fast_draws == 3
+    finally:
+        plt.close(fig)
+
+
+def test_dynamic_artists_at_one_zorder_cover_each_other_as_in_a_full_draw_once_each(scene):
+    fig, painter, _, _ = scene
+    ax = fig.axes[0]
+    under = ax.plot([2.0], [0.5], "s", color="C0", ms=30, zorder=5)[0]
+    over = ax.plot([2.1], [0.5], "o", color="C1", ms=30, zorder=5)[0]
+    Painter.attach(fig, [over, under, [over]])      # in the other order, one twice
+    fig.canvas.draw()
+    for x in (2.5, 3.0):
+        under.set_data([x], [0.5])
+        over.set_data([x + 0.1], [0.5])
+        fig.canvas.draw()
+        assert np.array_equal(_pixels(fig), _full_pixels(fig)), x
+    assert painter.fast_draws == 2
+
+
 def test_saving_draws_every_artist(scene):
     fig, _, parts, _ = scene
     fig.canvas.draw()
