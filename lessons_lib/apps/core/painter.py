@@ -54,6 +54,8 @@ from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure, SubFigure
 
+from .textcache import CACHE as TEXT_CACHE
+
 #: zlib level for the PNG frames sent to the page (6 is zlib's and Pillow's default).
 PNG_COMPRESS_LEVEL = 1
 #: False when ``LESSONS_FAST_DRAW=0``: every figure draws the way plain ipympl does.
@@ -237,6 +239,7 @@ class Painter:
         else (``partial_draws``)."""
         fig = self.figure
         canvas = fig.canvas
+        TEXT_CACHE.install(canvas.get_renderer())
         dynamic = self._dynamic_artists()
         if not dynamic:
             self.invalidate()
@@ -456,29 +459,43 @@ class Painter:
             for artist in moving:
                 artist.set_animated(False)
         self._background[...] = pixels
-        self._remember_static(dynamic)       # the dirty axes' artists are drawn now
+        if self._cached_dynamic.keys() != {id(a) for a in dynamic}:
+            self._remember_static(dynamic, dirty)     # which artists it holds changed
+        else:                                         # the same ones, all drawn now
+            for ax in dirty:
+                for artist in self._static.get(id(ax), ()):
+                    artist._stale = False
         self._key = self._cache_key(renderer)
         return True
 
-    def _remember_static(self, dynamic: list[Artist]) -> None:
+    def _remember_static(self, dynamic: list[Artist], axes: list[Axes] | None = None) -> None:
         """Note, by axes, the artists the background holds (all but ``dynamic``) and mark
         them drawn: a later setter marks one stale again. Containers turn stale whenever a
         child does, an axis whenever its limits are set (even to the same values), its ticks
-        and label at every draw: the cache key covers limits, tickers and what labels say."""
+        and label at every draw: the cache key covers limits, tickers and what labels say.
+        With ``axes``, only theirs are noted again (the rest of the figure is unchanged)."""
         fig = self.figure
+        roots = [fig] if axes is None else axes
         skip = {id(a) for a in dynamic}
-        for artist in fig.findobj(lambda a: isinstance(a, Axis)):
-            skip.update(id(a) for a in artist.findobj())
-        for ax in fig.axes:
+        for root in roots:
+            for axis in root.findobj(lambda a: isinstance(a, Axis)):
+                skip.update(id(a) for a in axis.findobj())
+        for ax in fig.axes if axes is None else axes:
             skip.update(id(t) for t in (ax.title, ax._left_title, ax._right_title))
+        if axes is None:
+            self._static = {}
+        else:
+            self._static.update((id(ax), []) for ax in axes)
         containers = Axes | Figure | SubFigure
-        self._static = {}
-        for artist in fig.findobj(include_self=False):
-            if id(artist) in skip or isinstance(artist, containers):
-                continue
-            artist._stale = False               # invisible ones are never drawn: unstale them
-            owner = artist.axes
-            self._static.setdefault(id(owner) if owner is not None else None, []).append(artist)
+        for root in roots:
+            for artist in root.findobj(include_self=False):
+                owner = artist.axes
+                if id(artist) in skip or isinstance(artist, containers) \
+                        or (axes is not None and owner not in axes):
+                    continue
+                artist._stale = False           # invisible ones are never drawn: unstale them
+                self._static.setdefault(id(owner) if owner is not None else None,
+                                        []).append(artist)
         self._cached_dynamic = {id(a): a for a in dynamic}
 
     def _rebuild(self, renderer, dynamic: list[Artist]) -> None:
