@@ -501,3 +501,59 @@ def test_the_clearance_circle_is_not_hidden_under_the_apex_star():
     for mark in (v.clear_mark, v.clear_line):
         assert mark.get_zorder() > v.apex.get_zorder()
         assert mark in app.dynamic_artists()
+
+
+# -- the exercises ----------------------------------------------------------------------------
+def _all_panels(app) -> str:
+    return " ".join(w.value for w in app.panels.values()) + " " + app.preset_note.value
+
+
+@pytest.mark.parametrize("portal", [4, 5])
+def test_step_questions_ask_what_the_trace_does_and_show_the_step_before(app, portal):
+    from lessons_lib.apps.funnel import exercises
+
+    q = exercises.step_question(app, portal)
+    k = next(i for i, s in enumerate(app.state.steps) if s.portal == portal)
+    step = app.state.steps[k]
+    assert f"step {k} tests portal {portal}" in q.widget.children[0].value
+    assert q.answer == exercises._MOVES[step.event]
+    assert q.judge(q.answer)[0] and step.text in q.judge(q.answer)[1]
+    for option in q.reasons:
+        ok, why = q.judge(option)
+        assert ok == (option == q.answer) and (ok or why.startswith(f"Not '{option}': "))
+    app.step.value = 0
+    q.show_button.click()
+    assert app.step.value == k - 1 and app.preset.value == exercises.ARTICLE
+
+
+def test_the_first_corner_question_counts_the_step_the_funnel_knows(app):
+    from lessons_lib.apps.funnel import exercises
+
+    q = exercises.first_corner_question(app)
+    steps = app.state.steps
+    k = int(q.answer)
+    assert steps[k].event.startswith("corner") and steps[k].n_corners == 1
+    assert all(not s.event.startswith("corner") for s in steps[:k])
+    assert q.judge(str(k))[0]
+    # the two known slips get their own explanation: the step the edge reached the corner,
+    # and the portal number read as a step
+    reached = [v for v, why in q.wrong.items() if "nothing is fixed yet" in why]
+    assert reached and reached[0] < k and not q.judge(f"{reached[0]:g}")[0]
+    assert steps[k].portal in q.wrong and "count the steps" in q.wrong[steps[k].portal]
+    # the page does not give it away: the app as it opens (above the question) and as the
+    # question's button leaves it say how many corners, never at which step one was fixed
+    for state_of in ("opened", "shown"):
+        if state_of == "shown":
+            q.show_button.click()
+            assert app.step.value == 0 and "corners fixed so far: 0" in app.panels["step"].value
+        assert f"step {k}" not in _all_panels(app).lower()
+
+
+def test_the_rooms_question_is_the_presets_corner_count(app):
+    from lessons_lib.apps.funnel import exercises
+
+    q = exercises.rooms_corners_question(app)
+    q.show_button.click()
+    assert app.preset.value == exercises.ROOMS and app.step.value == 0
+    assert q.answer == app.state.n_corners > 0
+    assert q.judge(f"{q.answer:g}")[0] and not q.judge(f"{q.answer + 1:g}")[0]

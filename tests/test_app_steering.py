@@ -335,6 +335,17 @@ def test_sweep_view_marks_the_speed_and_shades_the_winners():
     assert app.state.sweep is sw and s.sweep_now["rms"].get_xdata()[0] == 12.0
 
 
+def test_the_key_puts_the_maps_colours_on_one_line_and_the_lower_plots_on_the_next():
+    from lessons_lib.apps.steering import panel
+    for view, lower in (("Terms", "steering (+ right)"), ("Speed sweep", "fixed short"),
+                        ("Phase portrait", "Stanley")):
+        lines = panel.colour_key(view).split("<br>")
+        assert len(lines) == 2, view
+        assert "car's path" in lines[0] and lower not in lines[0]
+        assert lower in lines[1] and "look-ahead target" not in lines[1]
+        assert "|" not in panel.colour_key(view)  # no stray separator glyph at a line's end
+
+
 def test_clicking_the_map_places_the_car_and_explains_clamps():
     app = SteeringApp()
     sp = app.spline
@@ -456,6 +467,11 @@ def test_term_figures_show_the_library_value(term):
     value = {"position": f"{terms.position_delta:+.1f}°", "heading": f"{terms.heading_delta:+.1f}°",
              "crosstrack": f"{terms.crosstrack_error:+.2f} m"}[term]
     assert value in title
+    sign = {"position": terms.position_delta, "heading": terms.heading_delta,
+            "crosstrack": terms.crosstrack_error}[term]
+    side, other = ("right", "left") if sign > 0 else ("left", "right")  # the picture's side
+    assert f"{side} of the line" in title or f"car's {side}" in title
+    assert f"car's {other}" not in title and f"{other} of the line" not in title
     with pytest.raises(ValueError, match="term must be"):
         term_figure("yaw")
 

@@ -145,6 +145,59 @@ def test_hiding_a_background_artist_is_seen(scene):
     assert np.array_equal(_pixels(fig), _full_pixels(fig))
 
 
+def test_an_artist_that_leaves_or_joins_the_dynamic_ones_is_drawn_where_it_is():
+    """A dynamic list that follows the state (lesson 2's nose markers go behind the sphere
+    and into the background): one that left is not in the cached background, one that
+    joined is in it; its axes alone is re-rendered, and the next frames are fast again."""
+    with plt.ioff():
+        fig = plt.figure(figsize=(6, 3), dpi=100)
+    try:
+        left = fig.add_axes((0.06, 0.12, 0.4, 0.8))
+        right = fig.add_axes((0.58, 0.12, 0.4, 0.8))
+        t = np.linspace(0, 6, 300)
+        left.plot(t, np.sin(t), color="0.5")
+        (dot,) = left.plot([0], [0], "o", color="C3", ms=12, zorder=5)
+        (cursor,) = right.plot([0, 0], [-1, 1], color="k", zorder=5)
+        chosen = [dot, cursor]
+        painter = Painter.attach(fig, lambda: chosen)
+        fig.canvas.draw()
+        chosen.remove(dot)                        # the dot goes into the background
+        dot.set_data([1.5], [np.sin(1.5)])
+        fig.canvas.draw()
+        assert np.array_equal(_pixels(fig), _full_pixels(fig))
+        assert painter.partial_draws == 1 and painter.full_draws == 1
+        cursor.set_xdata([2.0, 2.0])
+        fig.canvas.draw()
+        assert painter.fast_draws == 1
+        chosen.append(dot)                        # and out of it again
+        dot.set_data([4.0], [np.sin(4.0)])
+        fig.canvas.draw()
+        assert np.array_equal(_pixels(fig), _full_pixels(fig))
+        assert painter.partial_draws == 2 and painter.full_draws == 1
+        for x in (4.5, 5.0):
+            cursor.set_xdata([x, x])
+            fig.canvas.draw()
+            assert np.array_equal(_pixels(fig), _full_pixels(fig))
+        assert painter.fast_draws == 3
+    finally:
+        plt.close(fig)
+
+
+def test_dynamic_artists_at_one_zorder_cover_each_other_as_in_a_full_draw_once_each(scene):
+    fig, painter, _, _ = scene
+    ax = fig.axes[0]
+    under = ax.plot([2.0], [0.5], "s", color="C0", ms=30, zorder=5)[0]
+    over = ax.plot([2.1], [0.5], "o", color="C1", ms=30, zorder=5)[0]
+    Painter.attach(fig, [over, under, [over]])      # in the other order, one twice
+    fig.canvas.draw()
+    for x in (2.5, 3.0):
+        under.set_data([x], [0.5])
+        over.set_data([x + 0.1], [0.5])
+        fig.canvas.draw()
+        assert np.array_equal(_pixels(fig), _full_pixels(fig)), x
+    assert painter.fast_draws == 2
+
+
 def test_saving_draws_every_artist(scene):
     fig, _, parts, _ = scene
     fig.canvas.draw()
@@ -240,6 +293,42 @@ def test_encode_png_round_trips():
         image = Image.open(io.BytesIO(encode_png(pixels)))
         assert image.mode == mode
         assert np.array_equal(np.asarray(image.convert("RGBA")), pixels)
+
+
+def _idat_rows(png: bytes) -> np.ndarray:
+    """The decompressed scanlines of a PNG (filter byte first), read chunk by chunk."""
+    import struct
+    import zlib
+
+    at, data, size = 8, b"", None
+    while at < len(png):
+        (length,), tag = struct.unpack(">I", png[at:at + 4]), png[at + 4:at + 8]
+        body = png[at + 8:at + 8 + length]
+        if tag == b"IHDR":
+            size = struct.unpack(">II", body[:8]) + (3 if body[9] == 2 else 4,)
+        elif tag == b"IDAT":
+            data += body
+        at += 12 + length
+    w, h, channels = size
+    return np.frombuffer(zlib.decompress(data), np.uint8).reshape(h, 1 + w * channels)
+
+
+def test_encode_png_leaves_rows_unfiltered():
+    """A per-row filter search (Pillow's) cost more than deflate itself for a chart."""
+    y, x = np.mgrid[0:40, 0:50]
+    pixels = np.zeros((40, 50, 4), np.uint8)
+    pixels[..., 0], pixels[..., 1], pixels[..., 2] = x * 5, y * 6, (x + y) * 2
+    pixels[..., 3] = 255                                  # a gradient: Sub or Up would win
+    rows = _idat_rows(encode_png(pixels))
+    assert (rows[:, 0] == 0).all()
+    assert np.array_equal(rows[:, 1:].reshape(40, 50, 3), pixels[..., :3])
+
+
+@pytest.mark.parametrize("bad", [np.zeros((4, 4, 3), np.uint8), np.zeros((4, 4, 4), float),
+                                 np.zeros((4, 16), np.uint8)])
+def test_encode_png_refuses_what_is_not_rgba_bytes(bad):
+    with pytest.raises(ValueError, match="uint8"):
+        encode_png(bad)
 
 
 def test_with_the_fast_path_off_the_canvas_is_plain_ipympl(monkeypatch):

@@ -75,20 +75,37 @@ def _why_not(option: str, s) -> str:
 
 
 def first_corner_question(app: FunnelApp) -> NumberQuestion:
+    """At which step of the article's corridor is the first corner fixed? The app's
+    readouts say it only when a learner steps there (the bends list below the map names
+    where the path bends, never when the funnel knew)."""
     state, _k = _step_of(app, ARTICLE, 0)
-    x, y = state.path[1]
+    steps = state.steps
+    k = next(i for i, s in enumerate(steps) if s.event.startswith("corner"))
+    corner = tuple(float(v) for v in state.path[1])
+    # the step whose edge first reached that point: where the path passes it, not yet a corner
+    reached = next(i for i, s in enumerate(steps)
+                   if tuple(map(float, s.right)) == corner or tuple(map(float, s.left)) == corner)
+    wrong = {float(reached): f"At step {reached} an edge of the funnel moves in to "
+                             f"{_point(corner)}, the point the path will bend at, but nothing "
+                             "is fixed yet: the funnel cannot know it is a corner until a "
+                             "later portal's end crosses over that edge.",
+             float(steps[k].portal): "That is the number of the portal being tested then, not "
+                                     "of the step: count the steps (step 0 is the opening)."}
+    wrong = {v: why for v, why in wrong.items() if v != k}
     return NumberQuestion(
-        "Walking the article's corridor from the green start, where does the path bend for "
-        "the first time? Give the x coordinate of that bend, in metres.",
-        answer=float(x), tol=0.05, unit="m",
-        hint="A bend can only sit at a corner that pokes into the floor. Follow the straight "
-             "line from the start towards the goal: which wall or pillar corner does it "
-             "have to go round first?",
-        explain=f"The first bend is at ({x:g}, {y:g}), the lower left corner of the right "
-                "pillar.",
-        wrong={12.5: "that is the pillar's right edge: the path passes below the pillar and "
-                     "turns at its near corner."},
-        show=_show(app, ARTICLE, 0))
+        "Walking the article's corridor from the green start: at which step is the first "
+        "corner fixed? (Step 0 is the opening; each later step tests one portal.)",
+        answer=float(k), tol=0.1,
+        hint="A corner is fixed only when an end of the portal being tested crosses over the "
+             "other edge. Watch the right edge once it reaches the right pillar's corner: "
+             "which later portal's left end finally swings across it?",
+        explain=f"{steps[k].text} The corner {_point(corner)} was reached at step {reached}, "
+                f"but only at step {k} did the funnel know it must bend there.",
+        wrong=wrong, show=_show(app, ARTICLE, 0))
+
+
+def _point(p) -> str:
+    return f"({p[0]:g}, {p[1]:g})"
 
 
 def rooms_corners_question(app: FunnelApp) -> NumberQuestion:

@@ -40,6 +40,14 @@ def _demo_situation():
     return sp, pos, yaw, steer(pos, yaw, 10.0, sp, sp.closest_distance(pos), params)
 
 
+def _titled(name: str, value: float, unit: str, says: str) -> str:
+    """"Position Delta = -11.8°", then "the target is to the car's left (+ is right)": the value,
+    and the side its sign means in words, so the picture and the sign convention agree."""
+    digits = 2 if unit == " m" else 1
+    side = "right" if value > 0 else "left"
+    return f"{name} = {value:+.{digits}f}{unit}\n{says.format(side=side)} (+ is right)"
+
+
 def term_figure(term: str):
     """A labelled diagram of one term ("position", "heading" or "crosstrack") on one
     situation, with the value the library computes for it in the title."""
@@ -72,14 +80,16 @@ def term_figure(term: str):
         ax.plot(*np.c_[pos, tg], color=COLOURS["to_target"], lw=2.0, path_effects=stroke,
                 zorder=6)
         ax.plot(*tg, "o", color=COLOURS["target"], mec=PALETTE["black"], ms=8, zorder=8)
-        title = f"Position Delta = {terms.position_delta:+.1f}° (target to the right: +)"
+        title = _titled("Position Delta", terms.position_delta, "°",
+                        "the target is to the car's {side}")
     elif term == "heading":
         ax.quiver([tg[0]], [tg[1]], [6 * td[0]], [6 * td[1]], color=COLOURS["tangent"],
                   angles="xy", scale_units="xy", scale=1, width=0.012, zorder=7)
         ax.quiver([pos[0]], [pos[1]], [6 * td[0]], [6 * td[1]], color=COLOURS["tangent"],
                   alpha=0.45, angles="xy", scale_units="xy", scale=1, width=0.012, zorder=7)
         ax.plot(*tg, "o", color=COLOURS["target"], mec=PALETTE["black"], ms=8, zorder=8)
-        title = f"Heading Delta = {terms.heading_delta:+.1f}° (path to the right: +)"
+        title = _titled("Heading Delta", terms.heading_delta, "°",
+                        "the road ahead points to the car's {side}")
     else:
         pp, off, r = terms.progress_point, terms.perpendicular_offset, terms.path_right
         ax.quiver([pp[0]], [pp[1]], [off[0]], [off[1]], color=COLOURS["offset"], angles="xy",
@@ -88,7 +98,8 @@ def term_figure(term: str):
                   angles="xy", scale_units="xy", scale=1, width=0.006, zorder=6)
         ax.text(*(pp + 3.2 * r), "road's right", fontsize=9, ha="center", va="top")
         ax.plot(*pp, "o", color=COLOURS["progress"], mec=PALETTE["black"], ms=8, zorder=8)
-        title = f"Crosstrack Error = {terms.crosstrack_error:+.2f} m (right of the line: +)"
+        title = _titled("Crosstrack Error", terms.crosstrack_error, " m",
+                        "the car is {side} of the line")
     ax.set_title(title, fontsize=10)
     ax.set_aspect("equal")
     ax.set_xlim(4, 36)

@@ -29,36 +29,33 @@ def _swatch(colour: str, kind: str) -> str:
             f"background:{colour};vertical-align:middle'></span>")
 
 
-def _key(items) -> str:
-    parts = []
-    for colour, kind, label in items:
-        if colour == "|":
-            parts.append("<span style='color:#8C8C8C'>&nbsp;|&nbsp;</span>")
-        else:
-            parts.append(f"<span style='white-space:nowrap'>{_swatch(colour, kind)} "
-                         f"{label}</span>")
-    return f"<div class='steering-key' style='{_SMALL}'>" + " &nbsp;".join(parts) + "</div>"
+def _key(*groups) -> str:
+    """Swatches and labels, one line per group (the maps' colours, then the lower plot's)."""
+    lines = [" &nbsp;".join(f"<span style='white-space:nowrap'>{_swatch(colour, kind)} "
+                            f"{label}</span>" for colour, kind, label in items)
+             for items in groups]
+    return f"<div class='steering-key' style='{_SMALL}'>" + "<br>".join(lines) + "</div>"
 
 
 def colour_key(view: str = "Terms") -> str:
-    """The legend of the maps and of the lower plot, as one HTML line."""
+    """The legend: the maps' colours on one line, the lower plot's (for ``view``) on the next."""
     items = [(COLOURS["progress"], "dot", "progress"),
              (COLOURS["target"], "dot", "look-ahead target"),
              (COLOURS["to_target"], "line", "car &rarr; target"),
              (COLOURS["tangent"], "arrow", "tangent at target"),
              (COLOURS["offset"], "arrow", "crosstrack offset"),
-             (COLOURS["path"], "line", "car's path"), ("|", "", "")]
+             (COLOURS["path"], "line", "car's path")]
     if view == "Speed sweep":
-        items += [(MODE_COLOURS[m], "line", m.lower()) for m in SWEEP_MODES]
-        items += [("#000000", "line", "current speed (dashed); shading: best at that speed")]
+        lower = [(MODE_COLOURS[m], "line", m.lower()) for m in SWEEP_MODES]
+        lower += [("#000000", "line", "current speed (dashed); shading: best at that speed")]
     elif view == "Phase portrait":
-        items += [(CONTROLLER_COLOURS[c], "line", c) for c in CONTROLLERS]
+        lower = [(CONTROLLER_COLOURS[c], "line", c) for c in CONTROLLERS]
     else:
-        items += [(TERM_COLOURS["position"], "line", "Position"),
-                  (TERM_COLOURS["heading"], "line", "Heading"),
-                  (TERM_COLOURS["crosstrack"], "line", "Crosstrack"),
-                  ("#8C8C8C", "thick", "steering (+ right)")]
-    return _key(items)
+        lower = [(TERM_COLOURS["position"], "line", "Position"),
+                 (TERM_COLOURS["heading"], "line", "Heading"),
+                 (TERM_COLOURS["crosstrack"], "line", "Crosstrack"),
+                 ("#8C8C8C", "thick", "steering (+ right)")]
+    return _key(items, lower)
 
 
 def _settle(value: float) -> str:
