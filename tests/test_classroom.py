@@ -609,7 +609,23 @@ def test_static_files_are_answered_from_memory_as_from_disk(tmp_path):
             server.stop()
             client.close()
 
-    asyncio.run(scenario())
+    # in a thread of its own: Playwright's sync API keeps an event loop running in this one
+    import threading
+
+    failure: list = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:  # re-raised in the test's own thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(120)
+    assert not worker.is_alive(), "the static-file scenario did not finish"
+    if failure:
+        raise failure[0]
 
 
 def test_classroom_serves_voilas_installed_files_from_memory():
