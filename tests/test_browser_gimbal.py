@@ -61,16 +61,17 @@ def assert_fits(page, which: str = MAIN_APP) -> None:
     assert right <= width + 1, f"the app reaches x = {right:.0f} px in a {width} px window"
 
 
-def wait_mid_animation(page, path) -> None:
+def wait_mid_animation(page, path) -> float:
     """Wait until the main app's pitch slider is well between the start of the lock
-    animation and the lock: its middle frames."""
-    page.wait_for_function(
+    animation and the lock (its middle frames); the angle it showed then. (The animation
+    keeps the kernel's clock: a second later, a screenshot taken meanwhile, it is over.)"""
+    return page.wait_for_function(
         """([lo, hi]) => { const s = [...document.querySelectorAll('.gimbal-app-main '
                + '.widget-slider')].find(s => s.innerText.includes('pitch (X)'));
                const v = parseFloat(s.querySelector('.widget-readout').innerText
                                     .replace('\u2212', '-'));
-               return v <= lo && v >= hi; }""",
-        arg=[path[0] - 10, path[-1] + 10], timeout=WAIT, polling=10)
+               return v <= lo && v >= hi ? v : false; }""",
+        arg=[path[0] - 10, path[-1] + 10], timeout=WAIT, polling=10).json_value()
 
 
 def test_gimbal_lesson_in_voila(voila_server, page):
@@ -97,9 +98,8 @@ def test_gimbal_lesson_in_voila(voila_server, page):
     show_app(page)
     page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
     path = model.lock_path(-17.0)
-    wait_mid_animation(page, path)
+    seen = wait_mid_animation(page, path)
     h.screenshot(page, "01_gimbal_lock_animation_middle")
-    seen = slider_value(page, "pitch (X)")
     assert -90 < seen < -17, seen
     page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-locked", timeout=WAIT)
     assert slider_value(page, "pitch (X)") == -90

@@ -1,0 +1,132 @@
+"""Text on the live canvas without laying out or rasterizing again what Agg drew before.
+
+Text is the slowest thing matplotlib 3.11's Agg renderer draws: each line is laid out
+(``FT2Font._layout``, about 0.5-1 ms) and every glyph rendered by FreeType one by one
+(with a few numpy calls each), so the three two-line readouts of lesson 2 cost 16 ms a
+frame and the twelve labels of lesson 1's 3D rings about half its frame. This module
+gives one Agg renderer a ``draw_text`` that keeps
+
+- each line's layout, by font, size, dpi, string and shaping options: a readout that
+  shows a value again (Play's second loop, a slider moved back) is not laid out again;
+- each glyph's coverage bitmap, by font, size, dpi, glyph, transform and the glyph's
+  position within a pixel (in FreeType's 1/64 px): FreeType renders a glyph moved by whole
+  pixels to the same bitmap moved by as many pixels, so a glyph met again at the same
+  sub-pixel offset is only blended (``draw_text_image``), wherever it is.
+
+Blending goes through the renderer exactly as before, with the same bitmaps at the same
+places, so the pixels are those of matplotlib's own path (tests compare them). Math text
+and usetex go the usual way. When matplotlib lacks the private functions this relies on,
+:func:`install` does nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+
+import numpy as np
+from matplotlib.backends.backend_agg import RendererAgg, get_hinting_flag
+from matplotlib.ft2font import FT2Font, RenderMode
+
+#: Whether this matplotlib has the private API the cache replays (3.11's text path).
+SUPPORTED = all(hasattr(FT2Font, name) for name in ("_layout", "_set_transform",
+                                                      "_render_glyph")) \
+    and hasattr(RendererAgg, "_prepare_font")
+#: Entries kept before a cache starts over (a glyph is ~100 bytes; a layout ~1 kB).
+MAX_GLYPHS = 50_000
+MAX_LAYOUTS = 5_000
+
+
+class TextCache:
+    """Layouts and glyph bitmaps, shared by every renderer it is installed on.
+    ``hits``/``misses`` count glyphs, ``layout_hits``/``layout_misses`` lines."""
+
+    def __init__(self) -> None:
+        self.layouts: dict = {}
+        self.glyphs: dict = {}
+        self.hits = self.misses = self.layout_hits = self.layout_misses = 0
+
+    def clear(self) -> None:
+        self.layouts.clear()
+        self.glyphs.clear()
+
+    def install(self, renderer: RendererAgg) -> bool:
+        """Give ``renderer`` the caching ``draw_text``; True when it has it."""
+        if not SUPPORTED or not isinstance(renderer, RendererAgg):
+            return False
+        current = renderer.__dict__.get("draw_text")
+        if getattr(current, "__func__", None) is not _draw_text:
+            renderer.draw_text = types.MethodType(_draw_text, renderer)
+            renderer._lesson_text_cache = self
+        return True
+
+    # -- the two caches -----------------------------------------------------------------------
+    def layout(self, font, size: float, dpi: float, s: str, flags, features, language):
+        key = (id(font), size, dpi, s, flags,
+               tuple(features) if features is not None else None,
+               tuple(language) if isinstance(language, list) else language)
+        found = self.layouts.get(key)
+        if found is not None:
+            self.layout_hits += 1
+            return found[1]
+        self.layout_misses += 1
+        items = tuple((item.ft_object, item.glyph_index, item.x, item.y)
+                      for item in font._layout(s, flags=flags, features=features,
+                                               language=language))
+        if len(self.layouts) >= MAX_LAYOUTS:
+            self.layouts.clear()
+        self.layouts[key] = (font, items)            # the font kept: its id stays its own
+        return items
+
+    def glyph(self, font, size: float, dpi: float, index: int, matrix: tuple, tx: int,
+              ty: int, flags, antialiased: bool) -> tuple[np.ndarray, int, int]:
+        """The coverage bitmap of a glyph at FreeType position ``(tx, ty)`` (1/64 px, y
+        up), with its left column and top row on the canvas."""
+        key = (id(font), size, dpi, index, matrix, tx & 63, ty & 63, flags, antialiased)
+        found = self.glyphs.get(key)
+        if found is None:
+            self.misses += 1
+            font.set_size(size, dpi)
+            font._set_transform(np.array(matrix).reshape(2, 2), [tx, ty])
+            bitmap = font._render_glyph(
+                index, flags, RenderMode.NORMAL if antialiased else RenderMode.MONO)
+            buffer = np.array(bitmap.buffer, dtype=np.uint8)
+            if not antialiased:
+                buffer *= 0xff
+            if len(self.glyphs) >= MAX_GLYPHS:
+                self.glyphs.clear()
+            found = self.glyphs[key] = (font, buffer, bitmap.left - (tx >> 6),
+                                        bitmap.top - (ty >> 6))
+        else:
+            self.hits += 1
+        _, buffer, left, top = found
+        return buffer, left + (tx >> 6), top + (ty >> 6)
+
+
+#: The cache the painter installs on every live canvas.
+CACHE = TextCache()
+
+
+def _draw_text(self: RendererAgg, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+    """``RendererAgg.draw_text`` (matplotlib 3.11) through the renderer's cache."""
+    if ismath:
+        return RendererAgg.draw_text(self, gc, x, y, s, prop, angle, ismath, mtext)
+    cache: TextCache = self._lesson_text_cache
+    font = self._prepare_font(prop)
+    flags = get_hinting_flag()
+    size = prop.get_size_in_points()
+    items = cache.layout(font, size, self.dpi, s, flags,
+                         mtext.get_fontfeatures() if mtext is not None else None,
+                         mtext.get_language() if mtext is not None else None)
+    cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    matrix = tuple(int(v) for v in (0x10000 * np.array([[cos, -sin], [sin, cos]]))
+                   .round().astype(int).ravel())
+    antialiased = bool(gc.get_antialiased())
+    height = self.height
+    for ft, index, dx, dy in items:                     # dy is upwards, as FreeType's y
+        tx = round(0x40 * (x + dx * cos - dy * sin))
+        ty = round(0x40 * (height - y + dx * sin + dy * cos))
+        buffer, left, top = cache.glyph(ft, size, self.dpi, index, matrix, tx, ty, flags,
+                                        antialiased)
+        self._renderer.draw_text_image(buffer, left, int(height) - top + buffer.shape[0],
+                                       0, gc)

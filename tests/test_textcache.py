@@ -1,0 +1,109 @@
+"""Text drawn through the cache is matplotlib's own, pixel for pixel, and is reused."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from lessons_lib.apps.core import textcache
+from lessons_lib.apps.core.textcache import TextCache
+
+pytestmark = pytest.mark.skipif(not textcache.SUPPORTED,
+                                reason="this matplotlib lacks the text path the cache replays")
+
+
+def _render(fig, cache: TextCache | None) -> np.ndarray:
+    renderer = fig.canvas.get_renderer()
+    renderer.__dict__.pop("draw_text", None)
+    if cache is not None:
+        assert cache.install(renderer)
+    FigureCanvasAgg.draw(fig.canvas)
+    return np.asarray(renderer.buffer_rgba()).copy()
+
+
+@pytest.fixture
+def page():
+    with plt.ioff():
+        fig = plt.figure(figsize=(6, 4), dpi=100)
+    rng = np.random.default_rng(7)
+    texts = [fig.text(rng.uniform(0, 0.85), rng.uniform(0.05, 0.9), "",
+                      fontsize=float(rng.choice([8, 9, 10, 12.5])),
+                      rotation=float(rng.choice([0, 0, 0, 33, 90])),
+                      color=rng.uniform(0, 1, 3), fontweight=str(rng.choice(["normal", "bold"])),
+                      ha=str(rng.choice(["left", "center", "right"])))
+             for _ in range(20)]
+    fig.text(0.05, 0.5, "no antialiasing", antialiased=False)
+    fig.text(0.05, 0.35, r"math $\alpha^2_{ij}$ goes the usual way")
+    ax = fig.add_axes((0.55, 0.1, 0.4, 0.4))
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("q₀ → q₁, 90°")
+    yield fig, texts
+    plt.close(fig)
+
+
+def _move(texts, k: int) -> None:
+    for i, t in enumerate(texts):
+        t.set_text(f"{(k * 7 + i) % 23 - 11:+.1f}° yaw\nstep {k}")
+        x, y = t.get_position()
+        t.set_position((x + 0.0037 * (i % 3), y))        # whole and sub-pixel moves
+
+
+def test_cached_text_is_matplotlibs_pixel_for_pixel(page):
+    fig, texts = page
+    cache = TextCache()
+    for k in range(12):
+        _move(texts, k)
+        stock = _render(fig, None)
+        assert np.array_equal(_render(fig, cache), stock), k
+    assert cache.hits > 0 and cache.layout_hits > 0
+
+
+def test_what_was_drawn_before_is_neither_laid_out_nor_rasterized_again(page):
+    fig, texts = page
+    _move(texts, 3)
+    cache = TextCache()
+    first = _render(fig, cache)
+    misses, layouts = cache.misses, cache.layout_misses
+    assert misses > 0 and layouts > 0
+    again = _render(fig, cache)
+    assert np.array_equal(again, first)
+    assert cache.misses == misses and cache.layout_misses == layouts
+    # a text moved by whole pixels: laid out, but every glyph found again
+    texts[0].set_position(texts[0].get_position())        # unchanged position ...
+    x, y = texts[0].get_position()
+    texts[0].set_position((x + 10 / 600, y))              # ... then 10 px to the right
+    stock = _render(fig, None)
+    assert np.array_equal(_render(fig, cache), stock)
+    assert cache.misses == misses
+
+
+def test_install_is_idempotent_and_only_for_agg(page):
+    fig, _ = page
+    cache = TextCache()
+    renderer = fig.canvas.get_renderer()
+    assert cache.install(renderer) and cache.install(renderer)
+    assert renderer.draw_text.__func__ is textcache._draw_text
+    assert not cache.install(object())
+
+
+def test_the_caches_start_over_when_full(page, monkeypatch):
+    fig, texts = page
+    monkeypatch.setattr(textcache, "MAX_GLYPHS", 5)
+    monkeypatch.setattr(textcache, "MAX_LAYOUTS", 2)
+    cache = TextCache()
+    _move(texts, 1)
+    stock = _render(fig, None)
+    assert np.array_equal(_render(fig, cache), stock)
+    assert len(cache.glyphs) <= 5 and len(cache.layouts) <= 2
+
+
+def test_the_painter_draws_text_through_the_cache(page):
+    from lessons_lib.apps.core.painter import TEXT_CACHE, Painter
+
+    fig, texts = page
+    painter = Painter.attach(fig, [texts[0]])
+    painter.render()
+    assert fig.canvas.get_renderer().draw_text.__func__ is textcache._draw_text
+    assert fig.canvas.get_renderer()._lesson_text_cache is TEXT_CACHE
