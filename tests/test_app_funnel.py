@@ -557,3 +557,21 @@ def test_the_rooms_question_is_the_presets_corner_count(app):
     assert app.preset.value == exercises.ROOMS and app.step.value == 0
     assert q.answer == app.state.n_corners > 0
     assert q.judge(f"{q.answer:g}")[0] and not q.judge(f"{q.answer + 1:g}")[0]
+
+
+def test_the_curve_figure_marks_the_samples_off_the_floor_on_a_frameless_map():
+    from lessons_lib import pathsmooth as ps
+    from lessons_lib.apps.funnel import figures
+    from lessons_lib.apps.funnel.app import CURVE_GOAL, CURVE_START
+    from lessons_lib.navmesh import lesson_navmesh
+
+    mesh = lesson_navmesh()
+    path = mesh.route(CURVE_START, CURVE_GOAL).path
+    curve = ps.catmull_rom(path, samples=60)
+    off = np.array([mesh.locate(q) is None for q in curve])
+    assert off.any()
+    fig = figures.curve_figure(mesh, path, curve, curve[off])
+    ax = fig.axes[0]
+    assert not any(s.get_visible() for s in ax.spines.values())  # no stray frame line
+    marks = next(line for line in ax.get_lines() if line.get_label() == "curve inside a wall")
+    np.testing.assert_allclose(xy(marks), curve[off])

@@ -132,6 +132,45 @@ def test_an_axes_that_moves_is_redrawn_alone_when_it_overlaps_nothing():
         plt.close(fig)
 
 
+def test_a_close_up_without_ticks_is_not_measured_again_when_only_its_limits_move():
+    """Measuring an axes (its tight box) cost 2 ms of lesson 3's 11 ms frame; without ticks
+    nothing of its frame follows the limits. With ticks it is measured every time."""
+    with plt.ioff():
+        fig = plt.figure(figsize=(6, 3), dpi=100)
+    try:
+        ticked = fig.add_axes((0.08, 0.15, 0.38, 0.75))
+        bare = fig.add_axes((0.58, 0.15, 0.38, 0.75))
+        bare.set_xticks([])
+        bare.set_yticks([])
+        t = np.linspace(0, 6, 300)
+        for ax in (ticked, bare):
+            ax.plot(t, np.sin(t), color="0.5")
+        (dot,) = bare.plot([0], [0], "o", color="C3", zorder=5)
+        painter = Painter.attach(fig, [dot])
+        fig.canvas.draw()
+        calls = {ticked: 0, bare: 0}
+        for ax in calls:
+            measure = ax.get_tightbbox
+
+            def counted(*args, ax=ax, measure=measure, **kw):
+                calls[ax] += 1
+                return measure(*args, **kw)
+            ax.get_tightbbox = counted
+        for x in (1.0, 2.5, 4.0):
+            dot.set_data([x], [np.sin(x)])
+            bare.set_xlim(x - 0.5, x + 0.5)
+            fig.canvas.draw()
+            assert np.array_equal(_pixels(fig), _full_pixels(fig)), x
+        assert calls[bare] == 0 and painter.partial_draws == 3
+        for x in (3.0, 9.5):                      # the ticked one: new tick labels each time
+            ticked.set_xlim(0, x)
+            fig.canvas.draw()
+            assert np.array_equal(_pixels(fig), _full_pixels(fig)), x
+        assert calls[ticked] == 2 and painter.partial_draws == 5
+    finally:
+        plt.close(fig)
+
+
 def test_hiding_a_background_artist_is_seen(scene):
     fig, painter, parts, _ = scene
     fig.canvas.draw()

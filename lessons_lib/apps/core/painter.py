@@ -53,6 +53,8 @@ from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure, SubFigure
+from matplotlib.ticker import FixedLocator, NullLocator
+from matplotlib.transforms import Bbox
 
 from .textcache import CACHE as TEXT_CACHE
 
@@ -97,6 +99,14 @@ def encode_png(pixels: np.ndarray, compress_level: int = PNG_COMPRESS_LEVEL) -> 
                      _png_chunk(b"IEND", b"")))
 
 
+def _ticks_shown(axis: Axis) -> bool:
+    """False when neither locator of ``axis`` can put a tick anywhere (``set_xticks([])``
+    or a NullLocator), so that nothing of it depends on the limits."""
+    return not all(isinstance(loc, NullLocator) or (isinstance(loc, FixedLocator)
+                                                    and len(loc.locs) == 0)
+                   for loc in (axis.get_major_locator(), axis.get_minor_locator()))
+
+
 def choose_throttle_ms(cost_seconds: float) -> float:
     """The ms between two pointer moves the page may send, for moves that each cost the
     kernel ``cost_seconds``: the cost with a margin, within :data:`THROTTLE_MS_RANGE`."""
@@ -126,6 +136,7 @@ class Painter:
         self._static: dict = {}
         self._cached_dynamic: dict = {}   # the artists left out of it, by id
         self._boxes: dict = {}
+        self._frames: dict = {}       # per axes: (what its frame's box depends on, the box)
         self._figure_boxes: list = []
         self.full_draws = 0
         self.fast_draws = 0
@@ -207,6 +218,7 @@ class Painter:
         self._key = None
         self._static = {}
         self._cached_dynamic = {}
+        self._frames = {}
         self._drawn = None
 
     def _unchanged(self) -> bool:
@@ -364,19 +376,24 @@ class Painter:
         key: dict = {None: (renderer.width, renderer.height, fig.dpi,
                             tuple(id(ax) for ax in fig.axes))}
         for ax in fig.axes:
-            view3d = tuple(getattr(ax, k, None) for k in ("elev", "azim", "roll"))
-            ticking = tuple((id(axis.major.locator), id(axis.major.formatter),
-                             id(axis.minor.locator), id(axis.minor.formatter),
-                             axis.get_visible(), axis.label.get_text(),
-                             axis.label.get_visible(), axis.label.get_color(),
-                             axis.label.get_fontsize())
-                            for axis in ax._axis_map.values())
-            # titles move at every draw (so are always stale): watch what they say
-            titles = tuple((t.get_text(), t.get_visible(), t.get_color(), t.get_fontsize())
-                           for t in (ax.title, ax._left_title, ax._right_title))
-            key[id(ax)] = (tuple(ax.viewLim.bounds), tuple(ax._position.bounds), view3d,
-                           ax.get_visible(), ticking, titles)
+            key[id(ax)] = self._cache_key_of(ax)
         return key
+
+    @staticmethod
+    def _cache_key_of(ax: Axes) -> tuple:
+        """One axes' part of :meth:`_cache_key`, its limits first."""
+        view3d = tuple(getattr(ax, k, None) for k in ("elev", "azim", "roll"))
+        ticking = tuple((id(axis.major.locator), id(axis.major.formatter),
+                         id(axis.minor.locator), id(axis.minor.formatter),
+                         axis.get_visible(), axis.label.get_text(),
+                         axis.label.get_visible(), axis.label.get_color(),
+                         axis.label.get_fontsize())
+                        for axis in ax._axis_map.values())
+        # titles move at every draw (so are always stale): watch what they say
+        titles = tuple((t.get_text(), t.get_visible(), t.get_color(), t.get_fontsize())
+                       for t in (ax.title, ax._left_title, ax._right_title))
+        return (tuple(ax.viewLim.bounds), tuple(ax._position.bounds), view3d,
+                ax.get_visible(), ticking, titles)
 
     def _dirty_axes(self, key: dict, dynamic: list[Artist]) -> list[Axes] | None:
         """The axes whose background must be re-rendered; None when the whole figure must.
@@ -409,13 +426,37 @@ class Painter:
 
     def _axes_box(self, ax: Axes, renderer):
         """The buffer box of an axes with its ticks, labels, titles and whatever it holds
-        that is not clipped to it (artists clipped to the axes cannot reach further)."""
+        that is not clipped to it (artists clipped to the axes cannot reach further): what
+        ``ax.get_tightbbox`` gives for those artists, with the frame's part (axes, ticks,
+        labels, titles) kept while what it depends on stays the same (a close-up that
+        follows the car without ticks: its limits change, its frame does not)."""
         loose = [a for a in ax.get_children()
                  if a.get_visible() and not isinstance(a, Axis) and a is not ax.patch
                  and a not in ax.spines.values()
                  and not (a.get_clip_on() and (a.get_clip_box() is not None
                                                or a.get_clip_path() is not None))]
-        return self._box(ax.get_tightbbox(renderer, bbox_extra_artists=loose), renderer)
+        depends = self._frame_depends(ax, renderer)
+        known = self._frames.get(id(ax))
+        if known is not None and known[0] == depends:
+            frame = known[1]
+        else:
+            frame = ax.get_tightbbox(renderer, bbox_extra_artists=[])
+            self._frames[id(ax)] = (depends, frame)
+        if frame is None:
+            return None
+        boxes = [frame] + [b for b in (a.get_tightbbox(renderer) for a in loose)
+                           if b is not None and b._is_finite()]
+        return self._box(Bbox.union([b for b in boxes if b.width != 0 or b.height != 0]),
+                         renderer)
+
+    def _frame_depends(self, ax: Axes, renderer) -> tuple:
+        """What the box of an axes' frame depends on: the canvas, the axes' cache key, but
+        not its limits when no axis of it shows a tick (nothing there moves with them)."""
+        key = self._cache_key_of(ax)
+        shown = [axis for axis in ax._axis_map.values() if ax.axison and axis.get_visible()]
+        if not any(_ticks_shown(axis) for axis in shown):
+            key = key[1:]
+        return (renderer.width, renderer.height, self.figure.dpi, key)
 
     @staticmethod
     def _overlap(a, b) -> bool:

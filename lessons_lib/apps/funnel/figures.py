@@ -11,7 +11,7 @@ from matplotlib.collections import PolyCollection
 from ... import funnel as fn
 from ... import pathsmooth as ps
 from ..core import PALETTE, make_figure, rc_context
-from .view import FLOOR_COLOUR, WALL_COLOUR
+from .view import FLOOR_COLOUR, WALL_COLOUR, _plain_axes
 
 __all__ = ["cost_figure", "curve_figure", "funnel_work", "string_pull_work"]
 
@@ -75,8 +75,6 @@ def curve_figure(mesh, path, curve, off, width: float = 7.5, height: float = 3.9
         lo, hi = mesh.bounds
         ax.set_xlim(lo[0], hi[0])
         ax.set_ylim(lo[1], hi[1])
-        ax.set_aspect("equal")
-        ax.set_xticks([])
-        ax.set_yticks([])
+        _plain_axes(ax)
         ax.legend(loc="upper left", framealpha=0.95)
     return fig
