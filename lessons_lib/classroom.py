@@ -21,6 +21,7 @@ import time
 from collections import OrderedDict
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from tornado import httputil
 from tornado.web import GZipContentEncoding
 
 V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
@@ -112,9 +113,10 @@ def process_memory(pids: list[int]) -> dict[str, float]:
 
 #: Run in a pooled kernel once its notebook has run: one Agg render of every figure, so that
 #: the text layout and font caches a figure's first draw fills are filled before the room
-#: comes in (after the lesson ports a first draw cost up to 0.2 CPU-s more than a second).
-#: No image is sent and ipympl's own state is not touched: the page still asks for its
-#: first image as usual.
+#: comes in (after the lesson ports a first draw cost up to 0.2 CPU-s more than a second),
+#: and, for a figure with a :class:`~lessons_lib.apps.core.painter.Painter`, the PNG of its
+#: first image (lesson 1's three cost 20-35 ms each). No image is sent and ipympl's own
+#: state is not touched: the page still asks for its first image as usual.
 WARM_UP = """
 def _lessons_warm_up():
     import sys
@@ -124,7 +126,11 @@ def _lessons_warm_up():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     for manager in Gcf.get_all_fig_managers():
         try:
-            FigureCanvasAgg.draw(manager.canvas)
+            painter = getattr(manager.canvas, "_lesson_painter", None)
+            if painter is not None:
+                painter.prepare_first_frame()
+            else:
+                FigureCanvasAgg.draw(manager.canvas)
         except Exception:
             pass
 _lessons_warm_up()
@@ -394,3 +400,128 @@ class CachedGzipContentEncoding(GZipContentEncoding):
                     _, old = cls._cache.popitem(last=False)
                     cls._cached_bytes -= len(old)
             self._key = None
+
+
+# -- static files from memory -------------------------------------------------------------
+class _Kept:
+    """One static file as a handler answered it: the file it resolved and checked, that
+    file's stamp when it was read, the headers before any transform, and the bytes."""
+
+    __slots__ = ("path", "stamp", "headers", "body")
+
+    def __init__(self, path: str, stamp: tuple, headers, body: bytes) -> None:
+        self.path, self.stamp, self.headers, self.body = path, stamp, headers, body
+
+
+def _stamp(path: str) -> tuple[int, int, int]:
+    st = os.stat(path)
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+class StaticMemory:
+    """The answers :func:`serve_from_memory` keeps, by request URI, oldest out first once
+    they pass ``limit`` bytes; a file larger than an eighth of that is never kept."""
+
+    def __init__(self, limit: int = 64 * 2**20) -> None:
+        self.limit = limit
+        self.kept: OrderedDict[str, _Kept] = OrderedDict()
+        self.size = 0
+
+    def get(self, uri: str) -> _Kept | None:
+        kept = self.kept.get(uri)
+        if kept is not None:
+            self.kept.move_to_end(uri)
+        return kept
+
+    def put(self, uri: str, kept: _Kept) -> None:
+        if len(kept.body) > self.limit // 8:
+            return
+        self.drop(uri)
+        self.kept[uri] = kept
+        self.size += len(kept.body)
+        while self.size > self.limit:
+            _, old = self.kept.popitem(last=False)
+            self.size -= len(old.body)
+
+    def drop(self, uri: str) -> None:
+        old = self.kept.pop(uri, None)
+        if old is not None:
+            self.size -= len(old.body)
+
+
+STATIC_MEMORY = StaticMemory()
+#: Requests the cached answer cannot serve: tornado's own handler decides those.
+_CONDITIONAL = ("Range", "If-None-Match", "If-Modified-Since")
+
+
+def serve_from_memory(base: type, memory: StaticMemory = STATIC_MEMORY) -> type:
+    """``base`` (a tornado ``StaticFileHandler``) that answers a GET it answered before
+    from memory: the same headers (a new ``Date``) and the same bytes, without resolving
+    the path again (Voila's template handler searches every template folder, and every
+    handler follows symlinks to check the file stays inside its root), reading the file
+    or hashing it. One ``stat`` checks the file has not changed since; a changed or gone
+    file, a range, a conditional request (304) and HEAD go to ``base`` as before, and so
+    does anything but a 200. Authentication (``prepare``) runs as before."""
+
+    class FromMemory(base):
+        _keep_headers = None
+
+        def get(self, path, include_body=True):
+            uri = self.request.uri or ""
+            plain = include_body and not any(h in self.request.headers for h in _CONDITIONAL)
+            kept = memory.get(uri) if plain else None
+            if kept is not None:
+                try:
+                    fresh = _stamp(kept.path) == kept.stamp
+                except OSError:
+                    fresh = False
+                if fresh:
+                    self._headers = kept.headers.copy()
+                    self._headers["Date"] = httputil.format_timestamp(time.time())
+                    self.write(kept.body)
+                    return None
+                memory.drop(uri)
+            if plain:
+                self._keep_headers = True  # flush() notes the headers it is about to send
+            return self._get_and_keep(uri, path, include_body)
+
+        async def _get_and_keep(self, uri, path, include_body) -> None:
+            await super().get(path, include_body)
+            headers, self._keep_headers = self._keep_headers, None
+            where = getattr(self, "absolute_path", None)
+            if (self.get_status() != 200 or not where
+                    or not isinstance(headers, httputil.HTTPHeaders)):
+                return
+            try:
+                stamp = _stamp(where)
+                if stamp[1] > memory.limit // 8:
+                    return
+                with open(where, "rb") as f:
+                    body = f.read()
+                if _stamp(where) != stamp or len(body) != stamp[1]:
+                    return  # changed while we read it: keep nothing
+            except OSError:
+                return
+            memory.put(uri, _Kept(where, stamp, headers, body))
+
+        def flush(self, include_footers=False):
+            if self._keep_headers is True and not self._headers_written:
+                self._keep_headers = self._headers.copy()
+            return super().flush(include_footers)
+
+    if getattr(base.get, "__allow_unauthenticated", False):  # Jupyter's public files
+        setattr(FromMemory.get, "__allow_unauthenticated", True)
+    FromMemory.__name__ = FromMemory.__qualname__ = f"{base.__name__}FromMemory"
+    return FromMemory
+
+
+def static_from_memory(handlers: list) -> list:
+    """Voila's routes with its handlers of installed files (templates' static folders,
+    Voila's own scripts, the lab extensions) answering from memory
+    (:func:`serve_from_memory`). The lesson folder's own files are left as they are."""
+    from jupyter_server.base.handlers import FileFindHandler
+    from voila.static_file_handler import MultiStaticFileHandler, TemplateStaticFileHandler
+
+    installed = (TemplateStaticFileHandler, MultiStaticFileHandler, FileFindHandler)
+    wrapped = {cls: serve_from_memory(cls) for cls in installed}
+    return [(route[0], wrapped.get(route[1], route[1]), *route[2:]) for route in handlers]

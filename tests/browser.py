@@ -217,3 +217,62 @@ def screenshot(page, name: str, full_page: bool = False) -> Path:
 
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
+
+
+# -- JupyterLab, with the file browser open (a first visit's default) ---------------------
+def lab_command(port: int, settings: Path) -> list[str]:
+    """JupyterLab on notebooks/ with fresh settings under ``settings`` (so the file browser
+    is open, as on a first visit), no token, no news or update checks, and no autosave (a
+    notebook run by a test would be saved back with its outputs)."""
+    for plugin, name, value in (("apputils-extension", "notification", '{"fetchNews": "false"}'),
+                                ("docmanager-extension", "plugin", '{"autosave": false}')):
+        folder = settings / "settings" / "@jupyterlab" / plugin
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{name}.jupyterlab-settings").write_text(value)
+    return [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+            "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
+            "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={NOTEBOOKS}",
+            f"--LabApp.user_settings_dir={settings / 'settings'}",
+            f"--LabApp.workspaces_dir={settings / 'workspaces'}", "--allow-root",
+            "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+
+
+def open_in_lab(page, server: VoilaServer, notebook: str, figures: int = 1) -> None:
+    """Open ``notebook`` in JupyterLab, run all its cells, and wait until the kernel is idle
+    and ``figures`` figures have their first picture."""
+    # ?reset: a fresh workspace, so a notebook an earlier test opened is not there too
+    page.goto(f"{server.url}/lab/tree/{notebook}?reset", timeout=120_000)
+    page.wait_for_selector(".jp-DirListing", state="visible", timeout=120_000)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
+    page.wait_for_selector("text=| Idle", timeout=120_000)
+    page.wait_for_timeout(1500)
+    page.locator(".jp-Notebook").first.click()
+    page.get_by_role("menuitem", name="Run").first.click()
+    page.get_by_text("Run All Cells", exact=True).click()
+    page.wait_for_function(
+        f"document.querySelectorAll('.jupyter-matplotlib-figure').length >= {figures}",
+        timeout=240_000)
+    page.wait_for_selector("text=| Idle", timeout=240_000)
+    page.locator(FIGURE).first.scroll_into_view_if_needed()
+    page.wait_for_function("""() => { const c = document.querySelector(
+        '.jupyter-matplotlib-figure canvas');
+        if (!c || !c.width || !c.height) return false;     // no picture yet
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        for (let i = 0; i < d.length; i += 4000) if (d[i] < 200) return true;
+        return false; }""", timeout=120_000)
+    wait_idle(page, timeout=60)
+
+
+def outside_output(page, figure: int = 0) -> list[str]:
+    """What of the app around figure ``figure`` reaches past the right edge of its output
+    area (clipped or hidden in JupyterLab), as "tag.class: right edge" strings."""
+    return page.evaluate("""(i) => {
+        const fig = document.querySelectorAll('.jupyter-matplotlib-figure')[i];
+        const out = fig.closest('.jp-OutputArea-output') || document.body;
+        const edge = out.getBoundingClientRect().right;
+        const app = out.firstElementChild || out;
+        return [...app.querySelectorAll('*')].filter(e => {
+            const b = e.getBoundingClientRect();
+            return b.width > 0 && b.height > 0 && b.right > edge + 1; })
+          .slice(0, 8).map(e => `${e.tagName.toLowerCase()}.${e.className}: `
+                                + Math.round(e.getBoundingClientRect().right)); }""", figure)

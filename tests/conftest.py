@@ -36,6 +36,19 @@ def voila_server():
 
 
 @pytest.fixture(scope="session")
+def lab_server(tmp_path_factory):
+    """JupyterLab serving notebooks/ with a first visit's settings (file browser open)."""
+    port = harness.free_port()
+    server = harness.VoilaServer(
+        command=harness.lab_command(port, tmp_path_factory.mktemp("lab")), port=port)
+    try:
+        server.wait_ready(120)
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
 def chromium():
     """Debian's Chromium through Playwright; skipped (failed under CI=true) when missing."""
     if not os.path.exists(harness.CHROMIUM):

@@ -17,6 +17,7 @@ from lessons_lib.apps.core import (
     check_function,
     fmt_number,
     parse_number,
+    side_by_side,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "notebooks"))
@@ -350,3 +351,29 @@ def test_check_function_in_voila_shows_code_and_the_widget_never_a_failure(monke
     (0.5, 3, True, "+0.500"), (12.0, 0, False, "12")])
 def test_readouts_never_say_minus_zero(x, digits, sign, text):
     assert fmt_number(x, digits, sign) == text
+
+
+def test_side_by_side_wraps_the_controls_under_the_figure_instead_of_squeezing_them():
+    import ipywidgets as widgets
+
+    left, right = widgets.VBox(), widgets.VBox(layout=widgets.Layout(width="420px"))
+    row = side_by_side(left, right)
+    assert list(row.children) == [left, right] and row.layout.flex_flow == "row wrap"
+    assert left.layout.flex == right.layout.flex == "0 0 auto"  # neither shrinks
+    assert right.layout.width == "420px"
+
+
+@pytest.mark.parametrize("name", ["SteeringApp", "FunnelApp", "GridApp"])
+def test_lessons_with_a_fixed_width_side_panel_put_it_side_by_side(name):
+    """In JupyterLab with the file browser open these apps are wider than the output area:
+    a row that cannot wrap squeezed the side panel and clipped its controls."""
+    import ipywidgets as widgets
+
+    import lessons_lib.apps as apps
+    from lessons_lib.apps.core import iter_widgets
+
+    app = getattr(apps, name)()
+    row = next(b for b in iter_widgets(app.widget) if isinstance(b, widgets.HBox)
+               and any(w is app.fig.canvas for w in iter_widgets(b)))
+    assert row.layout.flex_flow == "row wrap"
+    assert all(c.layout.flex == "0 0 auto" for c in row.children)

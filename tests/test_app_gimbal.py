@@ -226,6 +226,55 @@ def test_lock_animation_stops_when_the_order_changes(app):
     assert app.yaw.value == 35.0  # the new middle ring was not touched
 
 
+def test_in_a_kernel_lock_it_runs_in_its_event_loop_on_the_clock(app):
+    """No Play in the page (a round trip for every frame): the kernel draws the frame the
+    clock has reached, 50 ms apart, and stops at the lock."""
+    import asyncio
+    import time
+
+    app._kernel_play = True
+    path = model.lock_path(-20.0)
+    seen = []
+    app.pitch.observe(lambda change: seen.append(change["new"]), names="value")
+
+    async def lock():
+        start = time.perf_counter()
+        app.lock_button.click()
+        assert app._lock_task is not None and not app.lock_play.playing
+        assert app.pitch.value == -20.0                    # nothing jumps
+        await asyncio.wait_for(app._lock_task, timeout=60)
+        return time.perf_counter() - start
+
+    draws = app.draw_count
+    took = asyncio.run(lock())
+    assert app.pitch.value == -90.0 and app.state.badge == "locked"
+    assert app._lock_task is None and not app.lock_play.playing
+    assert seen and seen[-1] == -90.0 and set(seen) <= set(path)
+    assert seen == sorted(seen, reverse=True)              # on its way, never back
+    assert 1 <= app.draw_count - draws <= model.LOCK_FRAMES
+    assert took >= (model.LOCK_FRAMES - 1) * model.LOCK_INTERVAL_MS / 1000   # its second
+
+
+def test_in_a_kernel_the_lock_animation_stops_when_the_order_changes(app):
+    import asyncio
+
+    app._kernel_play = True
+
+    async def lock_then_change_order():
+        app.lock_button.click()
+        task = app._lock_task
+        await asyncio.sleep(0.12)
+        app.order.value = "ZYX"
+        moved = app.pitch.value
+        await asyncio.wait_for(task, timeout=10)
+        return moved
+
+    moved = asyncio.run(lock_then_change_order())
+    assert -90.0 < moved < -20.0 and app.pitch.value == moved     # stopped on its way
+    assert app.yaw.value == 35.0                       # the new middle ring was not touched
+    assert app._lock_task is None
+
+
 @pytest.mark.parametrize("order", rot.ORDERS)
 def test_lock_it_turns_the_middle_ring_to_90(app, order):
     app.order.value = order

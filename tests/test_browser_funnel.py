@@ -197,3 +197,15 @@ def test_grid_app_presets_drag_and_the_pictures(voila_server, page):
         _show(page, figure)
         h.screenshot(page, name)
     assert not page.console_errors, page.console_errors
+
+
+@pytest.mark.slow
+def test_jupyterlab_with_the_file_browser_shows_both_maps_whole(lab_server, page):
+    """Slow (JupyterLab runs the whole lesson first)."""
+    h.open_in_lab(page, lab_server, NOTEBOOK, figures=2)
+    assert page.locator(".jp-DirListing").is_visible()
+    for figure in (0, 1):  # the grid app, then the funnel app
+        page.locator(".jupyter-matplotlib-figure").nth(figure).scroll_into_view_if_needed()
+        assert h.outside_output(page, figure) == [], figure
+    h.screenshot(page, "04_funnel_algorithm-lab")
+    h.assert_no_error_text(page)

@@ -5,12 +5,6 @@ fits. Screenshots of each state are kept in tests/screenshots/ for a person to l
 
 from __future__ import annotations
 
-import re
-import shutil
-import sys
-import tempfile
-from pathlib import Path
-
 import pytest
 
 from lessons_lib import rotations as rot
@@ -67,16 +61,17 @@ def assert_fits(page, which: str = MAIN_APP) -> None:
     assert right <= width + 1, f"the app reaches x = {right:.0f} px in a {width} px window"
 
 
-def wait_mid_animation(page, path) -> None:
+def wait_mid_animation(page, path) -> float:
     """Wait until the main app's pitch slider is well between the start of the lock
-    animation and the lock: its middle frames."""
-    page.wait_for_function(
+    animation and the lock (its middle frames); the angle it showed then. (The animation
+    keeps the kernel's clock: a second later, a screenshot taken meanwhile, it is over.)"""
+    return page.wait_for_function(
         """([lo, hi]) => { const s = [...document.querySelectorAll('.gimbal-app-main '
                + '.widget-slider')].find(s => s.innerText.includes('pitch (X)'));
                const v = parseFloat(s.querySelector('.widget-readout').innerText
                                     .replace('\u2212', '-'));
-               return v <= lo && v >= hi; }""",
-        arg=[path[0] - 10, path[-1] + 10], timeout=WAIT, polling=10)
+               return v <= lo && v >= hi ? v : false; }""",
+        arg=[path[0] - 10, path[-1] + 10], timeout=WAIT, polling=10).json_value()
 
 
 def test_gimbal_lesson_in_voila(voila_server, page):
@@ -103,9 +98,8 @@ def test_gimbal_lesson_in_voila(voila_server, page):
     show_app(page)
     page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
     path = model.lock_path(-17.0)
-    wait_mid_animation(page, path)
+    seen = wait_mid_animation(page, path)
     h.screenshot(page, "01_gimbal_lock_animation_middle")
-    seen = slider_value(page, "pitch (X)")
     assert -90 < seen < -17, seen
     page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-locked", timeout=WAIT)
     assert slider_value(page, "pitch (X)") == -90
@@ -219,27 +213,6 @@ def test_exercises_answer_in_voila(voila_server, page):
 
 
 # -- JupyterLab, with the file browser open (its default) ------------------------------------
-@pytest.fixture(scope="module")
-def lab_server():
-    settings = Path(tempfile.mkdtemp(prefix="lesson1-lab-"))
-    port = h.free_port()
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
-               "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=",
-               "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
-               f"--ServerApp.root_dir={h.NOTEBOOKS}",
-               f"--LabApp.user_settings_dir={settings / 'settings'}",
-               f"--LabApp.workspaces_dir={settings / 'workspaces'}",
-               "--allow-root", "--LabApp.news_url=", "--LabApp.check_for_updates_class="
-               "jupyterlab.NeverCheckForUpdate"]
-    server = h.VoilaServer(command=command, port=port)
-    try:
-        server.wait_ready(120)
-        yield server
-    finally:
-        server.stop()
-        shutil.rmtree(settings, ignore_errors=True)
-
-
 def lab_screenshot(page, name: str) -> None:
     """A screenshot without JupyterLab's "get notified about news?" toast over the app."""
     no_news = page.locator(".jp-Notification-Toast", has_text="notified").get_by_role(
@@ -254,18 +227,7 @@ def lab_screenshot(page, name: str) -> None:
 def test_gimbal_lesson_in_jupyterlab_with_the_file_browser_open(lab_server, page):
     """Slow (a JupyterLab of its own, every order locked there): `make test` checks the
     JupyterLab layout on lesson 2 (test_browser_interpolation)."""
-    page.goto(f"{lab_server.url}/lab/tree/{NOTEBOOK}", timeout=120_000)
-    page.wait_for_selector(".jp-DirListing", state="visible", timeout=120_000)  # file browser
-    page.wait_for_selector(".jp-Notebook", timeout=120_000)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle'], "
-                           ".jp-mod-idle, .jp-Toolbar", timeout=120_000)
-    page.wait_for_timeout(3000)
-    page.locator(".jp-Notebook").first.click()
-    page.get_by_role("menuitem", name="Run").first.click()
-    page.get_by_role("menuitem", name=re.compile("^Run All Cells")).first.click()
-    page.wait_for_function(
-        "document.querySelectorAll('.jupyter-matplotlib-figure').length >= 3",
-        timeout=180_000)
+    h.open_in_lab(page, lab_server, NOTEBOOK, figures=3)
     page.wait_for_selector(MAIN_APP, timeout=60_000)
     show_app(page)
     h.wait_idle(page, timeout=20)

@@ -191,64 +191,8 @@ def _assert_voila_layout(page) -> None:
     assert boxes["preset"]["bottom"] <= boxes["figure"]["top"] + 1, boxes
 
 
-@pytest.fixture(scope="module")
-def lab_server(tmp_path_factory):
-    """JupyterLab on notebooks/, with fresh settings (so the file browser is open, as on a
-    first visit) and a token."""
-    import os
-    import sys
-
-    settings = tmp_path_factory.mktemp("lab-settings")
-    notify = settings / "@jupyterlab" / "apputils-extension"
-    notify.mkdir(parents=True)
-    (notify / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
-    token = "lesson2"
-    port = h.free_port()
-    env = {"JUPYTERLAB_SETTINGS_DIR": str(settings),
-           "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path_factory.mktemp("lab-workspaces"))}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        server = h.VoilaServer(port=port, token=token, command=[
-            sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
-            "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
-            f"--ServerApp.root_dir={h.NOTEBOOKS}", "--allow-root",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"])
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    try:
-        server.wait_ready(120)
-        yield server
-    finally:
-        server.stop()
-
-
-def _open_in_lab(page, server) -> None:
-    page.goto(f"{server.url}/lab/tree/{NOTEBOOK}?token={server.token}", timeout=120_000)
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle'], "
-                           ".jp-Toolbar-kernelStatus", timeout=120_000)
-    page.wait_for_timeout(1500)
-    page.get_by_role("menuitem", name="Run").first.click()
-    page.get_by_text("Run All Cells", exact=True).click()
-    page.wait_for_selector(h.FIGURE, timeout=180_000, state="attached")
-    # every cell has run (the kernel is idle again) and the figure has its first picture
-    page.wait_for_selector("text=| Idle", timeout=180_000)
-    page.locator(h.FIGURE).first.scroll_into_view_if_needed()
-    page.wait_for_function("""() => { const c = document.querySelector(
-        '.jupyter-matplotlib-figure canvas');
-        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        for (let i = 0; i < d.length; i += 4000) if (d[i] < 200) return true;
-        return false; }""", timeout=60_000)
-    h.wait_idle(page, timeout=60)
-
-
 def test_jupyterlab_with_the_file_browser_shows_the_whole_app(lab_server, page):
-    _open_in_lab(page, lab_server)
+    h.open_in_lab(page, lab_server, NOTEBOOK)
     assert page.locator("#jp-left-stack").is_visible()          # the file browser is open
     _app_to_top(page)
     boxes = _layout_boxes(page)
@@ -267,6 +211,6 @@ def test_jupyterlab_with_the_file_browser_shows_the_whole_app(lab_server, page):
 @pytest.mark.slow
 def test_every_preset_in_jupyterlab(lab_server, page):
     """Every preset redraws in JupyterLab too; a screenshot of each."""
-    _open_in_lab(page, lab_server)
+    h.open_in_lab(page, lab_server, NOTEBOOK)
     _app_to_top(page)
     _screenshot_every_preset(page, "02_euler_vs_slerp-lab")

@@ -162,3 +162,18 @@ def test_exercise_checks_an_answer(voila_server, page):
     box.press("Enter")
     page.wait_for_selector("text=5.61", timeout=10_000)
     h.assert_no_error_text(page)
+
+
+@pytest.mark.slow
+def test_jupyterlab_with_the_file_browser_shows_the_whole_figure_and_wraps_the_controls(
+        lab_server, page):
+    """Slow (JupyterLab runs the whole lesson first)."""
+    h.open_in_lab(page, lab_server, NOTEBOOK)
+    assert page.locator(".jp-DirListing").is_visible()
+    fig = page.locator(".jupyter-matplotlib-figure").first
+    fig.scroll_into_view_if_needed()
+    assert h.outside_output(page) == []
+    preset = page.locator(".widget-dropdown select").first.bounding_box()
+    assert preset["y"] >= fig.bounding_box()["y"] + 300  # under the figure, not beside it
+    h.screenshot(page, "03_spline_steering-lab")
+    h.assert_no_error_text(page)

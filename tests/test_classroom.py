@@ -525,3 +525,130 @@ def test_each_static_file_is_gzipped_once():
     assert int(again_headers["Content-Length"]) == len(again)
     assert "Accept-Encoding" in again_headers["Vary"]
     assert "Content-Length" not in first_headers  # streamed: tornado's own behaviour
+
+
+def _static_app(root: Path, memory):
+    """A tornado app serving ``root`` through tornado's StaticFileHandler answering from
+    ``memory``, with the gzip transform tools/classroom.py installs."""
+    import tornado.web
+
+    from lessons_lib.classroom import CachedGzipContentEncoding, serve_from_memory
+
+    handler = serve_from_memory(tornado.web.StaticFileHandler, memory)
+    return tornado.web.Application([(r"/s/(.*)", handler, {"path": str(root)})],
+                                   compress_response=True,
+                                   transforms=[CachedGzipContentEncoding])
+
+
+def test_static_files_are_answered_from_memory_as_from_disk(tmp_path):
+    """A second request for a static file gets the same status, headers (but its own Date)
+    and bytes as the first, without the handler resolving the path or reading the file
+    again; a changed file is read again; conditional and range requests, HEAD and errors
+    are answered by tornado's handler as before, and never kept."""
+    import asyncio
+    from unittest import mock
+
+    import tornado.web
+    from tornado.httpclient import AsyncHTTPClient
+    from tornado.httpserver import HTTPServer
+
+    from lessons_lib.classroom import StaticMemory
+
+    script = tmp_path / "a.js"
+    script.write_text("console.log('a lesson');\n" * 4000)
+    memory = StaticMemory()
+    port = harness.free_port()
+
+    async def scenario() -> None:
+        server = HTTPServer(_static_app(tmp_path, memory))
+        server.listen(port, "127.0.0.1")
+        client = AsyncHTTPClient()
+
+        async def fetch(path: str = "/s/a.js?v=1", **kw):
+            return await client.fetch(f"http://127.0.0.1:{port}{path}", raise_error=False,
+                                      decompress_response=False,
+                                      headers={"Accept-Encoding": "gzip", **kw.pop("headers", {})},
+                                      **kw)
+
+        try:
+            with mock.patch.object(tornado.web.StaticFileHandler, "validate_absolute_path",
+                                   autospec=True,
+                                   side_effect=tornado.web.StaticFileHandler
+                                   .validate_absolute_path) as resolved:
+                first = await fetch()
+                again = await fetch()
+                assert resolved.call_count == 1  # the second came from memory
+                assert (first.code, first.body) == (again.code, again.body) == (200, first.body)
+                # (the first is streamed while it is compressed, the next has a length)
+                framing = ("Date", "Transfer-Encoding", "Content-Length")
+                same = {k: v for k, v in first.headers.get_all() if k not in framing}
+                assert same == {k: v for k, v in again.headers.get_all() if k not in framing}
+                assert "Date" in again.headers and same["Content-Encoding"] == "gzip"
+                assert int(again.headers["Content-Length"]) == len(again.body)
+                assert list(memory.kept) == ["/s/a.js?v=1"]
+
+                assert (await fetch(headers={"If-None-Match": first.headers["Etag"]})).code == 304
+                ranged = await fetch(headers={"Range": "bytes=0-9", "Accept-Encoding": "identity"})
+                assert (ranged.code, ranged.body) == (206, b"console.lo")
+                head = await fetch(method="HEAD")
+                assert head.code == 200 and head.headers["Etag"] == first.headers["Etag"]
+                assert (await fetch("/s/missing.js")).code == 404
+                assert (await fetch("/s/../test_x.py")).code in (403, 404)
+                assert resolved.call_count == 5  # 304, range, HEAD, missing: the handler's
+                assert list(memory.kept) == ["/s/a.js?v=1"]
+
+                script.write_text("console.log('changed');\n")
+                # (tornado keeps a file's Etag for the life of the process, so a changed
+                # file is asked for uncompressed here: its gzip is kept by that Etag)
+                changed = await fetch(headers={"Accept-Encoding": "identity"})
+                assert resolved.call_count == 6
+                assert changed.body == b"console.log('changed');\n"
+                assert (await fetch(headers={"Accept-Encoding": "identity"})).body == changed.body
+                assert resolved.call_count == 6
+        finally:
+            server.stop()
+            client.close()
+
+    # in a thread of its own: Playwright's sync API keeps an event loop running in this one
+    import threading
+
+    failure: list = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:  # re-raised in the test's own thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(120)
+    assert not worker.is_alive(), "the static-file scenario did not finish"
+    if failure:
+        raise failure[0]
+
+
+def test_classroom_serves_voilas_installed_files_from_memory():
+    """Voila's handlers of installed files answer from memory in classroom mode, Jupyter's
+    public lab-extension files stay public, and the lesson folder's own files (allow- and
+    deny-listed by voila.json) keep Voila's handler."""
+    from jupyter_server.base.handlers import FileFindHandler
+    from voila.static_file_handler import (
+        AllowListFileHandler,
+        MultiStaticFileHandler,
+        TemplateStaticFileHandler,
+    )
+
+    from lessons_lib.classroom import static_from_memory
+
+    routes = [("/t/(.*)", TemplateStaticFileHandler), ("/s/(.*)", MultiStaticFileHandler,
+                                                       {"paths": ["/x"]}),
+              ("/l/(.*)", FileFindHandler, {"path": ["/y"]}),
+              ("/f/(.*)", AllowListFileHandler, {"path": "/z"})]
+    served = static_from_memory(routes)
+    assert [r[0] for r in served] == [r[0] for r in routes]
+    assert [r[2:] for r in served] == [r[2:] for r in routes]
+    for (_, before, *_), (_, after, *_) in zip(routes[:3], served[:3], strict=True):
+        assert after is not before and issubclass(after, before)
+    assert served[3][1] is AllowListFileHandler
+    assert getattr(served[2][1].get, "__allow_unauthenticated", False)

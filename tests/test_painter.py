@@ -491,6 +491,36 @@ def test_an_unchanged_figure_is_sent_again_without_a_new_render(scene):
     assert np.array_equal(_image(sent[-1]), _full_pixels(fig))
 
 
+def test_a_prepared_first_frame_is_sent_without_a_render_or_png(scene):
+    """What classroom mode's warm-up (lessons_lib.classroom.WARM_UP) does in a pooled
+    kernel: the page's first image is then the prepared PNG, encoded once, before it came."""
+    from unittest import mock
+
+    import lessons_lib.apps.core.painter as painter_module
+    from lessons_lib.classroom import WARM_UP
+
+    fig, painter, parts, _ = scene
+    namespace = {}
+    with mock.patch.dict("sys.modules", {"ipympl.backend_nbagg": painter_module}), \
+            mock.patch("matplotlib._pylab_helpers.Gcf.get_all_fig_managers",
+                       return_value=[mock.Mock(canvas=fig.canvas)]):
+        exec(WARM_UP, namespace)  # noqa: S102 - the warm-up's own text, as the kernel runs it
+    renders = painter.full_draws + painter.fast_draws
+    assert renders == 1
+    sent = _page(fig)
+    with mock.patch.object(painter_module, "encode_png",
+                           wraps=painter_module.encode_png) as encoded:
+        fig.canvas.handle_refresh({})       # the page opening: refresh, then draw
+        fig.canvas.handle_draw({})
+        assert encoded.call_count == 0 and painter.full_draws + painter.fast_draws == 1
+        assert len(sent) == 2 and sent[0] == sent[1]
+        assert np.array_equal(_image(sent[0]), _full_pixels(fig))
+        _move(parts, 3.0)                   # a change is rendered and encoded as before
+        painter.request()
+        assert encoded.call_count == 1
+    assert np.array_equal(_image(sent[-1]), _full_pixels(fig))
+
+
 @pytest.mark.parametrize("dpi", [100, 60])
 def test_a_save_in_between_never_leaves_an_old_picture(scene, dpi):
     """``savefig`` draws the figure into the canvas's own buffer at the canvas's dpi, into

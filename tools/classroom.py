@@ -189,9 +189,10 @@ def classroom_voila(host: str = "127.0.0.1", token: str = ""):
     """Voila with the room's kernel pool (:func:`lessons_lib.classroom.classroom_kernel_manager`)
     that prints the address once the pool is ready, and gzips what it sends: a first page
     is 5.4 MB of scripts and styles, about a quarter of that compressed, and a room shares
-    one Wi-Fi. Each static file is compressed once, not once per student. (Voila applies
-    its ``tornado_settings`` after the tornado Application exists, too late for the gzip
-    transform, hence the subclass.)"""
+    one Wi-Fi. Each static file is compressed once, not once per student, and answered
+    from memory once it has been served (:func:`lessons_lib.classroom.static_from_memory`).
+    (Voila applies its ``tornado_settings`` after the tornado Application exists, too late
+    for the gzip transform, hence the subclass.)"""
     import voila.app
     from voila.app import Voila
 
@@ -199,6 +200,7 @@ def classroom_voila(host: str = "127.0.0.1", token: str = ""):
         CachedGzipContentEncoding,
         classroom_kernel_manager,
         process_memory,
+        static_from_memory,
     )
 
     class ClassroomVoila(Voila):
@@ -214,6 +216,9 @@ def classroom_voila(host: str = "127.0.0.1", token: str = ""):
             settings["transforms"] = [CachedGzipContentEncoding]  # tornado takes it from here
             asyncio.get_event_loop().create_task(self._announce())
             return settings
+
+        def init_handlers(self) -> list:
+            return static_from_memory(super().init_handlers())
 
         async def _announce(self) -> None:
             preheated = getattr(self.kernel_manager, "preheated", None)

@@ -6,7 +6,7 @@ See :mod:`.app` for the loop (controls -> params -> compute -> state -> draw/pan
 questions, and ``docs/adding-a-lesson.md`` for how a new app is put together.
 """
 
-from .app import LessonApp, iter_widgets
+from .app import LessonApp, iter_widgets, side_by_side
 from .controls import Choice, Frame, Params, Preset, Slider, Toggle
 from .exercise import (
                        ChoiceQuestion,
@@ -31,5 +31,5 @@ __all__ = [
     "FONT_SIZE", "MIN_FONT_SIZE", "PALETTE", "Choice", "ChoiceQuestion", "DragHandler", "Frame",
     "LessonApp", "NumberQuestion", "Params", "Preset", "Slider", "Toggle", "check_function",
     "fmt_number", "guard_widget", "in_voila", "iter_widgets", "make_figure", "parse_number",
-    "rc_context", "use_ipympl",
+    "rc_context", "side_by_side", "use_ipympl",
 ]

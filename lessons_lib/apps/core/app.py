@@ -56,6 +56,16 @@ def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
 PLAY_REST = 0.5
 
 
+def side_by_side(left: widgets.Widget, right: widgets.Widget) -> widgets.HBox:
+    """The figure column and the controls column side by side where the page is wide enough
+    (Voila at 1280 px), the controls under the figure where it is not (JupyterLab with its
+    file browser open): neither column is squeezed, so nothing is clipped."""
+    for column in (left, right):
+        column.layout.flex = "0 0 auto"
+    return widgets.HBox([left, right], layout=widgets.Layout(align_items="flex-start",
+                                                             flex_flow="row wrap"))
+
+
 class LessonApp(GifExport):
     """Base class of every lesson app. See the module docstring for the loop.
 
@@ -237,10 +247,8 @@ class LessonApp(GifExport):
         """Default: the figure on the left; presets, controls, Play and the panel on the right."""
         side = [w for w in (self.preset_box(), *self.control_widgets(), self.play_row(),
                             self.panel_widget(), self.status) if w is not None]
-        return widgets.HBox([self.fig.canvas,
-                             widgets.VBox(side, layout=widgets.Layout(padding="0 0 0 8px"))],
-                            layout=widgets.Layout(align_items="flex-start",
-                                                  flex_flow="row wrap"))
+        return side_by_side(self.fig.canvas,
+                            widgets.VBox(side, layout=widgets.Layout(padding="0 0 0 8px")))
 
     # -- messages ---------------------------------------------------------------------------
     def show_message(self, text: str, kind: str = "error") -> None:

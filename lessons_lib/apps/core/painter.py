@@ -283,6 +283,15 @@ class Painter:
         fig.stale = False
         return True
 
+    def prepare_first_frame(self) -> None:
+        """Render the figure (unless the buffer holds it already) and encode the PNG the
+        page's first image will be, without sending anything: a pre-heated kernel does
+        this before its student arrives, so their first image costs neither."""
+        if not self._unchanged():
+            self._render_and_remember()
+        pixels = np.asarray(self.figure.canvas.get_renderer().buffer_rgba())
+        self._png = (self._renders, encode_png(pixels))
+
     def frame_cost(self) -> float:
         """Seconds one frame of this figure costs in this process: a full Agg render and
         its PNG, the better of two (the first render of a figure also fills text and font

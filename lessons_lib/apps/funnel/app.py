@@ -14,7 +14,17 @@ import math
 import ipywidgets as widgets
 import numpy as np
 
-from ..core import Choice, Frame, LessonApp, Preset, Slider, Toggle, fmt_number, make_figure
+from ..core import (
+    Choice,
+    Frame,
+    LessonApp,
+    Preset,
+    Slider,
+    Toggle,
+    fmt_number,
+    make_figure,
+    side_by_side,
+)
 from . import model, panel
 from .model import (
     BAD_CORRIDOR_GOAL,
@@ -261,7 +271,7 @@ class FunnelApp(LessonApp):
              self.show_shortest, self.show_curve, self.click_mode,
              widgets.HTML(panel.legend_html()), self.status],
             layout=widgets.Layout(width="430px", padding="0 0 0 8px"))
-        return widgets.HBox([left, side], layout=widgets.Layout(align_items="flex-start"))
+        return side_by_side(left, side)
 
     # -- stepping ---------------------------------------------------------------------------
     def nudge(self, delta: int) -> None:

@@ -8,7 +8,17 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
-from ..core import Choice, DragHandler, LessonApp, Preset, Slider, Toggle, fmt_number, make_figure
+from ..core import (
+    Choice,
+    DragHandler,
+    LessonApp,
+    Preset,
+    Slider,
+    Toggle,
+    fmt_number,
+    make_figure,
+    side_by_side,
+)
 from . import model, panel
 from .model import ARTICLE_GRID, ARTICLE_GRID_GOAL, ARTICLE_GRID_START, SIGHT_RULES, GridState
 from .view import GridView
@@ -99,8 +109,7 @@ class GridApp(LessonApp):
              widgets.HTML('<div style="font-size:14px">Click a cell to add or remove a wall; '
                           "drag the green start or the orange goal.</div>"), self.status],
             layout=widgets.Layout(width="420px", padding="0 0 0 8px"))
-        return widgets.HBox([widgets.VBox([self.fig.canvas, cells]), side],
-                            layout=widgets.Layout(align_items="flex-start"))
+        return side_by_side(widgets.VBox([self.fig.canvas, cells]), side)
 
     # -- the map --------------------------------------------------------------------------
     def toggle_cell(self, x: int, y: int) -> None:

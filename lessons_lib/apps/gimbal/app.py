@@ -3,15 +3,21 @@
 The loop is :class:`~lessons_lib.apps.core.LessonApp`'s: the sliders and the order menu are
 declared controls; :func:`.model.compute_state` turns them into a frozen state;
 :class:`.view.GimbalView` and :mod:`.panel` show it. "Lock it" animates the middle ring to
-+-90 over a second (a hidden ``widgets.Play`` ticks in the page, one frame per 50 ms).
++-90 over a second, one frame per 50 ms: in a kernel a task of its event loop draws the
+frame the clock has reached (as the core's Play does); elsewhere a hidden ``widgets.Play``
+ticks in the page.
 """
 
 from __future__ import annotations
+
+import asyncio
+import time
 
 import ipywidgets as widgets
 
 from ... import rotations as rot
 from ..core import Choice, LessonApp, Slider, make_figure
+from ..core.app import PLAY_REST
 from . import model, panel
 from .view import RING_COLOURS, VIEWS, GimbalView
 
@@ -55,6 +61,7 @@ class GimbalApp(LessonApp):
         self._initial = {"yaw": float(yaw), "pitch": float(pitch), "roll": float(roll),
                          "order": order}
         self._lock_run: tuple[str, str, list[float]] | None = None
+        self._lock_task: asyncio.Future | None = None
         super().__init__(**self._initial)
 
     # -- the four methods of the loop ---------------------------------------------------------
@@ -154,7 +161,8 @@ class GimbalApp(LessonApp):
 
     def lock_it(self, animate: bool = False) -> None:
         """Turn the middle ring to the nearer of +-90: at once, or (``animate``, the button)
-        over :data:`model.LOCK_FRAMES` frames of the hidden Play in the page."""
+        over :data:`model.LOCK_FRAMES` frames, in the kernel's event loop (the hidden Play
+        in the page without a kernel)."""
         self._stop_lock()
         order = self.order.value
         name = rot.middle_angle_name(order)
@@ -162,9 +170,34 @@ class GimbalApp(LessonApp):
         if not animate:
             self.set(**{name: path[-1]})
             return
-        self._lock_run = (name, order, path)
+        run = self._lock_run = (name, order, path)
+        if self._kernel_play:
+            self._lock_task = asyncio.ensure_future(self._lock_loop(run))
+            return
         self.lock_play.value = 0
         self.lock_play.playing = True
+
+    async def _lock_loop(self, run: tuple) -> None:
+        """The animation in the kernel: every :data:`model.LOCK_INTERVAL_MS` the frame the
+        clock has reached is drawn and sent, so it lasts its second whatever a frame costs
+        (a slow frame is followed by a later one, not waited for); the page's Play instead
+        waited for each value's round trip through the page."""
+        clock, interval = time.perf_counter, model.LOCK_INTERVAL_MS / 1000.0
+        origin, shown, last = clock(), 0, len(run[2]) - 1
+        try:
+            while self._lock_run is run:
+                index = min(last, int((clock() - origin) / interval))
+                drawn = clock()
+                if index != shown:
+                    self.guard(self._on_lock_frame)({"new": index})
+                    shown = index
+                if self._lock_run is not run:
+                    break                        # the lock reached, or stopped meanwhile
+                rest = PLAY_REST * (clock() - drawn)
+                await asyncio.sleep(max(0.002, rest, origin + (index + 1) * interval - clock()))
+        finally:
+            if self._lock_task is asyncio.current_task():
+                self._lock_task = None
 
     def _on_lock_frame(self, change) -> None:
         run = self._lock_run

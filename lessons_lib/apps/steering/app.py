@@ -17,7 +17,7 @@ import math
 
 import ipywidgets as widgets
 
-from ..core import Choice, DragHandler, Frame, LessonApp, Preset, Slider, Toggle
+from ..core import Choice, DragHandler, Frame, LessonApp, Preset, Slider, Toggle, side_by_side
 from . import model, panel
 from .model import CONTROLLERS, DEFAULTS, DURATION, SCENARIOS, TRACK_LABELS, VIEWS
 from .view import SteeringView
@@ -178,8 +178,9 @@ class SteeringApp(LessonApp):
             layout=widgets.Layout(width="420px", padding="0 0 0 6px"))
         width = f"{round(self.fig.get_figwidth() * self.fig.dpi) + 6}px"
         left = widgets.VBox([self.fig.canvas, self.panel_widget("key"), self.play_row(),
-                             self.panel_widget("readout")], layout=widgets.Layout(width=width))
-        return widgets.HBox([left, side], layout=widgets.Layout(align_items="flex-start"))
+                             self.panel_widget("readout")],
+                            layout=widgets.Layout(width=width))
+        return side_by_side(left, side)
 
     def _on_more(self, change) -> None:
         self.advanced.layout.display = "flex" if change["new"] else "none"
