@@ -57,7 +57,7 @@ WS_HOOKS = r"""
       const channel = dec.decode(new Uint8Array(buf, off(0), off(1) - off(0)));
       const header = JSON.parse(dec.decode(new Uint8Array(buf, off(1), off(2) - off(1))));
       let about = '';
-      if (n > 4 && off(4) - off(3) < 4096 || header.msg_type !== 'comm_msg') {
+      if (off(5) - off(4) < 1e6 || header.msg_type !== "comm_msg") {
         const c = JSON.parse(dec.decode(new Uint8Array(buf, off(4), off(5) - off(4))));
         const d = c.data || {};
         about = c.target_name || c.execution_state || d.method || '';
@@ -266,7 +266,7 @@ def report(r: dict) -> None:
     inits = [e["t1"] for e in r.get("kernel", []) if e.get("type") == "initialized"]
     sends = [e["t0"] for e in r.get("kernel", []) if e["ev"] == "send"]
     if inits and sends:
-        state = next(t for t, _, _, _, a in m["ws"] if a == "big comm_msg")
+        state = next(t for t, _, _, _, a in m["ws"] if a == "update_states")
         print(f"  kernel: first view initialized -> first PNG sent "
               f"{(min(sends) - min(inits)) * 1000:.0f} ms; state arrived -> PNG decoded "
               f"{m['decoded'] - state:.0f} ms")
