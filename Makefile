@@ -30,7 +30,9 @@ voila: $(STAMP)
 	@echo ""
 	@echo "  Lessons at:  http://$(HOST):$(PORT)/   (Ctrl+C to stop)"
 	@echo ""
-	$(BIN)/voila notebooks --no-browser --Voila.ip=$(HOST) --port=$(PORT)
+	JUPYTER_PATH=$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH} \
+		$(BIN)/voila notebooks --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
+		--VoilaConfiguration.template=lessons
 
 # For a room: all interfaces, a random token, the address printed in block letters.
 # `make classroom LESSON=02_euler_vs_slerp STUDENTS=30` pre-heats one kernel per student for

@@ -70,7 +70,9 @@ PAGE_HOOKS = r"""
     const out = draw.call(this, src, ...rest);
     const target = this.canvas;
     if (src instanceof HTMLImageElement) {
-      B.decoded.push(now());                          // a PNG drawn onto the offscreen canvas
+      // a PNG drawn onto the offscreen canvas; ipympl also draws its image before any PNG
+      // has come (on the canvas's first resize), which is not a picture
+      if (src.naturalWidth > 0) B.decoded.push(now());
     } else if (target && target.isConnected && src instanceof HTMLCanvasElement) {
       const fig = target.closest('.jupyter-matplotlib-figure');
       if (fig) B.paints.push([now(), fig]);             // the visible canvas repainted

@@ -30,6 +30,10 @@ CHROMIUM_FLAGS = [
     "--disable-dev-shm-usage",
 ]
 VIEWPORT = {"width": 1280, "height": 720}
+#: The lessons' Voila template (share/jupyter/voila/templates/lessons), found through
+#: JUPYTER_PATH; ``make voila`` and ``tools/classroom.py`` serve the lessons with it too.
+TEMPLATE_ROOT = ROOT / "share" / "jupyter"
+TEMPLATE_ARGS = ["--VoilaConfiguration.template=lessons"]
 FIGURE = ".jupyter-matplotlib-figure canvas"
 SLIDER = ".widget-slider"
 #: Text that means a learner is looking at an error.
@@ -63,17 +67,19 @@ class VoilaServer:
         self.port = port or free_port()
         self.token = token
         self.url = f"http://127.0.0.1:{self.port}"
+        env = None
         if command is None:
             command = [sys.executable, "-m", "voila", str(root), "--no-browser",
-                       f"--port={self.port}", "--Voila.ip=127.0.0.1"]
+                       f"--port={self.port}", "--Voila.ip=127.0.0.1", *TEMPLATE_ARGS]
             if token is not None:
                 command.append(f"--token={token}")
+            env = with_template_path(os.environ)
         command = command + (extra_args or [])
         self.log_path = ROOT / "tests" / "screenshots" / f"voila-{self.port}.log"
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(command, cwd=ROOT, stdout=self._log,
-                                     stderr=subprocess.STDOUT)
+                                     stderr=subprocess.STDOUT, env=env)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
@@ -97,6 +103,12 @@ class VoilaServer:
     def render_url(self, notebook: str) -> str:
         url = f"{self.url}/voila/render/{notebook}"
         return url + (f"?token={self.token}" if self.token else "")
+
+
+def with_template_path(environ) -> dict:
+    """``environ`` with the lessons' template folder first on JUPYTER_PATH."""
+    paths = [str(TEMPLATE_ROOT), *filter(None, environ.get("JUPYTER_PATH", "").split(os.pathsep))]
+    return {**environ, "JUPYTER_PATH": os.pathsep.join(dict.fromkeys(paths))}
 
 
 def chromium_missing_message() -> str:

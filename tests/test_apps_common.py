@@ -42,3 +42,12 @@ def test_no_toolbar_no_resize_handle_and_no_new_figures_on_change(app):
                   if isinstance(w, widgets.FloatSlider | widgets.IntSlider) and not w.disabled)
     slider.value = slider.value + slider.step if slider.value < slider.max else slider.min
     assert app.draw_count == draws + 1 and plt.get_fignums() == before
+
+
+def test_a_smooth_play_asks_for_at_least_20_frames_a_second(app):
+    """Issue 14's target for an animation: Play paints >= 20 frames a second, so it must
+    ask for that many (the kernel's Play draws one per ``interval_ms``). A Play through
+    whole steps (lesson 4's funnel, one step to read every 0.9 s) is not a motion."""
+    if app.frame is None or app.frame.integer:
+        pytest.skip(f"{type(app).__name__} has no smooth Play")
+    assert 1000.0 / app.frame.interval_ms >= 20, app.frame.interval_ms

@@ -545,3 +545,21 @@ def test_the_pointer_rate_limit_follows_a_frames_cost_within_bounds():
     for bad in (-0.1, float("nan"), float("inf"), "0.1", None, True):
         with pytest.raises(ValueError, match="frame's cost"):
             choose_throttle_ms(bad)
+
+
+def test_a_view_that_says_initialized_gets_the_picture_at_once(scene):
+    fig, painter, _, _ = scene
+    canvas = fig.canvas
+    sent, events = [], []
+    canvas.send_binary = sent.append
+    canvas.send_event = lambda kind, **kw: events.append(kind)  # ipympl's "please ask to draw"
+
+    def from_page(kind):
+        canvas._handle_msg({"content": {"data": {"method": "custom", "content": {"type": kind}}},
+                            "buffers": []})
+    from_page("refresh")
+    assert sent == [] and "draw" in events          # ipympl: the page must ask back first
+    from_page("initialized")
+    assert len(sent) == 1                           # the picture, without that round trip
+    got = np.asarray(Image.open(io.BytesIO(sent[0])).convert("RGBA"))
+    assert np.array_equal(got, _pixels(fig))

@@ -25,6 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
+#: The lessons' page template (share/jupyter/voila/templates/lessons: Voila's lab template
+#: with Font Awesome asked for after the page has loaded), found through JUPYTER_PATH.
+TEMPLATE_ROOT = ROOT / "share" / "jupyter"
 
 # A 3x5 pixel font for what an address with a numeric token needs.
 _FONT = {
@@ -85,7 +88,7 @@ def banner(host: str, port: int, token: str) -> str:
 
 def voila_argv(args: argparse.Namespace, token: str) -> list[str]:
     argv = [str(NOTEBOOKS), "--no-browser", f"--port={args.port}", f"--Voila.ip={args.ip}",
-            f"--token={token}"]
+            f"--token={token}", "--VoilaConfiguration.template=lessons"]
     if args.no_preheat:
         argv.append("--VoilaConfiguration.preheat_kernel=False")
     return argv
@@ -138,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         print("kernel_pools_config", pool_config)
         return 0
     os.chdir(ROOT)  # voila.json is read from the working directory
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        [str(TEMPLATE_ROOT), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))])
     from traitlets.config import Config
 
     config = Config()

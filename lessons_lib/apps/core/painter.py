@@ -5,8 +5,9 @@ Four things make a control feel slow in ipympl, and :class:`Painter` removes eac
 1. **The round trip before a draw.** ipympl's ``canvas.draw_idle()`` sends "draw" to the
    browser, which asks the kernel back to draw; only then is the picture rendered and sent.
    When a page is attached, :meth:`Painter.request` (and ``canvas.draw_idle()``, which it
-   replaces) renders and sends the image straight away. The page's own draw requests
-   (first show, a resize, a high-dpi screen) still work.
+   replaces) renders and sends the image straight away, and so does a view's
+   "initialized" (its first picture). The page's own draw requests (first show, a resize,
+   a high-dpi screen) still work.
 2. **Re-rendering what did not move.** An app may name its *dynamic* artists (the car, the
    moving dot, a readout): the rest of the figure is rendered once into a cached background
    and restored pixel for pixel before only the dynamic artists are drawn on it. The cache
@@ -167,6 +168,8 @@ class Painter:
                     canvas.handle_event = painter._handle_event
                 if hasattr(canvas, "get_diff_image"):
                     canvas.get_diff_image = painter._diff_image
+                if hasattr(canvas, "on_msg"):                  # after ipympl's own handler
+                    canvas.on_msg(painter._after_page_message)
         elif dynamic is not _KEEP and dynamic != painter.dynamic:
             painter.dynamic = dynamic
             painter.invalidate()
@@ -312,6 +315,14 @@ class Painter:
             self.request()
         else:
             type(self.figure.canvas).draw_idle(self.figure.canvas)
+
+    def _after_page_message(self, _widget, content, _buffers) -> None:
+        """After ipympl has handled a message from the page: when a view says it is
+        "initialized" (ready for images), send it the picture at once. Otherwise its first
+        picture waits for a round trip: ipympl answers the view's "refresh" (sent just
+        before) by asking the page to ask for a draw, and only that request is drawn."""
+        if isinstance(content, dict) and content.get("type") == "initialized":
+            self.request()
 
     def _handle_event(self, event):
         """Replaces ``canvas.handle_event`` (every message from the page): the draws its
