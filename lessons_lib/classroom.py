@@ -114,9 +114,11 @@ def process_memory(pids: list[int]) -> dict[str, float]:
 #: Run in a pooled kernel once its notebook has run: one Agg render of every figure, so that
 #: the text layout and font caches a figure's first draw fills are filled before the room
 #: comes in (after the lesson ports a first draw cost up to 0.2 CPU-s more than a second),
-#: and, for a figure with a :class:`~lessons_lib.apps.core.painter.Painter`, the PNG of its
-#: first image (lesson 1's three cost 20-35 ms each). No image is sent and ipympl's own
-#: state is not touched: the page still asks for its first image as usual.
+#: and, for a figure with a :class:`~lessons_lib.apps.core.painter.Painter`, its first frame
+#: and that frame's PNG (lesson 1's three PNGs cost 20-35 ms each). The plain Agg render
+#: stays first: with the painter's frame alone, a burst's slider moves cost the kernels
+#: more (10 students' visits, three A/B pairs: 3.3-4.5 CPU-s against 2.95-3.1). No image is sent and
+#: ipympl's own state is not touched: the page still asks for its first image as usual.
 WARM_UP = """
 def _lessons_warm_up():
     import sys
@@ -126,11 +128,10 @@ def _lessons_warm_up():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     for manager in Gcf.get_all_fig_managers():
         try:
+            FigureCanvasAgg.draw(manager.canvas)
             painter = getattr(manager.canvas, "_lesson_painter", None)
             if painter is not None:
                 painter.prepare_first_frame()
-            else:
-                FigureCanvasAgg.draw(manager.canvas)
         except Exception:
             pass
 _lessons_warm_up()
