@@ -377,3 +377,20 @@ def test_lessons_with_a_fixed_width_side_panel_put_it_side_by_side(name):
                and any(w is app.fig.canvas for w in iter_widgets(b)))
     assert row.layout.flex_flow == "row wrap"
     assert all(c.layout.flex == "0 0 auto" for c in row.children)
+
+
+@pytest.mark.parametrize("name", ["GimbalApp", "InterpolationApp", "SteeringApp", "FunnelApp",
+                                  "GridApp"])
+def test_every_button_has_text_so_it_shows_without_the_icon_font(name):
+    """Font Awesome comes from a CDN: offline (a classroom without internet) the icons are
+    missing, and a button with an icon and no text is a blank box."""
+    import ipywidgets as widgets
+
+    import lessons_lib.apps as apps
+    from lessons_lib.apps.core import iter_widgets
+
+    app = getattr(apps, name)()
+    buttons = [w for w in iter_widgets(app.widget)
+               if isinstance(w, widgets.Button | widgets.ToggleButton)]
+    assert buttons and all(b.description.strip() for b in buttons), \
+        [b.tooltip for b in buttons if not b.description.strip()]

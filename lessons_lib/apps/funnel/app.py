@@ -194,9 +194,11 @@ class FunnelApp(LessonApp):
         self.view = FunnelView(self.fig, mesh)
         self.ax = self.view.ax
         small = widgets.Layout(width="44px")
-        self.prev_button = widgets.Button(icon="step-backward", tooltip="previous step",
+        # text, not only an icon: a room without internet gets no icon font (Font Awesome
+        # comes from a CDN), and an icon-only button is then a blank box
+        self.prev_button = widgets.Button(description="\u25C0", tooltip="previous step",
                                           layout=small)
-        self.next_button = widgets.Button(icon="step-forward", tooltip="next step",
+        self.next_button = widgets.Button(description="\u25B6", tooltip="next step",
                                           layout=small)
         self.end_button = widgets.Button(description="finish", icon="fast-forward",
                                          tooltip="jump to the finished path",
