@@ -43,16 +43,7 @@ def parse_variant(text: str) -> tuple[str, list[str], dict]:
 
 
 def start(args: list[str], env: dict) -> harness.VoilaServer:
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        server = harness.VoilaServer(extra_args=args)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    server = harness.VoilaServer(extra_args=args, env=env)
     server.wait_ready(120)
     return server
 

@@ -614,17 +614,8 @@ def start_server(tmp: Path, name: str, preheat: bool, env: dict) -> tuple:
         f"exec(compile(open({str(HERE / 'browser_trace.py')!r}).read(), "
         f"'browser_trace.py', 'exec'))\n")
     settings = {"IPYTHONDIR": str(profile), "BENCH_TRACE_DIR": str(trace_dir), **env}
-    saved = {k: os.environ.get(k) for k in settings}
-    os.environ.update(settings)
-    try:
-        extra = [] if preheat else ["--VoilaConfiguration.preheat_kernel=False"]
-        server = harness.VoilaServer(extra_args=extra)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    extra = [] if preheat else ["--VoilaConfiguration.preheat_kernel=False"]
+    server = harness.VoilaServer(extra_args=extra, env=settings)
     server.wait_ready(timeout=120)
     return server, Trace(trace_dir)
 

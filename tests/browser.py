@@ -62,24 +62,26 @@ class VoilaServer:
 
     def __init__(self, extra_args: list[str] | None = None, token: str | None = None,
                  command: list[str] | None = None, port: int | None = None,
-                 root: Path = NOTEBOOKS) -> None:
-        """Start Voila on ``root`` (notebooks/), or ``command`` (which must listen on ``port``)."""
+                 root: Path = NOTEBOOKS, env: dict[str, str] | None = None) -> None:
+        """Start Voila on ``root`` (notebooks/), or ``command`` (which must listen on ``port``),
+        with ``env`` added to this process's environment."""
         self.port = port or free_port()
         self.token = token
         self.url = f"http://127.0.0.1:{self.port}"
-        env = None
+        environ = dict(os.environ)
         if command is None:
             command = [sys.executable, "-m", "voila", str(root), "--no-browser",
                        f"--port={self.port}", "--Voila.ip=127.0.0.1", *TEMPLATE_ARGS]
             if token is not None:
                 command.append(f"--token={token}")
-            env = with_template_path(os.environ)
+            environ = dict(with_template_path(os.environ))
+        environ.update(env or {})
         command = command + (extra_args or [])
         self.log_path = ROOT / "tests" / "screenshots" / f"voila-{self.port}.log"
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(command, cwd=ROOT, stdout=self._log,
-                                     stderr=subprocess.STDOUT, env=env)
+                                     stderr=subprocess.STDOUT, env=environ)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
