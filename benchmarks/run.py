@@ -20,6 +20,8 @@ sys.path.insert(0, str(HERE.parent))
 def _load(path: Path):
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
+    # Registered before it runs: dataclasses look their module up in sys.modules.
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
