@@ -250,3 +250,27 @@ def test_the_notebooks_numbers_are_the_models():
     # the exercise's answer (87.44) is not printed above it
     before = text[:text.index("From which pitch on does the article's code snap")]
     assert "87.4" not in before.replace("87.4,", "") and "2.56" not in before
+
+
+def test_the_table_above_exercise_5_does_not_give_its_answer():
+    """The code cell before exercise 5 prints the article's read-back at a few pitches. If two
+    of them sat either side of the snap closely enough, the one that still reads exactly (or
+    the middle of the two) would pass the check without computing asin(0.999)."""
+    import json
+    import re
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "01_gimbal_lock.ipynb")
+                    .read_text(encoding="utf-8"))
+    sources = ["".join(c["source"]) for c in nb["cells"]]
+    table = next(s for s in sources if "quaternion_to_euler_naive(q)" in s)
+    question = next(s for s in sources if "The article's code snaps when" in s)
+    assert sources.index(table) < sources.index(question)
+    pitches = sorted(float(v) for v in
+                     re.search(r"for pitch in \(([^)]*)\)", table).group(1).split(","))
+    tol = float(re.search(r"tol=([0-9.]+)", question).group(1))
+    answer = math.degrees(math.asin(2 * rot.NAIVE_THRESHOLD))
+    below = max(p for p in pitches if p < answer)
+    above = min(p for p in pitches if p > answer)
+    for guess in (below, above, (below + above) / 2):
+        assert abs(guess - answer) > tol, (below, above)
