@@ -438,6 +438,18 @@ def test_long_way_speed_plot_says_what_is_off_the_chart(app):
     assert max(speeds["nlerp"]) > 3 * max(speeds["slerp"])
     assert "nlerp peaks at" in app.view.off_chart.get_text()
     assert app.view.ax_speed.get_ylim()[1] < max(speeds["nlerp"])
+    # the note is in the picture, clear of the legend and of the title (it once touched the
+    # legend's "slerp" at 1280x720)
+    fig = app.view.fig
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    note = app.view.off_chart.get_window_extent(renderer)
+    title = app.view.ax_speed.title.get_window_extent(renderer)
+    assert note.x1 <= fig.bbox.x1 and note.y1 <= fig.bbox.y1
+    for label in app.view.legend.get_texts():
+        box = label.get_window_extent(renderer)
+        assert not note.overlaps(box), (label.get_text(), note, box)
+    assert not note.overlaps(title), (note, title)
 
 
 def test_speed_plot_shows_the_speeds_in_distinct_styles(app):

@@ -19,6 +19,7 @@ from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgb
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import ScaledTranslation
 
 from ..core import PALETTE, make_figure, rc_context
 from .model import BEAD_STEP, GHOSTS, LABELS, METHODS, NOSE, UP, BlendState
@@ -299,12 +300,16 @@ class BlendView:
             (self.speed_lines[m],) = ax.plot([], [], color=COLOURS[m], label=LABELS[m],
                                              solid_capstyle="butt", **STYLES[m])
         self.cursor = ax.axvline(0.5, color=PALETTE["black"], lw=1.0, ls=":")
-        self.off_chart = ax.text(1.0, 1.17, "", transform=ax.transAxes, ha="right",
-                                 va="bottom", fontsize=9, color=PALETTE["black"])
         # every title gets y=1: an automatic title position measures the axes' tick labels
         # on every draw, a few milliseconds per axes that never move
+        title_pad = 20
         ax.set_title("angular speed, ° per unit of t", loc="left", fontsize=10,
-                     fontweight="bold", pad=20, y=1.0)
+                     fontweight="bold", pad=title_pad, y=1.0)
+        # on the title's line, right-aligned: one line lower it touched the legend's "slerp"
+        self.off_chart = ax.text(
+            1.0, 1.0, "", ha="right", va="baseline", fontsize=9, color=PALETTE["black"],
+            transform=ax.transAxes + ScaledTranslation(0, title_pad / 72,
+                                                       self.fig.dpi_scale_trans))
         self.legend = ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3,
                                 frameon=False, fontsize=9, handlelength=3.2,
                                 borderaxespad=0.1, columnspacing=1.2)
