@@ -346,6 +346,19 @@ def test_check_function_in_voila_shows_code_and_the_widget_never_a_failure(monke
     assert "failed" not in text and question.widget in out.children
 
 
+def test_check_function_in_voila_shows_the_learners_function_not_the_lambda_around_it(
+        monkeypatch):
+    """Lesson 2 checks ``lambda q0, q1, t: as_float_array(my_nlerp(...))``: the page must show
+    my_nlerp, not the check_function call (which holds the widget question's answer)."""
+    monkeypatch.setenv("LESSONS_VOILA", "1")
+    question = ChoiceQuestion("Which?", ["right one", "wrong one"], "right one", hint="")
+    out = check_function(lambda x: float(_my_double(x)), lambda x: 2 * x, [(1,)], hint="",
+                         name="_my_double", widget=question)
+    text = out.children[0].value
+    assert "def" in text and "_my_double" in text and "return" in text
+    assert "check_function" not in text and "right one" not in text and "lambda" not in text
+
+
 @pytest.mark.parametrize("x, digits, sign, text", [
     (-0.0, 1, False, "0.0"), (-0.0001, 2, True, "+0.00"), (-1.25, 1, False, "\u22121.2"),
     (0.5, 3, True, "+0.500"), (12.0, 0, False, "12")])

@@ -197,7 +197,15 @@ class ChoiceQuestion(_Question):
                        f"Not '{value}'. Think again, or ask for a hint.")
 
 
-def _source_of(fn: Callable) -> str:
+def _source_of(fn: Callable, name: str | None = None) -> str:
+    """The code of ``fn``; for a lambda wrapping the learner's function (``lambda q0, q1, t:
+    as_float_array(my_nlerp(q0, q1, t))``) the code of that function, found by ``name``.
+    (The source of a lambda is the whole statement around it: the check_function call,
+    with the widget question's answer in it.)"""
+    if getattr(fn, "__name__", "") == "<lambda>" and name:
+        named = getattr(fn, "__globals__", {}).get(name)
+        if callable(named):
+            fn = named
     try:
         return inspect.getsource(fn)
     except (OSError, TypeError):
@@ -249,7 +257,7 @@ def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple], hi
         intro = widgets.HTML(
             '<div style="font-size:14px">In JupyterLab this is a code cell you can edit and '
             f"run; here is the code <code>{html.escape(name)}</code> starts from:</div>"
-            + _highlighted(_source_of(fn)))
+            + _highlighted(_source_of(fn, name)))
         parts = [intro]
         if widget is not None:
             parts += [widgets.HTML('<div style="font-size:14px">Try the same idea here:</div>'),
