@@ -523,6 +523,31 @@ def test_the_notebooks_sweep_text():
     assert f"{worst:.2f}" == "0.53"
 
 
+def test_the_look_ahead_table_is_the_sweeps_10_m_s_hairpin_column():
+    """Section 3's table and the sweep under it are the same runs (from the track's start):
+    started 30 m along, the table showed adaptive at 0.54 m RMS just above 'its worst RMS on
+    any track at any speed is 0.53 m'."""
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "03_spline_steering.ipynb")
+                    .read_text(encoding="utf-8"))
+    cell = next("".join(c["source"]) for c in nb["cells"]
+                if "Position Delta only, hairpins, 10 m/s" in "".join(c["source"]))
+    shown = {}
+    namespace = {"track": track, "SteeringParams": SteeringParams, "simulate": simulate,
+                 "table": lambda rows, *_a, **_k: shown.update(rows=rows)}
+    exec(cell, namespace)  # noqa: S102 - the notebook's own cell
+    rows = {r["look-ahead"]: r for r in shown["rows"]}
+    from lessons_lib.apps.steering.figures import stored_sweeps
+
+    sw = stored_sweeps()["hairpin"]
+    i = list(sw.speeds).index(10.0)
+    for j, name in enumerate(("fixed long (25 m)", "fixed short (1.5 m)", "adaptive")):
+        assert rows[name]["rms_crosstrack"] == pytest.approx(sw.rms[j][i], rel=1e-6), name
+    assert rows["adaptive"]["rms_crosstrack"] <= 0.535
+
+
 def test_the_notebooks_crosstrack_text():
     """Section 5: 'Without the crosstrack term the car never settles within 0.2 m of the
     line; with it, it is back in under three seconds.'"""
