@@ -3,6 +3,7 @@ check what was drawn; and every claim the page states, computed from the model."
 
 from __future__ import annotations
 
+import html
 import math
 from types import SimpleNamespace
 
@@ -403,6 +404,23 @@ def test_ramp_shows_the_3d_view_with_both_right_vectors():
     assert "+1.34 m" in s.slope_text.get_text() and "+1.50 m" in s.slope_text.get_text()
     app.track.value = "oval"
     assert s.ax_close.get_visible() and not s.ax_slope.get_visible()
+
+
+@pytest.mark.parametrize("view", ["Terms", "Phase portrait"])
+def test_on_the_ramp_the_controller_buttons_are_greyed_with_a_reason_not_an_error(view):
+    """Pure pursuit and Stanley are 2D laws (lessons_lib.controllers refuses a 3D spline). On
+    the Ramp, Stanley once left the article's run on the page and a red 'spline must be a 2D
+    Spline' under it; the phase portrait did the same."""
+    app = SteeringApp(preset="Slope: world up vs projected up")
+    app.view.value = view
+    app.controller.value = "Stanley"
+    assert app.status.value == "" and app.last_error is None
+    assert app.state.controller == "Article" and app.controller.disabled
+    assert "on this 3D track the article's steering drives" in html.unescape(
+        app.panels["notes"].value)
+    app.track.value = "oval"                  # on a flat road Stanley drives again
+    assert app.state.controller == "Stanley" and not app.controller.disabled
+    assert app.status.value == ""
 
 
 def test_a_failing_compute_shows_a_message_not_a_traceback(monkeypatch):

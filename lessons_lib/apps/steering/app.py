@@ -130,7 +130,7 @@ class SteeringApp(LessonApp):
 
     def refresh_controls(self, params) -> None:
         reasons = model.disabled_controls(params)
-        for name in ("mode", "use_position", "use_heading", "use_crosstrack",
+        for name in ("controller", "mode", "use_position", "use_heading", "use_crosstrack",
                      *(c.name for c in PARAM_CONTROLS)):
             self.set_enabled(name, name not in reasons, reasons.get(name, ""))
 

@@ -217,11 +217,22 @@ class SteeringState:
         return {c: runs[c].metrics for c in CONTROLLERS if c in runs}
 
 
+def driving_controller(p) -> str:
+    """The controller that drives with params ``p``: pure pursuit and Stanley are laws for a
+    flat (2D) road, so on a 3D track (the Ramp) the article's steering drives whichever is
+    chosen (asking them for a run there is a ValueError from lessons_lib.controllers)."""
+    return p.controller if road(p.track).dim == 2 else "Article"
+
+
 def disabled_controls(p) -> dict[str, str]:
     """Control name -> the one-line reason it has no effect with these values."""
     out = {}
-    if p.controller != "Article":
-        why = f"{p.controller} steers by its own law, the article's settings do not apply"
+    controller = driving_controller(p)
+    if road(p.track).dim != 2:
+        out["controller"] = ("pure pursuit and Stanley steer on a flat road; on this 3D track "
+                             "the article's steering drives")
+    if controller != "Article":
+        why = f"{controller} steers by its own law, the article's settings do not apply"
         for name in ("mode", "use_position", "use_heading", "use_crosstrack",
                      "look_ahead_base", "look_ahead_speed_factor", "fixed_look_ahead",
                      "heading_weight", "max_yaw_delta", "crosstrack_gain"):
@@ -251,16 +262,17 @@ def compute(p) -> SteeringState:
     start = (min(float(p.start_distance), limit), float(p.start_offset),
              float(p.start_heading))
     speed = float(p.speed)
-    chosen = run(p.track, p.controller, params if p.controller == "Article" else None, speed,
+    controller = driving_controller(p)
+    chosen = run(p.track, controller, params if controller == "Article" else None, speed,
                  start)
     others = {}
-    if p.view == "Phase portrait":
+    if p.view == "Phase portrait" and sp.dim == 2:
         for c in CONTROLLERS:
-            if c != p.controller:
+            if c != controller:
                 others[c] = run(p.track, c, params if c == "Article" else None, speed, start)
     swept = sweep(p.track, params, start) if p.view == "Speed sweep" else None
     return SteeringState(track=p.track, spline=sp, params=params, speed=speed, start=start,
-                         controller=p.controller, view=p.view, run=chosen, others=others,
+                         controller=controller, view=p.view, run=chosen, others=others,
                          sweep=swept, disabled=disabled_controls(p))
 
 
