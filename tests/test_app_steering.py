@@ -423,6 +423,19 @@ def test_on_the_ramp_the_controller_buttons_are_greyed_with_a_reason_not_an_erro
     assert app.status.value == ""
 
 
+def test_on_the_ramp_the_speed_sweep_says_it_is_for_flat_tracks_not_an_error():
+    """lessons_lib.sweep drives its cars together on a flat road; on the Ramp 'Speed sweep'
+    once put 'point must have 3 coordinates, got 2' in red under the app."""
+    app = SteeringApp(preset="Slope: world up vs projected up")
+    app.view.value = "Speed sweep"
+    assert app.status.value == "" and app.last_error is None
+    assert app.state.view == "Terms" and app.state.sweep is None
+    assert "The speed sweep runs on the flat tracks" in app.panels["notes"].value
+    app.track.value = "oval"
+    assert app.state.view == "Speed sweep" and app.state.sweep is not None
+    assert "flat tracks" not in app.panels["notes"].value
+
+
 def test_a_failing_compute_shows_a_message_not_a_traceback(monkeypatch):
     app = SteeringApp()
 

@@ -13,6 +13,7 @@ cached run), a time change only moves artists.
 
 from __future__ import annotations
 
+import html
 import math
 
 import ipywidgets as widgets
@@ -152,6 +153,9 @@ class SteeringApp(LessonApp):
         notes = [panel.disabled_note(state, labels)]
         if state.view == "Speed sweep":
             notes.insert(0, panel.sweep_caption(state))
+        if state.note:
+            notes.insert(0, f"<div style='font-size:13px;color:#0072B2'>&#8505; "
+                            f"{html.escape(state.note)}</div>")
         if self.placement_note:
             notes.insert(0, f"<div style='font-size:13px;color:#0072B2'>&#8505; "
                             f"{self.placement_note}</div>")

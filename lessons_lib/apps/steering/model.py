@@ -196,6 +196,7 @@ class SteeringState:
     others: dict = field(default_factory=dict)  # controller -> Run (phase portrait view)
     sweep: SpeedSweep | None = None           # speed sweep view
     disabled: dict = field(default_factory=dict)  # control -> why it has no effect now
+    note: str = ""                            # why the view shown is not the one chosen
 
     @property
     def trajectory(self) -> Trajectory:
@@ -270,10 +271,15 @@ def compute(p) -> SteeringState:
         for c in CONTROLLERS:
             if c != controller:
                 others[c] = run(p.track, c, params if c == "Article" else None, speed, start)
-    swept = sweep(p.track, params, start) if p.view == "Speed sweep" else None
+    view, note = p.view, ""
+    if view == "Speed sweep" and sp.dim != 2:
+        # the sweep drives its cars together on a flat road (lessons_lib.sweep is 2D)
+        view, note = "Terms", ("The speed sweep runs on the flat tracks; on this 3D track the "
+                               "lower plot shows the terms.")
+    swept = sweep(p.track, params, start) if view == "Speed sweep" else None
     return SteeringState(track=p.track, spline=sp, params=params, speed=speed, start=start,
-                         controller=controller, view=p.view, run=chosen, others=others,
-                         sweep=swept, disabled=disabled_controls(p))
+                         controller=controller, view=view, run=chosen, others=others,
+                         sweep=swept, disabled=disabled_controls(p), note=note)
 
 
 # -- placing the car by a click ----------------------------------------------------------------
