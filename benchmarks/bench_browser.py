@@ -532,11 +532,17 @@ class Session:
         def asked(a, b):          # Play's own seconds from frame value a to b
             return (b - a) / frame.step * frame.interval_ms / 1000
 
+        restarted = value1 < value0     # Play at the last frame starts again from the first
+        if restarted:
+            value0 = float(frame.at(0))
+        if value1 < value_mid:          # it ran to the end and started again in the window
+            value_mid = float(frame.at(0))
         steady = asked(value_mid, value1) / ((end - mid) / 1000)
         note = [f"{PLAY_SECONDS:.0f} s of Play",
                 f"asks {1000 / frame.interval_ms:.1f} fps (interval {frame.interval_ms} ms)",
                 f"{_rate(paints):.1f} repaints/s",
-                f"{frame.label} {value0:g} -> {value1:g} in {seconds:.2f} s "
+                f"{frame.label} {value0:g}{' (Play started again there)' if restarted else ''}"
+                f" -> {value1:g} in {seconds:.2f} s "
                 f"(x{asked(value0, value1) / seconds:.2f} of Play's own time from the click, "
                 f"x{steady:.2f} after its first second)"]
         self.extra.append(row(f"{self.prefix}: Play, new frames shown per second",
