@@ -33,6 +33,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+
 from . import validate as check
 from .cubic import Cubic
 
