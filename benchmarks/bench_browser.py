@@ -26,10 +26,12 @@ Also: painted frames per second during Play (and the real-time factor where the 
 a ``t = ... s`` readout), and the time from opening the page to the first painted figure,
 with Voila's pre-heated kernels and without them.
 
-Run alone: ``python benchmarks/bench_browser.py [--compare] [gimbal slerp steering funnel]``.
-``--compare`` (or ``BENCH_BROWSER_COMPARE=1`` under ``make bench``) serves the lessons twice,
-with the lessons' drawing path off (``LESSONS_FAST_DRAW=0``: plain ipympl) and on, and
-the two pages take turns sample by sample so a shared machine's load hits both alike.
+Run alone: ``python benchmarks/bench_browser.py [--compare[=data_url]] [gimbal slerp steering
+funnel]``. ``--compare`` (or ``BENCH_BROWSER_COMPARE=1`` under ``make bench``) serves the
+lessons twice, with the lessons' drawing path off (``LESSONS_FAST_DRAW=0``: plain ipympl) and
+on, and the two pages take turns sample by sample so a shared machine's load hits both
+alike. ``--compare=data_url`` does the same with pages that re-encode every new frame as a
+data URL, as ipympl's page does, against the lessons' page, which skips that.
 ``BENCH_BROWSER_SAMPLES`` sets the samples per keyboard slider (12).
 """
 
@@ -532,11 +534,17 @@ class Session:
         def asked(a, b):          # Play's own seconds from frame value a to b
             return (b - a) / frame.step * frame.interval_ms / 1000
 
+        restarted = value1 < value0     # Play at the last frame starts again from the first
+        if restarted:
+            value0 = float(frame.at(0))
+        if value1 < value_mid:          # it ran to the end and started again in the window
+            value_mid = float(frame.at(0))
         steady = asked(value_mid, value1) / ((end - mid) / 1000)
         note = [f"{PLAY_SECONDS:.0f} s of Play",
                 f"asks {1000 / frame.interval_ms:.1f} fps (interval {frame.interval_ms} ms)",
                 f"{_rate(paints):.1f} repaints/s",
-                f"{frame.label} {value0:g} -> {value1:g} in {seconds:.2f} s "
+                f"{frame.label} {value0:g}{' (Play started again there)' if restarted else ''}"
+                f" -> {value1:g} in {seconds:.2f} s "
                 f"(x{asked(value0, value1) / seconds:.2f} of Play's own time from the click, "
                 f"x{steady:.2f} after its first second)"]
         self.extra.append(row(f"{self.prefix}: Play, new frames shown per second",
@@ -599,9 +607,27 @@ def first_figure_s(context, server, lesson: Lesson) -> float:
 # -- the run ----------------------------------------------------------------------------------
 @dataclass
 class Variant:
-    """One way of serving the lessons: a tag for the table and environment for Voila."""
+    """One way of serving the lessons: a tag for the table, environment for Voila and a
+    script for its pages (run before the page's own)."""
     tag: str = ""
     env: dict = field(default_factory=dict)
+    init_script: str = ""
+
+
+#: Gives the page back the browser's own toDataURL once the lessons' template has replaced it
+#: (it skips ipympl's re-encoding of every frame): the page as Voila's lab template makes it.
+KEEP_DATA_URL = """(() => {
+  const real = HTMLCanvasElement.prototype.toDataURL;
+  document.addEventListener('DOMContentLoaded', () => {
+    HTMLCanvasElement.prototype.toDataURL = real;
+  });
+})();"""
+COMPARISONS = {
+    "1": [Variant(" [off]", {"LESSONS_FAST_DRAW": "0"}),
+          Variant(" [on]", {"LESSONS_FAST_DRAW": "1"})],
+    "data_url": [Variant(" [every frame re-encoded]", init_script=KEEP_DATA_URL),
+                 Variant(" [not re-encoded]")],
+}
 
 
 def start_server(tmp: Path, name: str, preheat: bool, env: dict) -> tuple:
@@ -620,16 +646,18 @@ def start_server(tmp: Path, name: str, preheat: bool, env: dict) -> tuple:
     return server, Trace(trace_dir)
 
 
-def new_context(browser):
+def new_context(browser, variant: Variant | None = None):
     context = browser.new_context(viewport=harness.VIEWPORT)
     context.add_init_script(PAGE_HOOKS)
+    if variant is not None and variant.init_script:
+        context.add_init_script(variant.init_script)
     return context
 
 
 def measure_lesson(browser, servers, lesson: Lesson, variants: list[Variant]) -> list[dict]:
     """Every interaction of ``lesson`` on a page per variant, the variants taking turns."""
     rows = []
-    contexts = [new_context(browser) for _ in variants]
+    contexts = [new_context(browser, v) for v in variants]
     try:
         for context, (server, _), v in zip(contexts, servers, variants, strict=True):
             ready = first_figure_s(context, server, lesson)
@@ -668,18 +696,21 @@ def measure_lesson(browser, servers, lesson: Lesson, variants: list[Variant]) ->
     return rows
 
 
-def run(only: list[str] | None = None, compare: bool | None = None) -> list[dict]:
+def run(only: list[str] | None = None, compare: str | None = None) -> list[dict]:
     """Measure every lesson (or those whose name contains a word of ``only``). With
-    ``compare`` (or ``BENCH_BROWSER_COMPARE=1``), measure the lessons' drawing path off
-    (``LESSONS_FAST_DRAW=0``, tagged [off]) and on ([on]) side by side, taking turns."""
+    ``compare`` (or ``BENCH_BROWSER_COMPARE``) "1", measure the lessons' drawing path off
+    (``LESSONS_FAST_DRAW=0``, tagged [off]) and on ([on]) side by side, taking turns; with
+    "data_url", pages that re-encode every frame as ipympl does against the lessons' page."""
     if not os.path.exists(harness.CHROMIUM):
         raise RuntimeError(harness.chromium_missing_message())
     from playwright.sync_api import sync_playwright
 
     if compare is None:
-        compare = os.environ.get("BENCH_BROWSER_COMPARE", "") == "1"
-    variants = ([Variant(" [off]", {"LESSONS_FAST_DRAW": "0"}),
-                 Variant(" [on]", {"LESSONS_FAST_DRAW": "1"})] if compare else [Variant()])
+        compare = os.environ.get("BENCH_BROWSER_COMPARE", "")
+    if compare and compare not in COMPARISONS:
+        raise ValueError(f"BENCH_BROWSER_COMPARE is one of {', '.join(COMPARISONS)}, "
+                         f"not {compare!r}")
+    variants = COMPARISONS[compare] if compare else [Variant()]
     lessons = [ls for ls in LESSONS if not only or any(w in ls.name for w in only)]
     rows: list[dict] = []
     load = os.getloadavg()[0]
@@ -707,7 +738,7 @@ def run(only: list[str] | None = None, compare: bool | None = None) -> list[dict
                     server_quiet(server)
                 for lesson in lessons:
                     for (server, _), v in zip(servers, variants, strict=True):
-                        context = new_context(browser)
+                        context = new_context(browser, v)
                         try:
                             cold = first_figure_s(context, server, lesson)
                         finally:
@@ -728,8 +759,9 @@ def run(only: list[str] | None = None, compare: bool | None = None) -> list[dict
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    want_compare = "--compare" in args
-    args = [a for a in args if a != "--compare"]
-    for r in run(args or None, compare=want_compare or None):
+    modes = [a.removeprefix("--compare").lstrip("=") or "1" for a in args
+             if a.startswith("--compare")]
+    args = [a for a in args if not a.startswith("--compare")]
+    for r in run(args or None, compare=modes[0] if modes else None):
         print(f"{r['name']:66s} {r['median']:7.1f} {r['p90']:7.1f} {r['max']:7.1f} "
               f"{r['unit']:3s}  {r['note']}")

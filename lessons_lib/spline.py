@@ -1,10 +1,11 @@
 """An arc-length parameterised cubic spline through 2D or 3D points, open or closed.
 
-Built in two passes with :class:`scipy.interpolate.CubicSpline`:
+Built in two passes with :class:`lessons_lib.cubic.Cubic` (the curves of scipy's
+``CubicSpline``, not-a-knot or periodic, without loading ``scipy.interpolate``):
 
 1. a spline ``P(u)`` through the given points, with ``u`` the cumulative chord length;
 2. its true arc length ``s(u)`` by Gauss-Legendre quadrature, inverted, and the curve
-   re-sampled at equal arc-length steps ``h``; a second ``CubicSpline`` through those samples,
+   re-sampled at equal arc-length steps ``h``; a second cubic through those samples,
    with the arc length itself as the parameter, is the spline used from then on.
 
 The distance along the spline is then the parameter: ``location_at(s)`` is the point ``s``
@@ -18,7 +19,7 @@ Besides the numpy API, the class has a documented pure-Python fast path for loop
 one distance at a time (the steering, the simulation and the comparison controllers use it):
 
 * :meth:`Spline.frame_at` gives a :class:`SplineFrame` (point, first and second derivative,
-  with ``tangent`` and ``curvature``) from one Horner evaluation of scipy's own polynomial
+  with ``tangent`` and ``curvature``) from one Horner evaluation of the spline's polynomial
   coefficients, with no array allocation;
 * :meth:`Spline.closest_near` finds the nearest point within a window around a hint
   (Newton's method from the hint, a scan of the window only when Newton hits its edge).
@@ -32,9 +33,9 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from scipy.interpolate import CubicSpline
 
 from . import validate as check
+from .cubic import Cubic
 
 __all__ = ["Spline", "SplineFrame", "MAX_LENGTH", "MIN_LENGTH", "MAX_SAMPLES"]
 
@@ -44,7 +45,7 @@ KNOT_SPACING = 0.5
 MIN_PIECES = 32
 #: The longest spline built (metres). Its work and memory grow with its length (one piece
 #: per KNOT_SPACING metres): 50 km is 100,000 pieces, about 50 MB kept (80 MB while it is
-#: built) and a quarter of a second of CPU.
+#: built) and about 0.7 s of CPU.
 #: Anything longer is refused before any work is done (the chord length is a lower bound).
 MAX_LENGTH = 50_000.0
 #: The shortest spline built (metres): below a micrometre the derivatives overflow.
@@ -179,8 +180,7 @@ class Spline:
 
         # pass 1: chord-length spline and its arc length by quadrature
         u = np.concatenate([[0.0], np.cumsum(steps)])
-        bc = "periodic" if closed else "not-a-knot"
-        first = CubicSpline(u, pts, bc_type=bc, axis=0)
+        first = Cubic(u, pts, periodic=closed)
         sub = 16  # quadrature sub-intervals per input piece
         grid = np.concatenate([np.linspace(u[i], u[i + 1], sub, endpoint=False)
                                for i in range(len(u) - 1)] + [[u[-1]]])
@@ -203,7 +203,7 @@ class Spline:
         n = max(MIN_PIECES, math.ceil(length / KNOT_SPACING))
         h = length / n
         s_knots = np.linspace(0.0, length, n + 1)
-        u_of_s = CubicSpline(s_grid, grid)
+        u_of_s = Cubic(s_grid, grid)
         u_knots = u_of_s(s_knots)
         # one Newton polish per knot: s(u) - s_target = 0 with ds/du = |P'(u)|
         idx = np.clip(np.searchsorted(grid, u_knots, side="right") - 1, 0, len(a) - 1)
@@ -219,14 +219,12 @@ class Spline:
         samples = first(u_knots)
         if closed:
             samples[-1] = samples[0]
-        self._cs = CubicSpline(s_knots, samples, bc_type=bc, axis=0)
-        self._d1 = self._cs.derivative(1)
-        self._d2 = self._cs.derivative(2)
+        self._cs = Cubic(s_knots, samples, periodic=closed)
         self._h = h
         self._inv_h = 1.0 / h
         self._n = n
         self._knot_points = samples
-        # scipy's coefficients as Python tuples, for the scalar path: c[k][i] per axis
+        # the coefficients as Python tuples, for the scalar path: c[k][i] per axis
         c = self._cs.c  # (4, n, dim), highest power first, local variable t = s - s_i
         zeros = (0.0, 0.0, 0.0, 0.0)
         axes = [c[:, :, d].T.tolist() for d in range(self.dim)]
@@ -263,13 +261,13 @@ class Spline:
 
     def direction_at(self, s) -> np.ndarray:
         """Unit tangent (direction of travel) at distance ``s``."""
-        d = self._d1(self.wrap(s))
+        d = self._cs(self.wrap(s), 1)
         return d / np.linalg.norm(d, axis=-1, keepdims=True)
 
     def curvature_at(self, s):
         """Unsigned curvature (1/m) at distance ``s``: 1/R on a circle of radius R."""
         s = self.wrap(s)
-        d1, d2 = self._d1(s), self._d2(s)
+        d1, d2 = self._cs(s, 1), self._cs(s, 2)
         if self.dim == 2:
             cross = np.abs(d1[..., 0] * d2[..., 1] - d1[..., 1] * d2[..., 0])
         else:
@@ -282,7 +280,7 @@ class Spline:
         if self.dim != 2:
             raise ValueError("signed curvature needs a 2D spline (in 3D, left depends on up)")
         s = self.wrap(s)
-        d1, d2 = self._d1(s), self._d2(s)
+        d1, d2 = self._cs(s, 1), self._cs(s, 2)
         k = (d1[..., 0] * d2[..., 1] - d1[..., 1] * d2[..., 0]) / np.linalg.norm(d1, axis=-1) ** 3
         return float(k) if np.ndim(k) == 0 else k
 

@@ -50,3 +50,35 @@ def test_the_icons_still_get_their_stylesheet(voila_server, page):
         """() => { const i = document.querySelector('i.fa');
                    return i && getComputedStyle(i).outlineColor === 'rgb(1, 2, 3)'; }""",
         timeout=30_000)
+
+
+#: Counts toDataURL calls on canvases outside the document (ipympl's offscreen canvas) that
+#: reach the browser's own encoder; installed before any script of the page runs.
+COUNT_OFFSCREEN_ENCODES = """
+window.__offscreenEncodes = 0;
+const real = HTMLCanvasElement.prototype.toDataURL;
+HTMLCanvasElement.prototype.toDataURL = function (...args) {
+  if (!this.isConnected) window.__offscreenEncodes += 1;
+  return real.apply(this, args);
+};
+"""
+
+
+@pytest.mark.browser
+def test_new_frames_are_not_encoded_again_as_data_urls(voila_server, page):
+    """ipympl re-encodes its canvas as a PNG data URL at every frame (for a saved notebook's
+    picture); the lessons' page skips that call and still paints every frame, while any
+    other toDataURL call works as before."""
+    page.add_init_script(COUNT_OFFSCREEN_ENCODES)
+    h.open_lesson(page, voila_server, LESSON)
+    h.wait_idle(page)
+    before = page.evaluate("window.__offscreenEncodes")
+    for key in ("ArrowLeft", "ArrowRight", "ArrowLeft"):
+        shown = h.canvas_images(page)
+        h.move_slider(page, index=0, key=key, times=3)
+        h.wait_for_pixels_change(page, shown, figure=0, timeout=60)
+    assert page.evaluate("window.__offscreenEncodes") == before, "frames were encoded again"
+    url = page.evaluate("""() => { const c = document.createElement('canvas');
+                                   c.width = c.height = 4; return c.toDataURL(); }""")
+    assert url.startswith("data:image/png;base64,") and len(url) > 40
+    h.assert_no_error_text(page)

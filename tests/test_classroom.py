@@ -307,13 +307,21 @@ def test_classroom_server_gzips_what_it_sends(classroom_server):
 
 
 # -- what one student's kernel costs --------------------------------------------------------
-def test_lessons_lib_imports_quaternion_without_scipy_interpolate():
-    """numpy-quaternion loads scipy.interpolate for calculus helpers no lesson uses (0.4 CPU-s
-    and 40 MB in every student's kernel); lessons_lib imports it without, and scipy still
+def test_no_lesson_loads_scipy_interpolate():
+    """scipy.interpolate costs every student's kernel ~45 MB and a quarter of a CPU-second:
+    numpy-quaternion loads it for calculus helpers no lesson uses, and lesson 3's splines
+    are built by lessons_lib.cubic instead of its CubicSpline. lessons_lib imports the
+    quaternions without it, every app and a track's spline come without it, and scipy still
     imports normally afterwards."""
     code = """if True:
         import sys
+        import matplotlib
+        matplotlib.use("agg")
         from lessons_lib import rotations
+        from lessons_lib.apps import FunnelApp, GimbalApp, SteeringApp  # noqa: F401
+        from lessons_lib.apps.interpolation import view  # noqa: F401
+        from lessons_lib.tracks import track
+        assert track("oval").length > 0
         assert "scipy.interpolate" not in sys.modules, "scipy.interpolate was imported"
         q = rotations.euler_to_quaternion(30, 20, 10)
         assert abs(abs(q) - 1) < 1e-12

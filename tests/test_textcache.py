@@ -107,3 +107,42 @@ def test_the_painter_draws_text_through_the_cache(page):
     painter.render()
     assert fig.canvas.get_renderer().draw_text.__func__ is textcache._draw_text
     assert fig.canvas.get_renderer()._lesson_text_cache is TEXT_CACHE
+
+
+def test_the_self_check_passes_here_and_a_broken_text_path_turns_the_cache_off(monkeypatch):
+    """works() compares a sample drawn both ways; a cached path that fails (a matplotlib
+    whose private API changed) leaves the cache off and the text drawn matplotlib's way."""
+    monkeypatch.setattr(textcache, "_works", None)
+    assert textcache.works() is True
+
+    def broken(*args, **kwargs):        # as if FT2Font._render_glyph had changed
+        raise TypeError("_render_glyph() takes 2 arguments")
+
+    monkeypatch.setattr(textcache, "_works", None)
+    monkeypatch.setattr(TextCache, "glyph", broken)
+    assert textcache.works() is False
+    with plt.ioff():
+        fig = plt.figure(figsize=(2, 1), dpi=100)
+    fig.text(0.1, 0.5, "still drawn")
+    assert not TextCache().install(fig.canvas.get_renderer())
+    FigureCanvasAgg.draw(fig.canvas)
+    assert (np.asarray(fig.canvas.get_renderer().buffer_rgba())[..., :3] < 128).any()
+    plt.close(fig)
+
+
+def test_a_failure_while_drawing_falls_back_to_matplotlib_and_switches_the_cache_off(
+        monkeypatch):
+    with plt.ioff():
+        fig = plt.figure(figsize=(2, 1), dpi=100)
+    fig.text(0.1, 0.5, "a label")
+    expected = _render(fig, None)
+    monkeypatch.setattr(textcache, "_works", True)
+    cache = TextCache()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("glyph")
+
+    monkeypatch.setattr(cache, "glyph", broken)
+    assert np.array_equal(_render(fig, cache), expected)
+    assert textcache._works is False
+    plt.close(fig)

@@ -16,7 +16,9 @@ gives one Agg renderer a ``draw_text`` that keeps
 Blending goes through the renderer exactly as before, with the same bitmaps at the same
 places, so the pixels are those of matplotlib's own path (tests compare them). Math text
 and usetex go the usual way. When matplotlib lacks the private functions this relies on,
-:func:`install` does nothing.
+or a first sample drawn both ways (:func:`works`) differs or fails, :meth:`TextCache.install`
+does nothing, and a failure while drawing switches the cache off for good and draws the text
+matplotlib's way: a newer matplotlib costs speed, never a broken picture.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import math
 import types
 
 import numpy as np
-from matplotlib.backends.backend_agg import RendererAgg, get_hinting_flag
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
 from matplotlib.ft2font import FT2Font, RenderMode
 
 #: Whether this matplotlib has the private API the cache replays (3.11's text path).
@@ -35,6 +37,41 @@ SUPPORTED = all(hasattr(FT2Font, name) for name in ("_layout", "_set_transform",
 #: Entries kept before a cache starts over (a glyph is ~100 bytes; a layout ~1 kB).
 MAX_GLYPHS = 50_000
 MAX_LAYOUTS = 5_000
+_works: bool | None = None              # the self-check's answer, once asked
+
+
+def works() -> bool:
+    """True when this matplotlib has the text path the cache replays and a sample (plain,
+    bold, rotated and unantialiased lines) comes out of the cache pixel for pixel as
+    matplotlib draws it. Checked once per process (a few ms)."""
+    global _works
+    if _works is None:
+        _works = SUPPORTED and _sample_matches()
+    return _works
+
+
+def _sample_matches() -> bool:
+    from matplotlib.figure import Figure
+
+    def draw(cache):
+        fig = Figure(figsize=(2.4, 0.8), dpi=100)
+        FigureCanvasAgg(fig)
+        fig.text(0.03, 0.6, "Ag 1.5\u00b0 yaw", fontsize=11)
+        fig.text(0.5, 0.1, "pitch -90", fontsize=9, rotation=33, fontweight="bold")
+        fig.text(0.05, 0.15, "x = 12", fontsize=10, antialiased=False)
+        renderer = fig.canvas.get_renderer()
+        if cache is not None:           # the cached path itself: its errors reach the try
+            renderer.draw_text = types.MethodType(
+                lambda r, gc, x, y, s, prop, angle, ismath=False, mtext=None:
+                _draw_cached(r, gc, x, y, s, prop, angle, mtext), renderer)
+            renderer._lesson_text_cache = cache
+        fig.canvas.draw()
+        return np.asarray(renderer.buffer_rgba()).copy()
+
+    try:
+        return bool(np.array_equal(draw(None), draw(TextCache())))
+    except Exception:                  # a matplotlib whose private text API changed
+        return False
 
 
 class TextCache:
@@ -52,7 +89,7 @@ class TextCache:
 
     def install(self, renderer: RendererAgg) -> bool:
         """Give ``renderer`` the caching ``draw_text``; True when it has it."""
-        if not SUPPORTED or not isinstance(renderer, RendererAgg):
+        if not isinstance(renderer, RendererAgg) or not works():
             return False
         current = renderer.__dict__.get("draw_text")
         if getattr(current, "__func__", None) is not _draw_text:
@@ -109,8 +146,17 @@ CACHE = TextCache()
 
 def _draw_text(self: RendererAgg, gc, x, y, s, prop, angle, ismath=False, mtext=None):
     """``RendererAgg.draw_text`` (matplotlib 3.11) through the renderer's cache."""
-    if ismath:
+    global _works
+    if ismath or _works is False:
         return RendererAgg.draw_text(self, gc, x, y, s, prop, angle, ismath, mtext)
+    try:
+        _draw_cached(self, gc, x, y, s, prop, angle, mtext)
+    except Exception:                  # never seen: off for good, and matplotlib's way
+        _works = False
+        RendererAgg.draw_text(self, gc, x, y, s, prop, angle, ismath, mtext)
+
+
+def _draw_cached(self: RendererAgg, gc, x, y, s, prop, angle, mtext) -> None:
     cache: TextCache = self._lesson_text_cache
     font = self._prepare_font(prop)
     flags = get_hinting_flag()
