@@ -557,6 +557,12 @@ def test_the_rooms_question_is_the_presets_corner_count(app):
     assert app.preset.value == exercises.ROOMS and app.step.value == 0
     assert q.answer == app.state.n_corners > 0
     assert q.judge(f"{q.answer:g}")[0] and not q.judge(f"{q.answer + 1:g}")[0]
+    # the hint points at where to look, never at how many: it once listed "one at the wall,
+    # one at the right pillar"
+    import re
+
+    words = r"\b(one|two|three|four|five|six|once|twice|both|\d+)\b"
+    assert not re.search(words, q.hint.lower()), q.hint
 
 
 def test_the_curve_figure_marks_the_samples_off_the_floor_on_a_frameless_map():

@@ -119,8 +119,9 @@ def rooms_corners_question(app: FunnelApp) -> NumberQuestion:
         "the upper right (14.8, 9.0), how many times does the funnel path bend? (Start and "
         "goal do not count.)",
         answer=float(state.n_corners), tol=0.1,
-        hint="The lower door is on the way. Which corners stick out into the straight line "
-             "from start to goal: one at the wall, one at the right pillar?",
+        hint="Pull a string tight from start to goal through the lower door: it bends only "
+             "where a corner of the wall or of a pillar pokes into the straight line. Find "
+             "those corners on the map and count them.",
         explain="It bends at the wall's corner above the lower door and at the top left "
                 "corner of the right pillar.",
         show=_show(app, ROOMS, 0))
