@@ -508,7 +508,7 @@ def _all_panels(app) -> str:
     return " ".join(w.value for w in app.panels.values()) + " " + app.preset_note.value
 
 
-@pytest.mark.parametrize("portal", [4, 5])
+@pytest.mark.parametrize("portal", [4, 5, 6])
 def test_step_questions_ask_what_the_trace_does_and_show_the_step_before(app, portal):
     from lessons_lib.apps.funnel import exercises
 
@@ -547,6 +547,30 @@ def test_the_first_corner_question_counts_the_step_the_funnel_knows(app):
             q.show_button.click()
             assert app.step.value == 0 and "corners fixed so far: 0" in app.panels["step"].value
         assert f"step {k}" not in _all_panels(app).lower()
+
+
+def test_the_step_questions_above_exercise_3_do_not_give_its_answer(app):
+    """Exercise 2's questions come just before 'at which step is the first corner fixed?'.
+    Its second question once asked about portal 5, step 6: the first corner itself, so its
+    verdict ('a corner is fixed') answered exercise 3."""
+    import json
+    import re
+    from pathlib import Path
+
+    from lessons_lib.apps.funnel import exercises
+
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "04_funnel_algorithm.ipynb")
+                    .read_text(encoding="utf-8"))
+    sources = ["".join(c["source"]) for c in nb["cells"]]
+    first = next(i for i, s in enumerate(sources) if "first_corner_question" in s)
+    asked = [int(m) for s in sources[:first]
+             for m in re.findall(r"step_question\(funnel_app, portal=(\d+)\)", s)]
+    assert asked
+    k = int(exercises.first_corner_question(app).answer)
+    for portal in asked:
+        q = exercises.step_question(app, portal)
+        assert f"step {k} " not in q.widget.children[0].value, portal
+        assert f"step {k - 1})" not in q.widget.children[0].value, portal
 
 
 def test_the_rooms_question_is_the_presets_corner_count(app):
