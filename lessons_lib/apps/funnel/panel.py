@@ -50,13 +50,17 @@ def lengths_html(state) -> str:
         rows.append((name, PATH_LABEL_COLOUR, L["path"],
                      state.excess("path")))
     if state.shortest is not None:
-        rows.append(("exact shortest on the floor", SHORTEST_COLOUR, L["shortest"], 0.0))
+        # with a radius it is the shortest path that keeps the radius clear (on the eroded
+        # floor): a shrunk-portal path passes closer, so it can be the shorter of the two
+        name = ("exact shortest on the floor" if state.radius <= 0 else
+                f"exact shortest ({fmt_number(state.radius, 2)} m clear)")
+        rows.append((name, SHORTEST_COLOUR, L["shortest"], 0.0))
     rows.append(("portal-midpoint zigzag", ZIGZAG_COLOUR, L["midpoints"],
                  state.excess("midpoints") if state.shortest is not None else None))
     body = "".join(
         f'<tr><td style="color:{c};font-weight:600;padding-right:8px">{name}</td>'
-        f'<td style="text-align:right">{_m(v)}</td>'
-        f'<td style="text-align:right;padding-left:8px">'
+        f'<td style="text-align:right;white-space:nowrap">{_m(v)}</td>'
+        f'<td style="text-align:right;padding-left:8px;white-space:nowrap">'
         f'{"" if e is None else ("+" if e >= 0 else "") + fmt_number(e, 1) + "%"}</td></tr>'
         for name, c, v, e in rows)
     extra = ""
