@@ -692,7 +692,7 @@ def _visible_from(i: int, nodes: np.ndarray, edges: np.ndarray, tol: float) -> n
     return ok
 
 
-@functools.lru_cache(maxsize=6)
+@functools.lru_cache(maxsize=32)  # lesson 4 asks for one floor per agent radius (19)
 def _floor_graph(wkb: bytes):
     """Outline edges, reflex corners and which corners see each other, for one floor (the
     part of the visibility graph that does not depend on start and goal)."""
