@@ -181,6 +181,8 @@ class Lesson:
         default_factory=list)                 # (figure, start, end) as canvas fractions
     play: str | None = None                   # "module:Class" of the app Play runs in
     figures: int = 1
+    #: (button, reset button, seconds, frames asked): an animation a button starts
+    animations: list[tuple[str, str, float, int]] = field(default_factory=list)
 
     @property
     def frame(self):
@@ -192,6 +194,7 @@ class Lesson:
 LESSONS = [
     Lesson("gimbal", "01_gimbal_lock.ipynb", keyboard=["pitch (X)", "yaw (Y)"],
            drag=["roll (Z)"], buttons=[("Lock it", "Reset"), ("top", "3/4")],
+           animations=[("Lock it", "Reset", 1.0, 20)],
            figure_drag=[(0, (0.3, 0.5), (0.55, 0.58))]),
     Lesson("slerp", "02_euler_vs_slerp.ipynb", keyboard=["t", "yaw"], drag=["t"],
            play="lessons_lib.apps.interpolation:InterpolationApp"),
@@ -550,6 +553,29 @@ class Session:
         self.extra.append(row(f"{self.prefix}: Play, new frames shown per second",
                               _rate(frames), unit="fps", note="; ".join(note)))
 
+    def animation(self, button: str, reset: str, seconds: float, asked: int) -> None:
+        """New frames shown per second while the animation ``button`` starts runs (it asks
+        for ``asked`` frames in ``seconds``), and how long it took on the page."""
+        page, what = self.page, f"'{button}' animation"
+        for j, text in enumerate((button, reset)):
+            if page.evaluate(JS_TAG_BUTTON, [text, f"anim-{j}"]) is None:
+                return self._unavailable(what, f"button '{text}' not found")
+        start_button = page.locator('[data-bench="anim-0"]').first
+        page.locator('[data-bench="anim-1"]').first.click()
+        self._settle()
+        start = page.evaluate(JS_NOW)
+        start_button.click()
+        page.wait_for_timeout(int((seconds + 1.0) * 1000))
+        frames = page.evaluate(JS_STATE, start)["decoded"]
+        if len(frames) < 2:
+            return self._unavailable(what, f"{len(frames)} frames shown")
+        span = (frames[-1] - frames[0]) / 1000
+        self.extra.append(row(
+            f"{self.prefix}: {what}, new frames shown per second", (len(frames) - 1) / span,
+            unit="fps", note=f"asks {asked / seconds:.0f} fps ({asked} frames in {seconds:g} s); "
+            f"{len(frames)} frames shown, first {frames[0] - start:.0f} ms after the click, "
+            f"the last {span:.2f} s after the first"))
+
     def _stop_play(self) -> None:
         page = self.page
         for want in ("pause", "stop"):
@@ -688,6 +714,9 @@ def measure_lesson(browser, servers, lesson: Lesson, variants: list[Variant]) ->
         if lesson.play:
             for session in sessions:
                 session.play()
+        for args in lesson.animations:
+            for session in sessions:
+                session.animation(*args)
         for session in sessions:
             rows.extend(session.rows())
     finally:

@@ -659,40 +659,49 @@ def segment_in_floor(p, q, edges, tol: float = 1e-9) -> bool:
     return bool(_inside(mids, edges, tol).all())
 
 
-def _visible_from(i: int, nodes: np.ndarray, edges: np.ndarray, tol: float) -> np.ndarray:
-    """Which nodes the segment from node ``i`` reaches without leaving the floor: one
-    vectorised pass (proper crossings, then the middle of each segment); segments that pass
-    exactly through an outline corner get the exact test of :func:`segment_in_floor`."""
-    p = nodes[i]
-    a, b = edges[:, 0], edges[:, 1]
-    q = nodes[:, None, :]
-    d1 = _cross_rows(a[None], b[None], p[None, None])
-    d2 = _cross_rows(a[None], b[None], q)
-    d3 = _cross_rows(p[None, None], q, a[None])
-    d4 = _cross_rows(p[None, None], q, b[None])
-    ok = ~((d1 * d2 < 0) & (d3 * d4 < 0)).any(axis=1)
-    ok[i] = False
+#: Pairs tested together by :func:`_sees`, times the floor's edges: bounds its arrays (each
+#: float64 array of that many numbers is 16 MB).
+_PAIR_BLOCK = 2_000_000
+
+
+def _sees(p: np.ndarray, q: np.ndarray, edges: np.ndarray, tol: float) -> np.ndarray:
+    """For each pair ``p[k]``-``q[k]`` ((M, 2) arrays): does the segment stay on the floor?
+    Vectorised over pairs and edges, in blocks: proper crossings, then the middle of each
+    segment; segments that pass exactly through an outline corner get the exact test of
+    :func:`segment_in_floor`."""
+    step = max(1, _PAIR_BLOCK // max(1, len(edges)))
+    if len(p) > step:
+        return np.concatenate([_sees(p[k:k + step], q[k:k + step], edges, tol)
+                               for k in range(0, len(p), step)])
+    a, b = edges[:, 0][None], edges[:, 1][None]
+    pp, qq = p[:, None, :], q[:, None, :]
+    crossed = (_cross_rows(a, b, pp) * _cross_rows(a, b, qq) < 0) & \
+        (_cross_rows(pp, qq, a) * _cross_rows(pp, qq, b) < 0)
+    ok = ~crossed.any(axis=1)
     cand = np.nonzero(ok)[0]
     if not len(cand):
         return ok
-    d = nodes[cand] - p
+    pc, d = p[cand], q[cand] - p[cand]
     ll = np.einsum("ij,ij->i", d, d)
-    rel = a[None] - p[None, None]                       # (C, E, 2) corners relative to p
-    t = np.einsum("cej,cj->ce", np.broadcast_to(rel, (len(cand), *rel.shape[1:])), d) / \
-        np.where(ll > 0, ll, 1.0)[:, None]
+    rel = edges[:, 0][None] - pc[:, None]               # (C, E, 2) corners relative to p
+    t = np.einsum("cej,cj->ce", rel, d) / np.where(ll > 0, ll, 1.0)[:, None]
     off = np.abs(rel[..., 0] * d[:, None, 1] - rel[..., 1] * d[:, None, 0]) / \
         np.sqrt(np.where(ll > 0, ll, 1.0))[:, None]
     through = ((off <= tol) & (t > 1e-12) & (t < 1 - 1e-12)).any(axis=1)
-    mids = p + 0.5 * d
-    inside = _inside(mids, edges, tol)
-    ok[cand] = inside
+    ok[cand] = _inside(pc + 0.5 * d, edges, tol)
     for k in np.nonzero(through)[0]:
-        j = cand[k]
-        ok[j] = segment_in_floor(p, nodes[j], edges, tol)
+        ok[cand[k]] = segment_in_floor(pc[k], q[cand[k]], edges, tol)
     return ok
 
 
-@functools.lru_cache(maxsize=6)
+def _visible_from(i: int, nodes: np.ndarray, edges: np.ndarray, tol: float) -> np.ndarray:
+    """Which nodes the segment from node ``i`` reaches without leaving the floor."""
+    ok = _sees(np.broadcast_to(nodes[i], nodes.shape), nodes, edges, tol)
+    ok[i] = False
+    return ok
+
+
+@functools.lru_cache(maxsize=32)  # lesson 4 asks for one floor per agent radius (19)
 def _floor_graph(wkb: bytes):
     """Outline edges, reflex corners and which corners see each other, for one floor (the
     part of the visibility graph that does not depend on start and goal)."""
@@ -701,8 +710,8 @@ def _floor_graph(wkb: bytes):
     corners = reflex_corners(free)
     tol = 1e-9 * max(1.0, float(np.abs(edges).max()))
     sees = np.zeros((len(corners), len(corners)), dtype=bool)
-    for i in range(len(corners)):
-        sees[i, i + 1:] = _visible_from(i, corners, edges, tol)[i + 1:]
+    i, j = np.triu_indices(len(corners), k=1)          # every pair once, all at once
+    sees[i, j] = _sees(corners[i], corners[j], edges, tol)
     return edges, corners, sees | sees.T, tol
 
 
