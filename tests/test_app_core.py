@@ -346,6 +346,21 @@ def test_check_function_in_voila_shows_code_and_the_widget_never_a_failure(monke
     assert "failed" not in text and question.widget in out.children
 
 
+def test_prompts_and_verdicts_set_their_own_line_height():
+    """widgets.HTML lays text out at the widgets' 28 px line height: a prompt or verdict that
+    wraps (lesson 1's 'Reach this orientation', lesson 4's exercise 4) looked double-spaced."""
+    from lessons_lib.apps.core.exercise import LINE_HEIGHT
+
+    q = NumberQuestion("A long question " * 20, 1.0, hint="a hint " * 30)
+    assert LINE_HEIGHT in q.widget.children[0].value
+    q.show_hint()
+    assert LINE_HEIGHT in q.feedback.value
+    q.submit("2")
+    assert LINE_HEIGHT in q.feedback.value
+    q.submit("1")
+    assert LINE_HEIGHT in q.feedback.value
+
+
 def test_check_function_in_voila_shows_the_learners_function_not_the_lambda_around_it(
         monkeypatch):
     """Lesson 2 checks ``lambda q0, q1, t: as_float_array(my_nlerp(...))``: the page must show

@@ -28,9 +28,15 @@ from ...validate import is_number
 from .figure import PALETTE
 from .guard import guard_widget
 
-_OK = f'<span style="color:{PALETTE["green"]};font-weight:600">&#10003; {{}}</span>'
-_NO = f'<span style="color:{PALETTE["vermillion"]};font-weight:600">&#10007; {{}}</span>'
-_HINT = f'<span style="color:{PALETTE["blue"]}"><b>Hint:</b> {{}}</span>'
+#: Text in a widgets.HTML gets the widgets' line height (28 px, one control's height), so a
+#: prompt or a verdict that wraps is spaced like a list of buttons; these set a text's own.
+LINE_HEIGHT = "line-height:1.45"
+_OK = (f'<div style="{LINE_HEIGHT}"><span style="color:{PALETTE["green"]};font-weight:600">'
+       "&#10003; {}</span></div>")
+_NO = (f'<div style="{LINE_HEIGHT}"><span style="color:{PALETTE["vermillion"]};'
+       'font-weight:600">&#10007; {}</span></div>')
+_HINT = (f'<div style="{LINE_HEIGHT}"><span style="color:{PALETTE["blue"]}"><b>Hint:</b> '
+         "{}</span></div>")
 
 _MINUS = dict.fromkeys(map(ord, "\u2212\u2013\u2014\ufe63\uff0d"), "-")
 _NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
@@ -99,7 +105,7 @@ class _Question:
             self.show_button.on_click(lambda _b: show())
             buttons.append(self.show_button)
         self.widget = widgets.VBox(
-            [widgets.HTML(f'<div style="font-size:14px"><b>{prompt}</b></div>'),
+            [widgets.HTML(f'<div style="font-size:14px;{LINE_HEIGHT}"><b>{prompt}</b></div>'),
              widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")),
              self.feedback],
             layout=widgets.Layout(border=f"1px solid {PALETTE['light']}", padding="6px",
@@ -265,7 +271,7 @@ def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple], hi
         out = widgets.VBox(parts)
     elif failures:
         out = widgets.HTML(_NO.format(f"{len(failures)} of {len(cases)} checks failed. First "
-                                      "one: " + html.escape(failures[0])) + "<br>"
+                                      "one: " + html.escape(failures[0]))
                            + _HINT.format(hint))
     else:
         out = widgets.HTML(_OK.format(f"All {len(cases)} checks pass. Well done!"))

@@ -13,6 +13,7 @@ import ipywidgets as widgets
 
 from ... import rotations as rot
 from ..core import PALETTE, fmt_number
+from ..core.exercise import LINE_HEIGHT
 from . import model
 from .app import GimbalApp
 
@@ -37,7 +38,8 @@ class ReachExercise:
         best = fmt_number(min(self.single_ring_best), 0)
         self._two = fmt_number(min(self.two_rings_best), 0)
         self.prompt = (
-            f'<div style="font-size:14px;max-width:900px"><b>Reach this orientation.</b> The '
+            f'<div style="font-size:14px;max-width:900px;{LINE_HEIGHT}"><b>Reach this '
+            f"orientation.</b> The "
             f"app starts locked ({start}, order {order}). Turn the sliders until the aircraft "
             f"sits on the purple ghost, within {fmt_number(model.REACH_TOL_DEG, 0)}°, then "
             f"press <b>Check</b>. Try one slider at a time first: from the start no ring "
@@ -82,16 +84,17 @@ class ReachExercise:
             text = (f'<span style="color:{PALETTE["vermillion"]};font-weight:600">&#10007; '
                     f"Not yet: {fmt_number(error, 1)}° from the ghost ({html.escape(angles)})."
                     "</span>")
-        self.feedback.value = text
+        self.feedback.value = f'<div style="{LINE_HEIGHT}">{text}</div>'
         return self.solved
 
     def hint(self) -> None:
         names = rot.ring_angle_names(self.target.order)
         self.feedback.value = (
-            f'<span style="color:{PALETTE["blue"]}"><b>Hint:</b> first bring {names[1]} '
+            f'<div style="{LINE_HEIGHT}"><span style="color:{PALETTE["blue"]}"><b>Hint:</b> '
+            f"first bring {names[1]} "
             f"back from 90° until the ghost's nose and the aircraft's nose point the same "
             f"way up or down; then line the nose up with {names[0]} and the wings with "
-            f"{names[2]}. Watch the distance under the gauge.</span>")
+            f"{names[2]}. Watch the distance under the gauge.</span></div>")
 
     def restart(self) -> None:
         self.app.start_target()
