@@ -511,6 +511,9 @@ def test_slope_run_and_sweep_figures():
     from lessons_lib.apps.steering import run_figure, slope_figure, sweep_figure
 
     assert "16.7°" in slope_figure(0.3).axes[0].get_title()  # atan(0.3)
+    labels = [t for t in slope_figure(0.5).axes[0].texts if t.get_text() in
+              ("tangent", "world up", "right", "road normal\n(up projected)")]
+    assert len(labels) == 4 and all(t.get_bbox_patch() is not None for t in labels)
     sp = track("s_bend")
     traj = simulate(sp, SteeringParams(), 10.0, 5.0, start_offset=1.0)
     fig = run_figure(traj, sp, title="a run")

@@ -130,12 +130,15 @@ def slope_figure(grade: float = 0.5):
     ax.add_collection3d(Poly3DCollection([corners], facecolor=PALETTE["sky"],
                                          edgecolor=PALETTE["black"], alpha=0.35))
     for vec, colour, label, ha in ((3 * t, COLOURS["tangent"], "tangent", "left"),
-                                   (3 * up, PALETTE["grey"], "world up", "left"),
+                                   (3 * up, "#555555", "world up", "left"),
                                    (3 * n, COLOURS["progress"], "road normal\n(up projected)",
                                     "right"),
                                    (3 * r, COLOURS["offset"], "right", "left")):
         ax.quiver(*p, *vec, color=colour, linewidth=2.2, arrow_length_ratio=0.15)
-        ax.text(*(p + 1.1 * vec), label, fontsize=9, color=colour, ha=ha)
+        # on a white backing, a little past the tip: the road's outline and the arrow heads
+        # ran through 'world up' and the 'r' of 'right'
+        ax.text(*(p + 1.2 * vec), label, fontsize=9, color=colour, ha=ha,
+                bbox=dict(facecolor="white", alpha=0.8, edgecolor="none", pad=1.0))
     ax.set_xlim(0, 10)
     ax.set_ylim(-5, 5)
     ax.set_zlim(0, max(5.0, 10 * grade))
