@@ -321,6 +321,10 @@ def test_grid_app_trap(grid_app):
     x, y = xy(a.view.stuck_marks)[0]
     assert x == int(x) and y == int(y)
     assert "stuck" in a.panels["info"].value
+    # counted in words, not "1 pulled segment(s) graze"
+    said = "1 pulled segment grazes" if len(st.stuck) == 1 else "pulled segments graze"
+    assert said in a.panels["info"].value and said in a.preset_note.value
+    assert "(s)" not in a.panels["info"].value + a.preset_note.value
     a.corner_cutting.value = True
     assert not a.state.stuck
 

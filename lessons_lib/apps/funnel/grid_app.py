@@ -41,7 +41,7 @@ def _describe_article(state: GridState) -> str:
 
 def _describe_trap(state: GridState) -> str:
     return (f"The sight test ignores corner touches while A* may not cut corners: "
-            f"{len(state.stuck)} pulled segment(s) graze a wall corner (red cross).")
+            f"{panel.grazing(len(state.stuck))} a wall corner (red cross).")
 
 
 _WHERE = {"start_x": ARTICLE_GRID_START[0], "start_y": ARTICLE_GRID_START[1],

@@ -38,6 +38,11 @@ def step_html(state, k: int) -> str:
         f"{_on_turns(state, s.n_corners)}</span>")
 
 
+def grazing(n: int) -> str:
+    """'1 pulled segment grazes' / '2 pulled segments graze'."""
+    return f"{n} pulled segment grazes" if n == 1 else f"{n} pulled segments graze"
+
+
 def lengths_html(state) -> str:
     """The optimality readout: funnel, exact shortest and zigzag, with their excess."""
     if state.midpoints is None:
@@ -182,7 +187,7 @@ def grid_html(state) -> str:
             f'<span style="color:{PALETTE["vermillion"]}">{len(state.checks) - n_ok} '
             "blocked</span>)")
     if state.stuck:
-        text += (f'<br><b style="color:{PALETTE["vermillion"]}">&#9888; {len(state.stuck)} '
-                 "pulled segment(s) graze a wall corner that A* would never pass: the unit "
-                 "gets stuck there. The sight test must follow the movement rule.</b>")
+        text += (f'<br><b style="color:{PALETTE["vermillion"]}">&#9888; '
+                 f"{grazing(len(state.stuck))} a wall corner that A* would never pass: the "
+                 "unit gets stuck there. The sight test must follow the movement rule.</b>")
     return _BOX.format(text)
