@@ -177,6 +177,12 @@ def test_with_all_three_terms_the_sweep_says_where_the_claim_stops():
             assert np.all(sw.best("rms")[(sw.speeds >= 18.0) & (sw.speeds <= 24.0)] == 1)
     hairpin = m.sweep("hairpin", full, (0.0, 0.0, 0.0))
     assert hairpin.rms[:, hairpin.speeds >= 24.0].min() > 5.0
+    # the page says so for a car starting on the line: from the app's opening start, 2.5 m
+    # off it, the oval's regions above 17 m/s are others ("the regions shift")
+    on_line = m.sweep("oval", full, (0.0, 0.0, 0.0)).best("rms")
+    opening = m.sweep("oval", full, (0.0, 2.5, 0.0)).best("rms")
+    assert SCENARIOS["All three: back to the centre line"].values["start_offset"] == 2.5
+    assert list(on_line) != list(opening)
 
 
 # -- the scenarios ----------------------------------------------------------------------------
