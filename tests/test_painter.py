@@ -545,3 +545,55 @@ def test_the_pointer_rate_limit_follows_a_frames_cost_within_bounds():
     for bad in (-0.1, float("nan"), float("inf"), "0.1", None, True):
         with pytest.raises(ValueError, match="frame's cost"):
             choose_throttle_ms(bad)
+
+
+def test_views_that_share_a_place_swap_without_wiping_each_other():
+    """Lesson 3's lower plot is one of three axes in the same place, one visible at a time.
+    Showing one and hiding another re-renders both: the hidden one's clearing must not wipe
+    the one just drawn (it did when the hidden one came later in the figure), and a moving
+    artist of the hidden one is not drawn."""
+    with plt.ioff():
+        fig = plt.figure(figsize=(5, 3), dpi=100)
+    try:
+        top = fig.add_axes((0.1, 0.75, 0.8, 0.22))
+        views = [fig.add_axes((0.1, 0.1, 0.8, 0.4)) for _ in range(3)]
+        t = np.linspace(0, 6, 100)
+        (dot,) = top.plot([0], [0], "o", color="C3")
+        marks = []
+        for k, ax in enumerate(views):
+            ax.plot(t, np.sin(t + k), color=f"C{k}", lw=2)
+            ax.set_title(f"view {k}")
+            (m,) = ax.plot([1], [0], "s", color="k", ms=9)
+            marks.append(m)
+            ax.set_visible(k == 0)
+        painter = Painter.attach(fig, [dot, *marks])
+        fig.canvas.draw()
+        for shown in (2, 0, 1, 2, 0):
+            for k, ax in enumerate(views):
+                ax.set_visible(k == shown)
+            dot.set_data([shown], [0])
+            fig.canvas.draw()
+            fast = _pixels(fig)
+            assert np.array_equal(fast, _full_pixels(fig)), shown
+        assert painter.partial_draws >= 4
+    finally:
+        plt.close(fig)
+
+
+def test_steering_views_in_any_order_look_like_full_draws():
+    """Lesson 3's lower plot: Terms, Phase portrait and Speed sweep share a place. After the
+    phase portrait, Terms and the sweep came up empty (the hidden portrait's clearing wiped
+    them), with the portrait's moving dot still drawn."""
+    from lessons_lib.apps import SteeringApp
+
+    app = SteeringApp()
+    try:
+        app.painter.render()
+        views = [o[1] if isinstance(o, tuple) else o for o in app.view.options]
+        for view in [*views[1:], *views, views[0], views[-1], views[1]]:
+            app.view.value = view
+            app.show_frame(app.frame_values()[len(app.frame_values()) // 3])
+            app.painter.render()
+            _assert_same_picture(app.fig, f"steering's {view} view")
+    finally:
+        plt.close(app.fig)

@@ -275,8 +275,7 @@ class Painter:
             self.partial_draws += 1
         else:
             self.fast_draws += 1
-        for artist in dynamic:
-            artist.draw(renderer)
+        self._draw_moving(renderer, dynamic)
         fig.stale = False
         return True
 
@@ -490,11 +489,14 @@ class Painter:
         for artist in moving:
             artist.set_animated(True)
         try:
+            # every old box first: an axes shown where a hidden one was (lesson 3's views
+            # share a place) must not be wiped by the hidden one's clearing after it is drawn
             for ax in dirty:
                 old = self._boxes.get(id(ax))
                 if old is not None:
                     r0, r1, c0, c1 = old
                     pixels[r0:r1, c0:c1] = self._base[r0:r1, c0:c1]
+            for ax in dirty:
                 if ax.get_visible():
                     locator = ax.get_axes_locator()
                     ax.apply_aspect(locator(ax, renderer) if locator else None)
@@ -569,10 +571,17 @@ class Painter:
         self._background = np.asarray(renderer.buffer_rgba()).copy()
         self._remember_static(dynamic)
         self._measure(renderer)
-        for artist in dynamic:
-            artist.draw(renderer)
+        self._draw_moving(renderer, dynamic)
         self._key = self._cache_key(renderer)  # drawing may have settled the layout
         fig.stale = False
+
+    @staticmethod
+    def _draw_moving(renderer, dynamic: list[Artist]) -> None:
+        """Draw the moving artists over the background, leaving out those of a hidden axes
+        (a full draw skips a hidden axes and everything in it)."""
+        for artist in dynamic:
+            if artist.axes is None or artist.axes.get_visible():
+                artist.draw(renderer)
 
     def _diff_image(self):
         """``FigureCanvasWebAggCore.get_diff_image`` with :func:`encode_png`."""
