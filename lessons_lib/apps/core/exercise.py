@@ -31,12 +31,21 @@ from .guard import guard_widget
 #: Text in a widgets.HTML gets the widgets' line height (28 px, one control's height), so a
 #: prompt or a verdict that wraps is spaced like a list of buttons; these set a text's own.
 LINE_HEIGHT = "line-height:1.45"
-_OK = (f'<div style="{LINE_HEIGHT}"><span style="color:{PALETTE["green"]};font-weight:600">'
-       "&#10003; {}</span></div>")
-_NO = (f'<div style="{LINE_HEIGHT}"><span style="color:{PALETTE["vermillion"]};'
-       'font-weight:600">&#10007; {}</span></div>')
-_HINT = (f'<div style="{LINE_HEIGHT}"><span style="color:{PALETTE["blue"]}"><b>Hint:</b> '
-         "{}</span></div>")
+
+
+def text_block(html_text: str) -> str:
+    """``html_text`` as a block with its own line height (for a widgets.HTML's value)."""
+    return f'<div style="{LINE_HEIGHT}">{html_text}</div>'
+
+
+def hint_html(text: str, label: str = "Hint:") -> str:
+    """A hint as every exercise shows one: blue, after a bold ``label``."""
+    return text_block(f'<span style="color:{PALETTE["blue"]}"><b>{label}</b> {text}</span>')
+
+
+_OK = text_block(f'<span style="color:{PALETTE["green"]};font-weight:600">&#10003; {{}}</span>')
+_NO = text_block(f'<span style="color:{PALETTE["vermillion"]};font-weight:600">&#10007; {{}}'
+                 "</span>")
 
 _MINUS = dict.fromkeys(map(ord, "\u2212\u2013\u2014\ufe63\uff0d"), "-")
 _NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
@@ -119,7 +128,7 @@ class _Question:
         display(self.widget)
 
     def show_hint(self) -> None:
-        self.feedback.value = _HINT.format(self.hint)
+        self.feedback.value = hint_html(self.hint)
 
     def judge(self, value) -> tuple[bool, str]:
         raise NotImplementedError
@@ -272,7 +281,7 @@ def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple], hi
     elif failures:
         out = widgets.HTML(_NO.format(f"{len(failures)} of {len(cases)} checks failed. First "
                                       "one: " + html.escape(failures[0]))
-                           + _HINT.format(hint))
+                           + hint_html(hint))
     else:
         out = widgets.HTML(_OK.format(f"All {len(cases)} checks pass. Well done!"))
     out.ok = not failures

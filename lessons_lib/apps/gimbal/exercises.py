@@ -13,7 +13,7 @@ import ipywidgets as widgets
 
 from ... import rotations as rot
 from ..core import PALETTE, fmt_number
-from ..core.exercise import LINE_HEIGHT
+from ..core.exercise import LINE_HEIGHT, hint_html, text_block
 from . import model
 from .app import GimbalApp
 
@@ -84,17 +84,15 @@ class ReachExercise:
             text = (f'<span style="color:{PALETTE["vermillion"]};font-weight:600">&#10007; '
                     f"Not yet: {fmt_number(error, 1)}° from the ghost ({html.escape(angles)})."
                     "</span>")
-        self.feedback.value = f'<div style="{LINE_HEIGHT}">{text}</div>'
+        self.feedback.value = text_block(text)
         return self.solved
 
     def hint(self) -> None:
         names = rot.ring_angle_names(self.target.order)
-        self.feedback.value = (
-            f'<div style="{LINE_HEIGHT}"><span style="color:{PALETTE["blue"]}"><b>Hint:</b> '
-            f"first bring {names[1]} "
-            f"back from 90° until the ghost's nose and the aircraft's nose point the same "
-            f"way up or down; then line the nose up with {names[0]} and the wings with "
-            f"{names[2]}. Watch the distance under the gauge.</span></div>")
+        self.feedback.value = hint_html(
+            f"first bring {names[1]} back from 90° until the ghost's nose and the aircraft's "
+            f"nose point the same way up or down; then line the nose up with {names[0]} and "
+            f"the wings with {names[2]}. Watch the distance under the gauge.")
 
     def restart(self) -> None:
         self.app.start_target()

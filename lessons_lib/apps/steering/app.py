@@ -18,7 +18,17 @@ import math
 
 import ipywidgets as widgets
 
-from ..core import Choice, DragHandler, Frame, LessonApp, Preset, Slider, Toggle, side_by_side
+from ..core import (
+    PALETTE,
+    Choice,
+    DragHandler,
+    Frame,
+    LessonApp,
+    Preset,
+    Slider,
+    Toggle,
+    side_by_side,
+)
 from . import model, panel
 from .model import CONTROLLERS, DEFAULTS, DURATION, SCENARIOS, TRACK_LABELS, VIEWS
 from .view import SteeringView
@@ -153,12 +163,10 @@ class SteeringApp(LessonApp):
         notes = [panel.disabled_note(state, labels)]
         if state.view == "Speed sweep":
             notes.insert(0, panel.sweep_caption(state))
-        if state.note:
-            notes.insert(0, f"<div style='font-size:13px;color:#0072B2'>&#8505; "
-                            f"{html.escape(state.note)}</div>")
-        if self.placement_note:
-            notes.insert(0, f"<div style='font-size:13px;color:#0072B2'>&#8505; "
-                            f"{self.placement_note}</div>")
+        for note in (html.escape(state.note), self.placement_note):
+            if note:
+                notes.insert(0, f"<div style='font-size:13px;color:{PALETTE['blue']}'>"
+                                f"&#8505; {note}</div>")
         return {"readout": panel.readout(state, time), "numbers": panel.numbers(state),
                 "notes": "".join(notes), "key": panel.colour_key(state.view)}
 

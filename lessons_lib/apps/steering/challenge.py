@@ -14,7 +14,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..core import PALETTE, LessonApp, Params, make_figure, rc_context
-from ..core.exercise import LINE_HEIGHT
+from ..core.exercise import hint_html, text_block
 from . import model
 from .app import PARAM_CONTROLS
 from .view import COLOURS
@@ -131,12 +131,11 @@ class TuningChallenge(LessonApp):
                  f" The worst moment is {m['max_crosstrack']:.2f} m off at t = "
                  f"{run.trajectory.t[int(np.argmax(np.abs(run.trajectory.crosstrack_error)))]:.1f}"
                  " s: look at the plot.")
-        self.feedback.value = (
-            f"<div style='{LINE_HEIGHT}'><span style='color:{colour};font-weight:600'>"
-            f"{verdict}</span> RMS "
+        self.feedback.value = text_block(
+            f"<span style='color:{colour};font-weight:600'>{verdict}</span> RMS "
             f"{m['rms_crosstrack']:.3f} m (target &lt; {self.target:g} m), max "
             f"{m['max_crosstrack']:.2f} m, steering movement {m['steering_movement']:.1f}."
-            f"{worst}</div>")
+            f"{worst}")
         self.redraw()
         return self.solved
 
@@ -144,7 +143,5 @@ class TuningChallenge(LessonApp):
         """The next hint (they cycle)."""
         hint = HINTS[self.hints_shown % len(HINTS)]
         self.hints_shown += 1
-        self.feedback.value = (f"<div style='{LINE_HEIGHT}'><span style='color:"
-                               f"{PALETTE['blue']}'><b>Hint "
-                               f"{(self.hints_shown - 1) % len(HINTS) + 1} of {len(HINTS)}:"
-                               f"</b> {hint}</span></div>")
+        shown = (self.hints_shown - 1) % len(HINTS) + 1
+        self.feedback.value = hint_html(hint, label=f"Hint {shown} of {len(HINTS)}:")
