@@ -40,11 +40,12 @@ def install(trace_dir: str) -> None:
 
         @functools.wraps(original)
         def traced(self, *args, **kwargs):
-            t0 = time.time()
+            t0, c0 = time.time(), time.thread_time()
             try:
                 return original(self, *args, **kwargs)
             finally:
-                record = {"ev": ev, "t0": t0, "t1": time.time(), "obj": id(self)}
+                record = {"ev": ev, "t0": t0, "t1": time.time(), "obj": id(self),
+                          "cpu": time.thread_time() - c0}
                 if describe is not None:
                     try:
                         record.update(describe(self, *args, **kwargs))
