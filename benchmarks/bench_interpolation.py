@@ -37,7 +37,7 @@ def run() -> list[dict]:
     rows.append(row("scrub t, headless (with data-URL PNG)", time_ms(scrub), budget=BUDGET))
     app.fig.canvas.syncing_data_url = False
     rows.append(row("scrub t + full draw (live)", time_ms(scrub), budget=BUDGET,
-                    note="Play frame interval 50 ms"))
+                    note=f"Play frame interval {app.frame.interval_ms} ms"))
     yaws = itertools.cycle(range(-60, 61, 7))
 
     def move_start_yaw():

@@ -228,7 +228,7 @@ def test_lock_animation_stops_when_the_order_changes(app):
 
 def test_in_a_kernel_lock_it_runs_in_its_event_loop_on_the_clock(app):
     """No Play in the page (a round trip for every frame): the kernel draws the frame the
-    clock has reached, 50 ms apart, and stops at the lock."""
+    clock has reached, LOCK_INTERVAL_MS apart, and stops at the lock."""
     import asyncio
     import time
 
