@@ -82,3 +82,28 @@ def test_new_frames_are_not_encoded_again_as_data_urls(voila_server, page):
                                    c.width = c.height = 4; return c.toDataURL(); }""")
     assert url.startswith("data:image/png;base64,") and len(url) > 40
     h.assert_no_error_text(page)
+
+
+SHOWN = """(i) => { const cell = document.querySelectorAll('#rendered_cells [cell-index]')[i];
+                  const inner = cell.querySelector('.jp-Cell div') || cell.querySelector('div');
+                  return inner.checkVisibility({contentVisibilityAuto: true}); }"""
+
+
+def test_cells_out_of_view_wait_until_the_reader_comes(voila_server, page):
+    """The last cells of a lesson are not laid out while the reader is at the top (so the
+    first figure does not wait for the whole page), and are there once scrolled to, with
+    their widgets and formulas."""
+    h.open_lesson(page, voila_server, "03_spline_steering.ipynb")
+    cells = page.locator("#rendered_cells [cell-index]")
+    last = cells.count() - 1
+    assert page.evaluate(SHOWN, 0), "the top of the lesson is not rendered"
+    assert not page.evaluate(SHOWN, last), "the end of the lesson was rendered out of view"
+    exercise = page.locator(".widget-button", has_text="Check").last
+    exercise.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    box = exercise.bounding_box()
+    assert box is not None and box["width"] > 20 and box["height"] > 10
+    cells.nth(last).scroll_into_view_if_needed()
+    page.wait_for_function(f"() => ({SHOWN})({last})", timeout=10_000)
+    assert page.locator("#rendered_cells mjx-container").count() > 10   # formulas typeset
+    h.assert_no_error_text(page)
