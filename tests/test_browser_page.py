@@ -17,6 +17,7 @@ import pytest
 import browser as h
 
 LESSON = "02_euler_vs_slerp.ipynb"
+STEERING = "03_spline_steering.ipynb"
 CDN = "https://cdn.jsdelivr.net/"
 
 
@@ -93,7 +94,7 @@ def test_cells_out_of_view_wait_until_the_reader_comes(voila_server, page):
     """The last cells of a lesson are not laid out while the reader is at the top (so the
     first figure does not wait for the whole page), and are there once scrolled to, with
     their widgets and formulas."""
-    h.open_lesson(page, voila_server, "03_spline_steering.ipynb")
+    h.open_lesson(page, voila_server, STEERING)
     cells = page.locator("#rendered_cells [cell-index]")
     last = cells.count() - 1
     assert page.evaluate(SHOWN, 0), "the top of the lesson is not rendered"
@@ -105,5 +106,44 @@ def test_cells_out_of_view_wait_until_the_reader_comes(voila_server, page):
     assert box is not None and box["width"] > 20 and box["height"] > 10
     cells.nth(last).scroll_into_view_if_needed()
     page.wait_for_function(f"() => ({SHOWN})({last})", timeout=10_000)
-    assert page.locator("#rendered_cells mjx-container").count() > 10   # formulas typeset
+    # every formula of the lesson typeset, those after the first app too (put off until the
+    # first figure is painted)
+    page.wait_for_function(f"() => document.querySelectorAll('#rendered_cells mjx-container')"
+                           f".length >= {formula_count(STEERING)}", timeout=20_000)
+    assert page.locator(".lessons-math-later").count() == 0
     h.assert_no_error_text(page)
+
+
+def formula_count(notebook: str) -> int:
+    """How many $...$ and $$...$$ formulas the notebook's markdown holds."""
+    import nbformat
+
+    nb = nbformat.read(h.NOTEBOOKS / notebook, as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    display = re.findall(r"\$\$(.+?)\$\$", text, re.S)
+    inline = re.findall(r"\$(.+?)\$", re.sub(r"\$\$(.+?)\$\$", "", text, flags=re.S), re.S)
+    return len(display) + len(inline)
+
+
+def test_formulas_after_the_first_app_wait_for_its_figure(voila_server, page):
+    """Voila typesets every formula before it builds the first widget; the lessons' page
+    typesets those after the first app once its figure is painted: at that first paint
+    some are still TeX source in a cell marked for later, and a moment after none is."""
+    page.add_init_script("""(() => {
+      const draw = CanvasRenderingContext2D.prototype.drawImage;
+      window.__atFirstPaint = null;
+      CanvasRenderingContext2D.prototype.drawImage = function (src, ...rest) {
+        const out = draw.call(this, src, ...rest);
+        if (window.__atFirstPaint === null && src instanceof HTMLCanvasElement
+            && this.canvas.closest && this.canvas.closest('.jupyter-matplotlib-figure')
+            && document.querySelector('img, canvas')) {
+          window.__atFirstPaint = document.querySelectorAll('.lessons-math-later').length;
+        }
+        return out;
+      };
+    })();""")
+    h.open_lesson(page, voila_server, STEERING)
+    assert page.evaluate("window.__atFirstPaint") > 0
+    page.wait_for_function(f"() => document.querySelectorAll('#rendered_cells mjx-container')"
+                           f".length >= {formula_count(STEERING)}", timeout=20_000)
+    assert page.locator(".lessons-math-later").count() == 0
