@@ -3,8 +3,10 @@
     python benchmarks/ab_first_figure.py gimbal --rounds=6 \
         --variant="fill 1 s:" --variant="fill 30 s:--VoilaKernelManager.fill_delay=30"
 
-Each ``--variant`` is ``label:arg arg ...`` (extra Voila arguments; ``env NAME=VALUE``
-words set the server's environment). Every server serves ``notebooks/`` with ``voila.json``;
+Each ``--variant`` is ``label:arg arg ...`` (extra Voila arguments; ``env:NAME=VALUE``
+words set the server's environment, a ``query:?...`` word is added to the page's address,
+e.g. ``query:?lessons_defer=0`` for the page without the lessons' template's deferrals).
+Every server serves ``notebooks/`` with ``voila.json``;
 before each page all of them must be quiet (``bench_browser.server_quiet``: a refilling
 pool would share the machine), then one page is opened in a fresh browser context, as
 ``bench_browser.first_figure_s`` does. Printed per variant: the median and every sample of
@@ -30,16 +32,18 @@ from page_timeline import FIRST_PAINT, _v1_message  # noqa: E402
 import browser as harness  # noqa: E402  (tests/browser.py)
 
 
-def parse_variant(text: str) -> tuple[str, list[str], dict]:
+def parse_variant(text: str) -> tuple[str, list[str], dict, str]:
     label, _, rest = text.partition(":")
-    args, env = [], {}
+    args, env, query = [], {}, ""
     for word in rest.split():
         if word.startswith("env:"):
             k, _, v = word[4:].partition("=")
             env[k] = v
+        elif word.startswith("query:"):
+            query = word[len("query:"):]
         else:
             args.append(word)
-    return label, args, env
+    return label, args, env, query
 
 
 def start(args: list[str], env: dict) -> harness.VoilaServer:
@@ -48,7 +52,7 @@ def start(args: list[str], env: dict) -> harness.VoilaServer:
     return server
 
 
-def one(browser, server, notebook: str) -> dict:
+def one(browser, server, notebook: str, query: str = "") -> dict:
     context = new_context(browser)
     page = context.new_page()
     marks: dict = {}
@@ -67,7 +71,7 @@ def one(browser, server, notebook: str) -> dict:
     page.on("websocket", on_ws)
     try:
         t0 = time.time() * 1000
-        page.goto(server.render_url(notebook), timeout=180_000)
+        page.goto(server.render_url(notebook) + query, timeout=180_000)
         page.wait_for_function(FIRST_PAINT, timeout=180_000, polling=10)
         paint = page.evaluate("""() => { const B = window.__bench;
                                    return B.paints.find(p => p[0] >= B.decoded[0])[0]; }""")
@@ -86,9 +90,9 @@ def main(argv: list[str]) -> None:
     variants = [parse_variant(a.split("=", 1)[1]) for a in argv if a.startswith("--variant=")]
     servers = []
     try:
-        for _, args, env in variants:
+        for _, args, env, _ in variants:
             servers.append(start(args, env))
-        results = {label: [] for label, _, _ in variants}
+        results = {label: [] for label, _, _, _ in variants}
         loads = []
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=harness.CHROMIUM, headless=True,
@@ -96,11 +100,11 @@ def main(argv: list[str]) -> None:
             try:
                 for k in range(rounds):
                     order = list(zip(variants, servers, strict=True))
-                    for (label, _, _), server in (order if k % 2 == 0 else order[::-1]):
+                    for (label, _, _, query), server in (order if k % 2 == 0 else order[::-1]):
                         for s in servers:
                             server_quiet(s)
                         loads.append(os.getloadavg()[0])
-                        r = one(browser, server, lesson.notebook)
+                        r = one(browser, server, lesson.notebook, query)
                         results[label].append(r)
                         print(f"  {label}: ws {r['ws']:.0f}  state {r['state']:.0f}  "
                               f"paint {r['paint']:.0f} ms  (load {loads[-1]:.1f})",

@@ -147,3 +147,15 @@ def test_formulas_after_the_first_app_wait_for_its_figure(voila_server, page):
     page.wait_for_function(f"() => document.querySelectorAll('#rendered_cells mjx-container')"
                            f".length >= {formula_count(STEERING)}", timeout=20_000)
     assert page.locator(".lessons-math-later").count() == 0
+
+
+def test_the_deferrals_can_be_turned_off_from_the_address(voila_server, page):
+    """?lessons_defer=0: the page as Voila's lab template makes it (every cell laid out,
+    every formula typeset before the widgets), for comparisons and to rule them out."""
+    url = voila_server.render_url(STEERING)
+    page.goto(url + ("&" if "?" in url else "?") + "lessons_defer=0", timeout=120_000)
+    page.wait_for_selector(h.FIGURE, timeout=120_000, state="visible")
+    cells = page.locator("#rendered_cells [cell-index]")
+    assert page.evaluate(SHOWN, cells.count() - 1)
+    assert page.locator(".lessons-math-later").count() == 0
+    assert page.locator("#rendered_cells mjx-container").count() >= formula_count(STEERING)
