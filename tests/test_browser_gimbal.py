@@ -117,6 +117,7 @@ def _lock_each_order(page, orders) -> None:
         before = h.canvas_images(page)
         select_order(page, order)
         h.wait_for_pixels_change(page, before, figure=0, timeout=WAIT / 1000)
+        h.wait_idle(page)       # the new order drawn and the page settled before Lock it
         page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
         page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-locked", timeout=WAIT)
         middle = rot.middle_angle_name(order)
