@@ -197,7 +197,7 @@ class Lesson:
 LESSONS = [
     Lesson("gimbal", "01_gimbal_lock.ipynb", keyboard=["pitch (X)", "yaw (Y)"],
            drag=["roll (Z)"], buttons=[("Lock it", "Reset"), ("top", "3/4")],
-           animations=[("Lock it", "Reset", 1.0, 25)],
+           animations=[("Lock it", "Reset", 1.0, 20)],
            figure_drag=[(0, (0.3, 0.5), (0.55, 0.58))]),
     Lesson("slerp", "02_euler_vs_slerp.ipynb", keyboard=["t", "yaw"], drag=["t"],
            play="lessons_lib.apps.interpolation:InterpolationApp"),
