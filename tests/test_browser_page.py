@@ -106,11 +106,7 @@ def test_cells_out_of_view_wait_until_the_reader_comes(voila_server, page):
     assert box is not None and box["width"] > 20 and box["height"] > 10
     cells.nth(last).scroll_into_view_if_needed()
     page.wait_for_function(f"() => ({SHOWN})({last})", timeout=10_000)
-    # every formula of the lesson typeset, those after the first app too (put off until the
-    # first figure is painted)
-    page.wait_for_function(f"() => document.querySelectorAll('#rendered_cells mjx-container')"
-                           f".length >= {formula_count(STEERING)}", timeout=20_000)
-    assert page.locator(".lessons-math-later").count() == 0
+    wait_for_every_formula(page, STEERING)   # those after the first app too (put off)
     h.assert_no_error_text(page)
 
 
@@ -123,6 +119,13 @@ def formula_count(notebook: str) -> int:
     display = re.findall(r"\$\$(.+?)\$\$", text, re.S)
     inline = re.findall(r"\$(.+?)\$", re.sub(r"\$\$(.+?)\$\$", "", text, flags=re.S), re.S)
     return len(display) + len(inline)
+
+
+def wait_for_every_formula(page, notebook: str) -> None:
+    """Every formula of the notebook typeset on the page, and no cell left waiting for it."""
+    page.wait_for_function(f"() => document.querySelectorAll('#rendered_cells mjx-container')"
+                           f".length >= {formula_count(notebook)}", timeout=20_000)
+    assert page.locator(".lessons-math-later").count() == 0
 
 
 def test_formulas_after_the_first_app_wait_for_its_figure(voila_server, page):
@@ -144,9 +147,7 @@ def test_formulas_after_the_first_app_wait_for_its_figure(voila_server, page):
     })();""")
     h.open_lesson(page, voila_server, STEERING)
     assert page.evaluate("window.__atFirstPaint") > 0
-    page.wait_for_function(f"() => document.querySelectorAll('#rendered_cells mjx-container')"
-                           f".length >= {formula_count(STEERING)}", timeout=20_000)
-    assert page.locator(".lessons-math-later").count() == 0
+    wait_for_every_formula(page, STEERING)
 
 
 def test_the_deferrals_can_be_turned_off_from_the_address(voila_server, page):
