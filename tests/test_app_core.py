@@ -145,6 +145,48 @@ def test_every_crafted_message_is_refused_and_the_app_keeps_working(app):
     assert app.t.value == pytest.approx(0.2) and app.play_button.value
 
 
+def _noisy(value: float) -> float:
+    """``value`` as a page's float slider sends it back: one rounding step off."""
+    return math.nextafter(value, math.inf)
+
+
+def test_a_float_slider_echo_of_the_kernels_value_changes_nothing(app):
+    """noUiSlider reports -88.99999999999999 for -89 and the page sends it back: the echo of
+    each value set in the kernel is dropped, the older ones too when they come late."""
+    computes, draws = app.compute_count, app.draw_count
+    for amplitude in (1.5, 1.7, 1.9):                 # the kernel sets three values
+        app.amplitude.value = amplitude
+    assert (app.compute_count, app.draw_count) == (computes + 3, draws + 3)
+    for amplitude in (1.5, 1.9):      # late echoes (1.7's came back exact: never sent)
+        app.amplitude.comm.handle_msg(message({"value": _noisy(amplitude)}))
+    assert app.amplitude.value == 1.9 and app.last_error is None
+    assert (app.compute_count, app.draw_count) == (computes + 3, draws + 3)
+    assert app.amplitude._lesson_echoes.dropped == 2
+    app.t.value = 0.35                                 # the frame slider too (Play)
+    app.t.comm.handle_msg(message({"value": _noisy(0.35)}))
+    assert app.t.value == 0.35 and app.draw_count == draws + 4
+
+
+def test_a_person_moving_a_float_slider_is_never_taken_for_an_echo(app):
+    app.amplitude.value = 1.5
+    app.amplitude.value = 1.6
+    app.amplitude.comm.handle_msg(message({"value": 1.5}))   # back one step, exactly
+    assert app.amplitude.value == 1.5 and app.state.peak == pytest.approx(1.5, abs=0.01)
+    app.amplitude.comm.handle_msg(message({"value": 1.6000001}))   # not a rounding apart
+    assert app.amplitude.value == 1.6000001
+    app.amplitude.comm.handle_msg(message({"value": _noisy(1.6000001)}))
+    assert app.amplitude.value == 1.6000001            # within rounding of itself: no change
+    computes = app.compute_count
+    app.amplitude.comm.handle_msg(message({"value": 2.0}))
+    assert app.amplitude.value == 2.0 and app.compute_count == computes + 1
+    # an echo of a value whose turn has passed is a person's move (pending values go in order)
+    app.amplitude.value = 1.0
+    app.amplitude.value = 1.2
+    app.amplitude.comm.handle_msg(message({"value": _noisy(1.2)}))  # 1.0's echo never came
+    app.amplitude.comm.handle_msg(message({"value": _noisy(1.0)}))
+    assert app.amplitude.value == _noisy(1.0)
+
+
 def test_a_failing_callback_shows_one_line_and_leaves_the_app_working():
     class Fragile(WaveApp):
         def compute(self, p):

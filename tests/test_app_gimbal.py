@@ -217,6 +217,30 @@ def test_lock_it_animates_the_middle_ring_over_a_second(app):
     assert -90 < middle < -20
 
 
+def test_lock_it_ends_locked_when_the_pages_echoes_come_late(app):
+    """The page's slider sends back each value the kernel set, rounded (-88.99999999999999
+    for -89), and the echo of the last frame but one came after the lock: it put the ring
+    back to -89 and "Lock it" never locked (a browser test, now and then, for order XYZ)."""
+    import math
+
+    def page_sends(value):
+        app.pitch.comm.handle_msg({"content": {"data": {
+            "method": "update", "state": {"value": value}, "buffer_paths": []}},
+            "buffers": []})
+
+    app.lock_button.click()
+    for k in range(1, model.LOCK_FRAMES + 1):
+        app.lock_play.value = k
+    assert app.state.badge == "locked"
+    draws = app.draw_count
+    for value in model.lock_path(-20.0)[1:]:   # every frame's echo, after the last frame
+        page_sends(math.nextafter(value, 0.0))
+    assert app.pitch.value == -90.0 and app.state.badge == "locked"
+    assert app.draw_count == draws and app.last_error is None
+    page_sends(-89.0)                          # the learner's own arrow key still works
+    assert app.pitch.value == -89.0 and app.state.badge == "near"
+
+
 def test_lock_animation_stops_when_the_order_changes(app):
     app.lock_button.click()
     app.lock_play.value = 3

@@ -8,6 +8,14 @@ would apply any synced trait: a slider's ``max``, a Play's ``interval``, a dropd
 control (``value``; ``index`` for a choice; ``playing`` for Play), each checked for type,
 finiteness and range. Anything else is refused: the widget keeps its value, the page is sent
 the value actually kept, and ``on_refused`` gets one sentence saying why.
+
+A float slider's page also sends back values the kernel set: ipywidgets' slider view hands
+the kernel's value to noUiSlider, which snaps it to the step through a percentage and
+reports, say, -88.99999999999999 for -89; the view sends that back as the person's move.
+Each such echo cost a second update and picture, and one that arrived after a newer value
+(Play, "Lock it", a drag) put the control back to the older one: "Lock it" ended at -89 with
+no lock, and a drag of lesson 3's car drew every position twice. :class:`EchoFilter` drops
+them (see there).
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from __future__ import annotations
 import functools
 import logging
 import math
+from collections import deque
 from collections.abc import Callable
 
 import ipywidgets as widgets
@@ -89,6 +98,67 @@ def check_update(w: widgets.Widget, state: dict) -> None:
             raise ValueError(f"cannot be given {short(value)} from the page")
 
 
+#: A value within this share of a step of one the kernel set is that value come back.
+ECHO_SHARE = 1e-9
+#: How many values the kernel set that may still come back (Play sets 25 a second).
+ECHO_PENDING = 256
+
+
+class EchoFilter:
+    """Tells a float slider's echo of a value the kernel set from a person's move.
+
+    The page's messages arrive in the order it sent them, and it echoes a value as soon as
+    it receives it: so the kernel's values come back in the order they were set, each within
+    rounding (:data:`ECHO_SHARE` of a step) of the value set, never equal to it (an exact
+    value is not sent back). A page value that matches one still pending is its echo: it and
+    every older pending value are dropped. A value within rounding of the slider's current
+    one (an echo of the value it was made with) is dropped too. A person's move is either a
+    whole step away, or equal to a value, never a rounding apart: it goes through.
+    """
+
+    def __init__(self, w: widgets.Widget) -> None:
+        self.widget = w
+        self.pending: deque = deque(maxlen=ECHO_PENDING)
+        self.dropped = 0
+        self._from_page = False
+        w.observe(self._note, names="value")
+
+    @staticmethod
+    def applies(w: widgets.Widget) -> bool:
+        return isinstance(w, widgets.FloatSlider)
+
+    def _note(self, change) -> None:
+        if not self._from_page:
+            self.pending.append(change["new"])
+
+    def _near(self, a, b) -> bool:
+        return a != b and abs(a - b) <= ECHO_SHARE * abs(float(self.widget.step))
+
+    def is_echo(self, state: dict) -> bool:
+        """True (and the pending values up to it forgotten) when ``state`` is an echo."""
+        value = state.get("value") if set(state) == {"value"} else None
+        if not is_number(value) or not math.isfinite(value):
+            return False
+        for i, kept in enumerate(self.pending):
+            if self._near(kept, value):
+                for _ in range(i + 1):
+                    self.pending.popleft()
+                self.dropped += 1
+                return True
+        if self._near(self.widget.value, value):
+            self.dropped += 1
+            return True
+        return False
+
+    def apply(self, state: dict) -> None:
+        """Set ``state`` from the page (not noted as the kernel's)."""
+        self._from_page = True
+        try:
+            self.widget.set_state(state)
+        finally:
+            self._from_page = False
+
+
 def handle_message(w: widgets.Widget, on_refused: Callable[[str], None], msg: dict) -> None:
     """Apply one front-end message to ``w`` if it is something a person could do."""
     content = msg.get("content") if isinstance(msg, dict) else None
@@ -109,7 +179,11 @@ def handle_message(w: widgets.Widget, on_refused: Callable[[str], None], msg: di
         if buffer_paths:
             raise ValueError("cannot be given binary data from the page")
         check_update(w, state)
-        w.set_state(state)
+        echoes = getattr(w, "_lesson_echoes", None)
+        if echoes is None:
+            w.set_state(state)
+        elif not echoes.is_echo(state):
+            echoes.apply(state)
     except Exception as exc:
         reason = str(exc) if isinstance(exc, ValueError) else "cannot take that value"
         log.info("control %s refused %s: %s", _label(w), short(state), reason)
@@ -130,9 +204,11 @@ def guard_widget(w: widgets.Widget, on_refused: Callable[[str], None]) -> bool:
         return False
     if type(w).__module__.startswith("ipympl"):
         return False
+    if EchoFilter.applies(w):
+        w._lesson_echoes = EchoFilter(w)
     comm.on_msg(functools.partial(handle_message, w, on_refused))
     comm._lesson_guarded = True
     return True
 
 
-__all__ = ["allowed_keys", "check_update", "guard_widget", "handle_message"]
+__all__ = ["EchoFilter", "allowed_keys", "check_update", "guard_widget", "handle_message"]
