@@ -715,6 +715,12 @@ def _floor_graph(wkb: bytes):
     return edges, corners, sees | sees.T, tol
 
 
+def prepare_shortest_paths(free) -> None:
+    """Build (and keep) the part of :func:`shortest_path`'s graph that depends on the floor
+    alone, so that the first query on ``free`` costs no more than the next ones."""
+    _floor_graph(_floor(free).wkb)
+
+
 def shortest_path(free, start, goal) -> np.ndarray:
     """The exact shortest path from ``start`` to ``goal`` on the floor ``free``: Dijkstra over
     the visibility graph of start, goal and the reflex corners. An (N, 2) array, start and

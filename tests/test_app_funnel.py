@@ -638,3 +638,55 @@ def test_sweeping_the_radius_back_and_forth_builds_each_floor_once(app):
         w.value = v
     assert model._eroded.cache_info().misses == eroded.misses
     assert navmesh._floor_graph.cache_info().misses == graphs.misses
+
+
+
+def test_in_a_kernel_every_radius_floor_is_built_while_the_learner_reads(monkeypatch):
+    """A radius's first visit built its floor, navmesh and visibility graph (~50 ms, the
+    slider's slowest step): in a kernel the app builds them all in its event loop, one
+    step at a time, after it is shown. Outside a kernel nothing runs in the background."""
+    import asyncio
+
+    from lessons_lib import navmesh
+    from lessons_lib.apps.core import app as core_app
+    from lessons_lib.apps.funnel import model as funnel_model
+
+    funnel_model._eroded.cache_clear()
+    navmesh._floor_graph.cache_clear()
+    FunnelApp()
+    assert funnel_model._eroded.cache_info().currsize == 0
+    monkeypatch.setattr(core_app, "in_kernel", lambda: True)
+
+    async def shown_in_a_kernel():
+        app = FunnelApp()
+        assert funnel_model._eroded.cache_info().currsize == 0   # nothing before it shows
+        await app._idle_task
+        return app
+
+    app = asyncio.run(shown_in_a_kernel())
+    assert funnel_model._eroded.cache_info().currsize == 18       # 0.05 to 0.90 m
+    assert navmesh._floor_graph.cache_info().currsize >= 18
+    builds = funnel_model._eroded.cache_info().misses
+    for k in range(1, 19):                     # the learner sweeps the slider: all built
+        app.radius.value = round(0.05 * k, 2)
+        assert app.last_error is None
+    assert funnel_model._eroded.cache_info().misses == builds
+
+
+def test_idle_work_stops_quietly_at_a_failing_step(monkeypatch):
+    import asyncio
+
+    from lessons_lib.apps.core import app as core_app
+
+    monkeypatch.setattr(core_app, "in_kernel", lambda: True)
+    calls = []
+
+    async def run():
+        app = FunnelApp()
+        app.when_idle([lambda: calls.append(1), lambda: 1 / 0, lambda: calls.append(2)],
+                      pause=0.0)
+        await app._idle_task
+        return app
+
+    app = asyncio.run(run())
+    assert calls == [1] and app.last_error is None

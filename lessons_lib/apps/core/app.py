@@ -54,6 +54,8 @@ def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
 
 #: In a kernel Play, the pause after each frame is at least this share of what it cost.
 PLAY_REST = 0.5
+#: Seconds between two steps of :meth:`LessonApp.when_idle`'s work.
+IDLE_PAUSE = 0.1
 
 
 def side_by_side(left: widgets.Widget, right: widgets.Widget) -> widgets.HBox:
@@ -286,6 +288,26 @@ class LessonApp(GifExport):
         w.disabled = not enabled
         spec = self._specs.get(name)
         w.tooltip = (spec.help if spec is not None else None) if enabled else (reason or None)
+
+    def when_idle(self, steps, pause: float = IDLE_PAUSE) -> None:
+        """Call ``steps`` (functions of no argument) one at a time in the kernel's event
+        loop, ``pause`` seconds apart: work the app will want later (a cache to fill) is
+        done while the learner reads, before a pre-heated kernel's student arrives, and a
+        message from the page waits at most one step. Outside a kernel nothing is run
+        (the caches fill on first use); a step that fails ends the run, quietly."""
+        if not self._kernel_play:
+            return
+
+        async def run():
+            for step in steps:
+                await asyncio.sleep(pause)
+                try:
+                    step()
+                except Exception:  # a cache filled later, on first use: nothing is lost
+                    log.info("idle work %s failed", step, exc_info=True)
+                    return
+
+        self._idle_task = asyncio.ensure_future(run())
 
     # -- params, batching, update -------------------------------------------------------------
     @property

@@ -185,6 +185,11 @@ class FunnelApp(LessonApp):
         self._resizing = False
         super().__init__(**initial)
         self.go_to_end()
+        # each radius's floor is built on its first visit (~50 ms, the slider's slowest
+        # step): in a kernel, build them all while the learner reads
+        spec = self._specs["radius"]
+        self.when_idle(functools.partial(model.prepare_floor, spec.min + k * spec.step)
+                       for k in range(1, round((spec.max - spec.min) / spec.step) + 1))
 
     # -- the loop ---------------------------------------------------------------------------
     def build(self) -> None:
