@@ -3,7 +3,7 @@
 The loop is :class:`~lessons_lib.apps.core.LessonApp`'s: the sliders and the order menu are
 declared controls; :func:`.model.compute_state` turns them into a frozen state;
 :class:`.view.GimbalView` and :mod:`.panel` show it. "Lock it" animates the middle ring to
-+-90 over a second, one frame per 50 ms: in a kernel a task of its event loop draws the
++-90 over a second, one frame per 40 ms: in a kernel a task of its event loop draws the
 frame the clock has reached (as the core's Play does); elsewhere a hidden ``widgets.Play``
 ticks in the page.
 """
