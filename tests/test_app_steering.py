@@ -600,3 +600,16 @@ def test_the_notebooks_crosstrack_text():
     off = simulate(oval, both.replace(use_crosstrack=False), 10.0, 30.0, start_offset=2.5)
     on = simulate(oval, both, 10.0, 30.0, start_offset=2.5)
     assert math.isnan(off.metrics()["settle_time"]) and on.metrics()["settle_time"] < 3.0
+
+
+def test_a_drag_on_the_map_is_paced_by_one_run_from_another_start(monkeypatch):
+    """The page sends pointer moves no faster than a move costs here: a re-simulation from
+    another start (pointer_cost) and a draw, not the first compute (which built the road)."""
+    from lessons_lib.apps.core import app as core_app
+
+    app = SteeringApp()
+    misses = m._run.cache_info().misses
+    assert app.pointer_cost() > 0 and m._run.cache_info().misses == misses + 1  # not cached
+    monkeypatch.setattr(core_app, "in_kernel", lambda: True)
+    monkeypatch.setattr(SteeringApp, "pointer_cost", lambda self: 0.4)
+    assert SteeringApp().fig.canvas.pan_zoom_throttle == 250.0    # the slowest pace

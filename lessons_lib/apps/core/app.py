@@ -106,6 +106,11 @@ class LessonApp(GifExport):
     def refresh_controls(self, params: Params) -> None:
         """Hook: enable/disable controls (:meth:`set_enabled`) before each compute."""
 
+    def pointer_cost(self) -> float:
+        """Hook: seconds of model work a pointer move on the figure costs (the page's
+        pointer moves are paced by it and a full draw). Default: the first compute's."""
+        return self.compute_seconds
+
     def dynamic_artists(self):
         """Optional: the artists :meth:`draw` moves, for fast redraws (:mod:`.painter`).
 
@@ -142,7 +147,7 @@ class LessonApp(GifExport):
         self._finish(preset)
         if in_kernel() and not self.painter.page_attached:
             # before the page makes its view: pointer moves no faster than the kernel draws
-            pace_pointer(self.fig, self.compute_seconds)
+            pace_pointer(self.fig, self.pointer_cost())
 
     def _build_controls(self, initial: dict) -> None:
         names = set(self._specs) | ({self.frame.name} if self.frame else set())
