@@ -54,6 +54,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from lessons_lib.apps.gimbal.model import LOCK_FRAMES, LOCK_INTERVAL_MS  # noqa: E402
+
 import browser as harness  # noqa: E402  (tests/browser.py)
 from common import row  # noqa: E402
 
@@ -197,7 +199,8 @@ class Lesson:
 LESSONS = [
     Lesson("gimbal", "01_gimbal_lock.ipynb", keyboard=["pitch (X)", "yaw (Y)"],
            drag=["roll (Z)"], buttons=[("Lock it", "Reset"), ("top", "3/4")],
-           animations=[("Lock it", "Reset", 1.0, 20)],
+           animations=[("Lock it", "Reset", LOCK_FRAMES * LOCK_INTERVAL_MS / 1000,
+                         LOCK_FRAMES)],
            figure_drag=[(0, (0.3, 0.5), (0.55, 0.58))]),
     Lesson("slerp", "02_euler_vs_slerp.ipynb", keyboard=["t", "yaw"], drag=["t"],
            play="lessons_lib.apps.interpolation:InterpolationApp"),
