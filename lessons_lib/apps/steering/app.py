@@ -157,6 +157,12 @@ class SteeringApp(LessonApp):
         moving = [s.tangent_arrow, s.offset_arrow, s.cursor, s.phase_dot]
         for view in (s.overview, s.closeup):
             moving += [view.car, view.progress_dot, view.target_dot, view.target_line]
+        # what a new run changes, so that a new run (a control, a drag of the car) redraws
+        # these instead of re-rendering the map and the terms plot with their ticks; with
+        # what lies over them on the map (start and end marks, the title's white box)
+        o = s.overview
+        moving += [*s.term_lines.values(), s.end_line, o.path_line, o.start_mark, o.end_mark,
+                   o.title]
         return moving
 
     def panel(self, state, time) -> dict[str, str]:
