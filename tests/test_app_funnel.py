@@ -690,3 +690,30 @@ def test_idle_work_stops_quietly_at_a_failing_step(monkeypatch):
 
     app = asyncio.run(run())
     assert calls == [1] and app.last_error is None
+
+
+def test_a_point_put_on_the_map_lands_on_the_sliders_steps_and_on_the_floor():
+    """The page snaps start and goal to their sliders' 0.05 m steps and sent the snapped
+    value back as a move: every click or drag on the map computed and drew three times, and
+    a point by a wall could round into it. They are put on the floor's nearest step here."""
+    app = FunnelApp()
+    rng = np.random.default_rng(4)
+    free, _mesh = model.lesson_floor()
+    edge = free.buffer(-0.012).boundary             # 12 mm from a wall, all round the map
+    by_walls = [np.array(edge.interpolate(d).coords[0])
+                for d in np.linspace(0.0, edge.length, 120, endpoint=False)]
+    for q in [*by_walls, *rng.uniform([0.2, 0.2], [15.8, 9.8], (60, 2))]:
+        if app.mesh.locate(q) is None:
+            continue
+        app.set_points(goal=q)
+        g = (app.goal_x.value, app.goal_y.value)
+        assert all(v == round(round(v / 0.05) * 0.05, 12) for v in g), g   # on the steps
+        assert app.mesh.locate(g) is not None and app.state.error is None, (q, g)
+        assert math.hypot(g[0] - q[0], g[1] - q[1]) <= 0.05 * math.sqrt(2) * 1.5
+    # the lesson's walls lie on the 0.05 m grid; a wall that does not (here at x >= 5.04)
+    # could take the nearest step: the nearest step on the floor is taken instead
+    app.mesh = SimpleNamespace(locate=lambda p: None if p[0] >= 5.04 else 0)
+    assert app._on_floor_grid("goal", 5.03, 3.01) == (5.0, 3.0)
+    assert app._on_floor_grid("goal", 5.01, 3.01) == (5.0, 3.0)
+    app.mesh = SimpleNamespace(locate=lambda p: None)
+    assert app._on_floor_grid("goal", 5.03, 3.01) is None

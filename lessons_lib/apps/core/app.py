@@ -348,6 +348,14 @@ class LessonApp(GifExport):
             for name, value in checked.items():
                 getattr(self, name).value = value
 
+    def on_grid(self, name: str, value: float) -> float:
+        """``value`` moved to the nearest step of slider ``name`` (within its current
+        range): what the page's slider shows. A value set off its steps comes back from
+        the page snapped, as a move of its own: a second compute and picture."""
+        w = getattr(self, name)
+        k = round((float(value) - w.min) / w.step)
+        return float(min(w.max, max(w.min, round(w.min + k * w.step, 12))))
+
     def request_update(self) -> None:
         """Ask for an update: now, or at the end of the current batch."""
         self._pending = True

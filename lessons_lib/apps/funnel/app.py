@@ -298,17 +298,33 @@ class FunnelApp(LessonApp):
 
     # -- start and goal -----------------------------------------------------------------------
     def set_points(self, start=None, goal=None) -> None:
-        """Move the start and/or goal (map coordinates, on the floor) and run everything."""
+        """Move the start and/or goal (map coordinates, on the floor) and run everything.
+        Each goes to the nearest point on the floor of its sliders' 0.05 m steps: the page
+        would snap it there anyway, and send that back as a second move."""
         values = {}
         for name, p in (("start", start), ("goal", goal)):
             if p is None:
                 continue
             x, y = (float(v) for v in p)
-            if not (math.isfinite(x) and math.isfinite(y)) or self.mesh.locate((x, y)) is None:
+            snapped = (self._on_floor_grid(name, x, y)
+                       if math.isfinite(x) and math.isfinite(y)
+                       and self.mesh.locate((x, y)) is not None else None)
+            if snapped is None:
                 raise ValueError(f"the {name} ({x:.2f}, {y:.2f}) is inside a wall or outside "
                                  "the map: put it on the floor")
-            values[f"{name}_x"], values[f"{name}_y"] = round(x, 2), round(y, 2)
+            values[f"{name}_x"], values[f"{name}_y"] = snapped
         self.set(**values)
+
+    def _on_floor_grid(self, name: str, x: float, y: float) -> tuple[float, float] | None:
+        """The sliders' grid point nearest (x, y) that is on the floor (of the 3 x 3 around
+        the nearest one: a point by a wall may round into it), or None."""
+        sx, sy = self.on_grid(f"{name}_x", x), self.on_grid(f"{name}_y", y)
+        step_x, step_y = getattr(self, f"{name}_x").step, getattr(self, f"{name}_y").step
+        around = sorted(((self.on_grid(f"{name}_x", sx + i * step_x),
+                          self.on_grid(f"{name}_y", sy + j * step_y))
+                         for i in (-1, 0, 1) for j in (-1, 0, 1)),
+                        key=lambda q: math.hypot(q[0] - x, q[1] - y))
+        return next((q for q in around if self.mesh.locate(q) is not None), None)
 
     @property
     def start(self) -> np.ndarray:
