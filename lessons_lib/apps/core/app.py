@@ -109,7 +109,7 @@ class LessonApp(GifExport):
     def pointer_cost(self) -> float:
         """Hook: CPU seconds of model work a pointer move on the figure costs (the page's
         pointer moves are paced by it and a full draw). Default: the first compute's."""
-        return self.compute_cpu_seconds
+        return self.compute_seconds
 
     def dynamic_artists(self):
         """Optional: the artists :meth:`draw` moves, for fast redraws (:mod:`.painter`).
@@ -127,8 +127,7 @@ class LessonApp(GifExport):
         self.last_error: str | None = None
         self.state = None
         self.compute_count = 0
-        self.compute_seconds = 0.0       # how long the last compute took
-        self.compute_cpu_seconds = 0.0   # ... in this thread's CPU time
+        self.compute_seconds = 0.0       # the last compute's CPU time (this thread's)
         self.draw_count = 0
         self._computed_for: Params | None = None
         self._depth = 0
@@ -371,10 +370,9 @@ class LessonApp(GifExport):
         params = self.params
         if params != self._computed_for:
             self.refresh_controls(params)
-            start, cpu = time.perf_counter(), time.thread_time()
+            start = time.thread_time()
             self.state = self.compute(params)
-            self.compute_seconds = time.perf_counter() - start
-            self.compute_cpu_seconds = time.thread_time() - cpu
+            self.compute_seconds = time.thread_time() - start
             self._computed_for = params
             self.compute_count += 1
             self.clear_gif_link()
