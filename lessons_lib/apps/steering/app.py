@@ -270,12 +270,14 @@ class SteeringApp(LessonApp):
 
     # -- placing the car by clicking or dragging on the map -----------------------------------
     def place_car(self, x: float, y: float) -> None:
-        """Start the car beside the road's point nearest (x, y), from the first frame; the
-        panel says when the point was off the road or beyond an open road's ends."""
+        """Start the car beside the road's point nearest (x, y), from the first frame, on
+        the sliders' steps (the page would snap it there and send that back as a second
+        move); the panel says when the point was off the road or beyond an open road's
+        ends."""
         placed = model.place(self.spline, float(x), float(y))
         self.placement_note = placed.note
-        self.set(start_distance=placed.start_distance, start_offset=placed.start_offset,
-                 time=0.0)
+        self.set(start_distance=self.on_grid("start_distance", placed.start_distance),
+                 start_offset=self.on_grid("start_offset", placed.start_offset), time=0.0)
         self.redraw()
 
     def _on_press(self, event):

@@ -326,8 +326,6 @@ def place(spline: Spline, x: float, y: float) -> Placement:
         notes.append(f"It is {abs(offset):.1f} m {side} of the centre line; the car starts "
                      f"{MAX_OFFSET:.0f} m {side} of it, the farthest the start allows.")
         offset = math.copysign(MAX_OFFSET, offset)
-    distance = round(distance * 2) / 2
-    offset = round(offset, 1)
     return Placement(min(distance, limit), offset, " ".join(n for n in notes if n))
 
 
