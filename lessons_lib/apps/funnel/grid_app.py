@@ -91,6 +91,9 @@ class GridApp(LessonApp):
         self.drag = DragHandler(self.fig, self.guard(self._on_press),
                                 self.guard(self._on_move))
 
+    def dynamic_artists(self):
+        return self.view.dynamic_artists()
+
     def compute(self, params) -> GridState:
         return model.compute_grid(self.grid, params)
 
