@@ -51,3 +51,31 @@ def test_a_smooth_play_asks_for_at_least_20_frames_a_second(app):
     if app.frame is None or app.frame.integer:
         pytest.skip(f"{type(app).__name__} has no smooth Play")
     assert 1000.0 / app.frame.interval_ms >= 20, app.frame.interval_ms
+
+
+def _off_their_steps(app) -> list:
+    """Float sliders whose value is not on one of their steps (nor their top end)."""
+    off = []
+    for s in iter_widgets(app.widget):
+        if isinstance(s, widgets.FloatSlider) and s.value != s.max:
+            k = (s.value - s.min) / s.step
+            if abs(k - round(k)) > 1e-6:
+                off.append((s.description, s.value, s.step))
+    return off
+
+
+def test_every_value_an_app_sets_itself_is_on_its_sliders_steps(app):
+    """The page snaps a float slider's value to the slider's steps and sends the snapped
+    value back as if the learner had moved it: a second compute and picture, and until it
+    comes the slider and the picture disagree. So the start, every preset and every button
+    (but the GIF, slow and touching no slider) must leave each float slider on a step."""
+    assert not _off_their_steps(app), "at the start"
+    for preset in app.presets:
+        app.apply_preset(preset.name)
+        assert not _off_their_steps(app), preset.name
+    buttons = [b for b in iter_widgets(app.widget) if isinstance(b, widgets.Button)
+               and "gif" not in b.description.lower()]
+    assert buttons
+    for button in buttons:
+        button.click()
+        assert not _off_their_steps(app), button.description
