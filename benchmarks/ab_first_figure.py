@@ -9,7 +9,9 @@ e.g. ``query:?lessons_defer=0`` for the page without the lessons' template's def
 Every server serves ``notebooks/`` with ``voila.json``;
 before each page all of them must be quiet (``bench_browser.server_quiet``: a refilling
 pool would share the machine), then one page is opened in a fresh browser context, as
-``bench_browser.first_figure_s`` does. Printed per variant: the median and every sample of
+``bench_browser.first_figure_s`` does (``--settle=S``: S seconds after each page before
+that, so that the refill a variant puts off, ``fill_delay``, has started; by default
+voila.json's delay + 0.5 s). Printed per variant: the median and every sample of
 the websocket's opening, the widget state's arrival and the first repaint (ms from
 ``page.goto``), with the load average.
 """
@@ -26,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from bench_browser import LESSONS, new_context, server_quiet  # noqa: E402
+from bench_browser import LESSONS, REFILL_DELAY_S, new_context, server_quiet  # noqa: E402
 from page_timeline import FIRST_PAINT, _v1_message  # noqa: E402
 
 import browser as harness  # noqa: E402  (tests/browser.py)
@@ -87,6 +89,8 @@ def main(argv: list[str]) -> None:
     name = next((a for a in argv if not a.startswith("--")), "gimbal")
     lesson = next(ls for ls in LESSONS if name in ls.name)
     rounds = int(next((a.split("=")[1] for a in argv if a.startswith("--rounds=")), "6"))
+    settle = float(next((a.split("=")[1] for a in argv if a.startswith("--settle=")),
+                        REFILL_DELAY_S + 0.5))
     variants = [parse_variant(a.split("=", 1)[1]) for a in argv if a.startswith("--variant=")]
     servers = []
     try:
@@ -106,6 +110,7 @@ def main(argv: list[str]) -> None:
                         loads.append(os.getloadavg()[0])
                         r = one(browser, server, lesson.notebook, query)
                         results[label].append(r)
+                        time.sleep(settle)   # a refill put off (fill_delay) starts meanwhile
                         print(f"  {label}: ws {r['ws']:.0f}  state {r['state']:.0f}  "
                               f"paint {r['paint']:.0f} ms  (load {loads[-1]:.1f})",
                               file=sys.stderr, flush=True)

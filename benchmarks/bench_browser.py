@@ -302,6 +302,19 @@ def breakdown(events: list[dict], t_in: float, t_paint: float, received: list[fl
 
 
 # -- the server and the page ----------------------------------------------------------------
+#: Seconds after a page takes a pre-heated kernel before Voila starts its replacement
+#: (``VoilaKernelManager.fill_delay`` in voila.json): a page opened sooner waits for it.
+REFILL_DELAY_S = float(json.loads((ROOT / "voila.json").read_text())
+                       .get("VoilaKernelManager", {}).get("fill_delay", 1.0))
+
+
+def refilled(server: harness.VoilaServer, since: float, delay: float = REFILL_DELAY_S) -> None:
+    """Wait until the kernel a page took at ``since`` (``time.monotonic()``) has been
+    replaced: its refill has started, then the server and its kernels are quiet."""
+    time.sleep(max(0.0, since + delay + 0.5 - time.monotonic()))
+    server_quiet(server)
+
+
 def server_quiet(server: harness.VoilaServer, idle_share: float = 0.12, quiet_s: float = 1.5,
                  timeout: float = 120.0, tick: float = 0.5) -> None:
     """Wait until Voila and its kernels have used under ``idle_share`` of a core for
@@ -698,10 +711,12 @@ def measure_lesson(browser, servers, lesson: Lesson, variants: list[Variant]) ->
     contexts = [new_context(browser, v) for v in variants]
     try:
         firsts: dict = {v.tag: [] for v in variants}
+        taken = {id(server): -float("inf") for server, _ in servers}
         for _ in range(FIRST_FIGURE_PAGES):
             for (server, _), v in zip(servers, variants, strict=True):
-                server_quiet(server)       # the pool refilled (fill_delay, a kernel start)
+                refilled(server, taken[id(server)])   # a pre-heated kernel in the pool
                 fresh = new_context(browser, v)   # an empty cache: a student's first visit
+                taken[id(server)] = time.monotonic()
                 try:
                     firsts[v.tag].append(first_figure_s(fresh, server, lesson))
                 finally:
@@ -711,10 +726,9 @@ def measure_lesson(browser, servers, lesson: Lesson, variants: list[Variant]) ->
                             stats(firsts[v.tag]), unit="s",
                             note=f"page opened -> first repaint, {FIRST_FIGURE_PAGES} pages, "
                                  "each in a fresh browser context"))
-        time.sleep(2.0)  # the pools refill after Voila's fill_delay
         sessions = []
         for context, (server, trace), v in zip(contexts, servers, variants, strict=True):
-            server_quiet(server)
+            refilled(server, taken[id(server)])
             page = context.new_page()
             harness.open_lesson(page, server, lesson.notebook, figures=lesson.figures)
             sessions.append(Session(page, server, trace, lesson, v.tag))

@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from bench_browser import LESSONS, PAGE_HOOKS, server_quiet, start_server  # noqa: E402
+from bench_browser import LESSONS, PAGE_HOOKS, refilled, start_server  # noqa: E402
 
 import browser as harness  # noqa: E402  (tests/browser.py)
 
@@ -291,16 +291,17 @@ def main(argv: list[str]) -> None:
     env = dict(a[len("--env="):].split("=", 1) for a in argv if a.startswith("--env="))
     server, trace = start_server(Path(tmp.name), "t", "--cold" not in argv, env)
     try:
-        server_quiet(server)
+        refilled(server, -float("inf"))
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=harness.CHROMIUM, headless=True,
                                         args=harness.CHROMIUM_FLAGS)
             try:
+                taken = time.monotonic()
                 one_page(browser, server, lesson.notebook, trace=False)
                 firsts = []
                 for i in range(runs):
-                    time.sleep(2.5)  # the pool refills after fill_delay
-                    server_quiet(server)
+                    refilled(server, taken)
+                    taken = time.monotonic()
                     r = one_page(browser, server, lesson.notebook, trace=(i == 0),
                                  profile=(i == 1))
                     r["kernel"] = trace.events(r["t0"], r["marks"]["paint"])
