@@ -63,8 +63,8 @@ def lesson2(page):
 
 def lesson3(page):
     _preset(page, "Fixed long look-ahead cuts the corner")
-    h.move_slider(page, label="Time", key="ArrowRight", times=94)   # 4.70 s: in the hairpin
-    page.wait_for_selector("text=t = 4.70 s", timeout=30_000)
+    h.move_slider(page, label="Time", key="ArrowRight", times=118)   # 4.72 s: in the hairpin
+    page.wait_for_selector("text=t = 4.72 s", timeout=30_000)
     _top(page, 0)
     return page.locator(".widget-html").filter(has_text="inside").first
 
