@@ -363,6 +363,23 @@ def test_encode_png_leaves_rows_unfiltered():
     assert np.array_equal(rows[:, 1:].reshape(40, 50, 3), pixels[..., :3])
 
 
+@pytest.mark.parametrize("h, w", [(1, 1), (1, 7), (5, 1), (23, 37), (400, 790), (470, 820)])
+def test_opaque_frames_take_the_word_copy_and_give_the_same_rows(h, w):
+    """The RGB scanlines are built by copying each pixel as a 4-byte word over the last
+    one's alpha (10 to 20 times faster than numpy's 3-of-4 byte copy): the same bytes as
+    the plain copy at any size, and this numpy writes the words in order (else the
+    encoder falls back to the plain copy, and this says so)."""
+    from lessons_lib.apps.core import painter as painter_module
+
+    assert painter_module._FAST_RGB, "numpy wrote the overlapping words out of order"
+    pixels = np.random.default_rng(h * w).integers(0, 256, (h, w, 4), dtype=np.uint8)
+    pixels[:, :, 3] = 255
+    assert np.array_equal(painter_module._rows_rgb_fast(pixels),
+                          painter_module._rows_plain(pixels, 3))
+    assert np.array_equal(_idat_rows(encode_png(pixels))[:, 1:].reshape(h, w, 3),
+                          pixels[:, :, :3])
+
+
 @pytest.mark.parametrize("bad", [np.zeros((4, 4, 3), np.uint8), np.zeros((4, 4, 4), float),
                                  np.zeros((4, 16), np.uint8)])
 def test_encode_png_refuses_what_is_not_rgba_bytes(bad):

@@ -80,21 +80,54 @@ def _png_chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", crc)
 
 
+def _rows_plain(pixels: np.ndarray, channels: int) -> np.ndarray:
+    """The PNG scanlines of ``pixels``: a filter byte 0, then each pixel's first
+    ``channels`` bytes."""
+    h, w, _ = pixels.shape
+    rows = np.empty((h, 1 + w * channels), np.uint8)
+    rows[:, 0] = 0                                     # every row: filter type None
+    rows[:, 1:].reshape(h, w, channels)[...] = pixels[:, :, :channels]
+    return rows
+
+
+def _rows_rgb_fast(pixels: np.ndarray) -> np.ndarray:
+    """:func:`_rows_plain` for RGB, 10 to 20 times faster: each pixel is copied as one
+    4-byte word to 3 bytes past the last, so its alpha lands where the next pixel's red
+    then goes (numpy's byte-by-byte copy of 3 of every 4 took 1.5 to 3 ms a frame). That
+    needs the words written in order along a row: :data:`_FAST_RGB` checks it once."""
+    h, w, _ = pixels.shape
+    stride = 1 + 3 * w
+    out = np.empty(h * stride + 1, np.uint8)           # + 1: the last alpha spills over
+    words = np.ascontiguousarray(pixels).view("<u4").reshape(h, w)
+    np.ndarray((h, w), "<u4", buffer=out, offset=1, strides=(stride, 3))[...] = words
+    rows = out[:-1].reshape(h, stride)
+    rows[:, 0] = 0                                     # where the row before spilled
+    return rows
+
+
+def _fast_rgb_works() -> bool:
+    probe = np.random.default_rng(0).integers(0, 256, (3, 37, 4), dtype=np.uint8)
+    return np.array_equal(_rows_rgb_fast(probe), _rows_plain(probe, 3))
+
+
+#: Whether this numpy writes overlapping words in order (else the plain copy is used).
+_FAST_RGB = _fast_rgb_works()
+
+
 def encode_png(pixels: np.ndarray, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
     """PNG bytes of an ``(h, w, 4)`` uint8 RGBA array; RGB when every pixel is opaque.
 
     Written here rather than by Pillow, whose encoder tries five filters on every row and
     keeps the best: that search cost more than the compression itself (an 820x470 frame of
-    lesson 2: 15 ms, 97 kB with Pillow; 7 ms, 72 kB here). Rows are stored unfiltered
+    lesson 2: 15 ms, 97 kB with Pillow; 4.5 ms, 72 kB here). Rows are stored unfiltered
     (filter type 0): a chart is long runs of equal pixels, which deflate finds anyway."""
     if pixels.ndim != 3 or pixels.shape[2] != 4 or pixels.dtype != np.uint8:
         raise ValueError(f"encode_png takes an (h, w, 4) uint8 array, not {pixels.shape} "
                          f"{pixels.dtype}")
     h, w, _ = pixels.shape
     channels = 3 if (pixels[:, :, 3] == 255).all() else 4
-    rows = np.empty((h, 1 + w * channels), np.uint8)
-    rows[:, 0] = 0                                     # every row: filter type None
-    rows[:, 1:].reshape(h, w, channels)[...] = pixels[:, :, :channels]
+    rows = (_rows_rgb_fast(pixels) if channels == 3 and _FAST_RGB
+            else _rows_plain(pixels, channels))
     header = struct.pack(">IIBBBBB", w, h, 8, 2 if channels == 3 else 6, 0, 0, 0)
     return b"".join((b"\x89PNG\r\n\x1a\n", _png_chunk(b"IHDR", header),
                      _png_chunk(b"IDAT", zlib.compress(rows, compress_level)),
