@@ -1,17 +1,18 @@
 """A/B of a pre-heated lesson's first figure: Voila served two (or more) ways, taking turns.
 
     python benchmarks/ab_first_figure.py gimbal --rounds=6 \
-        --variant="fill 1 s:" --variant="fill 30 s:--VoilaKernelManager.fill_delay=30"
+        --refill=5 --variant="fill 1 s:--VoilaKernelManager.fill_delay=1" \
+        --variant="fill 5 s:--VoilaKernelManager.fill_delay=5"
 
 Each ``--variant`` is ``label:arg arg ...`` (extra Voila arguments; ``env:NAME=VALUE``
 words set the server's environment, a ``query:?...`` word is added to the page's address,
 e.g. ``query:?lessons_defer=0`` for the page without the lessons' template's deferrals).
 Every server serves ``notebooks/`` with ``voila.json``;
-before each page all of them must be quiet (``bench_browser.server_quiet``: a refilling
-pool would share the machine), then one page is opened in a fresh browser context, as
-``bench_browser.first_figure_s`` does (``--settle=S``: S seconds after each page before
-that, so that the refill a variant puts off, ``fill_delay``, has started; by default
-voila.json's delay + 0.5 s). Printed per variant: the median and every sample of
+before each page all of them must have refilled their pool and be quiet
+(``bench_browser.refilled``: a refilling pool would share the machine, an empty one would
+make the page wait; ``--refill=S`` for variants that set another ``fill_delay`` than
+voila.json's, the largest of them), then one page is opened in a fresh browser context, as
+``bench_browser.first_figure_s`` does. Printed per variant: the median and every sample of
 the websocket's opening, the widget state's arrival and the first repaint (ms from
 ``page.goto``), with the load average.
 """
@@ -28,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from bench_browser import LESSONS, REFILL_DELAY_S, new_context, server_quiet  # noqa: E402
+from bench_browser import LESSONS, REFILL_DELAY_S, new_context, refilled  # noqa: E402
 from page_timeline import FIRST_PAINT, _v1_message  # noqa: E402
 
 import browser as harness  # noqa: E402  (tests/browser.py)
@@ -89,15 +90,15 @@ def main(argv: list[str]) -> None:
     name = next((a for a in argv if not a.startswith("--")), "gimbal")
     lesson = next(ls for ls in LESSONS if name in ls.name)
     rounds = int(next((a.split("=")[1] for a in argv if a.startswith("--rounds=")), "6"))
-    settle = float(next((a.split("=")[1] for a in argv if a.startswith("--settle=")),
-                        REFILL_DELAY_S + 0.5))
+    delay = float(next((a.split("=")[1] for a in argv if a.startswith("--refill=")),
+                       REFILL_DELAY_S))
     variants = [parse_variant(a.split("=", 1)[1]) for a in argv if a.startswith("--variant=")]
     servers = []
     try:
         for _, args, env, _ in variants:
             servers.append(start(args, env))
         results = {label: [] for label, _, _, _ in variants}
-        loads = []
+        loads, taken = [], {}
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=harness.CHROMIUM, headless=True,
                                         args=harness.CHROMIUM_FLAGS)
@@ -106,11 +107,11 @@ def main(argv: list[str]) -> None:
                     order = list(zip(variants, servers, strict=True))
                     for (label, _, _, query), server in (order if k % 2 == 0 else order[::-1]):
                         for s in servers:
-                            server_quiet(s)
+                            refilled(s, taken.get(id(s), -float("inf")), delay)
                         loads.append(os.getloadavg()[0])
+                        taken[id(server)] = time.monotonic()
                         r = one(browser, server, lesson.notebook, query)
                         results[label].append(r)
-                        time.sleep(settle)   # a refill put off (fill_delay) starts meanwhile
                         print(f"  {label}: ws {r['ws']:.0f}  state {r['state']:.0f}  "
                               f"paint {r['paint']:.0f} ms  (load {loads[-1]:.1f})",
                               file=sys.stderr, flush=True)
