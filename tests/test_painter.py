@@ -171,6 +171,37 @@ def test_a_close_up_without_ticks_is_not_measured_again_when_only_its_limits_mov
         plt.close(fig)
 
 
+def test_what_an_axes_draw_skips_is_neither_measured_nor_an_overlap():
+    """Animated artists (lesson 2's titles and legend, pasted by a layer of their own) and
+    the moving ones are not in the background an axes re-renders: a note of either reaching
+    over the neighbour leaves the axes redrawn alone, and the animated one is never measured
+    (its text layout was 1.2 ms a yaw step for the legend alone)."""
+    with plt.ioff():
+        fig = plt.figure(figsize=(6, 3), dpi=100)
+    try:
+        left = fig.add_axes((0.08, 0.15, 0.38, 0.75))
+        right = fig.add_axes((0.58, 0.15, 0.38, 0.75))
+        t = np.linspace(0, 6, 300)
+        for ax in (left, right):
+            ax.plot(t, np.sin(t), color="0.5")
+        pasted = left.text(1.1, 0.5, "pasted by another layer", transform=left.transAxes)
+        pasted.set_animated(True)
+        moving = left.text(1.1, 0.2, "t = 0", transform=left.transAxes)
+        painter = Painter.attach(fig, [moving])
+        fig.canvas.draw()
+        calls = []
+        measure = pasted.get_tightbbox
+        pasted.get_tightbbox = lambda *a, **k: calls.append(1) or measure(*a, **k)
+        for x in (3.0, 4.5, 9.0):
+            left.set_xlim(0, x)
+            moving.set_text(f"t = {x}")
+            fig.canvas.draw()
+            assert np.array_equal(_pixels(fig), _full_pixels(fig)), x
+        assert painter.partial_draws == 3 and painter.full_draws == 1 and not calls
+    finally:
+        plt.close(fig)
+
+
 def test_hiding_a_background_artist_is_seen(scene):
     fig, painter, parts, _ = scene
     fig.canvas.draw()

@@ -465,10 +465,12 @@ class Painter:
         that is not clipped to it (artists clipped to the axes cannot reach further): what
         ``ax.get_tightbbox`` gives for those artists, with the frame's part (axes, ticks,
         labels, titles) kept while what it depends on stays the same (a close-up that
-        follows the car without ticks: its limits change, its frame does not)."""
+        follows the car without ticks: its limits change, its frame does not). Animated
+        artists are left out: ``ax.draw`` skips them (lesson 2's titles and legend are
+        pasted by a figure-level layer; the moving ones are drawn over the background)."""
         loose = [a for a in ax.get_children()
-                 if a.get_visible() and not isinstance(a, Axis) and a is not ax.patch
-                 and a not in ax.spines.values()
+                 if a.get_visible() and not a.get_animated() and not isinstance(a, Axis)
+                 and a is not ax.patch and a not in ax.spines.values()
                  and not (a.get_clip_on() and (a.get_clip_box() is not None
                                                or a.get_clip_path() is not None))]
         depends = self._frame_depends(ax, renderer)
@@ -602,12 +604,12 @@ class Painter:
                     ax.set_animated(False)
             self._base = np.asarray(renderer.buffer_rgba()).copy()
             FigureCanvasAgg.draw(fig.canvas)    # the background: everything else
+            self._background = np.asarray(renderer.buffer_rgba()).copy()
+            self._remember_static(dynamic)
+            self._measure(renderer)             # (of the background: moving ones left out)
         finally:
             for artist in dynamic:
                 artist.set_animated(False)
-        self._background = np.asarray(renderer.buffer_rgba()).copy()
-        self._remember_static(dynamic)
-        self._measure(renderer)
         self._draw_moving(renderer, dynamic)
         self._key = self._cache_key(renderer)  # drawing may have settled the layout
         fig.stale = False
