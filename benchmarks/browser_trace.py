@@ -15,7 +15,8 @@ every figure is covered without changing them):
 
 Each call becomes one JSON line ``{"ev", "t0", "t1", ...}`` (wall clock, seconds since the
 epoch, comparable with the browser's ``performance.timeOrigin + performance.now()``) in
-``$BENCH_TRACE_DIR/<pid>.jsonl``. Nothing here changes what the kernel does.
+``$BENCH_TRACE_DIR/<pid>.jsonl``. Nothing here changes what the kernel does, unless
+``BENCH_SET`` asks for other values of some constants (:func:`set_constants`).
 """
 
 from __future__ import annotations
@@ -106,5 +107,23 @@ def install(trace_dir: str) -> None:
     wrap(Painter, "_diff_image", "encode")
 
 
+def set_constants(spec: str) -> None:
+    """``BENCH_SET="package.module.NAME=value;..."``: set module constants in this kernel
+    before the notebook runs (an A/B of a tuning constant, ``ab_play.py``). Each value is a
+    Python literal; a name the module lacks is an error, not a silent no-op."""
+    import ast
+    import importlib
+
+    for item in filter(None, (part.strip() for part in spec.split(";"))):
+        target, _, value = item.partition("=")
+        module_name, _, name = target.strip().rpartition(".")
+        module = importlib.import_module(module_name)
+        if not hasattr(module, name):
+            raise AttributeError(f"BENCH_SET: {module_name} has no {name}")
+        setattr(module, name, ast.literal_eval(value.strip()))
+
+
 if os.environ.get("BENCH_TRACE_DIR"):
     install(os.environ["BENCH_TRACE_DIR"])
+if os.environ.get("BENCH_SET"):
+    set_constants(os.environ["BENCH_SET"])
