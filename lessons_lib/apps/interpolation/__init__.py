@@ -114,14 +114,15 @@ class InterpolationApp(LessonApp):
         self.view.show_frame(state, t, self.current, readouts(state, self.current))
 
     def dynamic_artists(self):
-        """What t moves, drawn over a cached background (core.painter). The start/end
+        """What t moves, drawn over a cached background (core.painter); not the ghosts,
+        which change only as t passes one (their panels are then re-rendered). The start/end
         marks, which lie over the moving markers at t = 0 and 1, are redrawn with them so
         that they stay on top. A nose marker behind the sphere (zorder 1.5) lies under the
         paths: then every path of the sphere is redrawn over it too, and only the grid and
         the rotation axis stay in the background (a marker left there instead made every
         frame re-render the sphere's axes). Some are named twice: the painter draws each once."""
         v = self.view
-        moving = [*v.bodies.values(), *v.ghosts.values(), *v.trails.values(),
+        moving = [*v.bodies.values(), *v.trails.values(),
                   *v.readouts.values(), *v.up_now.values(), v.cursor, v.ray_now,
                   v.chord_now, v.nlerp_now, v.slerp_now, v.nose_start, v.nose_end,
                   *v.nose_now.values()]

@@ -204,6 +204,7 @@ class BlendView:
         self.camera = camera or Camera()
         self.fig = make_figure(*FIG_SIZE)
         self._state: BlendState | None = None
+        self._ghosts_shown: tuple | None = None     # (state, ghosts passed) drawn
         self.show_up = False
         with rc_context():
             self._build_planes()
@@ -465,13 +466,16 @@ class BlendView:
         cam = self.camera
         upto = state.ts <= t + 1e-9
         passed = GHOSTS <= t + 1e-9
+        n_ghosts, shown = int(passed.sum()), self._ghosts_shown
+        new_ghosts = shown is None or shown[0] is not state or shown[1] != n_ghosts
         for m in METHODS:
             frame = quaternion.as_rotation_matrix(poses[m])
             verts, colours = self.body(frame)
             self.bodies[m].set_verts(verts)
             self.bodies[m].set_facecolor(colours)
-            self.ghosts[m].set_segments(
-                [seg for g in state.ghosts[m][passed] for seg in self.outline(g)])
+            if new_ghosts:                          # they change 6 times in a blend
+                self.ghosts[m].set_segments(
+                    [seg for g in state.ghosts[m][passed] for seg in self.outline(g)])
             tips = cam.project(np.vstack([state.noses[m][upto], frame @ NOSE]) * _TIP[2] * _SIZE)
             self.trails[m].set_data(tips[:, 0], tips[:, 1])
             nose = cam.project(frame @ NOSE)
@@ -480,6 +484,7 @@ class BlendView:
             up = cam.project(frame @ UP)
             self.up_now[m].set_data([up[0]], [up[1]])
             self.readouts[m].set_text(readouts[m])
+        self._ghosts_shown = (state, n_ghosts)
         self.cursor.set_xdata([t, t])
         plane, m = state.plane, self._display
         if plane is not None:
