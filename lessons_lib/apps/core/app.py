@@ -53,7 +53,9 @@ def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
 
 
 #: In a kernel Play, the pause after each frame is at least this share of what it cost.
-PLAY_REST = 0.5
+#: 0.5 capped a frame that costs 40 ms (lesson 2 on a slow host) at 60 ms, 16 a second;
+#: at 0.2 the page still kept up (benchmarks/ab_play.py: 18.4 -> 20.7 new frames a second).
+PLAY_REST = 0.2
 #: Seconds between two steps of :meth:`LessonApp.when_idle`'s work.
 IDLE_PAUSE = 0.1
 
@@ -506,7 +508,7 @@ class LessonApp(GifExport):
                 if index >= self.play.max or self.play.value != index:
                     break                    # the end, or a bad frame (its message shown)
                 due = origin + (index - base + 1) * interval
-                # at least half a frame's own cost between frames: the proxy and the page
+                # a fifth of a frame's own cost between frames at least: the proxy and the page
                 # (on this machine too, in self-study) get their share, so frames do not
                 # pile up on the way to the page; the clock decides which frame is next
                 rest = PLAY_REST * (clock() - drawn)
