@@ -25,8 +25,15 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from bench_browser import (JS_TAG_BUTTON, LESSONS, Session, new_context,  # noqa: E402
-                           refilled, server_quiet, start_server)
+from bench_browser import (  # noqa: E402
+    JS_TAG_BUTTON,
+    LESSONS,
+    Session,
+    new_context,
+    refilled,
+    server_quiet,
+    start_server,
+)
 
 import browser as harness  # noqa: E402  (tests/browser.py)
 
