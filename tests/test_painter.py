@@ -93,16 +93,21 @@ def test_new_limits_or_size_force_a_full_draw(scene):
     assert np.array_equal(_pixels(fig), _full_pixels(fig))
 
 
-def test_an_axes_that_moves_is_redrawn_alone_when_it_overlaps_nothing():
-    """A close-up whose limits follow the moving point: only that axes is re-rendered."""
+def _side_by_side(left=(0.08, 0.15, 0.38, 0.75), right=(0.58, 0.15, 0.38, 0.75)):
+    """A 6x3 inch figure with two axes side by side, a grey sine in each."""
     with plt.ioff():
         fig = plt.figure(figsize=(6, 3), dpi=100)
+    axes = fig.add_axes(left), fig.add_axes(right)
+    t = np.linspace(0, 6, 300)
+    for ax in axes:
+        ax.plot(t, np.sin(t), color="0.5")
+    return fig, axes
+
+
+def test_an_axes_that_moves_is_redrawn_alone_when_it_overlaps_nothing():
+    """A close-up whose limits follow the moving point: only that axes is re-rendered."""
+    fig, (whole, close) = _side_by_side((0.06, 0.12, 0.4, 0.8), (0.58, 0.12, 0.4, 0.8))
     try:
-        whole = fig.add_axes((0.06, 0.12, 0.4, 0.8))
-        close = fig.add_axes((0.58, 0.12, 0.4, 0.8))
-        t = np.linspace(0, 6, 300)
-        for ax in (whole, close):
-            ax.plot(t, np.sin(t), color="0.5")
         whole.set_title("whole")
         (dot,) = whole.plot([0], [0], "o", color="C3", zorder=5)
         (near,) = close.plot([0], [0], "o", color="C3", ms=12, zorder=5)
@@ -135,16 +140,10 @@ def test_an_axes_that_moves_is_redrawn_alone_when_it_overlaps_nothing():
 def test_a_close_up_without_ticks_is_not_measured_again_when_only_its_limits_move():
     """Measuring an axes (its tight box) cost 2 ms of lesson 3's 11 ms frame; without ticks
     nothing of its frame follows the limits. With ticks it is measured every time."""
-    with plt.ioff():
-        fig = plt.figure(figsize=(6, 3), dpi=100)
+    fig, (ticked, bare) = _side_by_side()
     try:
-        ticked = fig.add_axes((0.08, 0.15, 0.38, 0.75))
-        bare = fig.add_axes((0.58, 0.15, 0.38, 0.75))
         bare.set_xticks([])
         bare.set_yticks([])
-        t = np.linspace(0, 6, 300)
-        for ax in (ticked, bare):
-            ax.plot(t, np.sin(t), color="0.5")
         (dot,) = bare.plot([0], [0], "o", color="C3", zorder=5)
         painter = Painter.attach(fig, [dot])
         fig.canvas.draw()
@@ -176,14 +175,8 @@ def test_what_an_axes_draw_skips_is_neither_measured_nor_an_overlap():
     the moving ones are not in the background an axes re-renders: a note of either reaching
     over the neighbour leaves the axes redrawn alone, and the animated one is never measured
     (its text layout was 1.2 ms a yaw step for the legend alone)."""
-    with plt.ioff():
-        fig = plt.figure(figsize=(6, 3), dpi=100)
+    fig, (left, _right) = _side_by_side()
     try:
-        left = fig.add_axes((0.08, 0.15, 0.38, 0.75))
-        right = fig.add_axes((0.58, 0.15, 0.38, 0.75))
-        t = np.linspace(0, 6, 300)
-        for ax in (left, right):
-            ax.plot(t, np.sin(t), color="0.5")
         pasted = left.text(1.1, 0.5, "pasted by another layer", transform=left.transAxes)
         pasted.set_animated(True)
         moving = left.text(1.1, 0.2, "t = 0", transform=left.transAxes)
