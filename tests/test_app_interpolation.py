@@ -325,6 +325,19 @@ def test_scrubbing_t_redraws_but_never_recomputes(app):
     assert app.compute_count == computed + 1
 
 
+def test_the_ghosts_drawn_are_the_current_blends_after_a_new_orientation(app):
+    """The ghosts are set only when t passes one; a new start or end at the same t must
+    still replace them (the same count of ghosts, other poses)."""
+    fresh(app, t=0.6)
+    app.yaw0.value = app.yaw0.value + 25
+    passed = GHOSTS <= 0.6 + 1e-9
+    for m in METHODS:
+        want = [seg for g in app.state.ghosts[m][passed] for seg in app.view.outline(g)]
+        got = app.view.ghosts[m].get_segments()
+        assert len(got) == len(want) > 0
+        assert all(np.allclose(a, b) for a, b in zip(got, want, strict=True)), m
+
+
 def test_scrubbing_t_redraws_only_what_moves_even_with_a_nose_behind_the_sphere(app):
     """A nose marker behind the sphere lies under the paths: once it went into the cached
     background, and every frame re-rendered the sphere's axes (34 ms a frame); one that

@@ -204,7 +204,7 @@ class BlendView:
         self.camera = camera or Camera()
         self.fig = make_figure(*FIG_SIZE)
         self._state: BlendState | None = None
-        self._ghosts_shown: tuple | None = None     # (state, ghosts passed) drawn
+        self._ghosts_shown: int | None = None       # how many ghosts are drawn (None: new state)
         self.show_up = False
         with rc_context():
             self._build_planes()
@@ -369,6 +369,7 @@ class BlendView:
         """Everything that depends on the orientations and toggles, not on t."""
         cam = self.camera
         self._state = state
+        self._ghosts_shown = None                       # show_frame draws this state's
         for m in METHODS:
             self.speed_lines[m].set_data(state.ts, state.speeds[m])
             f, b = front_back(cam.project(state.noses[m]))
@@ -462,18 +463,18 @@ class BlendView:
         return pts[order, :, :2], colours[order]
 
     def show_frame(self, state: BlendState, t: float, poses: dict, readouts: dict) -> None:
-        """Move the aeroplanes, ghosts, trails, sphere markers, cursor and 4D markers to t."""
+        """Move the aeroplanes, ghosts, trails, sphere markers, cursor and 4D markers to t
+        (``state`` is the one last given to :meth:`show_state`)."""
         cam = self.camera
         upto = state.ts <= t + 1e-9
         passed = GHOSTS <= t + 1e-9
-        n_ghosts, shown = int(passed.sum()), self._ghosts_shown
-        new_ghosts = shown is None or shown[0] is not state or shown[1] != n_ghosts
+        n_ghosts = int(passed.sum())
         for m in METHODS:
             frame = quaternion.as_rotation_matrix(poses[m])
             verts, colours = self.body(frame)
             self.bodies[m].set_verts(verts)
             self.bodies[m].set_facecolor(colours)
-            if new_ghosts:                          # they change 6 times in a blend
+            if n_ghosts != self._ghosts_shown:      # they change 6 times in a blend
                 self.ghosts[m].set_segments(
                     [seg for g in state.ghosts[m][passed] for seg in self.outline(g)])
             tips = cam.project(np.vstack([state.noses[m][upto], frame @ NOSE]) * _TIP[2] * _SIZE)
@@ -484,7 +485,7 @@ class BlendView:
             up = cam.project(frame @ UP)
             self.up_now[m].set_data([up[0]], [up[1]])
             self.readouts[m].set_text(readouts[m])
-        self._ghosts_shown = (state, n_ghosts)
+        self._ghosts_shown = n_ghosts
         self.cursor.set_xdata([t, t])
         plane, m = state.plane, self._display
         if plane is not None:
