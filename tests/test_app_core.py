@@ -464,3 +464,14 @@ def test_every_button_has_text_so_it_shows_without_the_icon_font(name):
                if isinstance(w, widgets.Button | widgets.ToggleButton)]
     assert buttons and all(b.description.strip() for b in buttons), \
         [b.tooltip for b in buttons if not b.description.strip()]
+
+
+def test_a_kernel_animation_waits_for_the_next_frame_and_rests_after_a_slow_one():
+    """frame_pause (Play and Lock it): until the next frame is due; after a frame that cost
+    more than the interval, a share of its cost (PLAY_REST) so the page keeps up; never 0."""
+    from lessons_lib.apps.core.app import PLAY_REST, frame_pause
+
+    assert frame_pause(drawn=10.0, due=10.040, now=10.010) == pytest.approx(0.030)
+    late = frame_pause(drawn=10.0, due=10.040, now=10.100)         # a 100 ms frame
+    assert late == pytest.approx(PLAY_REST * 0.100) and 0.0 < PLAY_REST < 0.5
+    assert frame_pause(drawn=10.0, due=10.0, now=10.0) == pytest.approx(0.002)

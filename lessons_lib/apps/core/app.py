@@ -56,6 +56,18 @@ def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
 #: 0.5 capped a frame that costs 40 ms (lesson 2 on a slow host) at 60 ms, 16 a second;
 #: at 0.2 the page still kept up (benchmarks/ab_play.py: 18.4 -> 20.7 new frames a second).
 PLAY_REST = 0.2
+
+
+def frame_pause(drawn: float, due: float, now: float) -> float:
+    """Seconds to sleep after a frame of a kernel animation (Play, lesson 1's Lock it) that
+    started drawing at ``drawn``, now that it is ``now``, when the next is ``due``
+    (``time.perf_counter`` seconds): until it is due, but at least :data:`PLAY_REST` of the
+    frame's own cost, so the proxy and the page (on this machine too, in self-study) get
+    their share and frames do not pile up on the way to the page; the clock decides which
+    frame is next. Never less than 2 ms: the page's messages (Pause) are read meanwhile."""
+    return max(0.002, PLAY_REST * (now - drawn), due - now)
+
+
 #: Seconds between two steps of :meth:`LessonApp.when_idle`'s work.
 IDLE_PAUSE = 0.1
 
@@ -508,11 +520,7 @@ class LessonApp(GifExport):
                 if index >= self.play.max or self.play.value != index:
                     break                    # the end, or a bad frame (its message shown)
                 due = origin + (index - base + 1) * interval
-                # a fifth of a frame's own cost between frames at least: the proxy and the page
-                # (on this machine too, in self-study) get their share, so frames do not
-                # pile up on the way to the page; the clock decides which frame is next
-                rest = PLAY_REST * (clock() - drawn)
-                await asyncio.sleep(max(0.002, rest, due - clock()))   # the page's messages too
+                await asyncio.sleep(frame_pause(drawn, due, clock()))
                 if self.play.value != index:  # scrubbed meanwhile: go on from there
                     origin, base = clock(), self.play.value
         finally:

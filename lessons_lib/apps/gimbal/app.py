@@ -17,7 +17,7 @@ import ipywidgets as widgets
 
 from ... import rotations as rot
 from ..core import Choice, LessonApp, Slider, make_figure
-from ..core.app import PLAY_REST
+from ..core.app import frame_pause
 from . import model, panel
 from .view import RING_COLOURS, VIEWS, GimbalView
 
@@ -193,8 +193,7 @@ class GimbalApp(LessonApp):
                     shown = index
                 if self._lock_run is not run:
                     break                        # the lock reached, or stopped meanwhile
-                rest = PLAY_REST * (clock() - drawn)
-                await asyncio.sleep(max(0.002, rest, origin + (index + 1) * interval - clock()))
+                await asyncio.sleep(frame_pause(drawn, origin + (index + 1) * interval, clock()))
         finally:
             if self._lock_task is asyncio.current_task():
                 self._lock_task = None
