@@ -325,6 +325,31 @@ def test_scrubbing_t_redraws_but_never_recomputes(app):
     assert app.compute_count == computed + 1
 
 
+def test_a_new_speed_scale_repaints_the_speed_plots_tick_labels(app):
+    """The speed plot's ticks are pasted by the static layer by scale: a change of scale
+    between two partial redraws left the old numbers beside the new curves (0.13 % of the
+    pixels, under the painter tests' tolerance; seen as 0/100/200 beside a 350°/t line)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fresh(app, t=1.0)
+    painter = app.painter
+    painter.render()
+    tops = set()
+    for change in ({"long_way": True}, {"long_way": False}, *PRESETS, WIDE):
+        if isinstance(change, dict):
+            app.set(**change)
+        else:
+            app.apply_preset(change)
+        tops.add(app.view.ax_speed.get_ylim()[1])
+        painter.render()
+        fast = np.asarray(app.fig.canvas.get_renderer().buffer_rgba()).copy()
+        FigureCanvasAgg.draw(app.fig.canvas)
+        whole = np.asarray(app.fig.canvas.get_renderer().buffer_rgba())
+        assert np.any(fast != whole, axis=2).sum() <= 20, (change, tops)
+        painter.render()
+    assert len(tops) >= 3
+
+
 def test_the_ghosts_drawn_are_the_current_blends_after_a_new_orientation(app):
     """The ghosts are set only when t passes one; a new start or end at the same t must
     still replace them (the same count of ghosts, other poses)."""

@@ -145,8 +145,19 @@ class StaticLayer(Artist):
         self.set_figure(figure)
         self.set_zorder(-100)
         self.members: list[Artist] = []
-        self.scale: object = None
+        self._scale: object = None
         self._cache: dict = {}
+
+    @property
+    def scale(self) -> object:
+        """What the pasted pixels depend on besides size and dpi (the speed plot's top)."""
+        return self._scale
+
+    @scale.setter
+    def scale(self, value: object) -> None:
+        if value != self._scale:
+            self._scale = value
+            self.stale = True        # other pixels: a cached background of them is old
 
     def add(self, *artists: Artist) -> None:
         for artist in artists:
