@@ -13,14 +13,12 @@ from lessons_lib import rotations as rot
 from lessons_lib.apps import GimbalApp
 from lessons_lib.apps import gimbal as gimbal_module
 from lessons_lib.apps.gimbal import ReachExercise, model
-from lessons_lib.apps.gimbal.view import FIN_TIP, from_plot
+from lessons_lib.apps.gimbal.view import FIN_TIP, to_plot
 
 
 def world(line):
-    """A Line3D's points back in world coordinates (the app draws world (x, y, z) at
-    matplotlib's (z, x, y), so that Y is up)."""
-    return from_plot(np.stack([np.asarray(a, dtype=float) for a in line.get_data_3d()],
-                              axis=-1))
+    """The world points a line shows (it draws them projected for the camera)."""
+    return line.world
 
 
 def direction(line):
@@ -98,6 +96,50 @@ def test_drawn_rings_axes_and_arrows_follow_the_angles(app):
     assert FIN_TIP[1] > 0  # the fin is on top
 
 
+def _mplot3d_twins(app):
+    """mplot3d's own Line3D and Poly3DCollection at the world points each line and face
+    set of the view shows, hidden behind nothing (they are removed afterwards)."""
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+    v = app.view
+    twins = []
+    for line in [v.stand, *v.ring_lines, *v.axis_lines, *v.arrow_lines, v.missing_line,
+                 v.nose_marker]:
+        p = to_plot(world(line))
+        (twin,) = v.ax.plot(p[:, 0], p[:, 1], p[:, 2])
+        twins.append((line, twin))
+    faces = np.split(to_plot(world(v.aircraft)), np.cumsum([len(f) for f in
+                                                            gimbal_module.view._FACES])[:-1])
+    twin = Poly3DCollection(faces)
+    v.ax.add_collection3d(twin)
+    twins.append((v.aircraft, twin))
+    return twins
+
+
+@pytest.mark.parametrize("camera", [None, (-40.0, 120.0), (75.0, 10.0)])
+def test_the_view_projects_and_sorts_as_mplot3d_does(app, camera):
+    """The view projects every point itself (one call a frame) and sorts the aircraft's
+    faces far to near; mplot3d's own artists at the same points land on the same spots,
+    faces in the same order, for any camera, the lock included."""
+    app.set_angles(yaw=40, pitch=90, roll=-60)
+    if camera is not None:
+        app.ax.view_init(*camera)          # what a drag on the canvas does
+        app._on_mouse(None)
+    twins = _mplot3d_twins(app)
+    app.fig.canvas.draw()                   # mplot3d projects its artists as it draws
+    for mine, twin in twins:
+        if hasattr(twin, "get_xydata"):
+            np.testing.assert_allclose(mine.get_xydata(), twin.get_xydata(), atol=1e-12)
+        else:
+            # closed paths (the last vertex is the first); mplot3d pads short faces with NaN
+            got = [p.vertices[:-1] for p in mine.get_paths()]
+            want = [p.vertices[:-1][~np.isnan(p.vertices[:-1, 0])] for p in twin.get_paths()]
+            assert len(got) == len(want) == len(gimbal_module.view._FACES)
+            for a, b in zip(got, want, strict=True):
+                np.testing.assert_allclose(a, b, atol=1e-12)
+        twin.remove()
+
+
 def test_pitch_90_locks_yxz_and_shows_the_lost_direction(app):
     app.pitch.value = 90
     st = app.state
@@ -151,9 +193,9 @@ def test_badge_at_88_899_and_90(app, pitch, word, cls):
         assert f"{app.state.lock_angle:.1f}°</b> apart" in gauge
         assert "LOCKED" not in gauge.split("</span>")[0]
         assert "turn the rings make worst" in app.panels["motion"].value
-        assert len(app.view.missing_line.get_data_3d()[0]) == 2
+        assert len(world(app.view.missing_line)) == 2
     if cls == "free":
-        assert len(app.view.missing_line.get_data_3d()[0]) == 0
+        assert len(world(app.view.missing_line)) == 0
 
 
 def test_the_gauge_fills_towards_the_lock(app):

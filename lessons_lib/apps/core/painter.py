@@ -142,6 +142,12 @@ def _ticks_shown(axis: Axis) -> bool:
                    for loc in (axis.get_major_locator(), axis.get_minor_locator()))
 
 
+def _projects_itself(artist: Artist) -> bool:
+    """An mplot3d artist (Line3D, Text3D, Poly3DCollection...): its axes' draw projects
+    it, so it cannot be drawn alone over a background."""
+    return type(artist).__module__.startswith("mpl_toolkits.mplot3d")
+
+
 def choose_throttle_ms(cost_seconds: float) -> float:
     """The ms between two pointer moves the page may send, for moves that each cost the
     kernel ``cost_seconds``: the cost with a margin, within :data:`THROTTLE_MS_RANGE`."""
@@ -386,11 +392,12 @@ class Painter:
         artists = list(flat.values())
         fig = self.figure
         axes_order = {id(ax): i for i, ax in enumerate(fig.axes)}
-        # artists of this figure, not animated already, and not in a 3D axes (whose draw
-        # projects its children first): anything else stays in the background
+        # artists of this figure, not animated already, and not mplot3d's own (a 3D axes
+        # projects those as it draws; a plain 2D artist of a 3D axes may move):
+        # anything else stays in the background
         chosen = [a for a in artists
                   if a is not None and a.get_figure(root=True) is fig and not a.get_animated()
-                  and getattr(a.axes, "name", "") != "3d"]
+                  and not _projects_itself(a)]
 
         # as the figure draws them: axes by axes, then by zorder, equal ones in the order
         # of the axes' children (so that two markers at one spot cover each other alike)

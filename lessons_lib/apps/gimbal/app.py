@@ -37,7 +37,8 @@ class GimbalApp(LessonApp):
     (dict). ``target`` (a :class:`.model.Target`) adds a see-through purple aircraft to
     reach. ``compact=True`` leaves out the matrix and quaternion (a small copy of the app
     beside an exercise). ``view`` holds the artists (``ring_lines``, ``axis_lines``,
-    ``arrow_lines``, ``ring_labels``, ``missing_line``, ``aircraft``, ``ghost``).
+    ``arrow_lines``, ``ring_labels``, ``missing_line``, ``aircraft``, ``ghost``), all of
+    them drawn over a cached background (the empty 3D axes and the world axes).
     """
 
     controls = (
@@ -110,6 +111,9 @@ class GimbalApp(LessonApp):
 
     def draw(self, state, frame) -> None:
         self.view.draw(state, None if self.target is None else self.target.matrix)
+
+    def dynamic_artists(self):
+        return self.view.moving_artists()
 
     def panel(self, state, frame) -> dict[str, str]:
         out = {"title": panel.title(state), "gauge": panel.gauge(state),

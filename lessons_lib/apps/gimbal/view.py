@@ -9,14 +9,24 @@ line and a black dashed line marks the turn no ring can make. A small 2D inset i
 corner shows the world axes for the current camera, so it is never clipped by the 3D
 frame, and the ring labels are placed on each ring where they are furthest from the
 aircraft and from each other, for the current camera.
+
+Everything that moves is a plain 2D artist of the 3D axes, in its projected coordinates: the
+view projects every point of a frame with one call (``proj3d.proj_transform`` and the
+axes' own ``get_proj()``) and sorts the aircraft's faces far to near itself, as mplot3d
+would. A frame then costs a third less than with mplot3d's Line3D/Text3D/Poly3DCollection
+(each of which projects itself, one masked array at a time), and those artists can be
+drawn over the painter's cached background (the empty 3D axes and the world axes in the
+corner) instead of re-rendering the whole figure. The price: a camera change re-projects
+the frame (:meth:`GimbalView.follow_camera`, which the app calls on every pointer move).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
+from matplotlib.lines import Line2D
 from mpl_toolkits.mplot3d import proj3d
-from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
 from ..core import PALETTE, fmt_number, rc_context
 from .model import NOSE
@@ -68,11 +78,6 @@ def to_plot(v) -> np.ndarray:
     return np.asarray(v, dtype=float)[..., [2, 0, 1]]
 
 
-def from_plot(v) -> np.ndarray:
-    """The inverse of :func:`to_plot`."""
-    return np.asarray(v, dtype=float)[..., [1, 2, 0]]
-
-
 def arrow_points(start: np.ndarray, vec: np.ndarray, head: float = 0.28) -> np.ndarray:
     """A 3D arrow as one polyline (pieces split by NaN): the shaft and a four-barbed head
     that reads as an arrow from any camera."""
@@ -95,9 +100,51 @@ def arrow_points(start: np.ndarray, vec: np.ndarray, head: float = 0.28) -> np.n
                      end, back + barb * p2, gap, end, back - barb * p2])
 
 
-def _set3d(line, pts_world: np.ndarray) -> None:
-    p = to_plot(pts_world)
-    line.set_data_3d(p[:, 0], p[:, 1], p[:, 2])
+_THETA = np.linspace(0, 2 * np.pi, 97)
+_RING_COS, _RING_SIN = np.cos(_THETA)[:, None], np.sin(_THETA)[:, None]
+_FACE_SIZES = [len(f) for f in _FACES]
+_FACE_SPLITS = np.cumsum(_FACE_SIZES)[:-1]
+_FACE_KEYS = [k for _, k in _AIRCRAFT]
+
+
+class WorldLine(Line2D):
+    """A 2D line of the 3D axes, in its projected coordinates (its transData), that keeps
+    the world points it shows (``world``, what the tests read)."""
+
+    world = np.empty((0, 3))
+
+    def show(self, world: np.ndarray, xy: np.ndarray) -> None:
+        self.world = world
+        self.set_data(xy[:, 0], xy[:, 1])
+
+
+class WorldFaces(PolyCollection):
+    """Polygons the view has projected and sorted far to near already, with their world
+    points (``world``). A 3D axes asks each of its collections to project itself before
+    drawing: these have nothing left to do."""
+
+    world = np.empty((0, 3))
+
+    def do_3d_projection(self) -> float:
+        return 0.0
+
+    def show(self, world: np.ndarray, xy: np.ndarray, depth: np.ndarray,
+             colours: np.ndarray | None = None) -> None:
+        """The faces (``world``: their vertices one after the other, as in ``_FACES``),
+        furthest first by mean depth, as mplot3d sorts them (equal ones too), so nearer
+        ones cover them. Unlike mplot3d's, every face has its closing edge (mplot3d pads
+        short faces with NaN, which leaves a triangle's third edge out)."""
+        self.world = world
+        polys = np.split(xy, _FACE_SPLITS)
+        far_first = np.argsort([d.mean() for d in np.split(depth, _FACE_SPLITS)])[::-1]
+        self.set_verts([polys[i] for i in far_first])
+        if colours is not None:
+            self.set_facecolor(colours[far_first])
+
+
+def _add(ax, artist):
+    ax.add_artist(artist)
+    return artist
 
 
 class GimbalView:
@@ -109,6 +156,7 @@ class GimbalView:
             self.ax = ax = fig.add_axes((0.0, 0.0, 1.0, 1.0), projection="3d")
             self.gizmo_ax = fig.add_axes((0.01, 0.01, 0.2, 0.24))
         self._state = None
+        self._target = None
         self._camera = None
         self._sizes: dict[str, tuple[float, float]] = {}
         ax.set_axis_off()
@@ -119,46 +167,48 @@ class GimbalView:
         ax.set_box_aspect((1, 1, 1), zoom=1.3)
         ax.view_init(*VIEWS["3/4"])
         ax.set_proj_type("persp", focal_length=0.35)
-        # fixed drawing order: rings and axes, then the aircraft, then the arrows on top (a
-        # per-frame depth sort would make the arrows blink behind the wings)
         ax.computed_zorder = False
         self._build_gizmo()
-        (self.stand,) = ax.plot([], [], [], color=PALETTE["grey"], lw=3, ls=(0, (2, 2)))
-
+        # a fixed drawing order (zorder): rings, then axes, the aircraft, the arrows on top
+        # (sorting by depth every frame would make the arrows blink behind the wings)
+        self.stand = _add(ax, WorldLine([], [], color=PALETTE["grey"], lw=3, ls=(0, (2, 2)),
+                                        zorder=2))
         self.ring_lines, self.axis_lines, self.arrow_lines, self.ring_labels = [], [], [], []
         for n in range(3):
             colour = RING_COLOURS[n]
-            (ring,) = ax.plot([], [], [], color=colour, lw=4.5 - n * 0.6,
-                              solid_capstyle="round", zorder=1)
-            (axis,) = ax.plot([], [], [], color=colour, lw=1.6, ls="--", zorder=2)
+            self.ring_lines.append(_add(ax, WorldLine([], [], color=colour, lw=4.5 - n * 0.6,
+                                                      solid_capstyle="round", zorder=1)))
+            self.axis_lines.append(_add(ax, WorldLine([], [], color=colour, lw=1.6, ls="--",
+                                                      zorder=2)))
             # the outer arrow is wide and pale, the inner one narrow: where they coincide
             # (at the lock) both stay visible, one inside the other
-            (arrow,) = ax.plot([], [], [], color=to_rgba(colour, (0.6, 0.95, 1.0)[n]),
-                               lw=(7.0, 3.2, 2.6)[n], solid_capstyle="round", zorder=4)
-            label = ax.text(0, 0, 0, "", color=colour, fontsize=10, fontweight="bold",
-                            ha="center", va="center", zorder=6,
-                            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
-                                  "alpha": 0.8})
-            self.ring_lines.append(ring)
-            self.axis_lines.append(axis)
-            self.arrow_lines.append(arrow)
-            self.ring_labels.append(label)
-        (self.missing_line,) = ax.plot([], [], [], color=PALETTE["black"], lw=2.4,
-                                       ls=(0, (3, 2)), zorder=5)
-
-        self.aircraft = Poly3DCollection(
-            [to_plot(f) for f in _FACES], facecolors=[_FACE_COLOURS[k] for _, k in _AIRCRAFT],
-            edgecolors="#404040", linewidths=0.5, zorder=3)
-        ax.add_collection3d(self.aircraft)
+            self.arrow_lines.append(_add(ax, WorldLine(
+                [], [], color=to_rgba(colour, (0.6, 0.95, 1.0)[n]), lw=(7.0, 3.2, 2.6)[n],
+                solid_capstyle="round", zorder=4)))
+            self.ring_labels.append(ax.text2D(
+                0, 0, "", transform=ax.transData, color=colour, fontsize=10,
+                fontweight="bold", ha="center", va="center", zorder=6,
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                      "alpha": 0.8}))
+        self.missing_line = _add(ax, WorldLine([], [], color=PALETTE["black"], lw=2.4,
+                                               ls=(0, (3, 2)), zorder=5))
+        self._face_colours = np.array([to_rgba(_FACE_COLOURS[k]) for k in _FACE_KEYS])
+        self.aircraft = _add(ax, WorldFaces([], edgecolors="#404040", linewidths=0.5,
+                                            zorder=3))
         self.ghost = None
         if ghost:
-            self.ghost = Poly3DCollection(
-                [to_plot(f) for f in _FACES], facecolors=to_rgba(PALETTE["purple"], 0.22),
-                edgecolors=to_rgba(PALETTE["purple"], 0.9), linewidths=1.0,
-                linestyles="--", zorder=3)
-            ax.add_collection3d(self.ghost)
-        (self.nose_marker,) = ax.plot([], [], [], marker="o", ms=5, color=PALETTE["black"],
-                                      ls="none", zorder=5)
+            self.ghost = _add(ax, WorldFaces(
+                [], facecolors=to_rgba(PALETTE["purple"], 0.22),
+                edgecolors=to_rgba(PALETTE["purple"], 0.9), linewidths=1.0, linestyles="--",
+                zorder=3))
+        self.nose_marker = _add(ax, WorldLine([], [], marker="o", ms=5,
+                                              color=PALETTE["black"], ls="none", zorder=5))
+
+    def moving_artists(self) -> list:
+        """Everything a frame changes (all of it but the world axes in the corner)."""
+        faces = [self.aircraft] + ([self.ghost] if self.ghost is not None else [])
+        return [self.stand, *self.ring_lines, *self.axis_lines, *faces, *self.arrow_lines,
+                self.missing_line, self.nose_marker, *self.ring_labels]
 
     # -- the world axes in the corner ---------------------------------------------------------
     def _build_gizmo(self) -> None:
@@ -173,30 +223,28 @@ class GimbalView:
                                     color=PALETTE["black"])
                              for name in ("X", "Y up", "Z")]
 
-    def _screen(self, pts_world: np.ndarray, M: np.ndarray | None = None) -> np.ndarray:
-        """Pixel positions of world points for the current camera (``M``: its projection,
-        ``ax.get_proj()``, when the caller already has it)."""
+    def _project(self, pts_world: np.ndarray, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """World points to the 3D axes' projected 2D coordinates (``M``: its
+        ``get_proj()``), and their depth (larger: further from the camera)."""
         p = to_plot(np.atleast_2d(pts_world))
-        M = self.ax.get_proj() if M is None else M
-        x, y, _ = proj3d.proj_transform(p[:, 0], p[:, 1], p[:, 2], M)
-        return self.ax.transData.transform(np.column_stack([x, y]))
+        x, y, z = proj3d.proj_transform(p[:, 0], p[:, 1], p[:, 2], M)
+        return np.column_stack([x, y]), z
+
+    def _screen(self, pts_world: np.ndarray, M: np.ndarray | None = None) -> np.ndarray:
+        """Pixel positions of world points for the current camera."""
+        xy, _ = self._project(pts_world, self.ax.get_proj() if M is None else M)
+        return self.ax.transData.transform(xy)
 
     def camera(self) -> tuple[float, float]:
         return float(self.ax.elev), float(self.ax.azim)
 
     def follow_camera(self) -> bool:
-        """Re-place the gizmo and the labels if the camera moved (an orbit with the mouse);
-        True when something changed."""
+        """Re-project the frame if the camera moved (an orbit with the mouse); True when
+        something changed."""
         if self._state is None or self.camera() == self._camera:
             return False
-        self._place_camera_dependent(self._state)
+        self.draw(self._state, self._target)
         return True
-
-    def _place_camera_dependent(self, state) -> None:
-        M = self.ax.get_proj()
-        if self.camera() != self._camera:
-            self._place_gizmo(M)
-        self._place_labels(state, M)
 
     def _place_gizmo(self, M: np.ndarray) -> None:
         self._camera = self.camera()
@@ -227,7 +275,7 @@ class GimbalView:
         """Where the ring labels are on the figure, in pixels: (x0, y0, x1, y1) each."""
         out = []
         for t, (w, h) in zip(self.ring_labels, self._label_sizes(), strict=True):
-            x, y = self._screen(from_plot(np.array(t.get_position_3d())))[0]
+            x, y = self.ax.transData.transform(t.get_position())
             out.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
         return out
 
@@ -236,18 +284,15 @@ class GimbalView:
         renderer = self.fig.canvas.get_renderer()
         return [tuple(t.get_window_extent(renderer).extents) for t in self.gizmo_labels]
 
-    def _place_labels(self, state, M: np.ndarray) -> None:
+    def _place_labels(self, xy: np.ndarray) -> None:
         """Each ring's label where the ring is furthest out on screen from the aircraft,
-        inside the figure, and clear of the world axes and of the labels already placed."""
+        inside the figure, and clear of the world axes and of the labels already placed.
+        ``xy``: the projected label candidates of the three rings, then the centre, the
+        nose and the arrow heads (see :meth:`_points`)."""
         width, height = self.fig.bbox.width, self.fig.bbox.height
         sizes = self._label_sizes()
-        c, s = np.cos(_LABEL_CANDIDATES), np.sin(_LABEL_CANDIDATES)
-        # one projection for every candidate point, the centre, the nose and arrow heads
         n_c = len(_LABEL_CANDIDATES)
-        cands = [RING_RADII[n] * (c[:, None] * state.planes[n][0]
-                                  + s[:, None] * state.planes[n][1]) for n in range(3)]
-        pix_all = self._screen(np.vstack([*cands, np.zeros(3), state.nose,
-                                          state.nose + ARROW * state.axes]), M)
+        pix_all = self.ax.transData.transform(xy)
         centre = pix_all[3 * n_c]
         # the nose and the arrow heads: a label there would hide what the lesson points at
         marks = pix_all[3 * n_c + 1:]
@@ -255,7 +300,6 @@ class GimbalView:
         gx1, gy1 = gizmo.x1 * width, gizmo.y1 * height
         placed: list[tuple[float, float, float, float]] = []
         for n, (w, h) in enumerate(sizes):
-            pts = cands[n]
             pix = pix_all[n * n_c:(n + 1) * n_c]
             x, y = pix[:, 0], pix[:, 1]
             score = np.linalg.norm(pix - centre, axis=1)
@@ -271,7 +315,7 @@ class GimbalView:
                 score = np.where(clash, score - 5e3, score)
             best = int(np.argmax(score))
             placed.append((x[best], y[best], w, h))
-            self.ring_labels[n].set_position_3d(to_plot(pts[best]))
+            self.ring_labels[n].set_position(tuple(xy[n * n_c + best]))
 
     # -- drawing ------------------------------------------------------------------------------
     def set_view(self, name: str) -> None:
@@ -279,34 +323,54 @@ class GimbalView:
             raise ValueError(f"unknown view {name!r}: choose one of {', '.join(VIEWS)}")
         self.ax.view_init(*VIEWS[name])
         if self._state is not None:
-            self._place_camera_dependent(self._state)
+            self.draw(self._state, self._target)
 
-    def draw(self, state, target_matrix: np.ndarray | None = None) -> None:
-        theta = np.linspace(0, 2 * np.pi, 97)
-        c, s = np.cos(theta)[:, None], np.sin(theta)[:, None]
+    def _points(self, state, target_matrix) -> dict[str, np.ndarray]:
+        """The world points of one frame, by what they draw."""
+        R = state.matrix
+        c, s = np.cos(_LABEL_CANDIDATES)[:, None], np.sin(_LABEL_CANDIDATES)[:, None]
+        pts = {"stand": np.outer([-1.3, -1.0], _BASIS["XYZ".index(state.order[0])])}
         for n in range(3):
             u, v = state.planes[n]
             r = RING_RADII[n]
-            _set3d(self.ring_lines[n], r * (c * u + s * v))
-            _set3d(self.axis_lines[n], np.outer([-1.12 * r, 1.12 * r], state.axes[n]))
-            _set3d(self.arrow_lines[n], arrow_points(state.nose, ARROW * state.axes[n]))
-            self.ring_labels[n].set_text(f"{state.names[n]} {fmt_number(state.values[n], 0)}°")
-        outer_axis = _BASIS["XYZ".index(state.order[0])]
-        _set3d(self.stand, np.outer([-1.3, -1.0], outer_axis))
-        R = state.matrix
-        self.aircraft.set_verts([to_plot(f @ R.T) for f in _FACES])
-        if self.ghost is not None:
-            visible = target_matrix is not None
-            self.ghost.set_visible(visible)
-            if visible:
-                self.ghost.set_verts([to_plot(f @ target_matrix.T) for f in _FACES])
-        _set3d(self.nose_marker, state.nose[None, :])
-
-        # the black dashes (what they mean is said beside the picture, in the panel)
-        if state.badge == "free":
-            self.missing_line.set_data_3d([], [], [])
-        else:
+            pts[f"ring{n}"] = r * (_RING_COS * u + _RING_SIN * v)
+            pts[f"axis{n}"] = np.outer([-1.12 * r, 1.12 * r], state.axes[n])
+            pts[f"arrow{n}"] = arrow_points(state.nose, ARROW * state.axes[n])
+        if state.badge != "free":
             w = state.weakest * ARROW * 1.25
-            _set3d(self.missing_line, np.array([state.nose - w, state.nose + w]))
-        self._state = state
-        self._place_camera_dependent(state)
+            pts["missing"] = np.array([state.nose - w, state.nose + w])
+        pts["nose"] = state.nose[None, :]
+        pts["aircraft"] = np.vstack(_FACES) @ R.T
+        if target_matrix is not None:
+            pts["ghost"] = np.vstack(_FACES) @ np.asarray(target_matrix).T
+        # where a label may go, then what it must stay clear of (read by _place_labels)
+        pts["labels"] = np.vstack([
+            *(RING_RADII[n] * (c * state.planes[n][0] + s * state.planes[n][1])
+              for n in range(3)),
+            np.zeros(3), state.nose, state.nose + ARROW * state.axes])
+        return pts
+
+    def draw(self, state, target_matrix: np.ndarray | None = None) -> None:
+        pts = self._points(state, target_matrix)
+        M = self.ax.get_proj()
+        if self.camera() != self._camera:
+            self._place_gizmo(M)
+        # one projection for every point of the frame, then cut back into its pieces
+        xy, depth = self._project(np.vstack(list(pts.values())), M)
+        cuts = np.cumsum([len(p) for p in pts.values()])[:-1]
+        proj = dict(zip(pts, zip(np.split(xy, cuts), np.split(depth, cuts), strict=True),
+                        strict=True))
+        lines = {"stand": self.stand, "missing": self.missing_line, "nose": self.nose_marker}
+        for n in range(3):
+            lines.update({f"ring{n}": self.ring_lines[n], f"axis{n}": self.axis_lines[n],
+                          f"arrow{n}": self.arrow_lines[n]})
+            self.ring_labels[n].set_text(f"{state.names[n]} {fmt_number(state.values[n], 0)}°")
+        for key, line in lines.items():
+            line.show(pts.get(key, np.empty((0, 3))), proj.get(key, (np.empty((0, 2)),))[0])
+        self.aircraft.show(pts["aircraft"], *proj["aircraft"], self._face_colours)
+        if self.ghost is not None:
+            self.ghost.set_visible(target_matrix is not None)
+            if target_matrix is not None:
+                self.ghost.show(pts["ghost"], *proj["ghost"])
+        self._state, self._target = state, target_matrix
+        self._place_labels(proj["labels"][0])
