@@ -7,12 +7,14 @@ wait until a canvas's pixels change, check that no error text shows, keep a scre
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +41,18 @@ SLIDER = ".widget-slider"
 #: Text that means a learner is looking at an error.
 ERROR_MARKERS = ("Traceback (most recent call last)", "Error executing", "There was an error",
                  "Something went wrong")
+
+
+def run_async(coro, timeout: float = 600.0):
+    """``asyncio.run(coro)`` in a thread of its own: its result, or its error raised here.
+    Once a browser test has run, Playwright's sync API keeps an event loop running in the
+    test thread, where ``asyncio.run`` refuses to start; so a test that runs a coroutine
+    works whatever ran before it."""
+    pool = ThreadPoolExecutor(1)
+    try:
+        return pool.submit(asyncio.run, coro).result(timeout)
+    finally:
+        pool.shutdown(wait=False)
 
 
 def free_port() -> int:

@@ -24,6 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "notebooks"))
 
 from wave_app import WaveApp  # noqa: E402  (tests/notebooks/wave_app.py, also in a notebook)
 
+from browser import run_async  # tests/browser.py
+
 
 def message(state: dict) -> dict:
     """A front-end 'update' message, as a browser (or a crafted client) sends it."""
@@ -270,7 +272,7 @@ def test_play_in_the_kernel_follows_the_clock_and_pauses(app):
         await asyncio.wait_for(app._play_task, timeout=60)
 
     draws = app.draw_count
-    asyncio.run(play_to_the_end())
+    run_async(play_to_the_end())
     assert app.t.value == 1.0 and app.play.value == 20 and not app.play.playing
     assert not app.play_button.value and app.play_button.description == "Play"
     assert 1 <= app.draw_count - draws <= 20           # at most one draw per frame
@@ -284,7 +286,7 @@ def test_play_in_the_kernel_follows_the_clock_and_pauses(app):
         await asyncio.sleep(0.3)
         return paused
 
-    paused = asyncio.run(play_and_pause())
+    paused = run_async(play_and_pause())
     assert paused < 1.0 and app.t.value == paused     # Pause keeps it there
     assert app._play_task is None and app.play_button.description == "Play"
 

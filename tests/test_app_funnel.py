@@ -18,6 +18,8 @@ from lessons_lib.apps.funnel.app import PRESETS
 from lessons_lib.navmesh import lesson_walkable, reflex_corners
 from lessons_lib.pathsmooth import path_length
 
+from browser import run_async  # tests/browser.py
+
 
 def params(**kw):
     base = dict(start_x=model.DEFAULT_START[0], start_y=model.DEFAULT_START[1],
@@ -645,7 +647,6 @@ def test_in_a_kernel_every_radius_floor_is_built_while_the_learner_reads(monkeyp
     """A radius's first visit built its floor, navmesh and visibility graph (~50 ms, the
     slider's slowest step): in a kernel the app builds them all in its event loop, one
     step at a time, after it is shown. Outside a kernel nothing runs in the background."""
-    import asyncio
 
     from lessons_lib import navmesh
     from lessons_lib.apps.core import app as core_app
@@ -663,7 +664,7 @@ def test_in_a_kernel_every_radius_floor_is_built_while_the_learner_reads(monkeyp
         await app._idle_task
         return app
 
-    app = asyncio.run(shown_in_a_kernel())
+    app = run_async(shown_in_a_kernel())
     assert funnel_model._eroded.cache_info().currsize == 18       # 0.05 to 0.90 m
     assert navmesh._floor_graph.cache_info().currsize >= 18
     builds = funnel_model._eroded.cache_info().misses
@@ -674,7 +675,6 @@ def test_in_a_kernel_every_radius_floor_is_built_while_the_learner_reads(monkeyp
 
 
 def test_idle_work_stops_quietly_at_a_failing_step(monkeypatch):
-    import asyncio
 
     from lessons_lib.apps.core import app as core_app
 
@@ -688,7 +688,7 @@ def test_idle_work_stops_quietly_at_a_failing_step(monkeypatch):
         await app._idle_task
         return app
 
-    app = asyncio.run(run())
+    app = run_async(run())
     assert calls == [1] and app.last_error is None
 
 

@@ -15,6 +15,8 @@ from lessons_lib.apps import gimbal as gimbal_module
 from lessons_lib.apps.gimbal import ReachExercise, model
 from lessons_lib.apps.gimbal.view import FIN_TIP, to_plot
 
+from browser import run_async  # tests/browser.py
+
 
 def world(line):
     """The world points a line shows (it draws them projected for the camera)."""
@@ -314,7 +316,7 @@ def test_in_a_kernel_lock_it_runs_in_its_event_loop_on_the_clock(app):
         return time.perf_counter() - start
 
     draws = app.draw_count
-    took = asyncio.run(lock())
+    took = run_async(lock())
     assert app.pitch.value == -90.0 and app.state.badge == "locked"
     assert app._lock_task is None and not app.lock_play.playing
     assert seen and seen[-1] == -90.0 and set(seen) <= set(path)
@@ -337,7 +339,7 @@ def test_in_a_kernel_the_lock_animation_stops_when_the_order_changes(app):
         await asyncio.wait_for(task, timeout=10)
         return moved
 
-    moved = asyncio.run(lock_then_change_order())
+    moved = run_async(lock_then_change_order())
     assert -90.0 < moved < -20.0 and app.pitch.value == moved     # stopped on its way
     assert app.yaw.value == 35.0                       # the new middle ring was not touched
     assert app._lock_task is None

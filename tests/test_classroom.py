@@ -377,15 +377,7 @@ def _protocol_students(server, count: int, moves: int = 1, gap_s: float = 0.0):
                 start, deadline_s=180.0, moves=moves)))
         return await asyncio.gather(*tasks)
 
-    # in a thread of its own: Playwright's sync API keeps an event loop running in this one
-    import threading
-
-    result: dict = {}
-    worker = threading.Thread(target=lambda: result.update(students=asyncio.run(room())))
-    worker.start()
-    worker.join(600)
-    assert "students" in result, "the protocol students did not finish"
-    return result["students"], ps
+    return harness.run_async(room(), timeout=600), ps
 
 
 def _wait_for(predicate, what: str, timeout: float = 240.0) -> None:
@@ -557,7 +549,6 @@ def test_static_files_are_answered_from_memory_as_from_disk(tmp_path):
     and bytes as the first, without the handler resolving the path or reading the file
     again; a changed file is read again; conditional and range requests, HEAD and errors
     are answered by tornado's handler as before, and never kept."""
-    import asyncio
     from unittest import mock
 
     import tornado.web
@@ -621,23 +612,7 @@ def test_static_files_are_answered_from_memory_as_from_disk(tmp_path):
             server.stop()
             client.close()
 
-    # in a thread of its own: Playwright's sync API keeps an event loop running in this one
-    import threading
-
-    failure: list = []
-
-    def run() -> None:
-        try:
-            asyncio.run(scenario())
-        except BaseException as exc:  # re-raised in the test's own thread
-            failure.append(exc)
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join(120)
-    assert not worker.is_alive(), "the static-file scenario did not finish"
-    if failure:
-        raise failure[0]
+    harness.run_async(scenario(), timeout=120)
 
 
 def test_classroom_serves_voilas_installed_files_from_memory():
