@@ -37,8 +37,12 @@ WIDTH, HEIGHT = 7.9, 5.0     # inches at 100 dpi: 790 x 500 px
 
 
 def _bare(ax, frame: bool = False) -> None:
+    """No ticks, and no axis at all: an axis without ticks still costs ~0.6 ms a draw, and
+    the close-up is drawn again whenever it follows the car."""
     ax.set_xticks([])
     ax.set_yticks([])
+    ax.xaxis.set_visible(False)
+    ax.yaxis.set_visible(False)
     for spine in ax.spines.values():
         spine.set_visible(frame)
         spine.set_color(PALETTE["grey"])
