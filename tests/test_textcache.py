@@ -146,3 +146,55 @@ def test_a_failure_while_drawing_falls_back_to_matplotlib_and_switches_the_cache
     assert np.array_equal(_render(fig, cache), expected)
     assert textcache._works is False
     plt.close(fig)
+
+
+def _labels(cls, texts, at):
+    """A figure with one label of ``cls`` per text, each with a see-through rounded box, at
+    whole pixels ``at``."""
+    from matplotlib.transforms import IdentityTransform
+
+    with plt.ioff():
+        fig = plt.figure(figsize=(4, 2), dpi=100)
+    FigureCanvasAgg(fig)
+    fig.patch.set_facecolor("#88aadd")          # a box 0.8 opaque shows what is under it
+    labels = []
+    for text, (x, y) in zip(texts, at, strict=True):
+        label = cls(x, y, text, transform=IdentityTransform(), color="#D55E00", fontsize=10,
+                    fontweight="bold", ha="center", va="center", rotation=0,
+                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                          "alpha": 0.8})
+        fig.add_artist(label)
+        labels.append(label)
+    return fig, labels
+
+
+def test_a_stamped_label_is_a_plain_labels_pixels_pasted():
+    """Pasting the rendered label composes the same box and glyphs: at whole pixels the
+    picture equals a plain Text's within a level of rounding, for any of its positions."""
+    from matplotlib.text import Text
+
+    texts, at = ["pitch \u221290°", "yaw 35°", "roll 0°"], [(120, 150), (300, 60), (61, 40)]
+    stamped, labels = _labels(textcache.StampedText, texts, at)
+    plain, _ = _labels(Text, texts, at)
+    a, b = _render(stamped, None), _render(plain, None)
+    diff = np.abs(a.astype(int) - b.astype(int)).max(axis=2)
+    assert diff.max() <= 2 and (b != np.asarray(plain.patch.get_facecolor()) * 255).any()
+    assert (diff > 0).mean() < 0.01
+    # moved: the same stamp, pasted elsewhere; a new string: a new stamp
+    n = len(textcache._STAMPS)
+    labels[0].set_position((200, 100))
+    _render(stamped, None)
+    assert len(textcache._STAMPS) == n
+    labels[0].set_text("pitch 12°")
+    _render(stamped, None)
+    assert len(textcache._STAMPS) == n + 1
+    plt.close(stamped)
+    plt.close(plain)
+
+
+def test_a_saved_figure_draws_stamped_labels_as_plain_text(tmp_path, monkeypatch):
+    stamped, _ = _labels(textcache.StampedText, ["roll 15°"], [(100, 100)])
+    monkeypatch.setattr(textcache.StampedText, "_stamp",
+                        lambda *a: pytest.fail("a saved figure must not be stamped"))
+    stamped.savefig(tmp_path / "label.png")
+    plt.close(stamped)

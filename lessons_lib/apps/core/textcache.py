@@ -29,6 +29,8 @@ import types
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
 from matplotlib.ft2font import FT2Font, RenderMode
+from matplotlib.text import Text
+from matplotlib.transforms import IdentityTransform
 
 #: Whether this matplotlib has the private API the cache replays (3.11's text path).
 SUPPORTED = all(hasattr(FT2Font, name) for name in ("_layout", "_set_transform",
@@ -176,3 +178,76 @@ def _draw_cached(self: RendererAgg, gc, x, y, s, prop, angle, mtext) -> None:
                                         antialiased)
         self._renderer.draw_text_image(buffer, left, int(height) - top + buffer.shape[0],
                                        0, gc)
+
+
+# -- a whole label, pasted ------------------------------------------------------------------
+#: Stamps kept before they start over (a 100 x 20 px label is 8 kB).
+MAX_STAMPS = 500
+_STAMPS: dict = {}
+
+
+class StampedText(Text):
+    """A label drawn on the live canvas from its own pixels: the text and its box are
+    rendered once per string, look and dpi (matplotlib's way, on a small canvas of their
+    own), then pasted at its place, to the whole pixel.
+
+    A label that moves every frame (lesson 1's ring labels, ~1.2 ms each with their box)
+    then costs a paste (~0.05 ms): matplotlib lays a text out again, updates and draws its
+    box and looks its font up on every draw, even when the glyphs come from :data:`CACHE`.
+    Pasting is compositing the same box and glyphs, so the pixels are those of a plain draw
+    at that whole pixel, within a level of rounding. The box's style is read once per
+    string (set it before the first draw). Saving (GIF, savefig), another renderer, or any
+    failure draws it as a plain Text.
+    """
+
+    def _look(self, renderer) -> tuple:
+        return (id(self), self.get_text(), renderer.dpi, hash(self.get_fontproperties()),
+                str(self.get_color()), self.get_rotation(), self.get_ha(), self.get_va(),
+                self.get_alpha(), self.get_rotation_mode())
+
+    def draw(self, renderer) -> None:
+        fig = self.get_figure(root=True)
+        if (not self.get_visible() or not self.get_text() or type(renderer) is not RendererAgg
+                or fig is None or fig.canvas.is_saving()):
+            return Text.draw(self, renderer)
+        key = self._look(renderer)
+        stamp = _STAMPS.get(key)
+        try:
+            if stamp is None:
+                stamp = self._stamp(renderer)
+                if len(_STAMPS) >= MAX_STAMPS:
+                    _STAMPS.clear()
+                _STAMPS[key] = stamp
+            image, dx, dy = stamp
+            x, y = self.get_transform().transform(self.get_position())
+            gc = renderer.new_gc()
+            self._set_gc_clip(gc)
+            renderer.draw_image(gc, round(x) + dx, round(y) + dy, image)
+            gc.restore()
+        except Exception:              # never seen: matplotlib's way
+            return Text.draw(self, renderer)
+        self.stale = False
+
+    def _stamp(self, renderer) -> tuple[np.ndarray, int, int]:
+        """The label's pixels, cropped, and where their lower left corner lies from the
+        anchor (whole pixels). Drawn by matplotlib at a whole pixel of a canvas of its own."""
+        ext = Text.get_window_extent(self, renderer)
+        margin = int(4 * self.get_fontsize() * renderer.dpi / 72) + 8
+        w, h = int(ext.width) + 2 * margin, int(ext.height) + 2 * margin
+        side = max(w, h)                       # room for any rotation
+        own = RendererAgg(side, side, renderer.dpi)
+        cx = cy = side // 2
+        saved = self._x, self._y, self._transform
+        try:                                   # not the setters: nothing goes stale
+            self._x, self._y, self._transform = cx, cy, IdentityTransform()
+            Text.draw(self, own)
+        finally:
+            self._x, self._y, self._transform = saved
+        rgba = np.asarray(own.buffer_rgba())
+        rows = np.flatnonzero(rgba[:, :, 3].any(axis=1))
+        cols = np.flatnonzero(rgba[:, :, 3].any(axis=0))
+        if not len(rows):
+            return np.zeros((1, 1, 4), np.uint8), 0, 0
+        r0, r1, c0, c1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+        # Agg's draw_image takes rows bottom to top
+        return rgba[r0:r1, c0:c1][::-1].copy(), int(c0 - cx), int(side - r1 - cy)

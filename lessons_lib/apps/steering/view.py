@@ -16,6 +16,7 @@ from matplotlib.patches import Polygon
 from matplotlib.patheffects import withStroke
 
 from ..core import PALETTE, make_figure, rc_context
+from ..core.textcache import StampedText
 from .model import CONTROLLERS, DURATION, SWEEP_MODES, SteeringState
 
 #: The article's debug colours, in the colour-blind-safe palette.
@@ -84,11 +85,14 @@ class SteeringView:
             ax.set_facecolor("#FAFAFA")
         v = SimpleNamespace(ax=ax)
         (v.scale_bar,) = ax.plot([], [], color=PALETTE["black"], lw=2.5, solid_capstyle="butt")
-        v.scale_text = ax.text(0, 0, "", ha="center", va="bottom", fontsize=9)
-        v.title = ax.text(0.01, 0.985, "close-up" if close else "whole track: click to place "
-                          "the car", transform=ax.transAxes, ha="left", va="top", fontsize=9,
-                          color="#555555", zorder=9,
-                          bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.5})
+        # pasted from their own pixels: the close-up re-renders them whenever it follows
+        # the car, and the map's title is drawn every frame (it covers the moving path)
+        v.scale_text = ax.add_artist(StampedText(0, 0, "", ha="center", va="bottom",
+                                                 fontsize=9))
+        v.title = ax.add_artist(StampedText(
+            0.01, 0.985, "close-up" if close else "whole track: click to place the car",
+            transform=ax.transAxes, ha="left", va="top", fontsize=9, color="#555555",
+            zorder=9, bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.5}))
         (v.edge_left,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
         (v.edge_right,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
         (v.centre_line,) = ax.plot([], [], color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
