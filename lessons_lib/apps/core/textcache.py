@@ -233,16 +233,23 @@ class StampedText(Text):
         anchor (whole pixels). Drawn by matplotlib at a whole pixel of a canvas of its own."""
         ext = Text.get_window_extent(self, renderer)
         margin = int(4 * self.get_fontsize() * renderer.dpi / 72) + 8
-        w, h = int(ext.width) + 2 * margin, int(ext.height) + 2 * margin
-        side = max(w, h)                       # room for any rotation
+        # drawn from the middle: room for the text on any side of it (any alignment or
+        # rotation), then cropped
+        side = 2 * (int(max(ext.width, ext.height)) + 2 * margin)
         own = RendererAgg(side, side, renderer.dpi)
         cx = cy = side // 2
-        saved = self._x, self._y, self._transform
-        try:                                   # not the setters: nothing goes stale
-            self._x, self._y, self._transform = cx, cy, IdentityTransform()
+        box = self.get_bbox_patch()
+        saved = self._x, self._y, self._transform, self._clipon, box and box._clipon
+        try:                    # not the setters, so nothing goes stale; unclipped: the
+            self._x, self._y, self._transform = cx, cy, IdentityTransform()  # clip is
+            self._clipon = False                                 # applied when pasting
+            if box is not None:
+                box._clipon = False
             Text.draw(self, own)
         finally:
-            self._x, self._y, self._transform = saved
+            self._x, self._y, self._transform, self._clipon = saved[:4]
+            if box is not None:
+                box._clipon = saved[4]
         rgba = np.asarray(own.buffer_rgba())
         rows = np.flatnonzero(rgba[:, :, 3].any(axis=1))
         cols = np.flatnonzero(rgba[:, :, 3].any(axis=0))
