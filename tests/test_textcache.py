@@ -188,13 +188,13 @@ def test_a_stamped_label_is_a_plain_labels_pixels_pasted():
     shown = (np.abs(a - ground) > 40).any(axis=2)       # the labels are there at all
     assert shown.sum() > 500 and (shown == (np.abs(b - ground) > 40).any(axis=2)).all()
     # moved: the same stamp, pasted elsewhere; a new string: a new stamp
-    n = len(textcache._STAMPS)
+    n = len(labels[0]._stamps)
     labels[0].set_position((300, 100))
     _render(stamped, None)
-    assert len(textcache._STAMPS) == n
+    assert len(labels[0]._stamps) == n
     labels[0].set_text("pitch 12°")
     _render(stamped, None)
-    assert len(textcache._STAMPS) == n + 1
+    assert len(labels[0]._stamps) == n + 1
     plt.close(stamped)
     plt.close(plain)
 

@@ -181,9 +181,8 @@ def _draw_cached(self: RendererAgg, gc, x, y, s, prop, angle, mtext) -> None:
 
 
 # -- a whole label, pasted ------------------------------------------------------------------
-#: Stamps kept before they start over (a 100 x 20 px label is 8 kB).
-MAX_STAMPS = 500
-_STAMPS: dict = {}
+#: Stamps one label keeps before it starts over (a 100 x 20 px label is 8 kB).
+MAX_STAMPS = 64
 
 
 class StampedText(Text):
@@ -197,11 +196,13 @@ class StampedText(Text):
     Pasting is compositing the same box and glyphs, so the pixels are those of a plain draw
     at that whole pixel, within a level of rounding. The box's style is read once per
     string (set it before the first draw). Saving (GIF, savefig), another renderer, or any
-    failure draws it as a plain Text.
+    failure draws it as a plain Text. Each label keeps its own stamps (they go with it).
     """
 
+    _stamps: dict | None = None
+
     def _look(self, renderer) -> tuple:
-        return (id(self), self.get_text(), renderer.dpi, hash(self.get_fontproperties()),
+        return (self.get_text(), renderer.dpi, hash(self.get_fontproperties()),
                 str(self.get_color()), self.get_rotation(), self.get_ha(), self.get_va(),
                 self.get_alpha(), self.get_rotation_mode())
 
@@ -210,14 +211,13 @@ class StampedText(Text):
         if (not self.get_visible() or not self.get_text() or type(renderer) is not RendererAgg
                 or fig is None or fig.canvas.is_saving()):
             return Text.draw(self, renderer)
+        if self._stamps is None or len(self._stamps) >= MAX_STAMPS:
+            self._stamps = {}
         key = self._look(renderer)
-        stamp = _STAMPS.get(key)
+        stamp = self._stamps.get(key)
         try:
             if stamp is None:
-                stamp = self._stamp(renderer)
-                if len(_STAMPS) >= MAX_STAMPS:
-                    _STAMPS.clear()
-                _STAMPS[key] = stamp
+                stamp = self._stamps[key] = self._stamp(renderer)
             image, dx, dy = stamp
             x, y = self.get_transform().transform(self.get_position())
             gc = renderer.new_gc()
