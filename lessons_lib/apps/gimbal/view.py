@@ -29,7 +29,6 @@ from matplotlib.lines import Line2D
 from mpl_toolkits.mplot3d import proj3d
 
 from ..core import PALETTE, fmt_number, rc_context
-from ..core.textcache import StampedText
 from .model import NOSE
 
 #: Ring colours, outer to inner (Okabe & Ito: blue, orange, bluish green).
@@ -185,11 +184,13 @@ class GimbalView:
             self.arrow_lines.append(_add(ax, WorldLine(
                 [], [], color=to_rgba(colour, (0.6, 0.95, 1.0)[n]), lw=(7.0, 3.2, 2.6)[n],
                 solid_capstyle="round", zorder=4)))
-            # pasted from their own pixels (a label moves every frame: ~1.2 ms each drawn)
-            self.ring_labels.append(_add(ax, StampedText(
-                0, 0, "", color=colour, fontsize=10, fontweight="bold", ha="center",
-                va="center", zorder=6, bbox={"boxstyle": "round,pad=0.15", "fc": "white",
-                                             "ec": "none", "alpha": 0.8})))
+            # plain text: as a StampedText the middle label was left stale at the figure's
+            # foot in JupyterLab (not in Voila; cause not found)
+            self.ring_labels.append(ax.text2D(
+                0, 0, "", transform=ax.transData, color=colour, fontsize=10,
+                fontweight="bold", ha="center", va="center", zorder=6,
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                      "alpha": 0.8}))
         self.missing_line = _add(ax, WorldLine([], [], color=PALETTE["black"], lw=2.4,
                                                ls=(0, (3, 2)), zorder=5))
         self._face_colours = np.array([to_rgba(_FACE_COLOURS[k]) for k in _FACE_KEYS])
