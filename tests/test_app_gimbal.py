@@ -312,6 +312,8 @@ def test_in_a_kernel_lock_it_runs_in_its_event_loop_on_the_clock(app):
         app.lock_button.click()
         assert app._lock_task is not None and not app.lock_play.playing
         assert app.pitch.value == -20.0                    # nothing jumps
+        await asyncio.sleep(0)                             # the task's first step
+        assert app.pitch.value in path[1:3]                # the click's answer, at once
         await asyncio.wait_for(app._lock_task, timeout=60)
         return time.perf_counter() - start
 

@@ -202,6 +202,11 @@ def test_lock_path(start, end):
     assert np.all(path == np.round(path))
     steps = np.diff(path) * np.sign(end - start or 1)
     assert np.all(steps >= 0)
+    if abs(end - start) >= 10:
+        assert steps[0] >= 1                  # the first frame after the click moves
+        assert steps[0] > steps[-1]           # and it slows into the lock
+    if abs(end - start) >= 50:
+        assert np.all(steps >= 1)             # every frame a new picture
     assert model.LOCK_FRAMES * model.LOCK_INTERVAL_MS == 1000
 
 

@@ -185,9 +185,10 @@ class GimbalApp(LessonApp):
         """The animation in the kernel: every :data:`model.LOCK_INTERVAL_MS` the frame the
         clock has reached is drawn and sent, so it lasts its second whatever a frame costs
         (a slow frame is followed by a later one, not waited for); the page's Play instead
-        waited for each value's round trip through the page."""
+        waited for each value's round trip through the page. Frame 1 is drawn at once,
+        as the answer to the click."""
         clock, interval = time.perf_counter, model.LOCK_INTERVAL_MS / 1000.0
-        origin, shown, last = clock(), 0, len(run[2]) - 1
+        origin, shown, last = clock() - interval, 0, len(run[2]) - 1
         try:
             while self._lock_run is run:
                 index = min(last, int((clock() - origin) / interval))

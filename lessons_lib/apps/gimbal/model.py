@@ -151,15 +151,19 @@ def best_two_rings(target: Target, step_deg: float = 2.0) -> tuple[float, float,
 
 def lock_path(middle_start: float, frames: int = LOCK_FRAMES) -> np.ndarray:
     """The middle ring's angle in each frame of "Lock it": from ``middle_start`` to the
-    nearer of +-90 (+90 from 0), eased in and out, in whole degrees (the slider's step),
-    ending exactly on the lock. ``frames + 1`` values, the first the start."""
+    nearer of +-90 (+90 from 0), in whole degrees (the slider's step), ending exactly on
+    the lock. ``frames + 1`` values, the first the start. Eased out only: it leaves at
+    full speed, so the first frame after the click already moves (an ease in as well left
+    the first two frames on the start, 80 ms with nothing to see), and slows to a third of
+    that speed into the lock (not to a stop: the last frames would repeat a whole
+    degree)."""
     if not np.isfinite(middle_start):
         raise ValueError(f"middle_start must be a finite angle, got {middle_start!r}")
     if int(frames) != frames or frames < 1:
         raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
     end = -90.0 if middle_start < 0 else 90.0
     t = np.linspace(0.0, 1.0, int(frames) + 1)
-    ease = t * t * (3 - 2 * t)
+    ease = t * (3 - t) / 2
     path = np.round(middle_start + (end - middle_start) * ease)
     path[0], path[-1] = middle_start, end
     return path + 0.0
