@@ -23,6 +23,7 @@ matplotlib's way: a newer matplotlib costs speed, never a broken picture.
 
 from __future__ import annotations
 
+import copy
 import math
 import types
 
@@ -238,18 +239,19 @@ class StampedText(Text):
         side = 2 * (int(max(ext.width, ext.height)) + 2 * margin)
         own = RendererAgg(side, side, renderer.dpi)
         cx = cy = side // 2
+        # drawn from a copy, at the middle and unclipped (the clip is applied when pasting):
+        # the label itself is never changed, not even for a moment. JupyterLab sends comm
+        # messages over kernel subshells, each on a thread of its own, so another thread may
+        # draw or measure this label meanwhile; swapping its own _x/_y/_transform left it
+        # with the stamp's IdentityTransform for good when two stamps overlapped.
+        ghost = copy.copy(self)                 # (no stale callback: nothing goes stale)
+        ghost._x, ghost._y, ghost._transform = cx, cy, IdentityTransform()
+        ghost._clipon = False
         box = self.get_bbox_patch()
-        saved = self._x, self._y, self._transform, self._clipon, box and box._clipon
-        try:                    # not the setters, so nothing goes stale; unclipped: the
-            self._x, self._y, self._transform = cx, cy, IdentityTransform()  # clip is
-            self._clipon = False                                 # applied when pasting
-            if box is not None:
-                box._clipon = False
-            Text.draw(self, own)
-        finally:
-            self._x, self._y, self._transform, self._clipon = saved[:4]
-            if box is not None:
-                box._clipon = saved[4]
+        if box is not None:                     # Text.draw moves and sizes its box
+            ghost._bbox_patch = copy.copy(box)
+            ghost._bbox_patch._clipon = False
+        Text.draw(ghost, own)
         rgba = np.asarray(own.buffer_rgba())
         rows = np.flatnonzero(rgba[:, :, 3].any(axis=1))
         cols = np.flatnonzero(rgba[:, :, 3].any(axis=0))
