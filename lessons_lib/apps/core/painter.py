@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 import os
 import struct
+import threading
 import time
 import weakref
 import zlib
@@ -189,6 +190,10 @@ class Painter:
         self._renders = 0
         self._held = 0
         self._missed = False
+        # JupyterLab sends comm messages over kernel subshells (a thread each): a page's
+        # "draw" may come while the kernel's own loop (Lock it, Play) renders on the main
+        # thread. One render at a time: they share the buffer, the background and the artists.
+        self._lock = threading.RLock()
 
     # -- installing -----------------------------------------------------------------------
     @classmethod
@@ -367,16 +372,17 @@ class Painter:
         """Replaces ``canvas.draw``: what ipympl's ``FigureCanvasWebAggCore.draw`` does,
         with :meth:`render` in place of the full Agg draw."""
         canvas = self.figure.canvas
-        canvas._png_is_old = True
-        try:
-            if self._unchanged():
-                self.reused += 1
-            else:
-                self._render_and_remember()
-        finally:
-            manager = getattr(canvas, "manager", None)
-            if manager is not None and hasattr(manager, "refresh_all"):
-                manager.refresh_all()
+        with self._lock:
+            canvas._png_is_old = True
+            try:
+                if self._unchanged():
+                    self.reused += 1
+                else:
+                    self._render_and_remember()
+            finally:
+                manager = getattr(canvas, "manager", None)
+                if manager is not None and hasattr(manager, "refresh_all"):
+                    manager.refresh_all()
 
     def _dynamic_artists(self) -> list[Artist]:
         spec = self.dynamic
