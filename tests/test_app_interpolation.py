@@ -721,3 +721,13 @@ def test_pace_figure_and_the_claims_beside_it():
     assert r == pytest.approx(4 / 3, abs=0.01) and 2 <= gap < 2.5
     text = notebook_source()
     assert "the speed\nchanges by a third and the aeroplane is 2° off at times" in text
+
+
+def test_the_readouts_are_the_shortest_turn_not_the_way_it_came(app):
+    """The prose: under each plane, how far it is from the start and the end (the shortest
+    turn), not the way it came, which the panel's "angle turned" adds up."""
+    fresh(app, "Wrap-around: yaw −175° → 175°", t=1.0)
+    start, end = app.view.readouts["euler"].get_text().split("\n")
+    assert (start, end) == ("10° from start", "0° to end")
+    assert round(app.state.totals["euler"]) == 350
+    assert "Euler lerp 350°" in app.panels["info"].value

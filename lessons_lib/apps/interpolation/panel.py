@@ -26,7 +26,8 @@ def fmt_q(q) -> str:
 
 
 def readouts(state: BlendState, poses: dict) -> dict[str, str]:
-    """Under each aeroplane: how far it has turned from the start and how far it has to go."""
+    """Under each aeroplane: how far it is from the start and from the end (the shortest turn
+    between the two, not the way it came: ``info``'s "angle turned" adds that up)."""
     out = {}
     for m in METHODS:
         moved = angle_between(state.q0, poses[m])
