@@ -519,6 +519,10 @@ def test_the_clearance_circle_is_not_hidden_under_the_apex_star():
     for mark in (v.clear_mark, v.clear_line):
         assert mark.get_zorder() > v.apex.get_zorder()
         assert mark in app.dynamic_artists()
+        assert mark.get_visible()
+    app.show_frame(0)     # before the walk: no circle on a corner not fixed yet
+    assert not v.clear_mark.get_visible() and not v.clear_line.get_visible()
+    assert "circled on the map at the last step" in app.panels["radius"].value
 
 
 # -- the exercises ----------------------------------------------------------------------------

@@ -142,7 +142,7 @@ def radius_html(state) -> str:
     short = d < r - 1e-9
     colour = PALETTE["vermillion"] if short else PALETTE["green"]
     text = (f'{how}: clearance to walls and pillars <b style="color:{colour}">{_m(d)}</b> = '
-            f"{fmt_number(d / r, 2)} &times; radius {_m(r)} (circled on the map)")
+            f"{fmt_number(d / r, 2)} &times; radius {_m(r)} (circled on the map at the last step)")
     if short:
         text += "<br>" + WHY_SHORT[state.method]
         if d == 0:

@@ -216,9 +216,10 @@ class FunnelView:
                                       zip(point[1:-1], state.path[1:-1], strict=True)])
 
     def step_artists(self) -> list:
-        """The artists :meth:`draw_step` moves (the rest only change with the route)."""
+        """The artists :meth:`draw_step` moves or shows (the rest only change with the
+        route): the funnel's own, then the closest approach's, shown at the last step."""
         return [self.wedge, self.tested, self.left_edge, self.right_edge, self.corners,
-                self.apex]
+                self.apex, self.clear_line, self.clear_mark]
 
     def dynamic_artists(self) -> list:
         """For fast redraws (:mod:`lessons_lib.apps.core.painter`): the step artists and
@@ -230,8 +231,13 @@ class FunnelView:
 
     def draw_step(self, state, k: int | None) -> None:
         """The funnel at step ``k`` of the trace (nothing when there is no trace)."""
+        done = not state.steps or k is None or k >= len(state.steps) - 1
+        # the closest approach is about the whole path: shown once it is walked (at step 0
+        # its black ring gave away a corner not fixed yet)
+        for mark in (self.clear_line, self.clear_mark):
+            mark.set_visible(done)
         if not state.steps or k is None:
-            for line in self.step_artists()[1:]:
+            for line in self.step_artists()[1:-2]:
                 line.set_data([], [])
             self.wedge.set_visible(False)
             return
