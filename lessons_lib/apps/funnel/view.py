@@ -237,7 +237,8 @@ class FunnelView:
         for mark in (self.clear_line, self.clear_mark):
             mark.set_visible(done)
         if not state.steps or k is None:
-            for line in self.step_artists()[1:-2]:
+            for line in (self.tested, self.left_edge, self.right_edge, self.corners,
+                         self.apex):
                 line.set_data([], [])
             self.wedge.set_visible(False)
             return
