@@ -280,6 +280,8 @@ def test_play_in_the_kernel_follows_the_clock_and_pauses(app):
     async def play_and_pause():
         app.play_button.value = True                   # at the end: from the start
         assert app.t.value == 0.0
+        await asyncio.sleep(0)                         # the task's first step: at once
+        assert app.play.value in (1, 2)
         await asyncio.sleep(0.15)
         app.play_button.value = False
         paused = app.t.value

@@ -508,9 +508,10 @@ class LessonApp(GifExport):
         next is due. A frame that costs more than the interval is not waited for: the next
         one drawn is the one the clock has reached (fewer frames, the same time). The
         page's Play would instead send its next value only once the kernel is idle again,
-        a round trip per frame, and fall behind real time."""
+        a round trip per frame, and fall behind real time. The first step is drawn at once,
+        as the answer to the click (its clock starts one interval back)."""
         clock, interval = time.perf_counter, self.frame.interval_ms / 1000.0
-        origin, base = clock(), self.play.value
+        origin, base = clock() - interval, self.play.value
         try:
             while self.play_button.value and run == self._play_runs:
                 index = min(self.play.max, base + int((clock() - origin) / interval))
