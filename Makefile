@@ -20,7 +20,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[server,test]'
 	touch $(STAMP)
 
 lab: $(STAMP)
@@ -40,7 +40,7 @@ voila: $(STAMP)
 LESSON   ?=
 STUDENTS ?= 10
 classroom: $(STAMP)
-	$(BIN)/python tools/classroom.py --port=$(PORT) $(if $(LESSON),--lesson=$(LESSON) --students=$(STUDENTS))
+	$(BIN)/python -m lessons_server.room --port=$(PORT) $(if $(LESSON),--lesson=$(LESSON) --students=$(STUDENTS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

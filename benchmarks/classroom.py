@@ -1,7 +1,7 @@
 """How many students one laptop serves: a bounded load test on loopback.
 
 N simulated students open the same lesson at the same moment, from a server started exactly
-as ``make classroom`` starts it (tools/classroom.py: voila.json, a token, one pre-heated
+as ``make classroom`` starts it (lessons_server/room.py: voila.json, a token, one pre-heated
 kernel per student for the lesson, refills deferred until the room has arrived) but
 listening on 127.0.0.1 only. Two kinds of student:
 
@@ -91,7 +91,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 class Server:
-    """tools/classroom.py on 127.0.0.1 with a token; memory of its process tree sampled."""
+    """lessons_server/room.py on 127.0.0.1 with a token; memory of its process tree sampled."""
 
     def __init__(self, lesson: str, pool: int, refill_after: float = 20.0) -> None:
         self.port = free_port()
@@ -102,7 +102,7 @@ class Server:
         pool_args = (["--lesson", lesson, "--students", str(pool)] if pool > 0
                      else ["--no-preheat"])
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "tools" / "classroom.py"), "--ip", "127.0.0.1",
+            [sys.executable, "-m", "lessons_server.room", "--ip", "127.0.0.1",
              "--port", str(self.port), "--token", self.token, "--refill-after",
              str(refill_after), *pool_args],
             cwd=ROOT, stdout=self.log_file, stderr=subprocess.STDOUT)
@@ -190,7 +190,7 @@ class Server:
         return rss, cpu
 
     def wait_ready(self, timeout: float = 600.0) -> None:
-        """Until tools/classroom.py prints the address, which it does once every pooled
+        """Until lessons_server/room.py prints the address, which it does once every pooled
         kernel has run its lesson, as when a teacher starts the server before the class."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

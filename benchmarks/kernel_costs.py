@@ -92,7 +92,7 @@ def costs(path: Path, warm: bool = False) -> dict:
             rows.append({"what": label, "cpu_s": _cpu(proc) - before_cpu,
                          "rss_mb": (proc.memory_info().rss - before_rss) / 2**20})
         if warm:  # what `make classroom` does to a pooled kernel before the room comes in
-            from lessons_lib.classroom import WARM_UP
+            from lessons_server.classroom import WARM_UP
 
             before = _cpu(proc)
             kc.execute_interactive(WARM_UP, timeout=180, store_history=False,

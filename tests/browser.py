@@ -33,7 +33,7 @@ CHROMIUM_FLAGS = [
 ]
 VIEWPORT = {"width": 1280, "height": 720}
 #: The lessons' Voila template (share/jupyter/voila/templates/lessons), found through
-#: JUPYTER_PATH; ``make voila`` and ``tools/classroom.py`` serve the lessons with it too.
+#: JUPYTER_PATH; ``make voila`` and ``make classroom`` serve the lessons with it too.
 TEMPLATE_ROOT = ROOT / "share" / "jupyter"
 TEMPLATE_ARGS = ["--VoilaConfiguration.template=lessons"]
 FIGURE = ".jupyter-matplotlib-figure canvas"

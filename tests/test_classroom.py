@@ -20,9 +20,7 @@ import pytest
 import browser as harness
 
 ROOT = harness.ROOT
-sys.path.insert(0, str(ROOT / "tools"))
-
-import classroom  # noqa: E402  (tools/classroom.py)
+from lessons_server import room as classroom  # noqa: E402  (make classroom)
 
 CONFIG = json.loads((ROOT / "voila.json").read_text())
 LESSON = "01_gimbal_lock.ipynb"
@@ -168,7 +166,7 @@ def test_jupyter_server_route_applies_the_same_settings(tmp_path):
 def test_make_classroom_serves_all_interfaces_with_a_token():
     make = subprocess.run(["make", "-n", "classroom"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
-    assert "tools/classroom.py" in make.stdout, make.stdout + make.stderr
+    assert "-m lessons_server.room" in make.stdout, make.stdout + make.stderr
     make = subprocess.run(["make", "-n", "classroom", "LESSON=01_gimbal_lock", "STUDENTS=3"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert "--lesson=01_gimbal_lock --students=3" in make.stdout
@@ -176,7 +174,7 @@ def test_make_classroom_serves_all_interfaces_with_a_token():
                            timeout=60)
     assert "--Voila.ip=127.0.0.1" in voila.stdout and "--token" not in voila.stdout
 
-    out = subprocess.run([sys.executable, str(ROOT / "tools" / "classroom.py"), "--print-only",
+    out = subprocess.run([sys.executable, "-m", "lessons_server.room", "--print-only",
                           "--lesson", "02_euler_vs_slerp", "--students", "5"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
@@ -190,7 +188,7 @@ def test_make_classroom_serves_all_interfaces_with_a_token():
 
 
 def test_classroom_refuses_an_unknown_lesson():
-    out = subprocess.run([sys.executable, str(ROOT / "tools" / "classroom.py"), "--print-only",
+    out = subprocess.run([sys.executable, "-m", "lessons_server.room", "--print-only",
                           "--lesson", "99_nothing"], capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and "no notebooks/99_nothing.ipynb" in out.stderr
 
@@ -206,10 +204,10 @@ def test_block_letters_are_all_different_and_five_lines_tall():
 
 @pytest.fixture(scope="module")
 def classroom_server():
-    """tools/classroom.py as `make classroom` runs it, on loopback for the test."""
+    """lessons_server/room.py as `make classroom` runs it, on loopback for the test."""
     port = harness.free_port()
     server = harness.VoilaServer(port=port, command=[
-        sys.executable, str(ROOT / "tools" / "classroom.py"), "--ip", "127.0.0.1",
+        sys.executable, "-m", "lessons_server.room", "--ip", "127.0.0.1",
         "--port", str(port), "--lesson", LESSON, "--students", "2"])
     try:
         deadline = time.monotonic() + 300  # the address is printed once the pool is pre-heated
@@ -395,7 +393,7 @@ def test_pool_serves_the_room_first_and_refills_one_kernel_at_a_time():
     student gets a drawn first image and a new image for a slider step."""
     port = harness.free_port()
     server = harness.VoilaServer(port=port, command=[
-        sys.executable, str(ROOT / "tools" / "classroom.py"), "--ip", "127.0.0.1",
+        sys.executable, "-m", "lessons_server.room", "--ip", "127.0.0.1",
         "--port", str(port), "--lesson", LESSON, "--students", "2", "--default-pool", "0",
         "--refill-after", "15", "--token", "314159265358"])
     server.token = "314159265358"
@@ -488,7 +486,7 @@ def test_each_static_file_is_gzipped_once():
 
     from tornado.httputil import HTTPHeaders
 
-    from lessons_lib.classroom import CachedGzipContentEncoding
+    from lessons_server.classroom import CachedGzipContentEncoding
 
     CachedGzipContentEncoding._cache.clear()
     CachedGzipContentEncoding._cached_bytes = 0
@@ -533,10 +531,10 @@ def test_each_static_file_is_gzipped_once():
 
 def _static_app(root: Path, memory):
     """A tornado app serving ``root`` through tornado's StaticFileHandler answering from
-    ``memory``, with the gzip transform tools/classroom.py installs."""
+    ``memory``, with the gzip transform lessons_server/room.py installs."""
     import tornado.web
 
-    from lessons_lib.classroom import CachedGzipContentEncoding, serve_from_memory
+    from lessons_server.classroom import CachedGzipContentEncoding, serve_from_memory
 
     handler = serve_from_memory(tornado.web.StaticFileHandler, memory)
     return tornado.web.Application([(r"/s/(.*)", handler, {"path": str(root)})],
@@ -555,7 +553,7 @@ def test_static_files_are_answered_from_memory_as_from_disk(tmp_path):
     from tornado.httpclient import AsyncHTTPClient
     from tornado.httpserver import HTTPServer
 
-    from lessons_lib.classroom import StaticMemory
+    from lessons_server.classroom import StaticMemory
 
     script = tmp_path / "a.js"
     script.write_text("console.log('a lesson');\n" * 4000)
@@ -626,7 +624,7 @@ def test_classroom_serves_voilas_installed_files_from_memory():
         TemplateStaticFileHandler,
     )
 
-    from lessons_lib.classroom import static_from_memory
+    from lessons_server.classroom import static_from_memory
 
     routes = [("/t/(.*)", TemplateStaticFileHandler), ("/s/(.*)", MultiStaticFileHandler,
                                                        {"paths": ["/x"]}),

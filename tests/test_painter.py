@@ -533,12 +533,12 @@ def test_an_unchanged_figure_is_sent_again_without_a_new_render(scene):
 
 
 def test_a_prepared_first_frame_is_sent_without_a_render_or_png(scene):
-    """What classroom mode's warm-up (lessons_lib.classroom.WARM_UP) does in a pooled
+    """What classroom mode's warm-up (lessons_server.classroom.WARM_UP) does in a pooled
     kernel: the page's first image is then the prepared PNG, encoded once, before it came."""
     from unittest import mock
 
     import lessons_lib.apps.core.painter as painter_module
-    from lessons_lib.classroom import WARM_UP
+    from lessons_server.classroom import WARM_UP
 
     fig, painter, parts, _ = scene
     namespace = {}

@@ -27,7 +27,7 @@ from jupyter_server.services.kernels.connection.base import (
 
 from lessons_lib import apps
 from lessons_lib.apps.core import LessonApp, iter_widgets
-from lessons_lib.classroom import V1_PROTOCOL
+from lessons_server.classroom import V1_PROTOCOL
 
 import browser as harness
 
@@ -443,7 +443,7 @@ def test_crafted_widget_message_leaves_the_lesson_working(voila_server, page):
 @pytest.mark.browser
 def test_legacy_websocket_protocol_is_refused_and_the_server_keeps_answering(voila_server):
     """Voila 0.5 mis-reads binary messages for legacy-protocol clients and spins on one
-    ipympl image (see lessons_lib/classroom.py): such a client is closed at once."""
+    ipympl image (see lessons_server/classroom.py): such a client is closed at once."""
     import websocket
 
     status, body, _ = get(voila_server.render_url(LESSON), timeout=120)

@@ -1,5 +1,5 @@
 """Server side of the classroom setup: loaded by Voila (``voila.json``) and by
-``tools/classroom.py``, never by a lesson.
+``lessons_server/room.py`` (``make classroom``), never by a lesson.
 
 Voila 0.5's kernel websocket handler reads the header of every binary message it forwards
 as if the client spoke the ``v1.kernel.websocket.jupyter.org`` protocol. A client that

@@ -1,7 +1,7 @@
 """Serve the lessons to a room (``make classroom``): every interface, a random token, and
 the address printed large enough to read off the projector from the back row.
 
-    python tools/classroom.py [--port 8866] [--lesson 02_euler_vs_slerp] [--students 30]
+    python -m lessons_server.room [--port 8866] [--lesson 02_euler_vs_slerp] [--students 30]
 
 Settings come from the repository's ``voila.json`` (pre-heated kernels, culling, no
 tracebacks, images only, v1 websockets only), exactly as for ``make voila``. With
@@ -186,17 +186,17 @@ def report(stats: dict, server_rss: float) -> str:
 
 
 def classroom_voila(host: str = "127.0.0.1", token: str = ""):
-    """Voila with the room's kernel pool (:func:`lessons_lib.classroom.classroom_kernel_manager`)
+    """Voila with the room's kernel pool (:func:`lessons_server.classroom.classroom_kernel_manager`)
     that prints the address once the pool is ready, and gzips what it sends: a first page
     is 5.4 MB of scripts and styles, about a quarter of that compressed, and a room shares
     one Wi-Fi. Each static file is compressed once, not once per student, and answered
-    from memory once it has been served (:func:`lessons_lib.classroom.static_from_memory`).
+    from memory once it has been served (:func:`lessons_server.classroom.static_from_memory`).
     (Voila applies its ``tornado_settings`` after the tornado Application exists, too late
     for the gzip transform, hence the subclass.)"""
     import voila.app
     from voila.app import Voila
 
-    from lessons_lib.classroom import (
+    from lessons_server.classroom import (
         CachedGzipContentEncoding,
         classroom_kernel_manager,
         process_memory,
