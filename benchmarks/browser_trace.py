@@ -10,7 +10,7 @@ every figure is covered without changing them):
 - ``FigureCanvasAgg.draw``: the Agg render of a whole figure;
 - ``FigureCanvasWebAggCore.get_diff_image``: the difference image and its PNG encoding;
 - ipympl's ``Canvas.send_binary``: handing the PNG to the widget channel;
-- ``lessons_lib.apps.core.painter.Painter.render`` and ``._diff_image`` where the lessons
+- ``lessons_lib.apps.fastdraw.painter.Painter.render`` and ``._diff_image`` where the lessons
   have them (their drawing path: a fast or full render, then the encoding).
 
 Each call becomes one JSON line ``{"ev", "t0", "t1", ...}`` (wall clock, seconds since the
@@ -100,7 +100,7 @@ def install(trace_dir: str) -> None:
     wrap(Canvas, "send_binary", "send",
          lambda canvas, data, *a, **k: {"bytes": len(data) if data is not None else 0})
     try:  # the lessons' own drawing path, where it exists (the Agg draw inside it nests)
-        from lessons_lib.apps.core.painter import Painter
+        from lessons_lib.apps.fastdraw.painter import Painter
     except ImportError:
         return
     wrap(Painter, "render", "agg_draw", lambda painter, *a, **k: {"painter": True})

@@ -114,7 +114,7 @@ def process_memory(pids: list[int]) -> dict[str, float]:
 #: Run in a pooled kernel once its notebook has run: one Agg render of every figure, so that
 #: the text layout and font caches a figure's first draw fills are filled before the room
 #: comes in (after the lesson ports a first draw cost up to 0.2 CPU-s more than a second),
-#: and, for a figure with a :class:`~lessons_lib.apps.core.painter.Painter`, its first frame
+#: and, for a figure with a :class:`~lessons_lib.apps.fastdraw.painter.Painter`, its first frame
 #: and that frame's PNG (lesson 1's three PNGs cost 20-35 ms each). The plain Agg render
 #: stays first: with the painter's frame alone, a burst's slider moves cost the kernels
 #: more (10 students' visits, three A/B pairs: 3.3-4.5 CPU-s against 2.95-3.1). No image is sent and

@@ -319,7 +319,7 @@ def test_the_release_is_the_last_move_of_a_drag(app):
 
 def test_pointer_moves_are_paced_by_what_a_frame_costs(app):
     from lessons_lib.apps.core.figure import pace_pointer
-    from lessons_lib.apps.core.painter import THROTTLE_MS_RANGE
+    from lessons_lib.apps.fastdraw.painter import THROTTLE_MS_RANGE
 
     assert app.fig.canvas.pan_zoom_throttle == 33      # outside a kernel: ipympl's default
     before = app.painter.full_draws

@@ -9,7 +9,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from lessons_lib.apps.core.painter import Painter, choose_throttle_ms, encode_png
+from lessons_lib.apps import fastdraw
+from lessons_lib.apps.fastdraw.painter import Painter, choose_throttle_ms, encode_png
+
+# These test the fast path itself; `make test-plain` (LESSONS_FAST_DRAW=0) runs without it.
+pytestmark = pytest.mark.skipif(not fastdraw.ENABLED, reason="LESSONS_FAST_DRAW=0")
 
 
 def _pixels(fig) -> np.ndarray:
@@ -393,7 +397,7 @@ def test_opaque_frames_take_the_word_copy_and_give_the_same_rows(h, w):
     one's alpha (10 to 20 times faster than numpy's 3-of-4 byte copy): the same bytes as
     the plain copy at any size, and this numpy writes the words in order (else the
     encoder falls back to the plain copy, and this says so)."""
-    from lessons_lib.apps.core import painter as painter_module
+    from lessons_lib.apps.fastdraw import painter as painter_module
 
     assert painter_module._FAST_RGB, "numpy wrote the overlapping words out of order"
     pixels = np.random.default_rng(h * w).integers(0, 256, (h, w, 4), dtype=np.uint8)
@@ -412,7 +416,7 @@ def test_encode_png_refuses_what_is_not_rgba_bytes(bad):
 
 
 def test_with_the_fast_path_off_the_canvas_is_plain_ipympl(monkeypatch):
-    from lessons_lib.apps.core import painter as painter_module
+    from lessons_lib.apps.fastdraw import painter as painter_module
 
     monkeypatch.setattr(painter_module, "ENABLED", False)
     with plt.ioff():
@@ -537,7 +541,7 @@ def test_a_prepared_first_frame_is_sent_without_a_render_or_png(scene):
     kernel: the page's first image is then the prepared PNG, encoded once, before it came."""
     from unittest import mock
 
-    import lessons_lib.apps.core.painter as painter_module
+    import lessons_lib.apps.fastdraw.painter as painter_module
     from lessons_server.classroom import WARM_UP
 
     fig, painter, parts, _ = scene

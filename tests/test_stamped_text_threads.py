@@ -9,10 +9,14 @@ import sys
 import threading
 
 import numpy as np
+import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.figure import Figure
 
-from lessons_lib.apps.core.textcache import StampedText
+from lessons_lib.apps import fastdraw
+from lessons_lib.apps.fastdraw.textcache import StampedText
+
+pytestmark = pytest.mark.skipif(not fastdraw.ENABLED, reason="LESSONS_FAST_DRAW=0: plain Text")
 
 
 def _label():

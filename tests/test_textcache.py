@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from lessons_lib.apps.core import textcache
-from lessons_lib.apps.core.textcache import TextCache
+from lessons_lib.apps.fastdraw import textcache
+from lessons_lib.apps.fastdraw.textcache import TextCache
 
-pytestmark = pytest.mark.skipif(not textcache.SUPPORTED,
-                                reason="this matplotlib lacks the text path the cache replays")
+pytestmark = pytest.mark.skipif(
+    not textcache.SUPPORTED or not textcache.ENABLED,
+    reason="this matplotlib lacks the text path the cache replays, or LESSONS_FAST_DRAW=0")
 
 
 def _render(fig, cache: TextCache | None) -> np.ndarray:
@@ -100,7 +101,7 @@ def test_the_caches_start_over_when_full(page, monkeypatch):
 
 
 def test_the_painter_draws_text_through_the_cache(page):
-    from lessons_lib.apps.core.painter import TEXT_CACHE, Painter
+    from lessons_lib.apps.fastdraw.painter import TEXT_CACHE, Painter
 
     fig, texts = page
     painter = Painter.attach(fig, [texts[0]])

@@ -28,11 +28,11 @@ from contextlib import contextmanager
 
 import ipywidgets as widgets
 
+from ..fastdraw import Painter
 from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
 from .figure import PALETTE, in_kernel, pace_pointer
 from .gif import GifExport
 from .guard import guard_widget
-from .painter import Painter
 
 log = logging.getLogger("lessons_lib.apps")
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import matplotlib
 import matplotlib.pyplot as plt
 
-from .painter import Painter, choose_throttle_ms
+from ..fastdraw import Painter, choose_throttle_ms
 
 PALETTE = {
     "black": "#000000",

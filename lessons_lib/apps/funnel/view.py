@@ -222,7 +222,7 @@ class FunnelView:
                 self.apex, self.clear_line, self.clear_mark]
 
     def dynamic_artists(self) -> list:
-        """For fast redraws (:mod:`lessons_lib.apps.core.painter`): the step artists and
+        """For fast redraws (:mod:`lessons_lib.apps.fastdraw.painter`): the step artists and
         every artist drawn over the lowest of them, the wedge. The painter draws these on
         top of a cached background, so the layering stays that of a full draw."""
         floor = self.wedge.get_zorder()

@@ -114,7 +114,7 @@ class InterpolationApp(LessonApp):
         self.view.show_frame(state, t, self.current, readouts(state, self.current))
 
     def dynamic_artists(self):
-        """What t moves, drawn over a cached background (core.painter); not the ghosts,
+        """What t moves, drawn over a cached background (fastdraw.painter); not the ghosts,
         which change only as t passes one (their panels are then re-rendered). The start/end
         marks, which lie over the moving markers at t = 0 and 1, are redrawn with them so
         that they stay on top. A nose marker behind the sphere (zorder 1.5) lies under the

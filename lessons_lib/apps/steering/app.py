@@ -152,7 +152,7 @@ class SteeringApp(LessonApp):
         self.scene.draw(state, time)
 
     def dynamic_artists(self):
-        """What a frame moves, drawn over a cached background (core.painter): the car,
+        """What a frame moves, drawn over a cached background (fastdraw.painter): the car,
         its two points and the line between them on both maps, the arrows, the cursor."""
         s = self.scene
         moving = [s.tangent_arrow, s.offset_arrow, s.cursor, s.phase_dot]

@@ -16,7 +16,7 @@ from matplotlib.patches import Polygon
 from matplotlib.patheffects import withStroke
 
 from ..core import PALETTE, make_figure, rc_context
-from ..core.textcache import StampedText
+from ..fastdraw import StampedText
 from .model import CONTROLLERS, DURATION, SWEEP_MODES, SteeringState
 
 #: The article's debug colours, in the colour-blind-safe palette.

@@ -33,6 +33,8 @@ from matplotlib.ft2font import FT2Font, RenderMode
 from matplotlib.text import Text
 from matplotlib.transforms import IdentityTransform
 
+from . import ENABLED
+
 #: Whether this matplotlib has the private API the cache replays (3.11's text path).
 SUPPORTED = all(hasattr(FT2Font, name) for name in ("_layout", "_set_transform",
                                                       "_render_glyph")) \
@@ -209,8 +211,8 @@ class StampedText(Text):
 
     def draw(self, renderer) -> None:
         fig = self.get_figure(root=True)
-        if (not self.get_visible() or not self.get_text() or type(renderer) is not RendererAgg
-                or fig is None or fig.canvas.is_saving()):
+        if (not ENABLED or not self.get_visible() or not self.get_text()
+                or type(renderer) is not RendererAgg or fig is None or fig.canvas.is_saving()):
             return Text.draw(self, renderer)
         if self._stamps is None or len(self._stamps) >= MAX_STAMPS:
             self._stamps = {}

@@ -39,7 +39,6 @@ compare or to rule the painter out when something looks wrong.
 from __future__ import annotations
 
 import math
-import os
 import struct
 import threading
 import time
@@ -57,12 +56,11 @@ from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedLocator, NullLocator
 from matplotlib.transforms import Bbox
 
+from . import ENABLED
 from .textcache import CACHE as TEXT_CACHE
 
 #: zlib level for the PNG frames sent to the page (6 is zlib's and Pillow's default).
 PNG_COMPRESS_LEVEL = 1
-#: False when ``LESSONS_FAST_DRAW=0``: every figure draws the way plain ipympl does.
-ENABLED = os.environ.get("LESSONS_FAST_DRAW", "1").strip() != "0"
 
 #: The page's pointer-move rate limit (``canvas.pan_zoom_throttle``, ms): ipympl's default
 #: as the least, at most 4 moves a second, and how much above a frame's CPU cost it is set
