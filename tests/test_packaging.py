@@ -57,7 +57,9 @@ def test_runtime_dependencies_have_checked_lower_bounds():
     deps = _pyproject()["project"]["dependencies"]
     for dep in deps:
         assert ">=" in dep and "==" not in dep, f"{dep}: give a lower bound, not a pin"
-    assert any(d.startswith("voila>=0.5.6") for d in deps)
+    server = _pyproject()["project"]["optional-dependencies"]["server"]
+    assert any(d.startswith("voila>=0.5.") and int(d.split(".")[2].split(",")[0]) >= 6
+               for d in server), "voila 0.5.6 fixed a file-reading vulnerability"
     assert any(d.startswith("numpy-quaternion") for d in deps)
     assert not any(re.match(r"quaternion\b", d) for d in deps), "`quaternion` is unrelated"
 
@@ -128,3 +130,12 @@ def test_readme_quick_start_and_binder_links():
     assert "conda env create -f environment.yml" in text
     assert "urlpath=lab/tree/notebooks" in text and "urlpath=voila/tree/notebooks" in text
     assert "mybinder.org/v2/gh/" in text
+
+
+def test_ci_runs_the_app_and_browser_tests_with_the_fast_path_off_too():
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert ci.index("make test") < ci.index("make test-plain") < ci.index("make test-slow")
+    plain = " ".join(_make_n("test-plain"))
+    assert "LESSONS_FAST_DRAW=0" in plain
+    for tests in ("test_app_", "test_browser_", "test_notebooks.py"):
+        assert tests in plain, f"make test-plain leaves out {tests}"
