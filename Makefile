@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # `make test-all` both. PYTEST_ARGS adds to either (a `-m` in it replaces MARKERS).
 MARKERS ?= not slow
 
-.PHONY: lab voila classroom test test-slow test-all bench lint clean setup
+.PHONY: lab voila classroom test test-slow test-all test-plain bench lint clean setup
 
 setup: $(STAMP)
 
@@ -47,6 +47,13 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest -m "$(MARKERS)" $(PYTEST_ARGS)
+
+# The app, notebook and browser tests again with the drawing fast path off (plain ipympl,
+# LESSONS_FAST_DRAW=0): the lessons must work without it. CI runs it after `make test`.
+PLAIN_TESTS = tests/test_app_*.py tests/test_apps_common.py tests/test_fuzz_controls.py \
+	tests/test_gif.py tests/test_notebooks.py tests/test_browser_*.py
+test-plain: $(STAMP)
+	LESSONS_FAST_DRAW=0 $(BIN)/python -m pytest -m "$(MARKERS)" $(PYTEST_ARGS) $(PLAIN_TESTS)
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow $(PYTEST_ARGS)
