@@ -1,8 +1,9 @@
 """Helpers behind the game-maths lessons.
 
-The maths modules (rotations, interpolation, spline, steering, vehicle, pathsmooth, funnel)
-import only numpy, scipy and quaternion. Everything interactive lives in
-:mod:`lessons_lib.apps`, the only place that imports matplotlib widgets and ipywidgets.
+The maths modules (every top-level module here but :mod:`.catalogue`, the list of lessons,
+and :mod:`.hooks`, the list of private hooks) import only numpy, scipy, quaternion and
+shapely; ``tests/test_layering.py`` finds them and checks it. Everything interactive lives
+in :mod:`lessons_lib.apps`, the only place that imports matplotlib and ipywidgets.
 """
 
 import sys

@@ -17,6 +17,8 @@ class Lesson:
     summary: str                    #: what the index page says the lesson teaches
     apps: tuple[tuple[str, str], ...]   #: (class name, module) of each app it shows
     seeds: tuple[str, ...] = ()     #: source articles in shared/seeds (by number)
+    picture: str = ""               #: the README's picture, a file in docs/img/
+    builds_on: tuple[int, ...] = () #: lessons to take first (by number)
 
     @property
     def notebook(self) -> str:
@@ -30,31 +32,55 @@ LESSONS: tuple[Lesson, ...] = (
         "orders, watch the outer and inner axes line up when the middle ring reaches ±90°, and "
         "read the rotation matrix and the quaternion beside them. Ends with the safe way back "
         "from a quaternion to yaw/pitch/roll.",
-        apps=(("GimbalApp", "lessons_lib.apps.gimbal"),), seeds=("001", "004")),
+        apps=(("GimbalApp", "lessons_lib.apps.gimbal"),), seeds=("001", "004"),
+        picture="01_gimbal_lock_locked.png"),
     Lesson(
         2, "02_euler_vs_slerp", "Euler interpolation vs slerp",
         "Blend the same two orientations three ways (Euler-angle lerp, nlerp, slerp) and "
         "compare the paths on the sphere, the angular speed, and the q / −q trap that sends an "
         "animation the long way round.",
-        apps=(("InterpolationApp", "lessons_lib.apps.interpolation"),), seeds=("001", "004")),
+        apps=(("InterpolationApp", "lessons_lib.apps.interpolation"),), seeds=("001", "004"),
+        picture="02_euler_vs_slerp.png", builds_on=(1,)),
     Lesson(
         3, "03_spline_steering", "Spline steering",
         "Put a car beside a spline and watch the three steering terms (Position Delta, Heading "
         "Delta, Crosstrack Error) and an adaptive look-ahead drive it back to the centre line. "
         "Compared with pure pursuit and Stanley.",
-        apps=(("SteeringApp", "lessons_lib.apps.steering"),), seeds=("000",)),
+        apps=(("SteeringApp", "lessons_lib.apps.steering"),), seeds=("000",),
+        picture="03_spline_steering.png"),
     Lesson(
         4, "04_funnel_algorithm", "The funnel algorithm",
         "Turn a staircase grid path into a taut string, then step through the funnel algorithm "
         "over navmesh portals one portal at a time, with an agent radius.",
         apps=(("FunnelApp", "lessons_lib.apps.funnel"), ("GridApp", "lessons_lib.apps.funnel")),
-        seeds=("002",)),
+        seeds=("002",), picture="04_funnel_algorithm.png"),
 )
 
 
 def app_registry() -> dict[str, str]:
     """App class name -> the module that defines it, for every lesson."""
     return {name: module for lesson in LESSONS for name, module in lesson.apps}
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def reading_order(lessons: tuple[Lesson, ...] = LESSONS) -> str:
+    """One sentence on the order to take ``lessons`` in, from their ``builds_on``."""
+    numbers = {item.number for item in lessons}
+    needs = [(item.number, [str(n) for n in item.builds_on if n in numbers])
+             for item in lessons]
+    needs = [(n, before) for n, before in needs if before]
+    if not needs:
+        return "Take the lessons in any order: each stands on its own."
+    linked = {n for n, _ in needs} | {int(b) for _, before in needs for b in before}
+    parts = [f"{n} builds on {_and(before)}" for n, before in needs]
+    alone = [str(item.number) for item in lessons if item.number not in linked]
+    if alone:
+        parts.append(f"{_and(alone)} stands on its own" if len(alone) == 1
+                     else f"{_and(alone)} stand on their own")
+    return "Take the lessons in order: " + "; ".join(parts) + "."
 
 
 def lesson(slug_or_number: str | int) -> Lesson:

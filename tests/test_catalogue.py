@@ -12,6 +12,7 @@ import pytest
 
 from lessons_lib import apps
 from lessons_lib.catalogue import LESSONS, app_registry, lesson
+from lessons_lib.catalogue import reading_order as catalogue_reading_order
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -39,8 +40,45 @@ def test_the_readme_table_lists_the_catalogue_in_order():
     readme = (ROOT / "README.md").read_text()
     rows = re.findall(r"^\| (\d+) \| \[([^\]]+)\]\(notebooks/([^)]+)\) \|", readme, re.M)
     assert rows == [(str(i.number), i.title, i.notebook) for i in LESSONS]
-    for item in LESSONS:  # a picture of each lesson
-        assert re.search(rf"!\[Lesson {item.number}[^\]]*\]\(docs/img/{item.slug}", readme)
+    for item in LESSONS:  # a picture of each lesson, and the file is there
+        assert item.picture.startswith(item.slug), item.picture
+        assert re.search(rf"!\[Lesson {item.number}[^\]]*\]\(docs/img/{re.escape(item.picture)}\)",
+                         readme), f"the README shows no docs/img/{item.picture}"
+        assert (ROOT / "docs" / "img" / item.picture).is_file(), (
+            f"docs/img/{item.picture} is missing: take it with tools/readme_shots.py "
+            f"{item.number}")
+
+
+def test_every_lesson_has_a_readme_shot_setup():
+    import readme_shots  # tools/readme_shots.py
+
+    assert set(readme_shots.SETUPS) == {item.slug for item in LESSONS}
+
+
+def test_every_link_in_the_readme_and_docs_to_a_file_of_the_repository_resolves():
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if "://" in target:
+                continue
+            assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
+
+
+def test_no_prose_counts_the_lessons_by_hand():
+    """How many lessons there are and which order to take them in come from the catalogue."""
+    words = r"(two|three|four|five|six|seven|eight|nine|ten|\d+)"
+    pattern = re.compile(rf"\b{words}\s+(hands-on\s+|interactive\s+|jupyter\s+)*"
+                         r"(lessons|notebooks)\b", re.I)
+    import tomllib
+
+    texts = {"README.md": (ROOT / "README.md").read_text(),
+             "lessons_lib/__init__.py": (ROOT / "lessons_lib" / "__init__.py").read_text(),
+             "pyproject description": tomllib.loads(
+                 (ROOT / "pyproject.toml").read_text())["project"]["description"],
+             "index intro": make_index.build().cells[0].source}
+    texts.update({p.name: p.read_text() for p in (ROOT / "docs").glob("*.md")})
+    for where, text in texts.items():
+        assert not pattern.search(text), f"{where}: {pattern.search(text).group(0)!r}"
+    assert catalogue_reading_order() in make_index.build().cells[0].source
 
 
 def test_lesson_lookup_and_a_clear_error():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import nbformat as nbf
 
-from lessons_lib.catalogue import LESSONS
+from lessons_lib.catalogue import LESSONS, reading_order
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -23,7 +23,7 @@ def build() -> nbf.NotebookNode:
         "**How to use them.** Alone: open a lesson in JupyterLab and read it top to bottom, "
         "changing code as you go. In class: the teacher serves these pages with Voila "
         "(`make voila`) and everyone uses the controls; no code is shown.\n\n"
-        "Take the lessons in order: 2 builds on 1; 3 and 4 stand on their own.")]
+        + reading_order(tuple(present)))]
     rows = ["| # | lesson | what you will learn |", "|---|---|---|"]
     for lesson in present:
         rows.append(f"| {lesson.number} | [{lesson.title}]({lesson.notebook}) | "

@@ -79,39 +79,38 @@ def lesson4(page):
 
 
 @dataclass(frozen=True)
-class Shot:
-    number: int
-    name: str           # file name under docs/img/
-    setup: object       # page -> a locator of the text the caption quotes
-    figures: int = 1
+class Setup:
+    run: object         # page -> a locator of the text the caption quotes
+    figures: int = 1    # figures the page must show before the setup starts
 
 
-SHOTS = [Shot(1, "01_gimbal_lock_locked.png", lesson1),
-         Shot(2, "02_euler_vs_slerp.png", lesson2),
-         Shot(3, "03_spline_steering.png", lesson3),
-         Shot(4, "04_funnel_algorithm.png", lesson4, figures=4)]
+#: How each lesson's picture is set up, by the lesson's slug. Which lessons there are, and
+#: each picture's file name (``Lesson.picture``), come from the catalogue; a test checks that
+#: every lesson of the catalogue has a setup here.
+SETUPS = {"01_gimbal_lock": Setup(lesson1), "02_euler_vs_slerp": Setup(lesson2),
+          "03_spline_steering": Setup(lesson3), "04_funnel_algorithm": Setup(lesson4, 4)}
 
 
 def main(argv: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
-    wanted = {int(a) for a in argv} or {s.number for s in SHOTS}
-    notebooks = {item.number: item.notebook for item in LESSONS}
+    wanted = {int(a) for a in argv} or {item.number for item in LESSONS}
     server = h.VoilaServer()
     try:
         server.wait_ready(timeout=120)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=h.CHROMIUM, args=h.CHROMIUM_FLAGS)
             try:
-                for shot in (s for s in SHOTS if s.number in wanted):
+                for item in (i for i in LESSONS if i.number in wanted):
+                    setup = SETUPS[item.slug]
                     page = browser.new_page(viewport=h.VIEWPORT)
-                    h.open_lesson(page, server, notebooks[shot.number], figures=shot.figures)
-                    quoted = shot.setup(page)
+                    h.open_lesson(page, server, item.notebook, figures=setup.figures)
+                    quoted = setup.run(page)
                     h.wait_idle(page, quiet_ms=800)
                     text = quoted.inner_text()
                     h.assert_no_error_text(page)
-                    page.screenshot(path=str(OUT / shot.name))
-                    print(f"== {OUT / shot.name}\n{text.strip()}\n")
+                    page.screenshot(path=str(OUT / item.picture))
+                    print(f"== {OUT / item.picture}\n{text.strip()}\n")
                     page.close()
             finally:
                 browser.close()
