@@ -91,9 +91,11 @@ def pct(values: list[float], q: float) -> float:
 
 
 class Server:
-    """lessons_server/room.py on 127.0.0.1 with a token; memory of its process tree sampled."""
+    """lessons_server/room.py on 127.0.0.1 with a token (and ``extra`` arguments); memory of
+    its process tree sampled."""
 
-    def __init__(self, lesson: str, pool: int, refill_after: float = 20.0) -> None:
+    def __init__(self, lesson: str, pool: int, refill_after: float = 20.0,
+                 extra: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.token = "".join(secrets.choice("0123456789") for _ in range(12))
         self.lesson = lesson
@@ -104,7 +106,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "lessons_server.room", "--ip", "127.0.0.1",
              "--port", str(self.port), "--token", self.token, "--refill-after",
-             str(refill_after), *pool_args],
+             str(refill_after), *pool_args, *extra],
             cwd=ROOT, stdout=self.log_file, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
         self.peak_rss = 0

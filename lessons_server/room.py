@@ -127,6 +127,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--token", help="use this token instead of a random one")
     p.add_argument("--print-only", action="store_true",
                    help="print the banner and the Voila arguments, do not serve")
+    p.add_argument("--no-static-cache", action="store_true",
+                   help="read Voila's installed files from disk for every request "
+                        "(to measure what answering them from memory saves)")
+    p.add_argument("--no-gzip-cache", action="store_true",
+                   help="gzip every response anew (to measure what compressing each "
+                        "static file once saves)")
     return p.parse_args(argv)
 
 
@@ -152,7 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_preheat:
         print(f"\n  Pre-heating kernels ({describe(pool_config)}); the address follows "
               "when they are ready.\n", flush=True)
-    classroom_voila(host, token).launch_instance(argv=voila_argv(args, token), config=config)
+    voila_class = classroom_voila(host, token, static_cache=not args.no_static_cache,
+                                  gzip_cache=not args.no_gzip_cache)
+    voila_class.launch_instance(argv=voila_argv(args, token), config=config)
     return 0
 
 
@@ -185,15 +193,18 @@ def report(stats: dict, server_rss: float) -> str:
     return "\n".join(lines)
 
 
-def classroom_voila(host: str = "127.0.0.1", token: str = ""):
+def classroom_voila(host: str = "127.0.0.1", token: str = "", static_cache: bool = True,
+                    gzip_cache: bool = True):
     """Voila with the room's kernel pool (:func:`lessons_server.classroom.classroom_kernel_manager`)
     that prints the address once the pool is ready, and gzips what it sends: a first page
     is 5.4 MB of scripts and styles, about a quarter of that compressed, and a room shares
     one Wi-Fi. Each static file is compressed once, not once per student, and answered
     from memory once it has been served (:func:`lessons_server.classroom.static_from_memory`).
     (Voila applies its ``tornado_settings`` after the tornado Application exists, too late
-    for the gzip transform, hence the subclass.)"""
+    for the gzip transform, hence the subclass.) ``static_cache=False`` and
+    ``gzip_cache=False`` leave those two caches out (``benchmarks/ab_caches.py``)."""
     import voila.app
+    from tornado.web import GZipContentEncoding
     from voila.app import Voila
 
     from lessons_server.classroom import (
@@ -213,12 +224,15 @@ def classroom_voila(host: str = "127.0.0.1", token: str = ""):
             finally:
                 voila.app.voila_kernel_manager_factory = factory
             settings["compress_response"] = True
-            settings["transforms"] = [CachedGzipContentEncoding]  # tornado takes it from here
+            # tornado takes it from here
+            settings["transforms"] = [CachedGzipContentEncoding if gzip_cache
+                                      else GZipContentEncoding]
             asyncio.get_event_loop().create_task(self._announce())
             return settings
 
         def init_handlers(self) -> list:
-            return static_from_memory(super().init_handlers())
+            handlers = super().init_handlers()
+            return static_from_memory(handlers) if static_cache else handlers
 
         async def _announce(self) -> None:
             preheated = getattr(self.kernel_manager, "preheated", None)
