@@ -1,0 +1,339 @@
+"""Do the doubtful caches pay for themselves? Same-run A/B of each, the variants taking turns.
+
+Two parts, each measuring the CPU time of the process that does the work, so that a busy
+machine slows every variant alike:
+
+``text``: the kernel's CPU per redraw (the painter's render and PNG, as
+``bench_painter.py``), for every app on the shared loop, with the text cache
+(:mod:`lessons_lib.apps.fastdraw.textcache`: layouts and glyph bitmaps kept per renderer)
+installed or not, and with lesson 3's ``StampedText`` labels pasted or drawn as plain
+``Text``: four variants, taking turns (A B B A ...) move after move, in one process. Two
+kinds of move per app: its frame control (Play, the t or step slider) and its first other
+slider (which recomputes and changes the background).
+
+``server``: Voila's own CPU-seconds per student for the files a lesson page fetches (its
+scripts, styles and fonts), from room servers (``python -m lessons_server.room``) that
+differ only in ``--no-static-cache`` / ``--no-gzip-cache``, all running at once and visited
+in turn, round after round. Students are :mod:`protocol_student` connections (six kept
+alive each, gzip accepted, as a browser); the file list is found without a browser by
+:func:`page_files`.
+
+    python benchmarks/ab_caches.py text [--rounds 30]
+    python benchmarks/ab_caches.py server [--rounds 5] [--students 10]
+    python benchmarks/ab_caches.py all --json benchmarks/results/ab_caches.json
+
+Numbers are reported, never asserted; the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} {five:.1f} {fifteen:.1f}"
+
+
+def _summary(samples: list[float]) -> dict:
+    s = sorted(samples)
+    return {"median": float(np.median(s)), "mean": float(np.mean(s)),
+            "p90": s[int(0.9 * (len(s) - 1))], "n": len(s)}
+
+
+# -- the text cache and StampedText (in-process) ------------------------------------------
+TEXT_VARIANTS = {            # name: (text cache installed, StampedText pasted)
+    "as shipped": (True, True),
+    "no text cache": (False, True),
+    "no stamps": (True, False),
+    "neither": (False, False),
+}
+
+
+def _set_text_variant(renderer, cache_on: bool, stamps_on: bool, cache_works: bool) -> None:
+    """Switch the text cache and StampedText for the next render of ``renderer``: the
+    cache is off when the renderer has matplotlib's own ``draw_text`` and ``works()`` says
+    no (so the painter does not install it again); StampedText reads ``ENABLED``."""
+    from lessons_lib.apps.fastdraw import textcache
+
+    textcache._works = cache_works if cache_on else False
+    if not cache_on:
+        renderer.__dict__.pop("draw_text", None)
+    textcache.ENABLED = stamps_on
+
+
+def _slider_moves(app, skip: str | None):
+    """The first usable slider other than ``skip``, walked ten steps up and back."""
+    import ipywidgets as widgets
+
+    for spec in app.controls:
+        w = getattr(app, spec.name)
+        if spec.name != skip and isinstance(w, widgets.FloatSlider | widgets.IntSlider) \
+                and not w.disabled:
+            start = w.value if w.value + 10 * w.step <= w.max else w.max - 10 * w.step
+            path = [start + i * w.step for i in range(11)]
+            values = itertools.cycle(path + path[-2:0:-1])
+            if isinstance(w, widgets.IntSlider):
+                values = (int(v) for v in values)
+            return spec.name, lambda w=w, values=values: setattr(w, "value", next(values))
+    return None, None
+
+
+def _frame_moves(app):
+    if app.frame is None:
+        return None, None
+    values = itertools.cycle(app.frame_values(step=max(1, app.frame.count // 40)))
+    return app.frame.name, lambda: app.show_frame(next(values))
+
+
+def run_text(rounds: int = 30) -> list[dict]:
+    import matplotlib.pyplot as plt
+    from bench_painter import _apps
+
+    from lessons_lib.apps.fastdraw import textcache
+
+    cache_works = textcache.works()
+    stamps_were = textcache.ENABLED
+    names = list(TEXT_VARIANTS)
+    order = names + names[::-1]                      # A B C D D C B A: drift hits all alike
+    rows = []
+    try:
+        for app_name, cls in _apps():
+            app = cls()
+            try:
+                canvas, painter = app.fig.canvas, app.painter
+                frame_name, frame_move = _frame_moves(app)
+                slider_name, slider_move = _slider_moves(app, frame_name)
+                for kind, what, move in (("frame", frame_name, frame_move),
+                                         ("slider", slider_name, slider_move)):
+                    if move is None:
+                        continue
+                    times: dict[str, list[float]] = {n: [] for n in names}
+                    moving: list[float] = []     # the move itself: the same in every variant
+                    for k in range(len(order) * 2):  # warm every variant up
+                        move()
+                        _set_text_variant(canvas.get_renderer(),
+                                          *TEXT_VARIANTS[order[k % len(order)]], cache_works)
+                        painter.render()
+                    for k in range(rounds * len(names)):
+                        variant = order[k % len(order)]
+                        t0 = time.process_time()
+                        move()                   # compute and set_data; nothing is drawn
+                        t1 = time.process_time()
+                        _set_text_variant(canvas.get_renderer(), *TEXT_VARIANTS[variant],
+                                          cache_works)
+                        t2 = time.process_time()
+                        painter.render()
+                        canvas._png_is_old = True
+                        painter._diff_image()
+                        times[variant].append((time.process_time() - t2) * 1000)
+                        moving.append((t1 - t0) * 1000)
+                    move_ms = float(np.median(moving))
+                    for variant in names:
+                        rows.append({"part": "text", "app": app_name, "move": f"{kind} {what}",
+                                     "variant": variant, "move_ms": move_ms,
+                                     **_summary(times[variant])})
+                    print(f"  {app_name} {kind} {what} (move {move_ms:.1f} ms): " + ", ".join(
+                        f"{v} {np.median(times[v]):.1f}" for v in names) + " ms",
+                        file=sys.stderr, flush=True)
+            finally:
+                plt.close(app.fig)
+    finally:
+        textcache._works = cache_works
+        textcache.ENABLED = stamps_were
+    return rows
+
+
+
+# -- the static-file and gzip caches (Voila's process CPU) --------------------------------
+SERVER_VARIANTS = {
+    "as shipped": (),
+    "no static cache": ("--no-static-cache",),
+    "no gzip cache": ("--no-gzip-cache",),
+    "neither": ("--no-static-cache", "--no-gzip-cache"),
+}
+_SRC_HREF = re.compile(r'(?:src|href)="(/[^"#]+)"')
+_CONFIG = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+                     re.S)
+_CHUNK = re.compile(r"\.e\((\d+)\)")
+_CHUNK_NAMES = re.compile(r"\.u=e=>[^{]*(\{[0-9]+:\"[0-9a-f]+\"[^}]*\})")
+_CSS_SRC = re.compile(r"src:\s*url\(([^)]+)\)")
+
+
+def page_files(base: str, token: str, render_path: str) -> list[str]:
+    """The files a lesson page loads, found without a browser: the scripts and styles its
+    HTML names; every chunk ``voila.js`` can load (a browser loads most of them); each lab
+    extension's ``remoteEntry`` and every chunk it names; the first font of each
+    ``@font-face`` in those styles. Only files that answer 200 are kept."""
+    from urllib.parse import urljoin
+    from urllib.request import urlopen
+
+    def text(path: str) -> str | None:
+        sep = "&" if "?" in path else "?"
+        try:
+            with urlopen(f"{base}{path}{sep}token={token}", timeout=120) as r:
+                return r.read().decode("utf-8", "replace") if r.status == 200 else None
+        except OSError:
+            return None
+
+    html = text(render_path)
+    if html is None:
+        raise RuntimeError(f"{render_path} did not answer 200")
+    config = json.loads(_CONFIG.search(html).group(1))
+    found = [p for p in _SRC_HREF.findall(html) if not p.startswith("/voila/render/")]
+    static = config["fullStaticUrl"]
+    for path in list(found):
+        if path.split("?")[0].endswith("/voila.js"):
+            entry = text(path) or ""
+            found += [f"{static}/{n}.voila.js" for n in sorted(set(_CHUNK.findall(entry)), key=int)]
+    for ext in config.get("federated_extensions", []):
+        where = f"{config['fullLabextensionsUrl']}/{ext['name']}"
+        remote = f"{where}/{ext['load']}"
+        found.append(remote)
+        names = _CHUNK_NAMES.search(text(remote) or "")
+        for n, h in (re.findall(r'(\d+):"([0-9a-f]+)"', names.group(1)) if names else ()):
+            found.append(f"{where}/static/{n}.{h}.js?v={h}")
+    for path in [p for p in found if p.split("?")[0].endswith(".css")]:
+        css = text(path) or ""
+        found += [urljoin(path, u.strip("'\"")) for u in _CSS_SRC.findall(css)
+                  if not u.startswith(("data:", "'data:", '"data:'))]
+    ok = []
+    for path in dict.fromkeys(found):
+        if text(path) is not None:
+            ok.append(path)
+    return ok
+
+
+async def _fetch_all(base: str, token: str, files: list[str], students: int) -> int:
+    """``students`` at once, each fetching ``files`` over six kept-alive connections with
+    gzip accepted (as a browser); the bytes each received, as sent."""
+    import asyncio
+    import urllib.parse
+
+    from protocol_student import _Connection
+
+    where = urllib.parse.urlsplit(base)
+
+    async def one() -> int:
+        queue = list(files)
+        got = 0
+        connections = [_Connection(where.hostname, where.port, 120.0) for _ in range(6)]
+
+        async def worker(connection) -> None:
+            nonlocal got
+            while queue:
+                path = queue.pop(0)
+                sep = "&" if "?" in path else "?"
+                status, _, body = await connection.get(f"{path}{sep}token={token}")
+                if status != 200:
+                    raise RuntimeError(f"{path} answered HTTP {status}")
+                got += len(body)
+
+        try:
+            await asyncio.gather(*(worker(c) for c in connections))
+        finally:
+            for c in connections:
+                c.close()
+        return got
+
+    sizes = await asyncio.wait_for(asyncio.gather(*(one() for _ in range(students))), 600)
+    return sizes[0]
+
+
+def run_server(rounds: int = 5, students: int = 10,
+               lesson: str = "02_euler_vs_slerp") -> list[dict]:
+    import asyncio
+
+    import psutil
+    from classroom import Server
+
+    names = list(SERVER_VARIANTS)
+    servers = {n: Server(lesson, 0, extra=SERVER_VARIANTS[n]) for n in names}
+    rows = []
+    try:
+        for server in servers.values():
+            server.wait_ready()
+        first = servers[names[0]]
+        files = page_files(first.url, first.token, f"/voila/render/{lesson}.ipynb")
+        print(f"  {len(files)} files a page loads", file=sys.stderr, flush=True)
+
+        def cpu(server) -> float:
+            t = psutil.Process(server.proc.pid).cpu_times()
+            return t.user + t.system
+
+        per_student: dict[str, list[float]] = {n: [] for n in names}
+        first_visit: dict[str, float] = {}
+        sent: dict[str, int] = {}
+        for n in names:                       # one student each: the caches fill
+            c0 = cpu(servers[n])
+            sent[n] = asyncio.run(_fetch_all(servers[n].url, servers[n].token, files, 1))
+            first_visit[n] = cpu(servers[n]) - c0
+        for r in range(rounds):
+            for n in (names if r % 2 == 0 else names[::-1]):
+                server = servers[n]
+                time.sleep(1.0)               # the last round's sockets close
+                c0 = cpu(server)
+                asyncio.run(_fetch_all(server.url, server.token, files, students))
+                per_student[n].append((cpu(server) - c0) / students)
+            print(f"  round {r + 1}: " + ", ".join(
+                f"{n} {1000 * per_student[n][-1]:.0f}" for n in names)
+                + " ms of Voila CPU per student", file=sys.stderr, flush=True)
+        for n in names:
+            rows.append({"part": "server", "variant": n, "files": len(files),
+                         "sent_mb": sent[n] / 2**20, "first_student_s": first_visit[n],
+                         "rounds_s": per_student[n], **_summary(per_student[n])})
+    finally:
+        for server in servers.values():
+            server.stop()
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("part", choices=("text", "server", "all"))
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="text: moves per variant (default 30); server: rounds (default 5)")
+    ap.add_argument("--students", type=int, default=10, help="server: students per round")
+    ap.add_argument("--lesson", default="02_euler_vs_slerp", help="server: the page")
+    ap.add_argument("--json", help="write the rows here too")
+    args = ap.parse_args(argv)
+    print(f"load average at the start: {load()}", file=sys.stderr, flush=True)
+    rows = []
+    if args.part in ("text", "all"):
+        rows += run_text(args.rounds or 30)
+    if args.part in ("server", "all"):
+        rows += run_server(args.rounds or 5, args.students, args.lesson)
+    end = load()
+    print(f"load average at the end: {end}", file=sys.stderr, flush=True)
+    for r in rows:
+        if r["part"] == "text":
+            print(f"text   {r['app']:17s} {r['move']:22s} {r['variant']:14s} "
+                  f"median {r['median']:6.2f} ms  mean {r['mean']:6.2f}  (move {r['move_ms']:.1f})")
+        else:
+            print(f"server {r['variant']:16s} per student median {1000 * r['median']:6.0f} ms "
+                  f"mean {1000 * r['mean']:6.0f}  rounds "
+                  + " ".join(f"{1000 * x:.0f}" for x in r["rounds_s"])
+                  + f"  first student {1000 * r['first_student_s']:.0f} ms, "
+                  f"{r['files']} files, {r['sent_mb']:.2f} MB sent")
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps({"load_end": end, "rows": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
