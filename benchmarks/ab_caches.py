@@ -55,6 +55,18 @@ def _summary(samples: list[float]) -> dict:
             "p90": s[int(0.9 * (len(s) - 1))], "n": len(s)}
 
 
+def saving(without: list[float], with_: list[float], resamples: int = 2000) -> dict:
+    """How much less the median is with the cache than without, and a 95 % bootstrap
+    interval of that difference: an interval that holds 0 is a saving lost in the noise."""
+    rng = np.random.default_rng(0)
+    a, b = np.asarray(without), np.asarray(with_)
+    diffs = [np.median(rng.choice(a, a.size)) - np.median(rng.choice(b, b.size))
+             for _ in range(resamples)]
+    low, high = np.percentile(diffs, [2.5, 97.5])
+    return {"saved": float(np.median(a) - np.median(b)), "low": float(low),
+            "high": float(high), "share": float(1 - np.median(b) / np.median(a))}
+
+
 # -- the text cache and StampedText (in-process) ------------------------------------------
 TEXT_VARIANTS = {            # name: (text cache installed, StampedText pasted)
     "as shipped": (True, True),
@@ -146,7 +158,7 @@ def run_text(rounds: int = 30) -> list[dict]:
                     for variant in names:
                         rows.append({"part": "text", "app": app_name, "move": f"{kind} {what}",
                                      "variant": variant, "move_ms": move_ms,
-                                     **_summary(times[variant])})
+                                     "samples": times[variant], **_summary(times[variant])})
                     print(f"  {app_name} {kind} {what} (move {move_ms:.1f} ms): " + ", ".join(
                         f"{v} {np.median(times[v]):.1f}" for v in names) + " ms",
                         file=sys.stderr, flush=True)
@@ -276,6 +288,7 @@ def run_server(rounds: int = 5, students: int = 10,
             return t.user + t.system
 
         per_student: dict[str, list[float]] = {n: [] for n in names}
+        wall: dict[str, list[float]] = {n: [] for n in names}   # until the last file came
         first_visit: dict[str, float] = {}
         sent: dict[str, int] = {}
         for n in names:                       # one student each: the caches fill
@@ -286,8 +299,9 @@ def run_server(rounds: int = 5, students: int = 10,
             for n in (names if r % 2 == 0 else names[::-1]):
                 server = servers[n]
                 time.sleep(1.0)               # the last round's sockets close
-                c0 = cpu(server)
+                c0, t0 = cpu(server), time.monotonic()
                 asyncio.run(_fetch_all(server.url, server.token, files, students))
+                wall[n].append(time.monotonic() - t0)
                 per_student[n].append((cpu(server) - c0) / students)
             print(f"  round {r + 1}: " + ", ".join(
                 f"{n} {1000 * per_student[n][-1]:.0f}" for n in names)
@@ -295,11 +309,50 @@ def run_server(rounds: int = 5, students: int = 10,
         for n in names:
             rows.append({"part": "server", "variant": n, "files": len(files),
                          "sent_mb": sent[n] / 2**20, "first_student_s": first_visit[n],
-                         "rounds_s": per_student[n], **_summary(per_student[n])})
+                         "rounds_s": per_student[n], "wall_s": wall[n],
+                         **_summary(per_student[n])})
     finally:
         for server in servers.values():
             server.stop()
     return rows
+
+
+def report(rows: list[dict]) -> str:
+    """What each cache saves, with its 95 % interval, as Markdown table rows."""
+    lines = []
+    text = {(r["app"], r["move"], r["variant"]): r for r in rows if r["part"] == "text"}
+    if text:
+        lines += ["| app, move | move (ms) | render + PNG as shipped (ms) "
+                  "| text cache saves (ms, 95 % interval) | StampedText saves |",
+                  "|---|---:|---:|---:|---:|"]
+        for app, move in dict.fromkeys((a, m) for a, m, _ in text):
+            shipped = text[app, move, "as shipped"]
+            cells = []
+            for off in ("no text cache", "no stamps"):
+                d = saving(text[app, move, off]["samples"], shipped["samples"])
+                cells.append(f"{d['saved']:.1f} ({d['low']:.1f} to {d['high']:.1f}), "
+                             f"{100 * d['share']:.0f} %")
+            lines.append(f"| {app}, {move} | {shipped['move_ms']:.1f} "
+                         f"| {shipped['median']:.1f} | {cells[0]} | {cells[1]} |")
+    server = {r["variant"]: r for r in rows if r["part"] == "server"}
+    if server:
+        shipped = server["as shipped"]
+        lines += ["", f"{shipped['files']} files, {shipped['sent_mb']:.2f} MB as sent; "
+                  "Voila CPU per student (ms), rounds:",
+                  "| variant | median | rounds | first student | a round's students, "
+                  "all files (s, median) |", "|---|---:|---|---:|---:|"]
+        for n, r in server.items():
+            lines.append(f"| {n} | {1000 * r['median']:.0f} | "
+                         + " ".join(f"{1000 * x:.0f}" for x in r["rounds_s"])
+                         + f" | {1000 * r['first_student_s']:.0f} "
+                         f"| {np.median(r['wall_s']):.2f} |")
+        for what, off in (("static-file cache", "no static cache"),
+                          ("gzip cache", "no gzip cache")):
+            d = saving(server[off]["rounds_s"], shipped["rounds_s"])
+            lines.append(f"- the {what} saves {1000 * d['saved']:.0f} ms per student "
+                         f"(95 % interval {1000 * d['low']:.0f} to {1000 * d['high']:.0f}), "
+                         f"{100 * d['share']:.0f} % of Voila's CPU for the files")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -311,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lesson", default="02_euler_vs_slerp", help="server: the page")
     ap.add_argument("--json", help="write the rows here too")
     args = ap.parse_args(argv)
-    print(f"load average at the start: {load()}", file=sys.stderr, flush=True)
+    start = load()
+    print(f"load average at the start: {start}", file=sys.stderr, flush=True)
     rows = []
     if args.part in ("text", "all"):
         rows += run_text(args.rounds or 30)
@@ -319,19 +373,11 @@ def main(argv: list[str] | None = None) -> int:
         rows += run_server(args.rounds or 5, args.students, args.lesson)
     end = load()
     print(f"load average at the end: {end}", file=sys.stderr, flush=True)
-    for r in rows:
-        if r["part"] == "text":
-            print(f"text   {r['app']:17s} {r['move']:22s} {r['variant']:14s} "
-                  f"median {r['median']:6.2f} ms  mean {r['mean']:6.2f}  (move {r['move_ms']:.1f})")
-        else:
-            print(f"server {r['variant']:16s} per student median {1000 * r['median']:6.0f} ms "
-                  f"mean {1000 * r['mean']:6.0f}  rounds "
-                  + " ".join(f"{1000 * x:.0f}" for x in r["rounds_s"])
-                  + f"  first student {1000 * r['first_student_s']:.0f} ms, "
-                  f"{r['files']} files, {r['sent_mb']:.2f} MB sent")
+    print(report(rows))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps({"load_end": end, "rows": rows}, indent=1))
+        Path(args.json).write_text(json.dumps({"load_start": start, "load_end": end,
+                                                "rows": rows}, indent=1))
     return 0
 
 
