@@ -18,7 +18,7 @@ in turn, round after round. Students are :mod:`protocol_student` connections (si
 alive each, gzip accepted, as a browser); the file list is found without a browser by
 :func:`page_files`.
 
-    python benchmarks/ab_caches.py text [--rounds 30]
+    python benchmarks/ab_caches.py text [--moves 30]
     python benchmarks/ab_caches.py server [--rounds 5] [--students 10]
     python benchmarks/ab_caches.py all --json benchmarks/results/ab_caches.json
 
@@ -358,8 +358,8 @@ def report(rows: list[dict]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("part", choices=("text", "server", "all"))
-    ap.add_argument("--rounds", type=int, default=None,
-                    help="text: moves per variant (default 30); server: rounds (default 5)")
+    ap.add_argument("--moves", type=int, default=30, help="text: moves per variant")
+    ap.add_argument("--rounds", type=int, default=5, help="server: rounds")
     ap.add_argument("--students", type=int, default=10, help="server: students per round")
     ap.add_argument("--lesson", default="02_euler_vs_slerp", help="server: the page")
     ap.add_argument("--json", help="write the rows here too")
@@ -368,9 +368,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average at the start: {start}", file=sys.stderr, flush=True)
     rows = []
     if args.part in ("text", "all"):
-        rows += run_text(args.rounds or 30)
+        rows += run_text(args.moves)
     if args.part in ("server", "all"):
-        rows += run_server(args.rounds or 5, args.students, args.lesson)
+        rows += run_server(args.rounds, args.students, args.lesson)
     end = load()
     print(f"load average at the end: {end}", file=sys.stderr, flush=True)
     print(report(rows))
