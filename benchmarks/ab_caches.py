@@ -28,7 +28,6 @@ Numbers are reported, never asserted; the load average is printed with them.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import re
@@ -56,15 +55,15 @@ def _summary(samples: list[float]) -> dict:
 
 
 def saving(without: list[float], with_: list[float], resamples: int = 2000) -> dict:
-    """How much less the median is with the cache than without, and a 95 % bootstrap
-    interval of that difference: an interval that holds 0 is a saving lost in the noise."""
+    """How much less the mean is with the cache than without, from paired samples (the
+    same value or round in each variant), and a 95 % bootstrap interval of that mean
+    difference: an interval that holds 0 is a saving lost in the noise."""
     rng = np.random.default_rng(0)
-    a, b = np.asarray(without), np.asarray(with_)
-    diffs = [np.median(rng.choice(a, a.size)) - np.median(rng.choice(b, b.size))
-             for _ in range(resamples)]
-    low, high = np.percentile(diffs, [2.5, 97.5])
-    return {"saved": float(np.median(a) - np.median(b)), "low": float(low),
-            "high": float(high), "share": float(1 - np.median(b) / np.median(a))}
+    d = np.asarray(without) - np.asarray(with_)
+    means = [rng.choice(d, d.size).mean() for _ in range(resamples)]
+    low, high = np.percentile(means, [2.5, 97.5])
+    return {"saved": float(d.mean()), "low": float(low), "high": float(high),
+            "share": float(d.mean() / np.mean(without))}
 
 
 # -- the text cache and StampedText (in-process) ------------------------------------------
@@ -89,7 +88,8 @@ def _set_text_variant(renderer, cache_on: bool, stamps_on: bool, cache_works: bo
 
 
 def _slider_moves(app, skip: str | None):
-    """The first usable slider other than ``skip``, walked ten steps up and back."""
+    """The first usable slider other than ``skip``: its name, ten steps up and back from
+    where it is, and how to set it."""
     import ipywidgets as widgets
 
     for spec in app.controls:
@@ -98,21 +98,26 @@ def _slider_moves(app, skip: str | None):
                 and not w.disabled:
             start = w.value if w.value + 10 * w.step <= w.max else w.max - 10 * w.step
             path = [start + i * w.step for i in range(11)]
-            values = itertools.cycle(path + path[-2:0:-1])
+            path = path + path[-2:0:-1]
             if isinstance(w, widgets.IntSlider):
-                values = (int(v) for v in values)
-            return spec.name, lambda w=w, values=values: setattr(w, "value", next(values))
-    return None, None
+                path = [int(v) for v in path]
+            return spec.name, path, lambda v, w=w: setattr(w, "value", v)
+    return None, [], None
 
 
 def _frame_moves(app):
     if app.frame is None:
-        return None, None
-    values = itertools.cycle(app.frame_values(step=max(1, app.frame.count // 40)))
-    return app.frame.name, lambda: app.show_frame(next(values))
+        return None, [], None
+    return (app.frame.name, list(app.frame_values(step=max(1, app.frame.count // 40))),
+            app.show_frame)
 
 
-def run_text(rounds: int = 30) -> list[dict]:
+def run_text(moves: int = 30) -> list[dict]:
+    """At least ``moves`` redraws per variant and kind of move. The moves walk a cycle of
+    values; in each block of as many cycles as there are variants, every value is drawn
+    once in every variant (a Latin square: the variants take turns move after move, and a
+    value that costs more, such as one that rebuilds the background, costs every variant
+    alike), so each variant's redraw of a value pairs with the others'."""
     import matplotlib.pyplot as plt
     from bench_painter import _apps
 
@@ -121,30 +126,34 @@ def run_text(rounds: int = 30) -> list[dict]:
     cache_works = textcache.works()
     stamps_were = textcache.ENABLED
     names = list(TEXT_VARIANTS)
-    order = names + names[::-1]                      # A B C D D C B A: drift hits all alike
     rows = []
     try:
         for app_name, cls in _apps():
             app = cls()
             try:
                 canvas, painter = app.fig.canvas, app.painter
-                frame_name, frame_move = _frame_moves(app)
-                slider_name, slider_move = _slider_moves(app, frame_name)
-                for kind, what, move in (("frame", frame_name, frame_move),
-                                         ("slider", slider_name, slider_move)):
-                    if move is None:
+                frame_name, frame_values, show = _frame_moves(app)
+                slider_name, slider_values, set_slider = _slider_moves(app, frame_name)
+                for kind, what, values, apply in (
+                        ("frame", frame_name, frame_values, show),
+                        ("slider", slider_name, slider_values, set_slider)):
+                    if apply is None:
                         continue
-                    times: dict[str, list[float]] = {n: [] for n in names}
+                    n = len(values)
+                    blocks = -(-moves // n)
+                    times: dict[str, list[float]] = {v: [] for v in names}
                     moving: list[float] = []     # the move itself: the same in every variant
-                    for k in range(len(order) * 2):  # warm every variant up
-                        move()
+                    for k in range(2 * len(names)):             # warm every variant up
+                        apply(values[k % n])
                         _set_text_variant(canvas.get_renderer(),
-                                          *TEXT_VARIANTS[order[k % len(order)]], cache_works)
+                                          *TEXT_VARIANTS[names[k % len(names)]], cache_works)
                         painter.render()
-                    for k in range(rounds * len(names)):
-                        variant = order[k % len(order)]
+                    drawn: dict[tuple, float] = {}
+                    for k in range(blocks * len(names) * n):
+                        cycle, i = divmod(k, n)
+                        variant = names[(i + cycle) % len(names)]
                         t0 = time.process_time()
-                        move()                   # compute and set_data; nothing is drawn
+                        apply(values[i])         # compute and set_data; nothing is drawn
                         t1 = time.process_time()
                         _set_text_variant(canvas.get_renderer(), *TEXT_VARIANTS[variant],
                                           cache_works)
@@ -152,15 +161,17 @@ def run_text(rounds: int = 30) -> list[dict]:
                         painter.render()
                         canvas._png_is_old = True
                         painter._diff_image()
-                        times[variant].append((time.process_time() - t2) * 1000)
+                        drawn[variant, cycle // len(names), i] = (time.process_time() - t2) * 1000
                         moving.append((t1 - t0) * 1000)
+                    for (variant, *_), ms in sorted(drawn.items()):   # paired by block, value
+                        times[variant].append(ms)
                     move_ms = float(np.median(moving))
                     for variant in names:
                         rows.append({"part": "text", "app": app_name, "move": f"{kind} {what}",
                                      "variant": variant, "move_ms": move_ms,
                                      "samples": times[variant], **_summary(times[variant])})
                     print(f"  {app_name} {kind} {what} (move {move_ms:.1f} ms): " + ", ".join(
-                        f"{v} {np.median(times[v]):.1f}" for v in names) + " ms",
+                        f"{v} {np.mean(times[v]):.1f}" for v in names) + " ms (means)",
                         file=sys.stderr, flush=True)
             finally:
                 plt.close(app.fig)
@@ -168,7 +179,6 @@ def run_text(rounds: int = 30) -> list[dict]:
         textcache._works = cache_works
         textcache.ENABLED = stamps_were
     return rows
-
 
 
 # -- the static-file and gzip caches (Voila's process CPU) --------------------------------
@@ -322,8 +332,8 @@ def report(rows: list[dict]) -> str:
     lines = []
     text = {(r["app"], r["move"], r["variant"]): r for r in rows if r["part"] == "text"}
     if text:
-        lines += ["| app, move | move (ms) | render + PNG as shipped (ms) "
-                  "| text cache saves (ms, 95 % interval) | StampedText saves |",
+        lines += ["| app, move | move (ms) | render + PNG as shipped (ms, mean) "
+                  "| text cache saves (ms, 95 % interval, share) | StampedText saves |",
                   "|---|---:|---:|---:|---:|"]
         for app, move in dict.fromkeys((a, m) for a, m, _ in text):
             shipped = text[app, move, "as shipped"]
@@ -333,16 +343,16 @@ def report(rows: list[dict]) -> str:
                 cells.append(f"{d['saved']:.1f} ({d['low']:.1f} to {d['high']:.1f}), "
                              f"{100 * d['share']:.0f} %")
             lines.append(f"| {app}, {move} | {shipped['move_ms']:.1f} "
-                         f"| {shipped['median']:.1f} | {cells[0]} | {cells[1]} |")
+                         f"| {shipped['mean']:.1f} | {cells[0]} | {cells[1]} |")
     server = {r["variant"]: r for r in rows if r["part"] == "server"}
     if server:
         shipped = server["as shipped"]
         lines += ["", f"{shipped['files']} files, {shipped['sent_mb']:.2f} MB as sent; "
                   "Voila CPU per student (ms), rounds:",
-                  "| variant | median | rounds | first student | a round's students, "
+                  "| variant | mean | rounds | first student | a round's students, "
                   "all files (s, median) |", "|---|---:|---|---:|---:|"]
         for n, r in server.items():
-            lines.append(f"| {n} | {1000 * r['median']:.0f} | "
+            lines.append(f"| {n} | {1000 * r['mean']:.0f} | "
                          + " ".join(f"{1000 * x:.0f}" for x in r["rounds_s"])
                          + f" | {1000 * r['first_student_s']:.0f} "
                          f"| {np.median(r['wall_s']):.2f} |")
