@@ -637,3 +637,39 @@ def test_classroom_serves_voilas_installed_files_from_memory():
         assert after is not before and issubclass(after, before)
     assert served[3][1] is AllowListFileHandler
     assert getattr(served[2][1].get, "__allow_unauthenticated", False)
+
+
+@pytest.mark.parametrize("static_cache,gzip_cache", [(True, True), (False, True),
+                                                     (True, False), (False, False)])
+def test_room_flags_leave_each_server_cache_out(monkeypatch, static_cache, gzip_cache):
+    """``--no-static-cache`` and ``--no-gzip-cache`` (benchmarks/ab_caches.py's variants)
+    leave out exactly their cache: Voila's own file handlers, tornado's own gzip."""
+    import asyncio
+
+    from tornado.web import GZipContentEncoding
+    from voila.app import Voila
+    from voila.static_file_handler import TemplateStaticFileHandler
+
+    from lessons_server.classroom import CachedGzipContentEncoding
+
+    flags = ["--no-static-cache"] * (not static_cache) + ["--no-gzip-cache"] * (not gzip_cache)
+    args = classroom.parse(flags)
+    assert (args.no_static_cache, args.no_gzip_cache) == (not static_cache, not gzip_cache)
+    routes = [("/t/(.*)", TemplateStaticFileHandler)]
+    monkeypatch.setattr(Voila, "init_handlers", lambda self: list(routes))
+    monkeypatch.setattr(Voila, "init_settings", lambda self: {})
+    room = classroom.classroom_voila(static_cache=not args.no_static_cache,
+                                     gzip_cache=not args.no_gzip_cache)
+    app = room.__new__(room)
+    handler = app.init_handlers()[0][1]
+    assert (handler is TemplateStaticFileHandler) is not static_cache
+    assert issubclass(handler, TemplateStaticFileHandler)
+
+    async def settings() -> dict:
+        monkeypatch.setattr(room, "_announce", lambda self: asyncio.sleep(0))
+        return app.init_settings()
+
+    made = asyncio.run(settings())
+    assert made["compress_response"] is True
+    assert made["transforms"] == [CachedGzipContentEncoding if gzip_cache
+                                  else GZipContentEncoding]
