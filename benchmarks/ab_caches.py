@@ -7,9 +7,10 @@ machine slows every variant alike:
 ``bench_painter.py``), for every app on the shared loop, with the text cache
 (:mod:`lessons_lib.apps.fastdraw.textcache`: layouts and glyph bitmaps kept per renderer)
 installed or not, and with lesson 3's ``StampedText`` labels pasted or drawn as plain
-``Text``: four variants, taking turns (A B B A ...) move after move, in one process. Two
-kinds of move per app: its frame control (Play, the t or step slider) and its first other
-slider (which recomputes and changes the background).
+``Text``: four variants, taking turns move after move in one process (a Latin square over
+the move's values, see :func:`run_text`). Two kinds of move per app: its frame control
+(Play's t, time or step) and its first other slider (which recomputes and changes the
+background).
 
 ``server``: Voila's own CPU-seconds per student for the files a lesson page fetches (its
 scripts, styles and fonts), from room servers (``python -m lessons_server.room``) that
@@ -20,9 +21,11 @@ alive each, gzip accepted, as a browser); the file list is found without a brows
 
     python benchmarks/ab_caches.py text [--moves 30]
     python benchmarks/ab_caches.py server [--rounds 5] [--students 10]
-    python benchmarks/ab_caches.py all --json benchmarks/results/ab_caches.json
+    python benchmarks/ab_caches.py all --json /tmp/ab_caches.json
 
-Numbers are reported, never asserted; the load average is printed with them.
+Each cache's saving is a mean of paired differences with a 95 % bootstrap interval
+(:func:`saving`). Numbers are reported, never asserted; the load average is printed with
+them. The results and what was decided: ``docs/performance.md``.
 """
 
 from __future__ import annotations
