@@ -2,16 +2,11 @@
 loop in :mod:`.core`. Apps are imported lazily, so a lesson only pays for what it shows.
 """
 
-from importlib import import_module
-
 from ..catalogue import app_registry
+from .lazy import lazy_exports
 
-_APPS = app_registry()
+_where: dict[str, list[str]] = {}
+for _name, _module in app_registry().items():
+    _where.setdefault(_module, []).append(_name)
 
-__all__ = sorted(_APPS)
-
-
-def __getattr__(name):
-    if name in _APPS:
-        return getattr(import_module(_APPS[name]), name)
-    raise AttributeError(f"module 'lessons_lib.apps' has no attribute {name!r}")
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _where)

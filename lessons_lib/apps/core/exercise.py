@@ -81,17 +81,6 @@ def parse_number(text: str) -> float:
     return top
 
 
-def fmt_number(x: float, digits: int = 2, sign: bool = False) -> str:
-    """``x`` rounded to ``digits`` decimals, never '-0.00'; with ``sign`` a '+' for >= 0."""
-    x = float(x)
-    if not math.isfinite(x):
-        raise ValueError(f"cannot print {x} as a readout")
-    text = f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
-    if float(text) == 0:
-        text = ("+" if sign else "") + f"{0:.{digits}f}"
-    return text.replace("-", "\u2212")
-
-
 class _Question:
     def __init__(self, prompt: str, hint: str, control: widgets.Widget,
                  show: Callable[[], None] | None = None, show_label: str = "Show this case"):

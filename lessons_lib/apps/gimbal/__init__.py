@@ -2,25 +2,16 @@
 
 ``model`` (pure maths: slider values -> :class:`GimbalState`), ``view`` (the artists),
 ``panel`` (the HTML beside them), ``app`` (:class:`GimbalApp` on the shared loop) and
-``exercises`` (:class:`ReachExercise`).
+``exercises`` (:class:`ReachExercise`). Names are imported on first use, so the model
+imports without widgets or matplotlib.
 """
 
-from .app import GimbalApp
-from .exercises import ReachExercise
-from .model import (
-                    LOCK_FRAMES,
-                    LOCK_INTERVAL_MS,
-                    LOCK_TOL_DEG,
-                    NEAR_LOCK_DEG,
-                    NOSE,
-                    REACH_TOL_DEG,
-                    GimbalState,
-                    Target,
-                    compute_state,
-                    reach_target,
-)
-from .view import ARROW, RING_COLOURS, RING_NAMES, RING_RADII, VIEWS
+from ..lazy import lazy_exports
 
-__all__ = ["ARROW", "LOCK_FRAMES", "LOCK_INTERVAL_MS", "LOCK_TOL_DEG", "NEAR_LOCK_DEG", "NOSE",
-           "REACH_TOL_DEG", "RING_COLOURS", "RING_NAMES", "RING_RADII", "VIEWS", "GimbalApp",
-           "GimbalState", "ReachExercise", "Target", "compute_state", "reach_target"]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".app": ("GimbalApp",),
+    ".exercises": ("ReachExercise",),
+    ".model": ("LOCK_FRAMES", "LOCK_INTERVAL_MS", "LOCK_TOL_DEG", "NEAR_LOCK_DEG", "NOSE",
+               "REACH_TOL_DEG", "GimbalState", "Target", "compute_state", "reach_target"),
+    ".view": ("ARROW", "RING_COLOURS", "RING_NAMES", "RING_RADII", "VIEWS"),
+})

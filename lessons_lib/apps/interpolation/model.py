@@ -25,6 +25,7 @@ from ...interpolation import (
     total_angle,
 )
 from ...rotations import check_order, euler_to_quaternion, quaternion_to_euler
+from ..core.text import fmt_number
 
 METHODS = ("euler", "nlerp", "slerp")
 LABELS = {"euler": "Euler lerp", "nlerp": "nlerp", "slerp": "slerp"}
@@ -55,14 +56,6 @@ def _frozen(a) -> np.ndarray:
 
 def _floats(q) -> np.ndarray:
     return quaternion.as_float_array(q).astype(float)
-
-
-def _num(x: float, digits: int = 0, signed: bool = False) -> str:
-    """A number as the page prints it: typographic minus, never "−0"."""
-    text = f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
-    if float(text) == 0:
-        text = f"{0.0:+.{digits}f}" if signed else f"{0.0:.{digits}f}"
-    return text.replace("-", "−")
 
 
 # -- speed profiles ---------------------------------------------------------------------------
@@ -116,18 +109,22 @@ class SpeedProfile:
     def sentence(self) -> str:
         """What the speed does, as a verb phrase: "only slows down, from 208 to 99°/t"."""
         if self.kind == "steady":
-            return f"keeps a steady {_num(self.high)}°/t"
+            return f"keeps a steady {fmt_number(self.high, 0)}°/t"
         if self.kind == "falls":
-            return f"only slows down, from {_num(self.start)} to {_num(self.end)}°/t"
+            return (f"only slows down, from {fmt_number(self.start, 0)} to "
+                    f"{fmt_number(self.end, 0)}°/t")
         if self.kind == "rises":
-            return f"only speeds up, from {_num(self.start)} to {_num(self.end)}°/t"
+            return (f"only speeds up, from {fmt_number(self.start, 0)} to "
+                    f"{fmt_number(self.end, 0)}°/t")
         if self.kind == "bulges":
-            return (f"speeds up from {_num(self.start)} to {_num(self.high)}°/t at "
-                    f"t = {self.t_high:.2f}, then slows to {_num(self.end)}")
+            return (f"speeds up from {fmt_number(self.start, 0)} to "
+                    f"{fmt_number(self.high, 0)}°/t at t = {self.t_high:.2f}, then slows to "
+                    f"{fmt_number(self.end, 0)}")
         if self.kind == "dips":
-            return (f"slows down from {_num(self.start)} to {_num(self.low)}°/t at "
-                    f"t = {self.t_low:.2f}, then speeds up to {_num(self.end)}")
-        return f"varies between {_num(self.low)} and {_num(self.high)}°/t"
+            return (f"slows down from {fmt_number(self.start, 0)} to "
+                    f"{fmt_number(self.low, 0)}°/t at t = {self.t_low:.2f}, then speeds up to "
+                    f"{fmt_number(self.end, 0)}")
+        return f"varies between {fmt_number(self.low, 0)} and {fmt_number(self.high, 0)}°/t"
 
 
 # -- the plane in 4D ----------------------------------------------------------------------------
@@ -244,22 +241,22 @@ class BlendState:
             return ("q₀·q₁ = 0: both copies of the end are 180° away, so the long way is as "
                     "long as the short way and only turns the other way round.")
         sign = "≥" if self.dot >= 0 else "<"
-        why = (f"q₀·q₁ = {_num(self.dot, 3, signed=True)} {sign} 0, so the nearer copy of "
-               f"the end is {'+q₁' if self.dot >= 0 else '−q₁'} ({_num(short)}°)")
+        why = (f"q₀·q₁ = {fmt_number(self.dot, 3, sign=True)} {sign} 0, so the nearer copy of "
+               f"the end is {'+q₁' if self.dot >= 0 else '−q₁'} ({fmt_number(short, 0)}°)")
         if self.long_way:
             return (f"{why}; the long way heads for the far copy {self.target_sign}: nlerp and "
-                    f"slerp turn {_num(long_)}° instead. Euler lerp blends angles, not "
+                    f"slerp turn {fmt_number(long_, 0)}° instead. Euler lerp blends angles, not "
                     "quaternions, so the toggle does not change it.")
         return (f"{why}. Ticking <i>take the long way</i> heads for {self.other_sign} "
-                f"instead: {_num(long_)}° the other way round (nlerp and slerp only).")
+                f"instead: {fmt_number(long_, 0)}° the other way round (nlerp and slerp only).")
 
     def wrap_note(self) -> str:
         """What *wrap Euler angles* does for this pair."""
         if not self.wrap_changes:
             return ("Wrapping changes nothing here: no angle changes by more than 180°, so "
                     "each already goes the short way round.")
-        parts = ", ".join(f"{name}'s {_num(raw, signed=True)}° into "
-                          f"{_num(wrapped, signed=True)}°"
+        parts = ", ".join(f"{name}'s {fmt_number(raw, 0, sign=True)}° into "
+                          f"{fmt_number(wrapped, 0, sign=True)}°"
                           for name, raw, wrapped in self.wrap_changes)
         done = "turns" if self.wrap_euler else "would turn"
         return f"Wrapping {done} {parts}, the short way round."
@@ -269,7 +266,7 @@ class BlendState:
             return "Start and end are the same orientation: nothing to turn."
         tilt = self.nose_tilt or 0.0
         kind = ("a great circle" if tilt < 0.5
-                else f"a circle {_num(tilt)}° away from a great circle")
+                else f"a circle {fmt_number(tilt, 0)}° away from a great circle")
         return f"slerp turns about one fixed axis (-·-), so its nose moves on {kind}."
 
 
@@ -375,10 +372,11 @@ def _euler_sentence(state: BlendState) -> str:
     tot, true = state.totals["euler"], state.true_angle
     prof = state.profiles["euler"].sentence()
     if state.path_gap["euler"] < SAME_PATH_DEG:
-        return f"Euler lerp makes the same {_num(tot)}° turn as slerp and {prof}."
+        return f"Euler lerp makes the same {fmt_number(tot, 0)}° turn as slerp and {prof}."
     digits = 1 if abs(tot - true) < 2 else 0          # 63.6° for 62.8°, not 64° for 63°
-    return (f"Euler lerp turns {_num(tot, digits)}° for a {_num(true, digits)}° change, up to "
-            f"{_num(state.path_gap['euler'])}° off slerp's pose, and {prof}.")
+    return (f"Euler lerp turns {fmt_number(tot, digits)}° for a "
+            f"{fmt_number(true, digits)}° change, up to "
+            f"{fmt_number(state.path_gap['euler'], 0)}° off slerp's pose, and {prof}.")
 
 
 def _nlerp_sentence(state: BlendState) -> str:
@@ -391,14 +389,14 @@ def _nlerp_sentence(state: BlendState) -> str:
 
 
 def _extra_wrap(state: BlendState) -> str:
-    changes = "; ".join(f"{n} {_num(r, signed=True)}° → {_num(w, signed=True)}°"
+    changes = "; ".join(f"{n} {fmt_number(r, 0, sign=True)}° → {fmt_number(w, 0, sign=True)}°"
                         for n, r, w in state.wrap_changes)
-    return (f"Start and end are only {_num(state.true_angle)}° apart. Wrapping the angles "
+    return (f"Start and end are only {fmt_number(state.true_angle, 0)}° apart. Wrapping the angles "
             f"changes {changes}.")
 
 
 def _triple(e) -> str:
-    return "(" + ", ".join(f"{_num(v)}°" for v in e) + ")"
+    return "(" + ", ".join(f"{fmt_number(v, 0)}°" for v in e) + ")"
 
 
 def _extra_lock(state: BlendState) -> str:
@@ -408,8 +406,8 @@ def _extra_lock(state: BlendState) -> str:
                                    wrap=state.wrap_euler))
     return (f"At pitch 90° only yaw − roll matters: the end {_triple(state.e1)} is the same "
             f"orientation as {_triple(name)}. Stored under that second name, Euler lerp "
-            f"turns {_num(other)}° instead of {_num(state.totals['euler'])}°; slerp turns "
-            f"{_num(state.totals['slerp'])}° either way.")
+            f"turns {fmt_number(other, 0)}° instead of {fmt_number(state.totals['euler'], 0)}°; "
+            f"slerp turns {fmt_number(state.totals['slerp'], 0)}° either way.")
 
 
 def article_numbers(order: str = "YXZ") -> dict[str, float]:
@@ -434,8 +432,8 @@ def _extra_article(state: BlendState) -> str:
     n = article_numbers(state.order)
     return ("Euler lerp passes the article's R₁ = (15°, 0°, 15°) at t = 1/3 and "
             "R₂ = (30°, 0°, 30°) at t = 2/3 (the ghosts there). The angles do not add: "
-            f"R₂·R₁ is {_num(n['composed_gap'], 2)}° away from R₃ = (45°, 0°, 45°), and "
-            f"slerp, the steady turn about one axis, is {_num(n['slerp_gap_1'], 1)}° from "
+            f"R₂·R₁ is {fmt_number(n['composed_gap'], 2)}° away from R₃ = (45°, 0°, 45°), and "
+            f"slerp, the steady turn about one axis, is {fmt_number(n['slerp_gap_1'], 1)}° from "
             "R₁ at t = 1/3.")
 
 

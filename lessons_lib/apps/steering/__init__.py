@@ -2,12 +2,15 @@
 
 ``model`` (pure: control values -> a frozen run), ``view`` (the artists), ``panel`` (HTML),
 ``figures`` (the notebook's static figures and its table), ``challenge`` (the tuning
-exercise), ``app`` (:class:`SteeringApp`, the loop that ties them together).
+exercise), ``app`` (:class:`SteeringApp`, the loop that ties them together). Names are
+imported on first use, so the model imports without widgets or matplotlib.
 """
 
-from .app import SteeringApp
-from .challenge import TuningChallenge
-from .figures import run_figure, slope_figure, sweep_figure, table, term_figure, worked_example
+from ..lazy import lazy_exports
 
-__all__ = ["SteeringApp", "TuningChallenge", "run_figure", "slope_figure", "sweep_figure",
-           "table", "term_figure", "worked_example"]
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {
+    ".app": ("SteeringApp",),
+    ".challenge": ("TuningChallenge",),
+    ".figures": ("run_figure", "slope_figure", "sweep_figure", "table", "term_figure",
+                 "worked_example"),
+})

@@ -1,0 +1,18 @@
+"""Numbers as the page prints them, for panels, readouts and models alike (no widgets here:
+a lesson's ``model.py`` imports it and stays importable without ipywidgets)."""
+
+from __future__ import annotations
+
+import math
+
+
+def fmt_number(x: float, digits: int = 2, sign: bool = False) -> str:
+    """``x`` rounded to ``digits`` decimals with a typographic minus, never '-0.00'; with
+    ``sign`` a '+' for >= 0. A NaN or an infinity is a ValueError, never printed."""
+    x = float(x)
+    if not math.isfinite(x):
+        raise ValueError(f"cannot print {x} as a readout")
+    text = f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+    if float(text) == 0:
+        text = ("+" if sign else "") + f"{0:.{digits}f}"
+    return text.replace("-", "\u2212")

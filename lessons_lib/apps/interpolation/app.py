@@ -1,0 +1,177 @@
+"""Lesson 2's app: one pair of orientations blended three ways (Euler lerp, nlerp, slerp).
+
+The loop is :class:`~lessons_lib.apps.core.LessonApp`'s: the start and end angles and the
+toggles go through :func:`.model.compute` into a frozen :class:`.model.BlendState`; the
+``t`` frame control only moves the picture (:mod:`.view`) and never re-computes a path;
+:mod:`.panel` writes the words. Preset descriptions are computed from the state.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from ...rotations import check_order
+from ..core import Frame, LessonApp, Params, Preset, Slider, Toggle
+from .model import (
+    ANGLE_NAMES,
+    METHODS,
+    BlendState,
+    compute,
+    describe,
+    preset_description,
+)
+from .model import (
+    PRESETS as BLEND_PRESETS,
+)
+from .panel import info, readouts
+from .view import FIG_SIZE, BlendView, Camera
+
+#: The presets by name: (start, end) as (yaw, pitch, roll) in degrees.
+PRESETS = {name: (p.start, p.end) for name, p in BLEND_PRESETS.items()}
+
+
+
+def _angle(name: str, label: str, lo: int, hi: int) -> Slider:
+    return Slider(name, label, lo, hi, step=1, value=0, integer=True,
+                  width="196px", label_width="38px")
+
+
+def _preset_values(p) -> dict[str, int]:
+    return {f"{k}{i}": v for i, angles in enumerate((p.start, p.end))
+            for k, v in zip(ANGLE_NAMES, angles, strict=True)}
+
+
+def _describer(extra: str):
+    return lambda state: describe(state, extra)
+
+
+class InterpolationApp(LessonApp):
+    """Start and end orientations, ``t`` with Play, and the three blends side by side.
+
+    Controls (attributes): ``yaw0, pitch0, roll0`` (start), ``yaw1, pitch1, roll1`` (end),
+    also reachable as ``start["yaw"]`` / ``end["roll"]``; ``long_way`` (nlerp and slerp head
+    for the far copy of q1: 360° minus the shortest turn), ``wrap_euler`` (Euler lerp turns
+    each angle the short way), ``show_up`` (draw the path of the up vector too); ``t`` (the
+    frame: 0 = start, 1 = end) with ``play_button`` and ``rewind_button``; ``preset``.
+    After each update ``state`` is the :class:`BlendState`; ``current`` the three poses at t.
+    """
+
+    controls = (
+        _angle("yaw0", "yaw", -180, 180), _angle("pitch0", "pitch", -90, 90),
+        _angle("roll0", "roll", -180, 180),
+        _angle("yaw1", "yaw", -180, 180), _angle("pitch1", "pitch", -90, 90),
+        _angle("roll1", "roll", -180, 180),
+        Toggle("long_way", "take the long way",
+               help="nlerp and slerp head for the far copy of q₁: 360° minus the short turn"),
+        Toggle("wrap_euler", "wrap Euler angles",
+               help="Euler lerp moves each angle the short way round (at most 180°)"),
+        Toggle("show_up", "up-vector paths", help="also draw where the fin points"),
+    )
+    # starts at the end: the picture shows every ghost, and Play (at the end) starts over.
+    # 25 frames a second asked (a 4 s blend): a frame skipped on a busy machine still
+    # leaves 20 new pictures a second
+    frame = Frame("t", "t", 0.0, 1.0, step=0.01, value=1.0, interval_ms=40,
+                  width="250px", label_width="14px", readout=".2f")
+    presets = tuple(Preset(name, _preset_values(p), description=_describer(p.extra))
+                    for name, p in BLEND_PRESETS.items())
+    custom_label = "(your own angles)"
+
+    def __init__(self, preset: str = "Wide three-axis turn", order: str = "YXZ") -> None:
+        if preset not in BLEND_PRESETS:
+            raise ValueError(f"unknown preset {preset!r}; choose one of {list(BLEND_PRESETS)}")
+        self.order = check_order(order)
+        self.camera = Camera()
+        self.current: dict = {}
+        self._shown: tuple | None = None
+        super().__init__(preset=preset)
+        self.start = {k: getattr(self, f"{k}0") for k in ANGLE_NAMES}
+        self.end = {k: getattr(self, f"{k}1") for k in ANGLE_NAMES}
+
+    # -- the loop -----------------------------------------------------------------------------
+    def compute(self, params: Params) -> BlendState:
+        return compute((params.yaw0, params.pitch0, params.roll0),
+                       (params.yaw1, params.pitch1, params.roll1), order=self.order,
+                       long_way=params.long_way, wrap_euler=params.wrap_euler)
+
+    def build(self) -> None:
+        self.view = BlendView(self.camera)
+        self.fig = self.view.fig
+
+    def draw(self, state: BlendState, frame) -> None:
+        key = (id(state), self.show_up.value)
+        if key != self._shown:                      # a new state: paths, speeds, 4D plane
+            self.view.show_state(state, self.show_up.value)
+            self._shown = key
+        t = float(frame)
+        self.current = {m: state.pose(m, t) for m in METHODS}
+        self.view.show_frame(state, t, self.current, readouts(state, self.current))
+
+    def dynamic_artists(self):
+        """What t moves, drawn over a cached background (fastdraw.painter); not the ghosts,
+        which change only as t passes one (their panels are then re-rendered). The start/end
+        marks, which lie over the moving markers at t = 0 and 1, are redrawn with them so
+        that they stay on top. A nose marker behind the sphere (zorder 1.5) lies under the
+        paths: then every path of the sphere is redrawn over it too, and only the grid and
+        the rotation axis stay in the background (a marker left there instead made every
+        frame re-render the sphere's axes). Some are named twice: the painter draws each once."""
+        v = self.view
+        moving = [*v.bodies.values(), *v.trails.values(),
+                  *v.readouts.values(), *v.up_now.values(), v.cursor, v.ray_now,
+                  v.chord_now, v.nlerp_now, v.slerp_now, v.nose_start, v.nose_end,
+                  *v.nose_now.values()]
+        behind = min(dot.get_zorder() for dot in v.nose_now.values())
+        if behind < 5:
+            moving += [a for a in v.ax_sphere.lines if a.get_zorder() > behind]
+        return moving
+
+    def panel(self, state: BlendState, frame) -> dict[str, str]:
+        return {"info": info(state)}
+
+    def layout(self) -> widgets.Widget:
+        """Play, t and the preset over the figure; beside it (under it on a narrow page) the
+        preset's note, the angles, the toggles and the panel."""
+        def column(title, names):
+            return widgets.VBox([widgets.HTML(f"<b>{title}</b>"),
+                                 *(getattr(self, n) for n in names)],
+                                layout=widgets.Layout(margin="0 4px 0 0"))
+
+        top = self.play_row()
+        top.children = (*top.children, self.preset)
+        self.preset.layout.margin = "0 0 0 12px"
+        angles = widgets.HBox(
+            [column("start (t = 0)", ("yaw0", "pitch0", "roll0")),
+             column("end (t = 1)", ("yaw1", "pitch1", "roll1"))],
+            layout=widgets.Layout(flex_flow="row wrap"))
+        for box in (self.long_way, self.wrap_euler, self.show_up):
+            box.layout.margin = "0 14px 0 0"
+        toggles = widgets.HBox([self.long_way, self.wrap_euler, self.show_up],
+                               layout=widgets.Layout(flex_flow="row wrap"))
+        info_box = self.panel_widget("info")
+        info_box.layout = widgets.Layout(width="auto", max_width="420px")
+        controls = widgets.VBox([self.preset_note, angles, toggles, self.status],
+                                layout=widgets.Layout(width="400px", min_width="380px"))
+        side = widgets.HBox(
+            [controls, info_box],
+            layout=widgets.Layout(flex_flow="row wrap", flex="1 1 380px",
+                                  max_width="840px", padding="0 0 0 8px",
+                                  align_items="flex-start"))
+        width = f"{round(FIG_SIZE[0] * 100)}px"
+        self.fig.canvas.layout.width = self.fig.canvas.layout.min_width = width
+        body = widgets.HBox([self.fig.canvas, side],
+                            layout=widgets.Layout(flex_flow="row wrap",
+                                                  align_items="flex-start"))
+        return widgets.VBox([top, body], layout=widgets.Layout(max_width="100%"))
+
+    # -- compatibility ------------------------------------------------------------------------
+    def set_orientations(self, start, end) -> None:
+        """Set the start and end (yaw, pitch, roll) in degrees and redraw once."""
+        values = {}
+        for i, angles in enumerate((start, end)):
+            for k, v in zip(ANGLE_NAMES, angles, strict=True):
+                values[f"{k}{i}"] = int(round(v))
+        self.set(**values)
+
+    @property
+    def preset_descriptions(self) -> dict[str, str]:
+        """Every preset's description (toggles off), as the menu shows it."""
+        return {name: preset_description(name, self.order) for name in BLEND_PRESETS}
