@@ -68,6 +68,33 @@ def frame_pause(drawn: float, due: float, now: float) -> float:
     return max(0.002, PLAY_REST * (now - drawn), due - now)
 
 
+async def run_on_clock(show: Callable[[int], None], *, start: int, last: int, interval: float,
+                       running: Callable[[], bool],
+                       position: Callable[[], int] | None = None) -> None:
+    """The clock loop of every kernel animation (Play, lesson 1's Lock it): frame ``index``
+    (from ``start`` to ``last``) is due ``interval`` seconds after the one before, and each
+    turn ``show`` draws the frame the clock has reached, so the animation keeps real time
+    whatever a frame costs (a slow frame is followed by a later one, not waited for); then
+    it sleeps (:func:`frame_pause`). The first step is drawn at once, as the answer to the
+    click (the clock starts one interval back). It ends after ``last``, or when ``running()``
+    turns false. With ``position`` (the frame shown now, which others may move), a frame
+    that did not show ends it (its message is on the page), and a frame moved meanwhile (a
+    scrub) restarts the clock from there."""
+    clock = time.perf_counter
+    origin, base, shown = clock() - interval, start, start
+    while running():
+        index = min(last, base + int((clock() - origin) / interval))
+        drawn = clock()
+        if index != (shown if position is None else position()):
+            show(index)
+            shown = index
+        if index >= last or not running() or (position is not None and position() != index):
+            break                        # the end, stopped meanwhile, or a frame that failed
+        await asyncio.sleep(frame_pause(drawn, origin + (index - base + 1) * interval, clock()))
+        if position is not None and position() != index:   # moved meanwhile: go on from there
+            origin, base = clock(), position()
+
+
 #: Seconds between two steps of :meth:`LessonApp.when_idle`'s work.
 IDLE_PAUSE = 0.1
 
@@ -500,35 +527,44 @@ class LessonApp(GifExport):
         self._show_playing(playing)
         self._play_runs += 1
         if playing:
-            self._play_task = asyncio.ensure_future(self._play_loop(self._play_runs))
+            # in the kernel, on the clock (run_on_clock): the page's Play would send its next
+            # value only once the kernel is idle again, a round trip per frame, and fall
+            # behind real time
+            run = self._play_runs
+            self._play_task = self.animate(
+                lambda index: self.guard(self.show_frame)(self.frame.at(index)),
+                start=self.play.value, last=self.play.max, interval_ms=self.frame.interval_ms,
+                running=lambda: self.play_button.value and run == self._play_runs,
+                position=lambda: self.play.value,
+                done=lambda: self._play_ended(run))
 
-    async def _play_loop(self, run: int) -> None:
-        """Play in the kernel: the frame follows the clock (one step per ``interval_ms``,
-        so a time frame keeps real time), each frame drawn and sent, then a sleep until the
-        next is due. A frame that costs more than the interval is not waited for: the next
-        one drawn is the one the clock has reached (fewer frames, the same time). The
-        page's Play would instead send its next value only once the kernel is idle again,
-        a round trip per frame, and fall behind real time. The first step is drawn at once,
-        as the answer to the click (its clock starts one interval back)."""
-        clock, interval = time.perf_counter, self.frame.interval_ms / 1000.0
-        origin, base = clock() - interval, self.play.value
-        try:
-            while self.play_button.value and run == self._play_runs:
-                index = min(self.play.max, base + int((clock() - origin) / interval))
-                drawn = clock()
-                if index != self.play.value:
-                    self.guard(self.show_frame)(self.frame.at(index))
-                if index >= self.play.max or self.play.value != index:
-                    break                    # the end, or a bad frame (its message shown)
-                due = origin + (index - base + 1) * interval
-                await asyncio.sleep(frame_pause(drawn, due, clock()))
-                if self.play.value != index:  # scrubbed meanwhile: go on from there
-                    origin, base = clock(), self.play.value
-        finally:
-            if self._play_task is asyncio.current_task():
-                self._play_task = None
-            if run == self._play_runs:
-                self._show_playing(False)
+    def _play_ended(self, run: int) -> None:
+        if self._play_task is asyncio.current_task():
+            self._play_task = None
+        if run == self._play_runs:
+            self._show_playing(False)
+
+    def animate(self, show: Callable[[int], None], *, start: int, last: int,
+                interval_ms: float, running: Callable[[], bool],
+                position: Callable[[], int] | None = None,
+                done: Callable[[], object] | None = None) -> asyncio.Future | None:
+        """Run an animation in the kernel's event loop on the clock (:func:`run_on_clock`:
+        ``show(index)`` for the frame due, from ``start`` + 1 to ``last``, one every
+        ``interval_ms``, while ``running()``), then call ``done()``. Returns its task, or
+        None outside a kernel, where nothing runs: the app then lets a ``widgets.Play`` in
+        the page tick instead."""
+        if not self._kernel_play:
+            return None
+
+        async def run() -> None:
+            try:
+                await run_on_clock(show, start=start, last=last, interval=interval_ms / 1000.0,
+                                   running=running, position=position)
+            finally:
+                if done is not None:
+                    done()
+
+        return asyncio.ensure_future(run())
 
     def _on_playing(self, change) -> None:
         self._show_playing(bool(change["new"]))

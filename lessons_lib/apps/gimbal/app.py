@@ -3,21 +3,18 @@
 The loop is :class:`~lessons_lib.apps.core.LessonApp`'s: the sliders and the order menu are
 declared controls; :func:`.model.compute_state` turns them into a frozen state;
 :class:`.view.GimbalView` and :mod:`.panel` show it. "Lock it" animates the middle ring to
-+-90 over a second, one frame per 40 ms: in a kernel a task of its event loop draws the
-frame the clock has reached (as the core's Play does); elsewhere a hidden ``widgets.Play``
-ticks in the page.
++-90 over a second, one frame per 40 ms: in a kernel on the clock of the core's Play
+(:meth:`LessonApp.animate`); elsewhere a hidden ``widgets.Play`` ticks in the page.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 
 import ipywidgets as widgets
 
 from ... import rotations as rot
 from ..core import Choice, LessonApp, Slider, make_figure
-from ..core.app import frame_pause
 from . import model, panel
 from .view import RING_COLOURS, VIEWS, GimbalView
 
@@ -175,33 +172,18 @@ class GimbalApp(LessonApp):
             self.set(**{name: path[-1]})
             return
         run = self._lock_run = (name, order, path)
-        if self._kernel_play:
-            self._lock_task = asyncio.ensure_future(self._lock_loop(run))
-            return
-        self.lock_play.value = 0
-        self.lock_play.playing = True
+        # in a kernel, on the clock: the page's Play waited for each value's round trip
+        self._lock_task = self.animate(
+            lambda index: self.guard(self._on_lock_frame)({"new": index}),
+            start=0, last=len(path) - 1, interval_ms=model.LOCK_INTERVAL_MS,
+            running=lambda: self._lock_run is run, done=self._lock_ended)
+        if self._lock_task is None:
+            self.lock_play.value = 0
+            self.lock_play.playing = True
 
-    async def _lock_loop(self, run: tuple) -> None:
-        """The animation in the kernel: every :data:`model.LOCK_INTERVAL_MS` the frame the
-        clock has reached is drawn and sent, so it lasts its second whatever a frame costs
-        (a slow frame is followed by a later one, not waited for); the page's Play instead
-        waited for each value's round trip through the page. Frame 1 is drawn at once,
-        as the answer to the click."""
-        clock, interval = time.perf_counter, model.LOCK_INTERVAL_MS / 1000.0
-        origin, shown, last = clock() - interval, 0, len(run[2]) - 1
-        try:
-            while self._lock_run is run:
-                index = min(last, int((clock() - origin) / interval))
-                drawn = clock()
-                if index != shown:
-                    self.guard(self._on_lock_frame)({"new": index})
-                    shown = index
-                if self._lock_run is not run:
-                    break                        # the lock reached, or stopped meanwhile
-                await asyncio.sleep(frame_pause(drawn, origin + (index + 1) * interval, clock()))
-        finally:
-            if self._lock_task is asyncio.current_task():
-                self._lock_task = None
+    def _lock_ended(self) -> None:
+        if self._lock_task is asyncio.current_task():
+            self._lock_task = None
 
     def _on_lock_frame(self, change) -> None:
         run = self._lock_run
