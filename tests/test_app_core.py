@@ -479,3 +479,55 @@ def test_a_kernel_animation_waits_for_the_next_frame_and_rests_after_a_slow_one(
     late = frame_pause(drawn=10.0, due=10.040, now=10.100)         # a 100 ms frame
     assert late == pytest.approx(PLAY_REST * 0.100) and 0.0 < PLAY_REST < 0.5
     assert frame_pause(drawn=10.0, due=10.0, now=10.0) == pytest.approx(0.002)
+
+
+# -- apps reach LessonApp only through its hooks --------------------------------------------
+def lessonapp_private_names(core: Path) -> set[str]:
+    """Every private name of LessonApp: its methods and class attributes (and its bases'),
+    and every ``self._x`` the core's modules assign."""
+    import ast
+
+    from lessons_lib.apps.core import LessonApp
+
+    names = {n for cls in LessonApp.__mro__ if cls is not object for n in vars(cls)
+             if n.startswith("_") and not n.endswith("_")}   # not IPython's _repr_x_
+    for path in core.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id == "self" and node.attr.startswith("_") \
+                    and not node.attr.startswith("__") and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+    return names
+
+
+def private_reaches(apps: Path, private: set[str]) -> list[str]:
+    """Where a lesson's app package reads, writes or overrides one of ``private``: an
+    attribute ``<name>._x`` (``self._depth``, ``app._specs``) or a method ``def _x``."""
+    import ast
+
+    found = []
+    for path in sorted(apps.glob("*/*.py")):
+        if path.parent.name in ("core", "fastdraw"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in private \
+                    and isinstance(node.value, ast.Name):
+                found.append(f"{path.parent.name}/{path.name}:{node.lineno} "
+                             f"{node.value.id}.{node.attr}")
+            elif isinstance(node, ast.ClassDef):
+                found += [f"{path.parent.name}/{path.name}:{f.lineno} def {f.name}"
+                          for f in node.body if f.__class__.__name__.endswith("FunctionDef")
+                          and f.name in private]
+    return found
+
+
+def test_no_lesson_app_touches_lessonapps_private_state():
+    """What an app needs of the loop is a hook (frame_end, control_bounds, compute_cache,
+    redraw-only controls, animate...), never LessonApp's private state or methods."""
+    import lessons_lib.apps as apps
+
+    root = Path(apps.__file__).parent
+    private = lessonapp_private_names(root / "core")
+    assert {"_depth", "_pending", "_computed_for", "_specs", "_on_frame_slider",
+            "_kernel_play"} <= private
+    assert private_reaches(root, private) == []

@@ -13,7 +13,12 @@ A subclass declares ``controls`` (and optionally ``frame`` and ``presets``) and 
 ``build`` (the figure and its artists, once), ``compute``, ``draw`` and ``panel``. The base
 class builds the widgets, observes them, batches changes into one update, links Play to the
 frame control, keeps the preset menu in step, guards every callback and every widget
-channel, and exports GIFs (:mod:`.gif`).
+channel, and exports GIFs (:mod:`.gif`). What an app needs beyond that is a hook, never a
+reach into the base's private state (``tests/test_app_core.py`` scans the apps for one):
+:meth:`LessonApp.frame_end` (the frame's range from the state), :meth:`LessonApp.control_bounds`
+(a control's range from the params), ``compute_cache`` (states kept per params),
+``redraw=True`` on a control spec (it only re-draws, like the frame), the presets' matching
+to half a slider step, and :meth:`LessonApp.animate` (an animation on the kernel's clock).
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ import asyncio
 import functools
 import html
 import logging
+import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
@@ -109,13 +116,24 @@ def side_by_side(left: widgets.Widget, right: widgets.Widget) -> widgets.HBox:
                                                              flex_flow="row wrap"))
 
 
+def _same(spec, value, wanted) -> bool:
+    """Does a control holding ``value`` hold a preset's ``wanted``? A slider to within half
+    its step, anything else exactly."""
+    if isinstance(spec, Slider) and isinstance(value, int | float) \
+            and isinstance(wanted, int | float) and not isinstance(wanted, bool):
+        return abs(float(value) - float(wanted)) <= 0.5 * spec.step
+    return value == wanted
+
+
 class LessonApp(GifExport):
     """Base class of every lesson app. See the module docstring for the loop.
 
-    Subclass attributes: ``controls`` (specs, in display order), ``frame`` (a
-    :class:`Frame` or None), ``presets`` (:class:`Preset` s, or override
-    :meth:`preset_list`). Subclass methods: :meth:`build`, :meth:`compute`, :meth:`draw`,
-    :meth:`panel`, optionally :meth:`layout` and :meth:`refresh_controls`.
+    Subclass attributes: ``controls`` (specs, in display order; ``redraw=True`` on one that
+    only changes the picture), ``frame`` (a :class:`Frame` or None), ``presets``
+    (:class:`Preset` s, or override :meth:`preset_list`), ``compute_cache`` (how many
+    states to keep). Subclass methods: :meth:`build`, :meth:`compute`, :meth:`draw`,
+    :meth:`panel`, optionally :meth:`layout`, :meth:`refresh_controls`,
+    :meth:`control_bounds` and :meth:`frame_end`.
 
     After construction: each control is an attribute named as its spec (``app.yaw``), the
     frame slider too (``app.t``), with ``app.play`` (hidden ``widgets.Play``),
@@ -126,6 +144,9 @@ class LessonApp(GifExport):
     frame: Frame | None = None
     presets: tuple[Preset, ...] = ()
     custom_label = "(custom)"
+    #: how many computed states to keep, keyed by the params :meth:`compute` gets (0: none).
+    #: Worth it where a learner goes back and forth between a few slow settings.
+    compute_cache = 0
 
     # -- the four methods a lesson writes -------------------------------------------------
     def build(self) -> None:
@@ -133,7 +154,10 @@ class LessonApp(GifExport):
         raise NotImplementedError
 
     def compute(self, params: Params):
-        """Pure maths: control values -> a small frozen state. Never touches artists."""
+        """Pure maths: control values -> a small frozen state. Never touches artists.
+
+        ``params`` holds every control but the ``redraw=True`` ones (those :meth:`draw`
+        reads from ``self.params``), so a change of one of them never re-computes."""
         raise NotImplementedError
 
     def draw(self, state, frame) -> None:
@@ -145,7 +169,21 @@ class LessonApp(GifExport):
         return None
 
     def refresh_controls(self, params: Params) -> None:
-        """Hook: enable/disable controls (:meth:`set_enabled`) before each compute."""
+        """Hook: enable/disable controls (:meth:`set_enabled`) when the params change,
+        before the compute."""
+
+    def control_bounds(self, params: Params) -> Mapping[str, tuple[float, float]]:
+        """Hook: sliders whose range depends on the other controls, as ``{name: (min,
+        max)}`` within the spec's own range (e.g. a start distance up to the track's
+        length). Applied before each compute; a value outside is clamped, in that same
+        update. Default: none."""
+        return {}
+
+    def frame_end(self, state) -> float | None:
+        """Hook: the last frame value worth showing for ``state`` (e.g. where a run ends, a
+        trace's last step), or None for the frame spec's own end. The frame slider and Play
+        stop there (rounded up to a whole step); a frame that was at the end stays at it."""
+        return None
 
     def pointer_cost(self) -> float:
         """Hook: CPU seconds of model work a pointer move on the figure costs (the page's
@@ -170,7 +208,9 @@ class LessonApp(GifExport):
         self.compute_count = 0
         self.compute_seconds = 0.0       # the last compute's CPU time (this thread's)
         self.draw_count = 0
-        self._computed_for: Params | None = None
+        self._computed_for: Params | None = None   # what compute got for self.state
+        self._params_seen: Params | None = None    # every control, at the last update
+        self._states: OrderedDict[Params, object] = OrderedDict()
         self._depth = 0
         self._pending = False
         self._linking = False
@@ -358,7 +398,13 @@ class LessonApp(GifExport):
     # -- params, batching, update -------------------------------------------------------------
     @property
     def params(self) -> Params:
+        """Every control's value (the frame's is :attr:`frame_value`)."""
         return Params({name: getattr(self, name).value for name in self._specs})
+
+    def compute_params(self, params: Params) -> Params:
+        """What :meth:`compute` gets of ``params``: all but the ``redraw=True`` controls."""
+        return Params({k: v for k, v in params.items()
+                       if not getattr(self._specs[k], "redraw", False)})
 
     @property
     def frame_value(self):
@@ -403,28 +449,92 @@ class LessonApp(GifExport):
             self.update()
 
     def update(self) -> None:
-        """Re-compute if the params changed since the last compute; then draw and panel."""
+        """When the controls changed since the last update: fit the sliders' bounds
+        (:meth:`control_bounds`), re-compute if what :meth:`compute` gets changed (or take
+        the state from the cache), fit the frame to it (:meth:`frame_end`) and sync the
+        preset menu. Then draw and fill the panels."""
         if self._depth:
             self._pending = True
             return
         self._pending = False
         params = self.params
-        if params != self._computed_for:
+        if params != self._params_seen:
+            params = self._fit_bounds(params)
             self.refresh_controls(params)
-            start = time.thread_time()
-            self.state = self.compute(params)
-            self.compute_seconds = time.thread_time() - start
-            self._computed_for = params
-            self.compute_count += 1
+            key = self.compute_params(params)
+            if key != self._computed_for:
+                self.state = self._state_for(key)
+                self._computed_for = key
+                self._fit_frame(self.state)
+                if self.last_error is not None:
+                    self.clear_message()
+            self._params_seen = params
             self.clear_gif_link()
             self._sync_preset(params)
-            if self.last_error is not None:
-                self.clear_message()
         self.redraw()
 
+    def _state_for(self, key: Params):
+        if key in self._states:
+            self._states.move_to_end(key)
+            return self._states[key]
+        start = time.thread_time()
+        state = self.compute(key)
+        self.compute_seconds = time.thread_time() - start
+        self.compute_count += 1
+        if self.compute_cache > 0:
+            self._states[key] = state
+            while len(self._states) > self.compute_cache:
+                self._states.popitem(last=False)
+        return state
+
+    @contextmanager
+    def _quietly(self):
+        """Widget changes inside are part of the update under way, not a new one."""
+        self._depth += 1
+        linking, self._linking = self._linking, True
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            self._linking = linking
+            self._pending = False
+
+    def _fit_bounds(self, params: Params) -> Params:
+        bounds = self.control_bounds(params)
+        if not bounds:
+            return params
+        with self._quietly():
+            for name, (lo, hi) in bounds.items():
+                spec, w = self._specs[name], getattr(self, name)
+                if not spec.min <= lo <= hi <= spec.max:
+                    raise ValueError(f"bounds {lo}..{hi} for '{spec.label}' are outside its "
+                                     f"range {spec.min}..{spec.max}")
+                if lo > w.max:
+                    w.max, w.min = hi, lo
+                else:
+                    w.min, w.max = lo, hi
+        return self.params
+
+    def _fit_frame(self, state) -> None:
+        if self.frame is None:
+            return
+        spec, end = self.frame, self.frame_end(state)
+        index = spec.count if end is None else int(
+            min(spec.count, max(0, math.ceil((end - spec.min) / spec.step - 1e-9))))
+        if index == self.play.max:
+            return
+        at_end = self.play.value >= self.play.max
+        with self._quietly():
+            self.play.max = index
+            self.frame_slider.max = spec.at(index)
+            if at_end:
+                self.frame_slider.value, self.play.value = spec.at(index), index
+
     def recompute(self) -> None:
-        """Forget the last state (e.g. after editing something that is not a control)."""
-        self._computed_for = None
+        """Forget every state computed so far (e.g. after editing something that is not a
+        control: a wall on lesson 4's grid) and update."""
+        self._computed_for = self._params_seen = None
+        self._states.clear()
         self.request_update()
 
     def redraw(self) -> None:
@@ -464,14 +574,20 @@ class LessonApp(GifExport):
         with self.batch():
             self.set(**preset.values)
             self._pending = True
-        self._sync_preset(self.params)
+        if self._depth == 0:     # (inside a batch, its update syncs the menu)
+            self._sync_preset(self.params)
 
     def matching_preset(self, params: Params) -> Preset | None:
+        """The first preset whose every value the controls hold: a slider's to within half
+        its step (the page sends 0.9500000000000001 for 0.95; the nearest step is the one
+        meant), any other control's exactly."""
         values = dict(params)
+        specs = dict(self._specs)
         if self.frame is not None:
             values[self.frame.name] = self.frame_value
+            specs[self.frame.name] = self.frame
         for p in self.preset_list():
-            if all(k in values and values[k] == v for k, v in p.values.items()):
+            if all(k in values and _same(specs[k], values[k], v) for k, v in p.values.items()):
                 return p
         return None
 
@@ -589,14 +705,16 @@ class LessonApp(GifExport):
         self.set(**{self.frame.name: self.frame.min})
 
     def frame_values(self, step: int = 1) -> list:
-        """The frame values from start to end, every ``step``-th, the last always included."""
+        """The frame values from start to end (:meth:`frame_end`), every ``step``-th, the
+        last always included."""
         if self.frame is None:
             raise ValueError("this app has no frame control, so there is nothing to animate")
         if isinstance(step, bool) or not isinstance(step, int) or step < 1:
             raise ValueError(f"step must be a positive whole number, not {short(step)}")
-        indices = list(range(0, self.frame.count + 1, step))
-        if indices[-1] != self.frame.count:
-            indices.append(self.frame.count)
+        last = self.play.max
+        indices = list(range(0, last + 1, step))
+        if indices[-1] != last:
+            indices.append(last)
         return [self.frame.at(i) for i in indices]
 
     def show_frame(self, value) -> None:

@@ -1,5 +1,8 @@
 """Control specifications: an app declares its controls once; the base class builds them.
 
+A spec with ``redraw=True`` only changes the picture (an overlay, a view): like the frame,
+changing it re-draws and never re-computes (``LessonApp.compute`` does not get it).
+
 A spec knows how to make its widget and how to check a value for it, so the same rule
 applies to a value set from code (``app.set(...)``, a preset) and to one that arrives from
 the page (see :mod:`.guard`).
@@ -40,6 +43,7 @@ class Slider:
     help: str = ""
     width: str = "330px"
     label_width: str = "110px"
+    redraw: bool = False
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.min) and math.isfinite(self.max) and self.min < self.max):
@@ -131,6 +135,7 @@ class Choice:
     help: str = ""
     width: str = "330px"
     label_width: str = "110px"
+    redraw: bool = False
 
     @property
     def pairs(self) -> list[tuple[str, Any]]:
@@ -171,6 +176,7 @@ class Toggle:
     value: bool = False
     help: str = ""
     width: str = "auto"
+    redraw: bool = False
 
     @property
     def default(self) -> bool:

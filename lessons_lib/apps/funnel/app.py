@@ -140,17 +140,6 @@ PRESETS = (
 )
 
 
-@functools.lru_cache(maxsize=8)
-def _cached(key: tuple) -> FunnelState:
-    names = ("start_x", "start_y", "goal_x", "goal_y", "radius", "method", "corridor",
-             "show_curve")
-    return model.compute_funnel(_Key(dict(zip(names, key, strict=True))))
-
-
-class _Key(dict):
-    __getattr__ = dict.__getitem__
-
-
 class FunnelApp(LessonApp):
     """Step the funnel algorithm through the corridor between a start and a goal.
 
@@ -172,24 +161,25 @@ class FunnelApp(LessonApp):
                width="400px", help="how the path keeps the agent's radius from the walls"),
         Choice("corridor", "corridor", CORRIDORS, value="astar", label_width="95px",
                width="400px", help="the polygons the funnel runs through"),
-        Toggle("show_zigzag", "portal-midpoint zigzag (grey)", value=True),
-        Toggle("show_shortest", "exact shortest path (sky blue)", value=False),
+        Toggle("show_zigzag", "portal-midpoint zigzag (grey)", value=True, redraw=True),
+        Toggle("show_shortest", "exact shortest path (sky blue)", value=False, redraw=True),
         Toggle("show_curve", "Catmull-Rom curve through the path", value=False),
     )
     frame = Frame("step", "step", 0, MAX_STEPS, step=1, value=0, integer=True,
                   interval_ms=900, label_width="40px", width="300px")
     presets = PRESETS
+    #: a learner steps back and forth between a few starts, radii and methods
+    compute_cache = 8
 
     def __init__(self, width: float = 6.6, height: float = 4.25, **initial) -> None:
         self._size = (float(width), float(height))
-        self._resizing = False
         super().__init__(**initial)
         self.go_to_end()
         # each radius's floor is built on its first visit (~50 ms, the slider's slowest
         # step): in a kernel, build them all while the learner reads
-        spec = self._specs["radius"]
-        self.when_idle(functools.partial(model.prepare_floor, spec.min + k * spec.step)
-                       for k in range(1, round((spec.max - spec.min) / spec.step) + 1))
+        r = self.radius
+        self.when_idle(functools.partial(model.prepare_floor, r.min + k * r.step)
+                       for k in range(1, round((r.max - r.min) / r.step) + 1))
 
     # -- the loop ---------------------------------------------------------------------------
     def build(self) -> None:
@@ -220,17 +210,11 @@ class FunnelApp(LessonApp):
                                 self.guard(self._on_move))
 
     def compute(self, params) -> FunnelState:
-        key = tuple(params[k] for k in ("start_x", "start_y", "goal_x", "goal_y", "radius",
-                                        "method", "corridor", "show_curve"))
-        return _cached(key)
+        return model.compute_funnel(params)
 
-    def _on_frame_slider(self, change) -> None:
-        if not self._resizing:
-            super()._on_frame_slider(change)
-
-    def _on_play_value(self, change) -> None:
-        if not self._resizing:
-            super()._on_play_value(change)
+    def frame_end(self, state: FunnelState) -> int:
+        """The step slider and Play end at the trace's last step."""
+        return max(state.n_steps - 1, 0)
 
     def _step_index(self, state: FunnelState, frame) -> int | None:
         if not state.steps:
@@ -238,17 +222,6 @@ class FunnelApp(LessonApp):
         return int(min(max(int(frame or 0), 0), state.n_steps - 1))
 
     def draw(self, state: FunnelState, frame) -> None:
-        last = max(state.n_steps - 1, 0)
-        if self.step.max != last:   # a new trace: fit the step slider and Play to it
-            at_end = self.step.value >= self.step.max
-            self._resizing = True   # their clamping is part of this draw, not a new update
-            try:
-                self.play.max = last
-                self.step.max = last
-                if at_end:
-                    self.step.value = self.play.value = last
-            finally:
-                self._resizing = False
         k = self._step_index(state, self.step.value)
         p = self.params
         self.view.draw_route(state, p.show_zigzag, p.show_shortest)
@@ -286,15 +259,6 @@ class FunnelApp(LessonApp):
 
     def go_to_end(self) -> None:
         self.show_frame(int(self.step.max))
-
-    def frame_values(self, step: int = 1) -> list:
-        """The steps of the current trace, every ``step``-th, the last always included."""
-        if isinstance(step, bool) or not isinstance(step, int) or step < 1:
-            raise ValueError(f"step must be a positive whole number, not {step!r}")
-        values = list(range(0, int(self.step.max) + 1, step))
-        if values[-1] != self.step.max:
-            values.append(int(self.step.max))
-        return values
 
     # -- start and goal -----------------------------------------------------------------------
     def set_points(self, start=None, goal=None) -> None:

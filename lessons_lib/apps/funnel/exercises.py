@@ -24,10 +24,9 @@ def _show(app: FunnelApp, preset: str, step: int):
 def _step_of(app: FunnelApp, preset: str, portal: int):
     """The step of the preset's trace that first tests ``portal``."""
     from . import model
-    from .app import _Key
 
-    values = {**dict(app.params), **dict(next(p for p in PRESETS if p.name == preset).values)}
-    state = model.compute_funnel(_Key(values))
+    values = next(p for p in PRESETS if p.name == preset).values
+    state = model.compute_funnel(app.params.replace(**values))
     k = next(i for i, s in enumerate(state.steps) if s.portal == portal)
     return state, k
 
@@ -110,10 +109,9 @@ def _point(p) -> str:
 
 def rooms_corners_question(app: FunnelApp) -> NumberQuestion:
     from . import model
-    from .app import _Key
 
-    values = {**dict(app.params), **dict(next(p for p in PRESETS if p.name == ROOMS).values)}
-    state = model.compute_funnel(_Key(values))
+    values = next(p for p in PRESETS if p.name == ROOMS).values
+    state = model.compute_funnel(app.params.replace(**values))
     return NumberQuestion(
         "Predict before you look: going from the lower left corner of the map (1.2, 1.0) to "
         "the upper right (14.8, 9.0), how many times does the funnel path bend? (Start and "

@@ -62,7 +62,7 @@ class GridApp(LessonApp):
         Toggle("corner_cutting", "A* may cut corners (step past a wall corner)"),
         Choice("sight_rule", "line of sight", SIGHT_RULES, value="same", label_width="95px",
                width="380px", help="the rule the sight test follows"),
-        Toggle("show_checks", "draw the line-of-sight checks", value=True),
+        Toggle("show_checks", "draw the line-of-sight checks", value=True, redraw=True),
         _cell("start_x", "start x", _W - 1, ARTICLE_GRID_START[0]),
         _cell("start_y", "start y", _H - 1, ARTICLE_GRID_START[1]),
         _cell("goal_x", "goal x", _W - 1, ARTICLE_GRID_GOAL[0]),
@@ -131,9 +131,10 @@ class GridApp(LessonApp):
 
     def apply_preset(self, name: str) -> None:
         """A preset also restores the map it was made for."""
-        self.grid = self._initial.copy()
-        self._computed_for = None
-        super().apply_preset(name)
+        with self.batch():
+            super().apply_preset(name)        # (an unknown name raises before the map moves)
+            self.grid = self._initial.copy()
+            self.recompute()
 
     def matching_preset(self, params):
         """A preset is for the map as it was made: once walls are edited, none matches."""

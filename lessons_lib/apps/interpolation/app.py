@@ -65,7 +65,8 @@ class InterpolationApp(LessonApp):
                help="nlerp and slerp head for the far copy of q₁: 360° minus the short turn"),
         Toggle("wrap_euler", "wrap Euler angles",
                help="Euler lerp moves each angle the short way round (at most 180°)"),
-        Toggle("show_up", "up-vector paths", help="also draw where the fin points"),
+        Toggle("show_up", "up-vector paths", help="also draw where the fin points",
+               redraw=True),
     )
     # starts at the end: the picture shows every ghost, and Play (at the end) starts over.
     # 25 frames a second asked (a 4 s blend): a frame skipped on a busy machine still

@@ -14,7 +14,6 @@ cached run), a time change only moves artists.
 from __future__ import annotations
 
 import html
-import math
 import time
 
 import ipywidgets as widgets
@@ -54,12 +53,8 @@ PARAM_CONTROLS = (
            width="400px"),
 )
 _W = {"label_width": "150px", "width": "400px"}
-
-
-def _same(spec, value, wanted) -> bool:
-    if isinstance(spec, Slider) and not spec.integer:
-        return abs(float(value) - float(wanted)) <= 1e-6 * spec.step
-    return value == wanted
+#: the controls a placement of the car on the map sets (its note stays until another changes)
+_PLACED = ("start_distance", "start_offset")
 
 
 class SteeringApp(LessonApp):
@@ -121,27 +116,25 @@ class SteeringApp(LessonApp):
                      "tangent_arrow", "offset_arrow", "path_line", "term_lines", "cursor"):
             setattr(self, name, getattr(s, name))
         self.placement_note = ""
+        self._placed_with = None       # the other controls' values when the car was placed
         self.drag = DragHandler(self.fig, self.guard(self._on_press),
                                 self.guard(self._on_drag))
 
     def compute(self, params):
         return model.compute(params)
 
-    def update(self) -> None:
-        if not self._depth:
-            self._fit_start_distance()
-        super().update()
-        if not self._depth:
-            self._fit_frame()
+    def control_bounds(self, params) -> dict:
+        """The start goes at most to the track's end (a short track, a shorter slider)."""
+        return {"start_distance": (0.0, model.max_start_distance(model.road(params.track)))}
 
-    def frame_values(self, step: int = 1) -> list:
-        """Play's frames from the start to the end of the run (an open road ends early)."""
-        values = super().frame_values(step)
-        top = self.time.max
-        kept = [v for v in values if v <= top]
-        return kept if kept[-1] == top else [*kept, top]
+    def frame_end(self, state) -> float:
+        """Time and Play end where the run ends (an open road ends early), so Play at the
+        end starts again at once."""
+        return float(state.trajectory.t[-1])
 
     def refresh_controls(self, params) -> None:
+        if self.placement_note and _others(params) != self._placed_with:
+            self.placement_note = ""     # a control other than the start changed
         reasons = model.disabled_controls(params)
         for name in ("controller", "mode", "use_position", "use_heading", "use_crosstrack",
                      *(c.name for c in PARAM_CONTROLS)):
@@ -205,43 +198,6 @@ class SteeringApp(LessonApp):
     def _on_more(self, change) -> None:
         self.advanced.layout.display = "flex" if change["new"] else "none"
 
-    def matching_preset(self, params):
-        """The preset whose values these are, floats compared to a millionth of a step (a
-        slider in the page sends 0.9500000000000001 for 0.95)."""
-        specs = {spec.name: spec for spec in self.controls}
-        for preset in self.preset_list():
-            if all(_same(specs[k], params[k], v) for k, v in preset.values.items()):
-                return preset
-        return None
-
-    # -- the track's length bounds the start -------------------------------------------------
-    def _fit_start_distance(self) -> None:
-        top = model.max_start_distance(model.road(self.track.value))
-        w = self.start_distance
-        if w.max != top:
-            self._depth += 1  # the clamp below updates once, with the rest
-            try:
-                w.max = top
-            finally:
-                self._depth -= 1
-
-    def _fit_frame(self) -> None:
-        """Time and Play end where the run ends, so Play at the end starts again at once."""
-        spec = self.frame
-        end = float(self.trajectory.t[-1])
-        index = min(spec.count, math.ceil(end / spec.step - 1e-9))
-        if self.play.max == index:
-            return
-        self._depth += 1
-        try:
-            self.play.max = index
-            self.time.max = spec.at(index)
-        finally:
-            self._depth -= 1
-        if self._pending:
-            self._pending = False
-            self.redraw()
-
     # -- results ---------------------------------------------------------------------------
     @property
     def trajectory(self):
@@ -276,7 +232,7 @@ class SteeringApp(LessonApp):
         move); the panel says when the point was off the road or beyond an open road's
         ends."""
         placed = model.place(self.spline, float(x), float(y))
-        self.placement_note = placed.note
+        self.placement_note, self._placed_with = placed.note, _others(self.params)
         self.set(start_distance=self.on_grid("start_distance", placed.start_distance),
                  start_offset=self.on_grid("start_offset", placed.start_offset), time=0.0)
         self.redraw()
@@ -291,8 +247,6 @@ class SteeringApp(LessonApp):
         if event.inaxes is self.ax_map:
             self.place_car(float(event.xdata), float(event.ydata))
 
-    def _on_control(self, change=None) -> None:
-        owner = getattr(change, "owner", None) if change is not None else None
-        if owner is not None and owner not in (self.start_distance, self.start_offset):
-            self.placement_note = ""
-        super()._on_control(change)
+
+def _others(params) -> dict:
+    return {k: v for k, v in params.items() if k not in _PLACED}
