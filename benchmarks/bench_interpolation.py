@@ -22,7 +22,7 @@ def run() -> list[dict]:
     import numpy as np
     import quaternion
 
-    from lessons_lib.apps.interpolation import PRESETS, InterpolationApp
+    from lessons_lib.apps.interpolation import InterpolationApp
     from lessons_lib.interpolation import nlerp, slerp
 
     app = InterpolationApp()
@@ -41,12 +41,12 @@ def run() -> list[dict]:
     yaws = itertools.cycle(range(-60, 61, 7))
 
     def move_start_yaw():
-        app.start["yaw"].value = next(yaws)
+        app.yaw0.value = next(yaws)
         full_draw(app.fig)
 
     rows.append(row("start yaw slider + full draw (live)", time_ms(move_start_yaw),
                     budget=BUDGET))
-    presets = itertools.cycle(PRESETS)
+    presets = itertools.cycle([p.name for p in app.preset_list()])
 
     def preset():
         app.preset.value = next(presets)

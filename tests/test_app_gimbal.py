@@ -458,10 +458,14 @@ def test_a_failing_callback_shows_a_message_not_a_traceback(app, monkeypatch):
 
 
 def test_bad_construction_raises():
-    with pytest.raises(ValueError, match="permutation"):
+    with pytest.raises(ValueError, match="'order' is one of 'XYZ'"):
         GimbalApp(order="XXZ")
     with pytest.raises(ValueError, match="same order"):
         GimbalApp(order="YXZ", target=model.reach_target("ZXY"))
+    with pytest.raises(ValueError, match="GimbalApp has none"):
+        GimbalApp("locked")                        # the one positional argument is a preset
+    with pytest.raises(ValueError, match="has no control tilt"):
+        GimbalApp(tilt=3)
 
 
 def test_show_case_puts_the_app_in_the_exercise_state(app):

@@ -11,7 +11,7 @@ from matplotlib.text import Text
 from scipy.spatial.transform import Rotation, Slerp
 
 from lessons_lib.apps import InterpolationApp as Exported
-from lessons_lib.apps.interpolation import METHODS, NOSE, PRESETS, InterpolationApp
+from lessons_lib.apps.interpolation import METHODS, NOSE, InterpolationApp
 from lessons_lib.apps.interpolation.model import (
     ARTICLE_TRIPLE,
     GHOSTS,
@@ -321,7 +321,7 @@ def test_scrubbing_t_redraws_but_never_recomputes(app):
         app.t.value = t
     assert app.compute_count == computed and app.draw_count == drawn + 3
     assert app.state.paths["slerp"] is paths
-    app.end["yaw"].value = 140
+    app.yaw1.value = 140
     assert app.compute_count == computed + 1
 
 
@@ -335,7 +335,7 @@ def test_a_new_speed_scale_repaints_the_speed_plots_tick_labels(app):
     painter = app.painter
     painter.render()
     tops = set()
-    for change in ({"long_way": True}, {"long_way": False}, *PRESETS, WIDE):
+    for change in ({"long_way": True}, {"long_way": False}, *MODEL_PRESETS, WIDE):
         if isinstance(change, dict):
             app.set(**change)
         else:
@@ -396,7 +396,7 @@ def test_scrubbing_t_redraws_only_what_moves_even_with_a_nose_behind_the_sphere(
 
 def test_setting_t_gives_the_three_poses(app):
     fresh(app, t=0.3)
-    e0, e1 = PRESETS[WIDE]
+    e0, e1 = MODEL_PRESETS[WIDE].start, MODEL_PRESETS[WIDE].end
     q0, q1 = euler_to_quaternion(*e0), euler_to_quaternion(*e1)
     assert same_rotation(app.current["euler"], euler_lerp(e0, e1, 0.3))
     assert same_rotation(app.current["nlerp"], nlerp(q0, q1, 0.3))
@@ -425,7 +425,7 @@ def test_the_drawn_aeroplane_is_the_pose(app):
 def test_slerp_nose_path_is_a_circle_about_one_axis_and_euler_is_not(app):
     fresh(app)
     axis_2d = np.array(app.view.axis_line.get_data()).T
-    e0, e1 = PRESETS[WIDE]
+    e0, e1 = MODEL_PRESETS[WIDE].start, MODEL_PRESETS[WIDE].end
     q0, q1 = euler_to_quaternion(*e0), euler_to_quaternion(*e1)
     rel = quaternion.as_float_array(q1 * q0.conjugate())[1:]
     axis = rel / np.linalg.norm(rel)
@@ -456,7 +456,7 @@ def test_wrap_toggle_and_what_it_says(app):
     assert "changes nothing here" in app.panels["info"].value
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("preset", list(MODEL_PRESETS))
 def test_long_way_changes_the_picture_for_every_preset(app, preset):
     """It used to change no pixel when q0·q1 > 0; now it draws the 360° − θ turn."""
     fresh(app, preset, t=0.5)
@@ -548,16 +548,16 @@ def test_ghosts_appear_as_t_passes_them(app):
 
 def test_presets_sliders_and_the_description(app):
     fresh(app, ARTICLE)
-    assert [s.value for s in app.end.values()] == [45, 0, 45]
+    assert [app.yaw1.value, app.pitch1.value, app.roll1.value] == [45, 0, 45]
     assert "7.74°" in app.preset_note.value
     assert describe(app.state, "article") in app.preset_note.value
-    app.end["pitch"].value = 10
+    app.pitch1.value = 10
     assert app.preset.value == "(your own angles)" and app.preset_note.value == ""
     assert same_rotation(app.state.q1, euler_to_quaternion(45, 10, 45))
     app.preset.value = LOCK
-    assert [s.value for s in app.end.values()] == [150, 90, 120]
+    assert [app.yaw1.value, app.pitch1.value, app.roll1.value] == [150, 90, 120]
     assert "(30°, 90°, 0°)" in app.preset_note.value
-    assert set(app.preset_descriptions) == set(PRESETS)
+    assert [p.name for p in app.preset_list()] == list(MODEL_PRESETS)
     with pytest.raises(ValueError, match="unknown preset"):
         app.apply_preset("no such preset")
 
@@ -572,7 +572,7 @@ def test_up_vector_paths_toggle(app):
 
 def test_identical_start_and_end_draws_without_error(app):
     fresh(app)
-    app.set_orientations((20, 30, 40), (20, 30, 40))
+    app.set(yaw0=20, pitch0=30, roll0=40, yaw1=20, pitch1=30, roll1=40)
     assert app.last_error is None
     assert all(v == pytest.approx(0, abs=1e-6) for v in app.state.totals.values())
     assert "nothing to turn" in app.panels["info"].value
@@ -586,20 +586,20 @@ def test_a_failing_compute_shows_a_message_not_a_traceback(app):
     fresh(app)
     app.order = "XXY"                              # not a permutation of XYZ
     try:
-        app.start["yaw"].value = 5                 # must not raise
+        app.yaw0.value = 5                 # must not raise
         assert app.last_error and "XYZ" in app.last_error
         assert "lesson-status-error" in app.status.value
     finally:
         app.order = "YXZ"
         app.clear_message()
-        app.start["yaw"].value = 30
+        app.yaw0.value = 30
 
 
 def test_callbacks_never_create_figures(app):
     fresh(app)
     before = plt.get_fignums()
     app.t.value = 0.2
-    app.start["roll"].value = 33
+    app.roll0.value = 33
     app.long_way.value = True
     app.preset.value = WRAP
     app.fig.canvas.draw()

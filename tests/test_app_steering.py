@@ -394,7 +394,7 @@ def test_track_change_bounds_the_start_distance():
 
 
 def test_open_road_stops_at_its_end_and_the_readout_says_so():
-    app = SteeringApp("open_road", speed=15.0)
+    app = SteeringApp(track="open_road", speed=15.0)
     tr = app.trajectory
     assert tr.ended
     app.time.value = m.DURATION
@@ -460,13 +460,13 @@ def test_a_failing_compute_shows_a_message_not_a_traceback(monkeypatch):
 
 def test_bad_arguments_raise():
     with pytest.raises(ValueError, match="Track"):
-        SteeringApp("nurburgring")
+        SteeringApp(track="nurburgring")
     with pytest.raises(ValueError, match="preset"):
         SteeringApp(preset="drift")
 
 
 def test_save_gif_keeps_real_time(tmp_path):
-    app = SteeringApp("ramp")
+    app = SteeringApp(track="ramp")
     path = app.save_gif(tmp_path / "run.gif", step=40)
     with Image.open(path) as im:
         assert im.n_frames == len(app.frame_values(40))

@@ -79,3 +79,26 @@ def test_every_value_an_app_sets_itself_is_on_its_sliders_steps(app):
     for button in buttons:
         button.click()
         assert not _off_their_steps(app), button.description
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_one_constructor_contract(name):
+    """Every app is made as ``App(preset=None, **controls)``: one positional argument, the
+    preset; each control by its name, over the preset; its own options keyword-only."""
+    import inspect
+
+    cls = getattr(apps, name)
+    params = list(inspect.signature(cls).parameters.values())
+    assert params[0].name == "preset" and params[0].default is None
+    assert params[-1].kind is inspect.Parameter.VAR_KEYWORD
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[1:-1]), params
+    spec = next(s for s in cls.controls if hasattr(s, "min"))       # a slider
+    value = spec.max if spec.default != spec.max else spec.min
+    assert getattr(cls(**{spec.name: value}), spec.name).value == value
+    presets = cls().preset_list()
+    if presets:
+        app = cls(presets[0].name, **{spec.name: value})
+        assert getattr(app, spec.name).value == value
+        wanted = presets[0].values.get(spec.name)
+        assert app.preset.value == (presets[0].name if wanted in (None, value)
+                                    else app.custom_label)

@@ -19,6 +19,7 @@ reach into the base's private state (``tests/test_app_core.py`` scans the apps f
 (a control's range from the params), ``compute_cache`` (states kept per params),
 ``redraw=True`` on a control spec (it only re-draws, like the frame), the presets' matching
 to half a slider step, and :meth:`LessonApp.animate` (an animation on the kernel's clock).
+Every app is made as ``App(preset=None, **controls)``.
 """
 
 from __future__ import annotations
@@ -128,6 +129,10 @@ def _same(spec, value, wanted) -> bool:
 class LessonApp(GifExport):
     """Base class of every lesson app. See the module docstring for the loop.
 
+    Made as ``App(preset=None, **controls)``: a preset's name, then any control (or the
+    frame) by name, set over the preset; an app's own options (a size, a target) are
+    keyword-only arguments of its ``__init__``, before ``**controls``.
+
     Subclass attributes: ``controls`` (specs, in display order; ``redraw=True`` on one that
     only changes the picture), ``frame`` (a :class:`Frame` or None), ``presets``
     (:class:`Preset` s, or override :meth:`preset_list`), ``compute_cache`` (how many
@@ -201,7 +206,7 @@ class LessonApp(GifExport):
         return None
 
     # -- construction ---------------------------------------------------------------------
-    def __init__(self, **initial) -> None:
+    def __init__(self, preset: str | None = None, **controls) -> None:
         self.status = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
         self.last_error: str | None = None
         self.state = None
@@ -220,12 +225,13 @@ class LessonApp(GifExport):
         self.panels: dict[str, widgets.HTML] = {}
         self.preset_note = widgets.HTML()
         self._specs = {spec.name: spec for spec in self.controls}
-        preset = initial.pop("preset", None)
-        self._build_controls(initial)
+        if preset is not None:
+            self._preset_named(preset)         # a bad name is refused before any figure
+        self._build_controls(controls)
         self.build()
         self.painter = Painter.attach(self.fig, self.dynamic_artists)
         self.widget = self.layout()
-        self._finish(preset)
+        self._finish(preset, controls)
         if in_kernel() and not self.painter.page_attached:
             # before the page makes its view: pointer moves no faster than the kernel draws
             pace_pointer(self.fig, self.pointer_cost())
@@ -266,7 +272,7 @@ class LessonApp(GifExport):
             description="Start", icon="step-backward", tooltip="pause and go back to the start",
             layout=widgets.Layout(width="90px"))
 
-    def _finish(self, preset: str | None) -> None:
+    def _finish(self, preset: str | None, controls: dict) -> None:
         for name in self._specs:
             getattr(self, name).observe(self.guard(self._on_control), names="value")
         if self.frame is not None:
@@ -282,11 +288,16 @@ class LessonApp(GifExport):
             self.preset.observe(self.guard(self._on_preset), names="value")
         self.guard_controls()
         if preset is not None:
-            self.guard(self.apply_preset)(preset)
+            self.guard(self._start_from)(preset, controls)
             if self.state is None:
                 raise ValueError(self.last_error or f"preset {preset!r} failed")
         else:
             self.update()
+
+    def _start_from(self, preset: str, controls: dict) -> None:
+        with self.batch():
+            self.apply_preset(preset)
+            self.set(**controls)
 
     def preset_list(self) -> tuple[Preset, ...]:
         return tuple(self.presets)
@@ -566,7 +577,9 @@ class LessonApp(GifExport):
             if p.name == name:
                 return p
         names = ", ".join(p.name for p in self.preset_list())
-        raise ValueError(f"unknown preset {name!r}; choose one of {names}")
+        if not names:
+            raise ValueError(f"unknown preset {short(name)}: {type(self).__name__} has none")
+        raise ValueError(f"unknown preset {short(name)}; choose one of {names}")
 
     def apply_preset(self, name: str) -> None:
         """Set every value of the preset in one batch and select it in the menu."""

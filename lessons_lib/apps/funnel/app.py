@@ -171,9 +171,10 @@ class FunnelApp(LessonApp):
     #: a learner steps back and forth between a few starts, radii and methods
     compute_cache = 8
 
-    def __init__(self, width: float = 6.6, height: float = 4.25, **initial) -> None:
+    def __init__(self, preset: str | None = None, *, width: float = 6.6, height: float = 4.25,
+                 **controls) -> None:
         self._size = (float(width), float(height))
-        super().__init__(**initial)
+        super().__init__(preset, **controls)
         self.go_to_end()
         # each radius's floor is built on its first visit (~50 ms, the slider's slowest
         # step): in a kernel, build them all while the learner reads

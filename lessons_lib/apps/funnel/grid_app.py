@@ -74,11 +74,12 @@ class GridApp(LessonApp):
         Preset("The line-of-sight trap", {**_WHERE, "sight_rule": "careless"}, _describe_trap),
     )
 
-    def __init__(self, width: float = 6.0, height: float = 4.0, **initial) -> None:
+    def __init__(self, preset: str | None = None, *, width: float = 6.0, height: float = 4.0,
+                 **controls) -> None:
         self._size = (float(width), float(height))
         self.grid = _GRID.copy()
         self._initial = _GRID.copy()
-        super().__init__(**initial)
+        super().__init__(preset, **controls)
 
     def build(self) -> None:
         self.fig = make_figure(*self._size)

@@ -46,21 +46,20 @@ class GimbalApp(LessonApp):
                width="330px", help="the rings from outer to inner"),
     )
 
-    def __init__(self, yaw: float = 35.0, pitch: float = -20.0, roll: float = 15.0,
-                 order: str = "YXZ", width: float = 4.8, height: float = 4.6,
-                 target: model.Target | None = None, compact: bool = False) -> None:
-        rot.check_order(order)
+    def __init__(self, preset: str | None = None, *, width: float = 4.8, height: float = 4.6,
+                 target: model.Target | None = None, compact: bool = False,
+                 **controls) -> None:
+        order = controls.get("order", "YXZ")
         if target is not None and target.order != order:
             raise ValueError(f"the target is for order {target.order}, the app starts in "
                              f"{order}: give both the same order")
         self.target = target
         self.compact = bool(compact)
         self._size = (float(width), float(height))
-        self._initial = {"yaw": float(yaw), "pitch": float(pitch), "roll": float(roll),
-                         "order": order}
         self._lock_run: tuple[str, str, list[float]] | None = None
         self._lock_task: asyncio.Future | None = None
-        super().__init__(**self._initial)
+        super().__init__(preset, **controls)
+        self._initial = dict(self.params)        # what Reset goes back to
 
     # -- the four methods of the loop ---------------------------------------------------------
     def build(self) -> None:

@@ -10,7 +10,7 @@ model imports without widgets or matplotlib.
 from ..lazy import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
-    ".app": ("InterpolationApp", "PRESETS"),
+    ".app": ("OPENING_PRESET", "InterpolationApp"),
     ".model": ("LABELS", "METHODS", "NOSE", "SAMPLES", "UP", "BlendState", "compute",
                "describe", "preset_description"),
     ".view": ("COLOURS",),

@@ -18,7 +18,6 @@ from .model import (
     BlendState,
     compute,
     describe,
-    preset_description,
 )
 from .model import (
     PRESETS as BLEND_PRESETS,
@@ -26,19 +25,21 @@ from .model import (
 from .panel import info, readouts
 from .view import FIG_SIZE, BlendView, Camera
 
-#: The presets by name: (start, end) as (yaw, pitch, roll) in degrees.
-PRESETS = {name: (p.start, p.end) for name, p in BLEND_PRESETS.items()}
-
-
-
-def _angle(name: str, label: str, lo: int, hi: int) -> Slider:
-    return Slider(name, label, lo, hi, step=1, value=0, integer=True,
-                  width="196px", label_width="38px")
+#: The preset the app opens on: its angles are the sliders' defaults.
+OPENING_PRESET = "Wide three-axis turn"
 
 
 def _preset_values(p) -> dict[str, int]:
     return {f"{k}{i}": v for i, angles in enumerate((p.start, p.end))
             for k, v in zip(ANGLE_NAMES, angles, strict=True)}
+
+
+_OPENING = _preset_values(BLEND_PRESETS[OPENING_PRESET])
+
+
+def _angle(name: str, label: str, lo: int, hi: int) -> Slider:
+    return Slider(name, label, lo, hi, step=1, value=_OPENING[name], integer=True,
+                  width="196px", label_width="38px")
 
 
 def _describer(extra: str):
@@ -48,8 +49,11 @@ def _describer(extra: str):
 class InterpolationApp(LessonApp):
     """Start and end orientations, ``t`` with Play, and the three blends side by side.
 
+    Made as ``InterpolationApp(preset=None, *, order="YXZ", **controls)``; with neither a
+    preset nor angles it opens on :data:`OPENING_PRESET`.
+
     Controls (attributes): ``yaw0, pitch0, roll0`` (start), ``yaw1, pitch1, roll1`` (end),
-    also reachable as ``start["yaw"]`` / ``end["roll"]``; ``long_way`` (nlerp and slerp head
+    ``long_way`` (nlerp and slerp head
     for the far copy of q1: 360° minus the shortest turn), ``wrap_euler`` (Euler lerp turns
     each angle the short way), ``show_up`` (draw the path of the up vector too); ``t`` (the
     frame: 0 = start, 1 = end) with ``play_button`` and ``rewind_button``; ``preset``.
@@ -77,16 +81,12 @@ class InterpolationApp(LessonApp):
                     for name, p in BLEND_PRESETS.items())
     custom_label = "(your own angles)"
 
-    def __init__(self, preset: str = "Wide three-axis turn", order: str = "YXZ") -> None:
-        if preset not in BLEND_PRESETS:
-            raise ValueError(f"unknown preset {preset!r}; choose one of {list(BLEND_PRESETS)}")
+    def __init__(self, preset: str | None = None, *, order: str = "YXZ", **controls) -> None:
         self.order = check_order(order)
         self.camera = Camera()
         self.current: dict = {}
         self._shown: tuple | None = None
-        super().__init__(preset=preset)
-        self.start = {k: getattr(self, f"{k}0") for k in ANGLE_NAMES}
-        self.end = {k: getattr(self, f"{k}1") for k in ANGLE_NAMES}
+        super().__init__(preset, **controls)
 
     # -- the loop -----------------------------------------------------------------------------
     def compute(self, params: Params) -> BlendState:
@@ -162,17 +162,3 @@ class InterpolationApp(LessonApp):
                             layout=widgets.Layout(flex_flow="row wrap",
                                                   align_items="flex-start"))
         return widgets.VBox([top, body], layout=widgets.Layout(max_width="100%"))
-
-    # -- compatibility ------------------------------------------------------------------------
-    def set_orientations(self, start, end) -> None:
-        """Set the start and end (yaw, pitch, roll) in degrees and redraw once."""
-        values = {}
-        for i, angles in enumerate((start, end)):
-            for k, v in zip(ANGLE_NAMES, angles, strict=True):
-                values[f"{k}{i}"] = int(round(v))
-        self.set(**values)
-
-    @property
-    def preset_descriptions(self) -> dict[str, str]:
-        """Every preset's description (toggles off), as the menu shows it."""
-        return {name: preset_description(name, self.order) for name in BLEND_PRESETS}

@@ -99,12 +99,6 @@ class SteeringApp(LessonApp):
     presets = tuple(Preset(sc.name, sc.values, description=sc.claim) for sc in SCENARIOS)
     custom_label = "(your own settings)"
 
-    def __init__(self, track_name: str | None = None, preset: str | None = None,
-                 **values) -> None:
-        if track_name is not None:
-            values["track"] = track_name
-        super().__init__(preset=preset, **values)
-
     # -- the loop ---------------------------------------------------------------------------
     def build(self) -> None:
         self.scene = SteeringView()
