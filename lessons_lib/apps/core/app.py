@@ -76,27 +76,29 @@ def frame_pause(drawn: float, due: float, now: float) -> float:
     return max(0.002, PLAY_REST * (now - drawn), due - now)
 
 
-async def run_on_clock(show: Callable[[int], None], *, start: int, last: int, interval: float,
-                       running: Callable[[], bool],
+async def run_on_clock(show: Callable[[int], None], *, start: int, last: Callable[[], int],
+                       interval: float, running: Callable[[], bool],
                        position: Callable[[], int] | None = None) -> None:
     """The clock loop of every kernel animation (Play, lesson 1's Lock it): frame ``index``
-    (from ``start`` to ``last``) is due ``interval`` seconds after the one before, and each
+    (from ``start`` to ``last()``, read each turn: a control changed meanwhile may move the
+    frame's end) is due ``interval`` seconds after the one before, and each
     turn ``show`` draws the frame the clock has reached, so the animation keeps real time
     whatever a frame costs (a slow frame is followed by a later one, not waited for); then
     it sleeps (:func:`frame_pause`). The first step is drawn at once, as the answer to the
-    click (the clock starts one interval back). It ends after ``last``, or when ``running()``
+    click (the clock starts one interval back). It ends after the last, or when ``running()``
     turns false. With ``position`` (the frame shown now, which others may move), a frame
     that did not show ends it (its message is on the page), and a frame moved meanwhile (a
     scrub) restarts the clock from there."""
     clock = time.perf_counter
     origin, base, shown = clock() - interval, start, start
     while running():
-        index = min(last, base + int((clock() - origin) / interval))
+        end = last()
+        index = min(end, base + int((clock() - origin) / interval))
         drawn = clock()
         if index != (shown if position is None else position()):
             show(index)
             shown = index
-        if index >= last or not running() or (position is not None and position() != index):
+        if index >= end or not running() or (position is not None and position() != index):
             break                        # the end, stopped meanwhile, or a frame that failed
         await asyncio.sleep(frame_pause(drawn, origin + (index - base + 1) * interval, clock()))
         if position is not None and position() != index:   # moved meanwhile: go on from there
@@ -662,7 +664,8 @@ class LessonApp(GifExport):
             run = self._play_runs
             self._play_task = self.animate(
                 lambda index: self.guard(self.show_frame)(self.frame.at(index)),
-                start=self.play.value, last=self.play.max, interval_ms=self.frame.interval_ms,
+                start=self.play.value, last=lambda: self.play.max,
+                interval_ms=self.frame.interval_ms,
                 running=lambda: self.play_button.value and run == self._play_runs,
                 position=lambda: self.play.value,
                 done=lambda: self._play_ended(run))
@@ -673,12 +676,12 @@ class LessonApp(GifExport):
         if run == self._play_runs:
             self._show_playing(False)
 
-    def animate(self, show: Callable[[int], None], *, start: int, last: int,
+    def animate(self, show: Callable[[int], None], *, start: int, last: Callable[[], int],
                 interval_ms: float, running: Callable[[], bool],
                 position: Callable[[], int] | None = None,
                 done: Callable[[], object] | None = None) -> asyncio.Future | None:
         """Run an animation in the kernel's event loop on the clock (:func:`run_on_clock`:
-        ``show(index)`` for the frame due, from ``start`` + 1 to ``last``, one every
+        ``show(index)`` for the frame due, from ``start`` + 1 to ``last()``, one every
         ``interval_ms``, while ``running()``), then call ``done()``. Returns its task, or
         None outside a kernel, where nothing runs: the app then lets a ``widgets.Play`` in
         the page tick instead."""

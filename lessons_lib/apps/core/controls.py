@@ -85,7 +85,7 @@ class Frame(Slider):
     """The frame control (time, t, step): changing it re-draws, it never re-computes.
 
     The app gets the slider, a Play/Pause button that moves it one step every
-    ``interval_ms`` (in the kernel, on the clock: see ``LessonApp._play_loop``), a hidden
+    ``interval_ms`` (in the kernel, on the clock: see ``app.run_on_clock``), a hidden
     ``widgets.Play`` holding its index and a back-to-start button. ``seconds_per_unit``
     says how many real seconds one unit of the frame value stands for (e.g. 1.0 for a time
     slider in seconds), so that a GIF keeps real time; leave it None when the frame is not

@@ -174,7 +174,7 @@ class GimbalApp(LessonApp):
         # in a kernel, on the clock: the page's Play waited for each value's round trip
         self._lock_task = self.animate(
             lambda index: self.guard(self._on_lock_frame)({"new": index}),
-            start=0, last=len(path) - 1, interval_ms=model.LOCK_INTERVAL_MS,
+            start=0, last=lambda: len(path) - 1, interval_ms=model.LOCK_INTERVAL_MS,
             running=lambda: self._lock_run is run, done=self._lock_ended)
         if self._lock_task is None:
             self.lock_play.value = 0
