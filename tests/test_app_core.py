@@ -14,6 +14,7 @@ from lessons_lib.apps.core import (
     ChoiceQuestion,
     DragHandler,
     NumberQuestion,
+    Toggle,
     check_function,
     fmt_number,
     parse_number,
@@ -531,3 +532,83 @@ def test_no_lesson_app_touches_lessonapps_private_state():
     assert {"_depth", "_pending", "_computed_for", "_specs", "_on_frame_slider",
             "_kernel_play"} <= private
     assert private_reaches(root, private) == []
+
+
+# -- the hooks ------------------------------------------------------------------------------
+class HookedWave(WaveApp):
+    """WaveApp with every hook of the loop in use: a redraw-only toggle, a cache of two
+    states, the points slider bounded by the amplitude, the frame ending with the state."""
+
+    controls = (*WaveApp.controls, Toggle("grid", "grid", redraw=True))
+    compute_cache = 2
+
+    def control_bounds(self, params):
+        return {"points": (10, 100 if params.amplitude < 2 else 200)}
+
+    def frame_end(self, state):
+        return 0.5 if state.peak < 1.5 else None
+
+    def draw(self, state, frame) -> None:
+        super().draw(state, frame)
+        self.ax.grid(self.params.grid)
+
+
+def test_a_redraw_only_control_draws_without_computing():
+    app = HookedWave()
+    computed, drawn = app.compute_count, app.draw_count
+    app.grid.value = True
+    assert app.compute_count == computed and app.draw_count == drawn + 1
+    assert "grid" not in app.compute_params(app.params)
+    assert app.ax.xaxis.get_gridlines()[0].get_visible()
+
+
+def test_the_compute_cache_keeps_the_last_states_by_params():
+    app = HookedWave()
+    first = app.state
+    app.amplitude.value = 1.2
+    app.amplitude.value = 1.0                  # back: from the cache
+    assert app.state is first and app.compute_count == 2
+    app.amplitude.value = 1.3
+    app.amplitude.value = 1.4                  # two newer states push the first one out
+    app.amplitude.value = 1.0
+    assert app.state is not first and app.compute_count == 5
+    app.recompute()                            # forgets them all
+    assert app.compute_count == 6
+
+
+def test_control_bounds_follow_the_params_and_clamp_in_the_same_update():
+    app = HookedWave(amplitude=2.5, points=200)
+    assert app.points.max == 200 and app.points.value == 200
+    computed = app.compute_count
+    app.amplitude.value = 1.0
+    assert app.points.max == 100 and app.points.value == 100
+    assert app.compute_count == computed + 1 and app.state.x.size == 100
+
+
+def test_frame_end_fits_the_frame_and_play_and_keeps_a_frame_at_the_end():
+    app = HookedWave()                         # peak 1.0: the frame ends at 0.5
+    assert (app.t.max, app.play.max) == (0.5, 10) and app.frame_values()[-1] == 0.5
+    app.t.value = 0.5
+    app.amplitude.value = 2.0                  # peak 2: the spec's own end, 1.0
+    assert (app.t.max, app.play.max) == (1.0, 20) and app.t.value == 1.0
+    app.t.value = 0.3
+    app.amplitude.value = 1.0
+    assert app.t.max == 0.5 and app.t.value == 0.3 and app.play.value == 6
+
+
+def test_presets_match_sliders_to_half_a_step():
+    app = WaveApp()
+    app.set(amplitude=2.5, shape="sin")
+    assert app.preset.value == "tall sine"
+    app.amplitude.value = 2.5000000000000004    # what a page's slider sends back
+    assert app.preset.value == "tall sine"
+    app.amplitude.value = 2.6                   # the next step: another setting
+    assert app.preset.value == app.custom_label
+
+
+def test_a_preset_and_controls_at_construction():
+    app = WaveApp("tall sine", squared=True)
+    assert (app.amplitude.value, app.squared.value) == (2.5, True)
+    assert app.preset.value == "tall sine"     # squared is not part of that preset
+    with pytest.raises(ValueError, match="unknown preset 'tall'; choose one of tall sine"):
+        WaveApp("tall")
