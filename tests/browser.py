@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -176,10 +177,12 @@ def figure_canvas(page, index: int = 0):
 
 
 def slider_handle(page, label: str | None = None, index: int = 0):
-    """The keyboard-focusable handle of a slider, found by its label text or by position."""
+    """The keyboard-focusable handle of a slider, found by its label (the whole label, or its
+    first words: "Time" finds "Time (s)", and "t" does not find "to b") or by position."""
     sliders = page.locator(SLIDER)
     if label is not None:
-        sliders = sliders.filter(has=page.locator(".widget-label", has_text=label))
+        words = re.compile(rf"^\s*{re.escape(label)}(\s.*)?$", re.S)
+        sliders = sliders.filter(has=page.locator(".widget-label", has_text=words))
     return sliders.nth(0 if label is not None else index).locator(".noUi-handle").first
 
 
