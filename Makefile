@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # `make test-all` both. PYTEST_ARGS adds to either (a `-m` in it replaces MARKERS).
 MARKERS ?= not slow
 
-.PHONY: lab voila classroom test test-slow test-all test-plain bench lint clean setup
+.PHONY: lab voila classroom hub hub-setup test test-slow test-all test-plain bench lint clean setup
 
 setup: $(STAMP)
 
@@ -42,6 +42,21 @@ STUDENTS ?= 10
 classroom: $(STAMP)
 	$(BIN)/python -m lessons_server.room --port=$(PORT) $(if $(LESSON),--lesson=$(LESSON) --students=$(STUDENTS))
 
+# A trial JupyterHub of deploy/jupyterhub_config.py on loopback (docs/hub.md): a throwaway
+# password, the address printed. hub-setup installs JupyterHub (the `hub` extra) and the
+# proxy (npm, into deploy/node_modules); the slow tests need both.
+HUB_PORT  ?= 8000
+HUB_STAMP := $(VENV)/.hub-installed
+hub-setup: $(HUB_STAMP)
+
+$(HUB_STAMP): pyproject.toml deploy/package-lock.json $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[server,test,hub]'
+	cd deploy && npm ci --no-audit --no-fund --loglevel=error
+	touch $(HUB_STAMP)
+
+hub: $(HUB_STAMP)
+	$(BIN)/python deploy/trial.py --port=$(HUB_PORT)
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
@@ -55,14 +70,14 @@ PLAIN_TESTS = tests/test_app_*.py tests/test_apps_common.py tests/test_fuzz_cont
 test-plain: $(STAMP)
 	LESSONS_FAST_DRAW=0 $(BIN)/python -m pytest -m "$(MARKERS)" $(PYTEST_ARGS) $(PLAIN_TESTS)
 
-test-slow: $(STAMP)
+test-slow: $(STAMP) $(HUB_STAMP)
 	$(BIN)/python -m pytest -m slow $(PYTEST_ARGS)
 
-test-all: lint
+test-all: lint $(HUB_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) tests/screenshots .pytest_cache
+	rm -rf $(VENV) tests/screenshots .pytest_cache deploy/node_modules .hub

@@ -42,6 +42,7 @@ from jupyter_server.services.kernels.connection.base import (
     deserialize_msg_from_ws_v1,
     serialize_msg_to_ws_v1,
 )
+from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
 V1 = "v1.kernel.websocket.jupyter.org"
@@ -93,8 +94,9 @@ class _Connection:
     """One kept-alive HTTP/1.1 connection, as a browser holds six to a server. Small on
     purpose: 30 students' worth of requests must cost this process little CPU."""
 
-    def __init__(self, host: str, port: int, timeout: float) -> None:
+    def __init__(self, host: str, port: int, timeout: float, headers: str = "") -> None:
         self.host, self.port, self.timeout = host, port, timeout
+        self.headers = headers  # extra request header lines, each ending in CRLF
         self.reader = self.writer = None
 
     async def get(self, path: str) -> tuple[int, dict, bytes]:
@@ -104,8 +106,8 @@ class _Connection:
                 self.reader, self.writer = await asyncio.wait_for(
                     asyncio.open_connection(self.host, self.port), self.timeout)
             self.writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-                              "Accept-Encoding: gzip\r\nConnection: keep-alive\r\n\r\n"
-                              .encode())
+                              f"Accept-Encoding: gzip\r\nConnection: keep-alive\r\n"
+                              f"{self.headers}\r\n".encode())
             try:
                 return await asyncio.wait_for(self._response(), self.timeout)
             except (ConnectionError, asyncio.IncompleteReadError):
@@ -260,18 +262,29 @@ def next_value(state: dict) -> float | int:
 
 async def visit(student: ProtocolStudent, base_url: str, render_path: str, token: str,
                 start: float, deadline_s: float = 60.0, moves: int = 3,
-                assets: list[str] | None = None, settle_s: float = 0.3) -> ProtocolStudent:
+                assets: list[str] | None = None, settle_s: float = 0.3,
+                token_in_header: bool = False) -> ProtocolStudent:
     """One student from opening the link to their last slider move. Never raises: an
-    error is stored in ``student.error``."""
+    error is stored in ``student.error``.
+
+    ``base_url`` is the server's root, path included (``http://127.0.0.1:8000/user/ada``
+    behind a JupyterHub's proxy): the kernel API is under it. The token goes in each URL
+    (``?token=``, as ``make classroom``'s link does), or with ``token_in_header`` in an
+    ``Authorization: token ...`` header, as a JupyterHub single-user server wants it."""
     check_loopback(base_url)
     deadline = start + deadline_s
     kernel = None
     where = urllib.parse.urlsplit(base_url)
+    prefix = where.path.rstrip("/")
+    auth = f"Authorization: token {token}\r\n" if token_in_header else ""
+    with_token = "" if token_in_header else f"token={token}"
     # like one browser: up to six kept-alive connections to the server, gzip accepted
-    connections = [_Connection(where.hostname, where.port or 80, deadline_s) for _ in range(6)]
+    connections = [_Connection(where.hostname, where.port or 80, deadline_s, auth)
+                   for _ in range(6)]
     try:
         sep = "&" if "?" in render_path else "?"
-        status, headers, body = await connections[0].get(f"{render_path}{sep}token={token}")
+        status, headers, body = await connections[0].get(
+            f"{render_path}{sep}{with_token}" if with_token else render_path)
         if status != 200:
             raise StudentError(f"the page answered HTTP {status}")
         if headers.get("content-encoding") == "gzip":
@@ -283,13 +296,14 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
             raise StudentError("the page names no kernel (login page? wrong token?)")
         kernel_id = found.group(1)
         if assets:
-            # a browser fetches about six at a time from one host
+            # a browser fetches about six at a time from one host; paths are under the
+            # server's root (``base_url``'s path)
             queue = list(assets)
 
             async def worker(connection: _Connection) -> None:
                 while queue:
                     path = queue.pop(0)
-                    status, _, body = await connection.get(path)
+                    status, _, body = await connection.get(prefix + path)
                     if status != 200:
                         raise StudentError(f"{path} answered HTTP {status}")
                     student.assets_bytes += len(body)  # as sent: gzip is not unpacked
@@ -299,13 +313,17 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
 
         # what the page's kernel connection asks first (a cache-busting timestamp, as there)
         status, _, _ = await connections[0].get(
-            f"/api/kernels/{kernel_id}?{time.time_ns() // 10**6}&token={token}")
+            f"{prefix}/api/kernels/{kernel_id}?{time.time_ns() // 10**6}"
+            + (f"&{with_token}" if with_token else ""))
         if status != 200:
             raise StudentError(f"the kernel model answered HTTP {status}")
         session = uuid.uuid4().hex
-        ws_url = (base_url.replace("http", "ws", 1) + f"/api/kernels/{kernel_id}/channels"
-                  f"?session_id={session}&token={token}")
-        ws = await asyncio.wait_for(websocket_connect(ws_url, subprotocols=[V1]),
+        ws_url = (base_url.rstrip("/").replace("http", "ws", 1)
+                  + f"/api/kernels/{kernel_id}/channels?session_id={session}"
+                  + (f"&{with_token}" if with_token else ""))
+        request = HTTPRequest(ws_url, headers={"Authorization": f"token {token}"}
+                              if token_in_header else None)
+        ws = await asyncio.wait_for(websocket_connect(request, subprotocols=[V1]),
                                     max(deadline - time.monotonic(), 0.1))
         kernel = _Kernel(ws, session)
         info_id = kernel.send("kernel_info_request", {})
