@@ -1,0 +1,48 @@
+"""Each student's Jupyter server behind the hub: the lessons' own ``voila.json`` applies.
+
+The hub starts ``jupyterhub-singleuser`` with this folder on ``JUPYTER_CONFIG_PATH``
+(deploy/jupyterhub_config.py does, and the image of deploy/image/Dockerfile puts this
+file in /etc/jupyter). Voila runs there as a server extension, not as the ``voila``
+command ``make voila`` and ``make classroom`` start, so the settings of voila.json are
+mapped onto the server:
+
+- ``VoilaConfiguration`` and ``VoilaExecutor``: as they are (no tracebacks on the page,
+  sources stripped, images only from /voila/files, the executor's timeout);
+- ``Voila.kernel_websocket_connection_class`` (kernel websockets speak v1 only) becomes
+  the server's own setting;
+- ``MappingKernelManager`` (a lesson's kernel is culled after 15 idle minutes);
+- the ``lessons`` page template, found through JUPYTER_PATH.
+
+Pre-heated kernel pools (``preheat_kernel``, ``VoilaKernelManager``) exist only in the
+``voila`` command, so behind a hub each page starts its kernel when it is opened.
+
+``LESSONS_ROLE`` (set by the hub from the user's admin flag) is ``teacher`` or
+``student``: a student's server offers the Voila pages (and nbgitpuller) but not
+JupyterLab or a terminal, which only the teacher needs.
+"""
+
+import json
+import os
+from pathlib import Path
+
+c = get_config()  # noqa: F821 - provided by the Jupyter config loader
+
+_here = Path(__file__).resolve().parent
+_default = _here / "lessons" / "voila.json"  # the image's layout
+if not _default.exists():
+    _default = _here.parent.parent / "voila.json"  # the repository's layout
+VOILA_JSON = Path(os.environ.get("LESSONS_VOILA_JSON") or _default)
+settings = json.loads(VOILA_JSON.read_text())
+
+c.VoilaConfiguration.update(settings.get("VoilaConfiguration", {}))
+c.VoilaConfiguration.template = "lessons"
+c.VoilaExecutor.update(settings.get("VoilaExecutor", {}))
+c.MappingKernelManager.update(settings.get("MappingKernelManager", {}))
+websocket_class = settings.get("Voila", {}).get("kernel_websocket_connection_class")
+if websocket_class:
+    c.ServerApp.kernel_websocket_connection_class = websocket_class
+
+if os.environ.get("LESSONS_ROLE", "student") != "teacher":
+    c.ServerApp.jpserver_extensions = {"jupyterlab": False, "notebook": False,
+                                       "nbclassic": False}
+    c.ServerApp.terminals_enabled = False
