@@ -11,7 +11,7 @@ mapped onto the server:
 - ``Voila.kernel_websocket_connection_class`` (kernel websockets speak v1 only) becomes
   the server's own setting;
 - ``MappingKernelManager`` (a lesson's kernel is culled after 15 idle minutes);
-- the ``lessons`` page template, found through JUPYTER_PATH.
+- the ``lessons`` page template, found through JUPYTER_PATH, and Voila's classic tree.
 
 Pre-heated kernel pools (``preheat_kernel``, ``VoilaKernelManager``) exist only in the
 ``voila`` command, so behind a hub each page starts its kernel when it is opened.
@@ -36,6 +36,10 @@ settings = json.loads(VOILA_JSON.read_text())
 
 c.VoilaConfiguration.update(settings.get("VoilaConfiguration", {}))
 c.VoilaConfiguration.template = "lessons"
+# The list students land on: Voila 0.5's JupyterLab-style tree opens at the server's root
+# whatever folder the address names (the home, not ~/game-maths-lessons/notebooks); the
+# classic tree lists the folder asked for, as plain links.
+c.VoilaConfiguration.classic_tree = True
 c.VoilaExecutor.update(settings.get("VoilaExecutor", {}))
 c.MappingKernelManager.update(settings.get("MappingKernelManager", {}))
 websocket_class = settings.get("Voila", {}).get("kernel_websocket_connection_class")
