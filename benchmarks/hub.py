@@ -8,13 +8,15 @@ pre-heated kernel per student), on the same machine in the same run. Reported fo
 first figure p50/p95, slider step to new image p50/p95, memory per student (the servers and
 kernels at the peak, divided by N) and CPU-seconds per arriving student (everything the
 server side spent until the last student's page had all its figures, divided by N), and for
-the hub the time a student's server takes to start.
+the hub the time a student's server takes to start and the CPU that costs. ``--sizes``
+measures what the memory limits rest on: a student's server, and each lesson's kernel.
 
 :class:`Hub` (start a trial hub on loopback, create students through the REST API, spawn
 their servers, pull the lessons, stop it all) is what tests/test_hub.py drives too.
 
     python benchmarks/hub.py --students 10
     python benchmarks/hub.py --students 10 --json hub.json
+    python benchmarks/hub.py --sizes
 
 Bounded like benchmarks/classroom.py: loopback only, a deadline per student, every server
 stopped in ``finally``.
@@ -311,9 +313,10 @@ def measure_hub(n: int, lesson: str, moves: int, deadline_s: float) -> dict:
         names = class_of(n)
         hub.create_students(names)
         tokens = {name: hub.token_for(name) for name in names}
-        t0 = time.monotonic()
+        t0, login_cpu0 = time.monotonic(), hub.cpu_s()
         spawn_s = hub.spawn_all(names)
         spawn_all_s = time.monotonic() - t0
+        login_cpu = hub.cpu_s() - login_cpu0  # the servers' start, hub and proxy included
         for name in names:
             hub.pull_lessons(name, tokens[name])
         time.sleep(3.0)  # the servers settle, as before a class
@@ -342,9 +345,59 @@ def measure_hub(n: int, lesson: str, moves: int, deadline_s: float) -> dict:
             "move_p50_ms": pct(moves_ms, 0.5), "move_p95_ms": pct(moves_ms, 0.95),
             "mb_per_student": busy_rss / n / 2**20, "idle_mb_per_student": idle_rss / n / 2**20,
             "peak_gb": peak / 2**30, "arrival_cpu_s": arrival_cpu / n,
-            "visit_cpu_s": total_cpu / n, "spawn_p50_s": pct(spawn_s, 0.5),
+            "visit_cpu_s": total_cpu / n, "login_cpu_s": login_cpu / n,
+            "spawn_p50_s": pct(spawn_s, 0.5),
             "spawn_p95_s": pct(spawn_s, 0.95), "spawn_all_s": spawn_all_s, "wall_s": wall,
             "failures": failures}
+
+
+def measure_sizes(n: int = 2, deadline_s: float = 240.0) -> list[dict]:
+    """What the memory limits of deploy/z2jh/values.yaml rest on: the RSS of ``n``
+    students' servers (idle, lessons pulled) and of each lesson's kernel, the lessons
+    opened one after another and kept open; the largest of the ``n`` students."""
+    from lessons_lib.catalogue import LESSONS
+
+    def sizes() -> dict[str, tuple[float, list[float]]]:
+        out = {}
+        for p in hub.processes():
+            try:
+                if "jupyterhub-singleuser" not in " ".join(p.cmdline()):
+                    continue
+                user = p.environ().get("JUPYTERHUB_USER", str(p.pid))
+                kernels = [k.memory_info().rss / 2**20 for k in p.children(recursive=True)]
+                out[user] = (p.memory_info().rss / 2**20, kernels)
+            except psutil.NoSuchProcess:
+                pass
+        return out
+
+    hub = Hub()
+    rows = []
+    try:
+        hub.wait_ready()
+        names = class_of(n)
+        hub.create_students(names)
+        tokens = {name: hub.token_for(name) for name in names}
+        hub.spawn_all(names)
+        for name in names:
+            hub.pull_lessons(name, tokens[name])
+        time.sleep(2.0)
+        now = sizes()
+        rows.append({"after": "login", "server_mb": max(v[0] for v in now.values()),
+                     "kernel_mb": float("nan")})
+        for lesson in LESSONS:
+            students = asyncio.run(visit_all(hub, names, tokens, lesson.slug, 1, deadline_s))
+            errors = [s.error for s in students if s.error]
+            if errors:
+                raise HubError(f"{lesson.slug}: {errors}")
+            now = sizes()
+            rows.append({"after": lesson.slug, "server_mb": max(v[0] for v in now.values()),
+                         "kernel_mb": max(v[1][-1] for v in now.values())})
+        rows.append({"after": "(the hub itself)",
+                     "server_mb": psutil.Process(hub.proc.pid).memory_info().rss / 2**20,
+                     "kernel_mb": float("nan")})
+    finally:
+        hub.stop()
+    return rows
 
 
 def measure_classroom(n: int, lesson: str, moves: int, deadline_s: float) -> dict:
@@ -357,7 +410,8 @@ def measure_classroom(n: int, lesson: str, moves: int, deadline_s: float) -> dic
             "mb_per_student": r["peak_server_mb"] / n,
             "idle_mb_per_student": r["idle_server_mb"] / n,
             "peak_gb": r["peak_server_mb"] / 1024, "arrival_cpu_s": r["arrival_cpu_s"] / n,
-            "visit_cpu_s": r["server_cpu_s"] / n, "spawn_p50_s": float("nan"),
+            "visit_cpu_s": r["server_cpu_s"] / n, "login_cpu_s": float("nan"),
+            "spawn_p50_s": float("nan"),
             "spawn_p95_s": float("nan"), "spawn_all_s": float("nan"), "wall_s": r["wall_s"],
             "preheat_s": r["preheat_s"], "failures": r["failures"]}
 
@@ -365,15 +419,17 @@ def measure_classroom(n: int, lesson: str, moves: int, deadline_s: float) -> dic
 def table(results: list[dict]) -> str:
     lines = ["| route | students | first figure p50 | p95 | slider → image p50 | p95 "
              "| memory / student | CPU / arriving student | whole visit | server start p50 "
-             "| failures |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| CPU / server start | failures |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in results:
-        start = "—" if r["spawn_p50_s"] != r["spawn_p50_s"] else f"{r['spawn_p50_s']:.1f} s"
+        nan = r["spawn_p50_s"] != r["spawn_p50_s"]
+        start = "—" if nan else f"{r['spawn_p50_s']:.1f} s"
+        login = "—" if nan else f"{r['login_cpu_s']:.2f} s"
         lines.append(
             f"| {r['route']} | {r['students']} | {r['ready_p50_s']:.1f} s "
             f"| {r['ready_p95_s']:.1f} s | {r['move_p50_ms']:.0f} ms | {r['move_p95_ms']:.0f} ms "
             f"| {r['mb_per_student']:.0f} MB | {r['arrival_cpu_s']:.2f} s "
-            f"| {r['visit_cpu_s']:.2f} s | {start} | {len(r['failures'])} |")
+            f"| {r['visit_cpu_s']:.2f} s | {start} | {login} | {len(r['failures'])} |")
     return "\n".join(lines)
 
 
@@ -386,8 +442,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deadline", type=float, default=180.0)
     ap.add_argument("--routes", default="hub,classroom",
                     help="comma-separated, in the order run (default hub,classroom)")
+    ap.add_argument("--sizes", action="store_true",
+                    help="measure a student's server and each lesson's kernel, and stop")
     ap.add_argument("--json", help="also write the results here")
     args = ap.parse_args(argv)
+    if args.sizes:
+        rows = measure_sizes()
+        print("| opened | student's server | the lesson's kernel |\n|---|---:|---:|")
+        for r in rows:
+            kernel = "" if r["kernel_mb"] != r["kernel_mb"] else f"{r['kernel_mb']:.0f} MB"
+            print(f"| {r['after']} | {r['server_mb']:.0f} MB | {kernel} |")
+        return 0
     if not 1 <= args.students <= 40:
         raise SystemExit("--students must be 1 to 40 (this runs on one machine)")
     load = os.getloadavg()
