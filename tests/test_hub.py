@@ -1,0 +1,442 @@
+"""The lessons through JupyterHub: deploy/ configured, and served by a real hub.
+
+The fast tests load deploy/jupyterhub_config.py and deploy/singleuser/jupyter_server_config.py
+as JupyterHub and Jupyter Server load them, and check them against deploy/z2jh/values.yaml and
+voila.json. The slow ones start the trial hub of ``make hub`` on loopback (JupyterHub from the
+``hub`` extra, configurable-http-proxy from deploy/package.json, both installed by
+``make hub-setup``, which ``make test-slow`` runs first), create a class through the REST API,
+and send protocol students (benchmarks/protocol_student.py) through the hub's proxy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import urllib.parse
+from pathlib import Path
+
+import pytest
+import yaml
+from traitlets.config import Config
+
+import browser as harness
+
+ROOT = harness.ROOT
+DEPLOY = ROOT / "deploy"
+VALUES = yaml.safe_load((DEPLOY / "z2jh" / "values.yaml").read_text())
+VOILA = json.loads((ROOT / "voila.json").read_text())
+sys.path.insert(0, str(ROOT / "benchmarks"))
+LESSON = "01_gimbal_lock"
+STUDENTS = 5
+
+
+def load_config(path: Path, env: dict[str, str], monkeypatch) -> Config:
+    """``path`` executed as JupyterHub and Jupyter Server execute a config file."""
+    for key in [k for k in os.environ if k.startswith("LESSONS_")]:
+        monkeypatch.delenv(key)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    c = Config()
+    exec(compile(path.read_text(), str(path), "exec"),  # noqa: S102 - our own config file
+         {"get_config": lambda: c, "__file__": str(path), "__name__": "config"})
+    return c
+
+
+def hub_config(monkeypatch, tmp_path, **env) -> Config:
+    return load_config(DEPLOY / "jupyterhub_config.py",
+                       {"LESSONS_HUB_STATE": str(tmp_path), **env}, monkeypatch)
+
+
+TRIAL = {"LESSONS_HUB_TRIAL": "1", "LESSONS_HUB_PASSWORD": "a-student-password",
+         "LESSONS_HUB_ADMIN_PASSWORD": "t" * 32}
+
+
+# -- the configuration, loaded ---------------------------------------------------------
+@pytest.mark.parametrize("mode", ["server", "trial"])
+def test_single_host_hub_takes_its_values_from_the_kubernetes_file(mode, monkeypatch, tmp_path):
+    """Default URL, limits and culling are written once, in values.yaml; both hubs use them."""
+    c = hub_config(monkeypatch, tmp_path, **(TRIAL if mode == "trial" else {}))
+    single = VALUES["singleuser"]
+    path, _, query = c.Spawner.default_url.partition("?")
+    want_path, _, want_query = single["defaultUrl"].partition("?")
+    assert path == want_path == "/git-pull"
+    got, want = dict(urllib.parse.parse_qsl(query)), dict(urllib.parse.parse_qsl(want_query))
+    assert got["urlpath"] == want["urlpath"] == "voila/tree/game-maths-lessons/notebooks"
+    assert got["targetpath"] == want["targetpath"] == "game-maths-lessons"
+    if mode == "trial":  # the students pull this checkout, which is there without a network
+        assert got["repo"] == str(ROOT)
+    else:
+        assert got["repo"] == want["repo"] and got["branch"] == want["branch"] == "main"
+    assert c.Spawner.mem_limit == single["memory"]["limit"]
+    assert c.Spawner.mem_guarantee == single["memory"]["guarantee"]
+    assert c.Spawner.cpu_limit == single["cpu"]["limit"]
+    assert c.Spawner.cpu_guarantee == single["cpu"]["guarantee"]
+    culler = next(s for s in c.JupyterHub.services if s["name"] == "idle-culler")
+    assert culler["command"][1:3] == ["-m", "jupyterhub_idle_culler"]
+    assert f"--timeout={VALUES['cull']['timeout']}" in culler["command"]
+    assert f"--cull-every={VALUES['cull']['every']}" in culler["command"]
+    role = next(r for r in c.JupyterHub.load_roles if r["name"] == "idle-culler")
+    assert {"list:users", "read:users:activity", "read:servers", "delete:servers"} <= \
+        set(role["scopes"])
+    assert c.Authenticator.admin_users == set(
+        VALUES["hub"]["config"]["Authenticator"]["admin_users"]) == {"teacher"}
+    env = c.Spawner.environment
+    assert env["JUPYTER_CONFIG_PATH"] == str(DEPLOY / "singleuser")
+    assert env["LESSONS_VOILA_JSON"] == str(ROOT / "voila.json")
+    assert env["JUPYTER_PATH"] == str(ROOT / "share" / "jupyter")
+
+    class User:
+        admin = False
+
+    class Spawner:
+        user = User()
+
+    assert env["LESSONS_ROLE"](Spawner) == "student"
+    User.admin = True
+    assert env["LESSONS_ROLE"](Spawner) == "teacher"
+    assert c.JupyterHub.bind_url == "http://127.0.0.1:8000"
+    if mode == "trial":
+        assert c.JupyterHub.spawner_class == "simple"
+        assert c.JupyterHub.authenticator_class == "shared-password"
+    else:  # limits enforced by systemd; system accounts' passwords
+        assert c.JupyterHub.spawner_class == "systemdspawner.SystemdSpawner"
+        assert "authenticator_class" not in c.JupyterHub
+        assert c.PAMAuthenticator.allowed_groups == {"students"}
+
+
+def test_the_kubernetes_hub_gives_teachers_the_same_role(monkeypatch, tmp_path):
+    """values.yaml's extraConfig sets LESSONS_ROLE as the single-host config does."""
+    snippet = VALUES["hub"]["extraConfig"]["lessons-role"]
+    c = Config()
+    exec(snippet, {"c": c})  # noqa: S102 - our own config
+    role = c.KubeSpawner.environment.get_value({})["LESSONS_ROLE"]  # lazy: merged later
+    c.KubeSpawner.environment = {"LESSONS_VOILA_JSON": "x"}  # as the chart sets it first
+    exec(snippet, {"c": c})  # noqa: S102
+    assert set(c.KubeSpawner.environment) == {"LESSONS_VOILA_JSON", "LESSONS_ROLE"}
+
+    class Spawner:
+        class user:  # noqa: N801 - stands for spawner.user
+            admin = True
+
+    assert role(Spawner) == "teacher"
+    Spawner.user.admin = False
+    assert role(Spawner) == "student"
+    assert VALUES["cull"]["enabled"] is True and VALUES["cull"]["users"] is False
+
+
+def test_trial_needs_its_passwords(monkeypatch, tmp_path):
+    with pytest.raises(KeyError, match="LESSONS_HUB_PASSWORD"):
+        hub_config(monkeypatch, tmp_path, LESSONS_HUB_TRIAL="1")
+
+
+def mb(text: str) -> float:
+    number, unit = re.fullmatch(r"(\d+(?:\.\d+)?)([MG])", text).groups()
+    return float(number) * (1024 if unit == "G" else 1)
+
+
+def test_limits_fit_the_measured_kernels():
+    """The guarantee holds a server and one lesson's kernel, the limit a server and every
+    lesson's (the sizes measured in docs/hub.md#sizing: 0.17 GB a server, 0.15 GB a kernel)."""
+    from lessons_lib.catalogue import LESSONS
+
+    memory = VALUES["singleuser"]["memory"]
+    server, kernel, lessons = 170, 146, len(LESSONS)
+    assert server + kernel <= mb(memory["guarantee"]) < server + 2 * kernel
+    assert server + lessons * kernel <= mb(memory["limit"]) < server + (lessons + 1) * kernel
+    cpu = VALUES["singleuser"]["cpu"]
+    assert 0 < cpu["guarantee"] < cpu["limit"] <= 1
+    sizing = (ROOT / "docs" / "hub.md").read_text()
+    assert "0.17 GB" in sizing and "0.15 GB" in sizing
+
+
+@pytest.mark.parametrize("role", ["student", "teacher"])
+def test_student_servers_apply_voila_json(role, monkeypatch):
+    c = load_config(DEPLOY / "singleuser" / "jupyter_server_config.py",
+                     {"LESSONS_ROLE": role}, monkeypatch)
+    for key, value in VOILA["VoilaConfiguration"].items():
+        assert c.VoilaConfiguration[key] == value, key
+    assert c.VoilaConfiguration.template == "lessons"
+    assert c.VoilaConfiguration.classic_tree is True  # the only tree that opens a subfolder
+    assert c.VoilaExecutor.iopub_timeout == VOILA["VoilaExecutor"]["iopub_timeout"]
+    assert dict(c.MappingKernelManager) == VOILA["MappingKernelManager"]
+    assert c.ServerApp.kernel_websocket_connection_class == \
+        VOILA["Voila"]["kernel_websocket_connection_class"]
+    if role == "student":
+        assert c.ServerApp.jpserver_extensions["jupyterlab"] is False
+        assert c.ServerApp.terminals_enabled is False
+    else:
+        assert "jpserver_extensions" not in c.ServerApp
+
+
+def dockerfile() -> list[tuple[str, str]]:
+    """(instruction, arguments) of deploy/image/Dockerfile, continuation lines joined."""
+    text = re.sub(r"\\\n\s*", " ", (DEPLOY / "image" / "Dockerfile").read_text())
+    return [tuple(line.split(None, 1)) for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_single_user_image_is_built_from_the_repository(tmp_path, monkeypatch):
+    """The Dockerfile of values.yaml's image: the conda environment of environment.yml,
+    the lessons' packages installed (not editable: the home volume hides /home/jovyan),
+    and, laid out as the COPY lines lay them out, a server config that finds voila.json."""
+    steps = dockerfile()
+    base = next(args for op, args in steps if op == "FROM")
+    image, _, tag = base.partition(":")
+    assert image == "quay.io/jupyter/minimal-notebook" and tag and tag != "latest"
+    runs = " ".join(args for op, args in steps if op == "RUN")
+    assert "mamba env update --name base --file /tmp/lessons/environment.yml" in runs
+    assert re.search(r'"jupyterhub-singleuser=\$\{JUPYTERHUB_VERSION\}" "nbgitpuller', runs)
+    assert "pip install --no-deps --no-cache-dir /tmp/lessons" in runs and " -e " not in runs
+    image_root = tmp_path / "image"
+    for op, args in steps:
+        if op != "COPY":
+            continue
+        parts = [a for a in args.split() if not a.startswith("--")]
+        sources, dest = parts[:-1], parts[-1]
+        for source in sources:
+            assert (ROOT / source).exists(), f"COPY {source}: no such file in the repository"
+            target = image_root / dest.lstrip("/")
+            if dest.endswith("/"):
+                target = target / Path(source).name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if (ROOT / source).is_dir():
+                shutil.copytree(ROOT / source, target)
+            else:
+                shutil.copy(ROOT / source, target)
+    for package in ("lessons_lib", "lessons_server"):
+        assert (image_root / "tmp" / "lessons" / package / "__init__.py").exists(), package
+    template = image_root / "opt" / "conda" / "share" / "jupyter" / "voila" / "templates"
+    assert (template / "lessons").is_dir()
+    env = dict(args.split("=", 1) for op, args in steps if op == "ENV")
+    voila_json = image_root / env["LESSONS_VOILA_JSON"].lstrip("/")
+    assert json.loads(voila_json.read_text()) == VOILA
+    config = image_root / "usr" / "local" / "etc" / "jupyter" / "jupyter_server_config.py"
+    # the image's server config finds the image's voila.json by itself, too
+    c = load_config(config, {"LESSONS_ROLE": "student"}, monkeypatch)
+    assert c.ServerApp.kernel_websocket_connection_class == \
+        VOILA["Voila"]["kernel_websocket_connection_class"]
+    assert c.VoilaConfiguration.file_denylist == VOILA["VoilaConfiguration"]["file_denylist"]
+    # the image installs the conda environment, so the packages' imports must be in it
+    conda = (ROOT / "environment.yml").read_text()
+    for name in ("voila", "jupyterlab", "ipympl", "shapely"):
+        assert re.search(rf"^\s+- {name}\b", conda, re.M), name
+
+
+def test_make_hub_starts_the_trial_and_the_slow_tests_install_it():
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+
+    def dry(*targets):
+        out = subprocess.run(["make", "-n", "-W", "pyproject.toml", *targets], cwd=ROOT,
+                             capture_output=True, text=True, timeout=60, env=env)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    hub = dry("hub")
+    assert "deploy/trial.py --port=8000" in hub
+    for step in ("'.[server,test,hub]'", "npm ci"):
+        assert step in hub and step in dry("test-slow"), step
+    assert "npm ci" not in dry("test")
+    lock = json.loads((DEPLOY / "package-lock.json").read_text())
+    chp = lock["packages"]["node_modules/configurable-http-proxy"]["version"]
+    assert chp.startswith("5."), chp
+
+
+def test_trial_banner_prints_the_address_and_passwords(tmp_path):
+    sys.path.insert(0, str(DEPLOY))
+    import trial
+
+    env = trial.trial_env(8123, tmp_path)
+    assert env["LESSONS_HUB_TRIAL"] == "1" and env["LESSONS_HUB_URL"] == "http://127.0.0.1:8123"
+    assert len(env["LESSONS_HUB_ADMIN_PASSWORD"]) >= 32 and len(env["LESSONS_HUB_PASSWORD"]) >= 8
+    assert trial.trial_env(8123, tmp_path)["LESSONS_HUB_PASSWORD"] != env["LESSONS_HUB_PASSWORD"]
+    text = trial.banner(env)
+    assert "http://127.0.0.1:8123/" in text and env["LESSONS_HUB_PASSWORD"] in text
+    with pytest.raises(SystemExit, match="--port"):
+        trial.main(["--port", "0"])
+
+
+# -- a real hub -------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def class_hub():
+    """The trial hub with a class of five who have each opened lesson 1 through it. Idle
+    servers are culled after 90 s here (values.yaml: 30 min), so the last test can watch
+    one go and come back."""
+    import hub as bench
+
+    hub = bench.Hub(cull_timeout=90, cull_every=10)
+    try:
+        hub.wait_ready()
+        names = bench.class_of(STUDENTS)
+        hub.create_students(names)
+        users = {u["name"] for u in hub.rest("GET", "/users")}
+        assert set(names) <= users and "teacher" in users
+        tokens = {name: hub.token_for(name) for name in names}
+        hub.spawn_all(names)
+        for name in names:
+            hub.pull_lessons(name, tokens[name])
+        students = harness.run_async(
+            bench.visit_all(hub, names, tokens, LESSON, moves=2, deadline_s=240))
+        yield {"hub": hub, "names": names, "tokens": tokens, "students": students,
+               "bench": bench}
+    finally:
+        hub.stop()
+
+
+@pytest.mark.slow
+def test_every_student_gets_a_working_lesson_through_the_proxy(class_hub):
+    import protocol_student as ps
+
+    hub, students = class_hub["hub"], class_hub["students"]
+    assert len(students) == STUDENTS >= 5
+    for s in students:
+        assert s.error is None, f"student {s.index}: {s.error}\n" + hub.log()[-3000:]
+        assert s.first_image is not None and ps.image_ink(s.first_image) > 1000
+        assert len(s.moves_ms) == 2 and s.slider
+    # the pages came from each student's own server, behind the hub's proxy
+    for name in class_hub["names"]:
+        assert f"Adding user {name} to proxy /user/{name}/" in hub.log()
+
+
+@pytest.mark.slow
+def test_a_student_cannot_open_another_students_server_or_kernel(class_hub):
+    import requests
+
+    hub, (ada, bob) = class_hub["hub"], class_hub["names"][:2]
+    tokens = class_hub["tokens"]
+    own = requests.get(f"{hub.url}/user/{bob}/api/kernels", timeout=30,
+                       headers={"Authorization": f"token {tokens[bob]}"})
+    assert own.status_code == 200 and own.json(), own.text[:300]
+    kernel = own.json()[0]["id"]
+    as_ada = {"Authorization": f"token {tokens[ada]}"}
+    for path in (f"/user/{bob}/voila/tree/game-maths-lessons/notebooks",
+                 f"/user/{bob}/voila/render/game-maths-lessons/notebooks/{LESSON}.ipynb",
+                 f"/user/{bob}/api/kernels", f"/user/{bob}/api/kernels/{kernel}",
+                 f"/user/{bob}/api/contents/game-maths-lessons", f"/hub/api/users/{bob}"):
+        r = requests.get(hub.url + path, headers=as_ada, timeout=30, allow_redirects=False)
+        assert r.status_code in (403, 404), (path, r.status_code, r.text[:200])
+        assert "kernelId" not in r.text
+    # nor over the kernel's websocket, with the protocol's own subprotocol
+    from tornado.httpclient import HTTPClientError, HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    async def connect():
+        url = f"ws://127.0.0.1:{hub.port}/user/{bob}/api/kernels/{kernel}/channels"
+        request = HTTPRequest(url, headers=as_ada)
+        return await websocket_connect(request, subprotocols=["v1.kernel.websocket.jupyter.org"])
+
+    with pytest.raises(HTTPClientError) as refused:
+        harness.run_async(connect(), timeout=60)
+    assert refused.value.code in (403, 404)
+
+
+@pytest.mark.slow
+def test_a_logged_out_browser_gets_the_login_page(class_hub):
+    import requests
+
+    hub, name = class_hub["hub"], class_hub["names"][0]
+    r = requests.get(f"{hub.url}/user/{name}/voila/render/game-maths-lessons/notebooks/"
+                     f"{LESSON}.ipynb", timeout=30)
+    assert r.status_code == 200 and urllib.parse.urlsplit(r.url).path == "/hub/login", r.url
+    assert 'name="password"' in r.text and "kernelId" not in r.text
+    browser = requests.Session()
+    browser.get(f"{hub.url}/hub/login", timeout=30)
+    wrong = browser.post(f"{hub.url}/hub/login", timeout=30, allow_redirects=False,
+                         data={"username": name, "password": "not-the-password",
+                               "_xsrf": browser.cookies.get("_xsrf", "")})
+    assert wrong.status_code == 403 and "Invalid username or password" in wrong.text
+    assert "kernelId" not in wrong.text
+
+
+@pytest.mark.slow
+def test_the_teacher_opens_jupyterlab_and_students_do_not(class_hub):
+    import requests
+
+    hub, student = class_hub["hub"], class_hub["names"][0]
+    token = hub.token_for("teacher")
+    hub.spawn_all(["teacher"])
+    lab = requests.get(f"{hub.url}/user/teacher/lab", timeout=60,
+                       headers={"Authorization": f"token {token}"})
+    assert lab.status_code == 200 and "jupyter-config-data" in lab.text
+    tree = requests.get(f"{hub.url}/user/teacher/voila/tree", timeout=60,
+                        headers={"Authorization": f"token {token}"})
+    assert tree.status_code == 200
+    headers = {"Authorization": f"token {class_hub['tokens'][student]}"}
+    assert requests.get(f"{hub.url}/user/{student}/lab", headers=headers,
+                        timeout=60).status_code == 404
+    assert requests.get(f"{hub.url}/user/{student}/api/terminals", headers=headers,
+                        timeout=60).status_code == 404
+    assert requests.get(f"{hub.url}/user/{student}/voila/tree/game-maths-lessons/notebooks",
+                        headers=headers, timeout=60).status_code == 200
+    # each server is told its limits (enforced by systemd or Kubernetes; the trial's plain
+    # processes only carry them, for jupyter-resource-usage and the like to show)
+    single = VALUES["singleuser"]
+    envs = [p.environ() for p in hub.processes() if "jupyterhub-singleuser" in p.cmdline()[1]]
+    roles = {e["JUPYTERHUB_USER"]: e["LESSONS_ROLE"] for e in envs}
+    assert roles[student] == "student" and roles["teacher"] == "teacher"
+    for e in envs:
+        assert int(e["MEM_LIMIT"]) == mb(single["memory"]["limit"]) * 2**20
+        assert float(e["CPU_LIMIT"]) == single["cpu"]["limit"]
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_student_logs_in_with_a_browser_and_lands_on_the_lessons(class_hub, chromium):
+    """Chromium through the login form: the default URL pulls the lessons (nbgitpuller's
+    page) and lands on their Voila list; the lesson's link opens a working lesson."""
+    hub, name = class_hub["hub"], class_hub["names"][1]
+    context = chromium.new_context(viewport=harness.VIEWPORT)
+    try:
+        page = context.new_page()
+        page.goto(f"{hub.url}/", timeout=60_000)
+        assert "/hub/login" in page.url
+        harness.screenshot(page, "hub_login")
+        page.fill("#username_input", name)
+        page.fill("#password_input", hub.password)
+        page.click("#login_submit")
+        page.wait_for_url(re.compile(rf"/user/{name}/voila/tree/game-maths-lessons/notebooks"),
+                          timeout=180_000)
+        link = page.locator(f"a[href*='/voila/render/game-maths-lessons/notebooks/{LESSON}']")
+        link.first.wait_for(timeout=60_000)
+        harness.screenshot(page, "hub_student_lessons")
+        page.goto(hub.url + link.first.get_attribute("href"), timeout=120_000)
+        page.wait_for_selector(harness.FIGURE, timeout=180_000, state="visible")
+        page.wait_for_selector(harness.SLIDER, timeout=60_000, state="visible")
+        harness.wait_idle(page)
+        harness.assert_no_error_text(page)
+        before = harness.canvas_images(page)
+        harness.move_slider(page, "pitch (X)", key="ArrowRight", times=3)
+        harness.wait_for_pixels_change(page, before)
+        harness.wait_idle(page)
+        harness.screenshot(page, "hub_student_lesson")
+    finally:
+        context.close()
+
+
+@pytest.mark.slow
+def test_a_culled_server_comes_back_on_the_next_visit(class_hub):
+    """The idle culler (the hub's own service) stops an idle student's server; the student
+    logs in again through the login form and gets the lesson."""
+    import requests
+
+    hub, bench = class_hub["hub"], class_hub["bench"]
+    name = class_hub["names"][-1]
+    waited = hub.wait_stopped(name, timeout=300)
+    assert re.search(rf"Culling server {name}\b", hub.log()), hub.log()[-3000:]
+    browser = requests.Session()
+    browser.get(f"{hub.url}/hub/login", timeout=30)
+    r = browser.post(f"{hub.url}/hub/login?next=",
+                     data={"username": name, "password": hub.password,
+                           "_xsrf": browser.cookies.get("_xsrf", "")}, timeout=120)
+    assert r.status_code == 200, r.status_code
+    path = urllib.parse.urlsplit(r.url).path
+    assert path.startswith((f"/hub/spawn-pending/{name}", f"/user/{name}/")), r.url
+    hub.wait_running(name)
+    student = harness.run_async(bench.visit_all(hub, [name], class_hub["tokens"], LESSON,
+                                                moves=1, deadline_s=240))[0]
+    assert student.error is None, student.error
+    assert len(student.moves_ms) == 1
+    print(f"{name}'s server culled {waited:.0f} s into the wait; back after a login")
