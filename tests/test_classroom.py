@@ -261,7 +261,7 @@ def test_teacher_tries_make_classroom_with_and_without_the_token(classroom_serve
 
 def test_jupyterhub_image_reads_voila_json_from_the_config_path(tmp_path, monkeypatch):
     """On JupyterHub the single-user server starts in the student's home, not in the
-    checkout: the README tells the image to copy voila.json into a Jupyter config
+    checkout: the image (deploy/image/Dockerfile) copies voila.json into a Jupyter config
     directory, and the server extension reads it from there."""
     from jupyter_server.serverapp import ServerApp
     from voila.configuration import VoilaConfiguration

@@ -215,6 +215,7 @@ def test_single_user_image_is_built_from_the_repository(tmp_path, monkeypatch):
     voila_json = image_root / env["LESSONS_VOILA_JSON"].lstrip("/")
     assert json.loads(voila_json.read_text()) == VOILA
     config = image_root / "usr" / "local" / "etc" / "jupyter" / "jupyter_server_config.py"
+    assert voila_json.parent == config.parent  # a Jupyter config folder: Voila reads it too
     # the image's server config finds the image's voila.json by itself, too
     c = load_config(config, {"LESSONS_ROLE": "student"}, monkeypatch)
     assert c.ServerApp.kernel_websocket_connection_class == \

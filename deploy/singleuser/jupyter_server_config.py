@@ -28,7 +28,7 @@ from pathlib import Path
 c = get_config()  # noqa: F821 - provided by the Jupyter config loader
 
 _here = Path(__file__).resolve().parent
-_default = _here / "lessons" / "voila.json"  # the image's layout
+_default = _here / "voila.json"  # the image's layout (deploy/image/Dockerfile)
 if not _default.exists():
     _default = _here.parent.parent / "voila.json"  # the repository's layout
 VOILA_JSON = Path(os.environ.get("LESSONS_VOILA_JSON") or _default)
