@@ -25,7 +25,8 @@ Two modes:
   home under the state folder (SimpleLocalProcessSpawner: no isolation between students,
   limits passed on but not enforced). Never for a class.
 
-Environment (all optional): LESSONS_HUB_URL (public address, default http://127.0.0.1:8000),
+Environment (all optional): LESSONS_HUB_URL (where the hub listens, default
+http://127.0.0.1:8000, behind the server's TLS reverse proxy; the next two ports are used too),
 LESSONS_HUB_STATE (database, cookie secret; default /srv/lessons-hub, or .hub/ for a trial),
 LESSONS_REPO and LESSONS_BRANCH (where nbgitpuller pulls the lessons from; a trial defaults to
 this checkout), LESSONS_HUB_TEACHERS (comma-separated admin names), LESSONS_HUB_STUDENT_GROUP
