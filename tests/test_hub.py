@@ -383,6 +383,19 @@ def test_the_teacher_opens_jupyterlab_and_students_do_not(class_hub):
         assert float(e["CPU_LIMIT"]) == single["cpu"]["limit"]
 
 
+def log_in(page, hub, name: str, screenshot: str | None = None) -> None:
+    """The hub's address, its login form, and the landing: the Voila list of the lessons."""
+    page.goto(f"{hub.url}/", timeout=60_000)
+    assert "/hub/login" in page.url
+    if screenshot:
+        harness.screenshot(page, screenshot)
+    page.fill("#username_input", name)
+    page.fill("#password_input", hub.password)
+    page.click("#login_submit")
+    page.wait_for_url(re.compile(rf"/user/{name}/voila/tree/game-maths-lessons/notebooks"),
+                      timeout=180_000)
+
+
 @pytest.mark.slow
 @pytest.mark.browser
 def test_a_student_logs_in_with_a_browser_and_lands_on_the_lessons(class_hub, chromium):
@@ -392,14 +405,7 @@ def test_a_student_logs_in_with_a_browser_and_lands_on_the_lessons(class_hub, ch
     context = chromium.new_context(viewport=harness.VIEWPORT)
     try:
         page = context.new_page()
-        page.goto(f"{hub.url}/", timeout=60_000)
-        assert "/hub/login" in page.url
-        harness.screenshot(page, "hub_login")
-        page.fill("#username_input", name)
-        page.fill("#password_input", hub.password)
-        page.click("#login_submit")
-        page.wait_for_url(re.compile(rf"/user/{name}/voila/tree/game-maths-lessons/notebooks"),
-                          timeout=180_000)
+        log_in(page, hub, name, screenshot="hub_login")
         link = page.locator(f"a[href*='/voila/render/game-maths-lessons/notebooks/{LESSON}']")
         link.first.wait_for(timeout=60_000)
         harness.screenshot(page, "hub_student_lessons")
@@ -418,26 +424,47 @@ def test_a_student_logs_in_with_a_browser_and_lands_on_the_lessons(class_hub, ch
 
 
 @pytest.mark.slow
-def test_a_culled_server_comes_back_on_the_next_visit(class_hub):
-    """The idle culler (the hub's own service) stops an idle student's server; the student
-    logs in again through the login form and gets the lesson."""
+@pytest.mark.browser
+def test_a_culled_server_comes_back_on_the_next_visit(class_hub, chromium):
+    """The idle culler (the hub's own service) stops idle students' servers. One student
+    reopens a bookmarked lesson in the browser they logged in with: the hub starts their
+    server again by itself and the lesson draws. Another logs in again through the form."""
     import requests
 
     hub, bench = class_hub["hub"], class_hub["bench"]
-    name = class_hub["names"][-1]
-    waited = hub.wait_stopped(name, timeout=300)
-    assert re.search(rf"Culling server {name}\b", hub.log()), hub.log()[-3000:]
+    by_bookmark, by_login = class_hub["names"][-1], class_hub["names"][-2]
+    bookmark = (f"{hub.url}/user/{by_bookmark}/voila/render/game-maths-lessons/notebooks/"
+                f"{LESSON}.ipynb")
+    context = chromium.new_context(viewport=harness.VIEWPORT)
+    try:
+        page = context.new_page()
+        log_in(page, hub, by_bookmark)
+        page.goto("about:blank")  # the student leaves; the hub's cookie stays
+        waited = {name: hub.wait_stopped(name, timeout=300) for name in (by_login, by_bookmark)}
+        for name in waited:
+            assert re.search(rf"Culling server {name}\b", hub.log()), hub.log()[-3000:]
+
+        page.goto(bookmark, timeout=60_000)
+        page.wait_for_selector(harness.FIGURE, timeout=240_000, state="visible")
+        assert page.url.startswith(bookmark), page.url
+        page.wait_for_selector(harness.SLIDER, timeout=60_000, state="visible")
+        harness.wait_idle(page)
+        harness.assert_no_error_text(page)
+        harness.screenshot(page, "hub_culled_server_back")
+    finally:
+        context.close()
+
     browser = requests.Session()
     browser.get(f"{hub.url}/hub/login", timeout=30)
     r = browser.post(f"{hub.url}/hub/login?next=",
-                     data={"username": name, "password": hub.password,
+                     data={"username": by_login, "password": hub.password,
                            "_xsrf": browser.cookies.get("_xsrf", "")}, timeout=120)
     assert r.status_code == 200, r.status_code
     path = urllib.parse.urlsplit(r.url).path
-    assert path.startswith((f"/hub/spawn-pending/{name}", f"/user/{name}/")), r.url
-    hub.wait_running(name)
-    student = harness.run_async(bench.visit_all(hub, [name], class_hub["tokens"], LESSON,
+    assert path.startswith((f"/hub/spawn-pending/{by_login}", f"/user/{by_login}/")), r.url
+    hub.wait_running(by_login)
+    student = harness.run_async(bench.visit_all(hub, [by_login], class_hub["tokens"], LESSON,
                                                 moves=1, deadline_s=240))[0]
     assert student.error is None, student.error
     assert len(student.moves_ms) == 1
-    print(f"{name}'s server culled {waited:.0f} s into the wait; back after a login")
+    print(f"culled {', '.join(f'{n} {t:.0f} s' for n, t in waited.items())} into the wait")
