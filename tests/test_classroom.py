@@ -669,7 +669,7 @@ def test_room_flags_leave_each_server_cache_out(monkeypatch, static_cache, gzip_
         monkeypatch.setattr(room, "_announce", lambda self: asyncio.sleep(0))
         return app.init_settings()
 
-    made = asyncio.run(settings())
+    made = harness.run_async(settings())
     assert made["compress_response"] is True
     assert made["transforms"] == [CachedGzipContentEncoding if gzip_cache
                                   else GZipContentEncoding]
