@@ -13,10 +13,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterator
 
 import matplotlib
 import matplotlib.pyplot as plt
+from matplotlib.text import Text
 
 from ..fastdraw import Painter, choose_throttle_ms
 
@@ -35,9 +37,19 @@ PALETTE = {
 
 IPYMPL_BACKEND = "module://ipympl.backend_nbagg"
 
-#: Base font size in points. Figures are drawn at 100 dpi, so 11 pt is 15 px on the page.
-FONT_SIZE = 11
-#: The smallest text any figure may use: 9 pt is 12.5 px at 100 dpi, readable on a projector.
+#: Dots per inch of every lesson figure on the page. Chosen so that the smallest text any
+#: figure uses (:data:`MIN_FONT_SIZE`, 9 pt) is 14.5 px, over the 14 px floor at 100% zoom
+#: (text in px = points * dpi / 72); lines and markers grow with it, like a zoom.
+FIGURE_DPI = 116
+#: The dots per inch in presenter mode: 9 pt is 20 px there.
+PRESENT_DPI = 160
+#: The smallest text on the page and in a figure, in CSS px: at 100% zoom and in
+#: presenter mode (:mod:`.layout`).
+MIN_TEXT_PX = 14.0
+PRESENT_TEXT_PX = 20.0
+#: Base font size in points (16 px on the page).
+FONT_SIZE = 10
+#: The smallest text any figure may use: 9 pt is 14.5 px at :data:`FIGURE_DPI`.
 MIN_FONT_SIZE = 9
 
 _RC = {
@@ -63,8 +75,13 @@ def rc_context():
     return matplotlib.rc_context(_RC)
 
 
-def make_figure(width: float, height: float, dpi: int = 100, **kwargs) -> matplotlib.figure.Figure:
+def make_figure(width: float, height: float, **kwargs) -> matplotlib.figure.Figure:
     """Create one interactive figure, inside ``plt.ioff()`` so it is never shown twice.
+
+    ``width`` and ``height`` are its natural size on the page in hundreds of CSS px (what
+    inches are at matplotlib's 100 dpi); it is drawn at :data:`FIGURE_DPI`, so its text
+    is as large as the 14 px floor asks. A lesson app's layout then sizes it to the page
+    (:mod:`.layout`).
 
     The app places ``fig.canvas`` in its own layout and updates the figure in place from
     then on (``set_data``, then :meth:`LessonApp.redraw`, or ``fig.canvas.draw_idle()``
@@ -72,7 +89,8 @@ def make_figure(width: float, height: float, dpi: int = 100, **kwargs) -> matplo
     """
     use_ipympl()
     with plt.ioff(), matplotlib.rc_context(_RC):
-        fig = plt.figure(figsize=(width, height), dpi=dpi, **kwargs)
+        scale = 100.0 / FIGURE_DPI
+        fig = plt.figure(figsize=(width * scale, height * scale), dpi=FIGURE_DPI, **kwargs)
     canvas = fig.canvas
     canvas.header_visible = False
     canvas.footer_visible = False
@@ -88,6 +106,25 @@ def make_figure(width: float, height: float, dpi: int = 100, **kwargs) -> matplo
         manager.key_press_handler_id = None
     Painter.attach(fig)
     return fig
+
+
+def _shown(artist) -> Iterator:
+    """``artist`` and what it holds, leaving out whatever is hidden (with all it holds)."""
+    if not artist.get_visible():
+        return
+    yield artist
+    for child in artist.get_children():
+        yield from _shown(child)
+
+
+def smallest_text_px(fig) -> float:
+    """The smallest visible text of ``fig`` in CSS px on the page (points * dpi / 72 at the
+    figure's own dpi, without the screen's pixel ratio); inf when it shows no text. Draw
+    the figure first: tick labels are made as it is drawn."""
+    ratio = getattr(fig.canvas, "device_pixel_ratio", 1) or 1
+    sizes = [t.get_fontsize() for t in _shown(fig)
+             if isinstance(t, Text) and t.get_text().strip()]
+    return min(sizes) * fig.dpi / ratio / 72.0 if sizes else math.inf
 
 
 def _resend_settings(canvas, content, _buffers) -> None:

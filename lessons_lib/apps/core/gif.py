@@ -139,4 +139,4 @@ class GifExport:
         self.gif_link.value = (
             f'<a class="lesson-gif-link" download="{self.gif_name}" '
             f'href="data:image/gif;base64,{encoded}">&#11015; {self.gif_name}</a> '
-            f"<small>({len(data) // 1024} kB, {frames} frames)</small>")
+            f"<span>({len(data) // 1024} kB, {frames} frames)</span>")

@@ -36,6 +36,14 @@ log = logging.getLogger("lessons_lib.apps")
 #: The longest text a Text box accepts from the page (an answer, not a novel).
 MAX_TEXT = 200
 
+#: A figure's size on the page, in CSS px, per side: the layout (:mod:`.layout`) never
+#: makes a figure smaller or larger, and a size the page asks for must lie within.
+FIGURE_MIN_PX = 240
+FIGURE_MAX_PX = 2400
+#: The largest device-pixel ratio a figure is rendered for (a 4K screen at 150% is 3):
+#: beyond it the kernel would render and send many times the pixels for no visible gain.
+MAX_PIXEL_RATIO = 3.0
+
 
 def _label(w: widgets.Widget) -> str:
     return getattr(w, "description", "") or type(w).__name__
@@ -211,4 +219,5 @@ def guard_widget(w: widgets.Widget, on_refused: Callable[[str], None]) -> bool:
     return True
 
 
-__all__ = ["EchoFilter", "allowed_keys", "check_update", "guard_widget", "handle_message"]
+__all__ = ["FIGURE_MAX_PX", "FIGURE_MIN_PX", "MAX_PIXEL_RATIO", "EchoFilter", "allowed_keys",
+           "check_update", "guard_widget", "handle_message"]

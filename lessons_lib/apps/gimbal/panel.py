@@ -35,7 +35,7 @@ def title(state) -> str:
     names, order = state.names, state.order
     rings = ", ".join(f"{RING_NAMES[n]} {_ring(n, names[n])}" for n in range(3))
     product = " ".join(f"R{a.lower()}" for a in order)
-    applied = (f'<span style="font-size:13px">R = {product}: {names[2]} acts on the aircraft '
+    applied = (f'<span style="font-size:14px">R = {product}: {names[2]} acts on the aircraft '
                f"first, {names[0]} last</span>")
     return (f'<div class="gimbal-title" style="font-size:14px;line-height:1.5">Order '
             f"<b>{order}</b> (outer → inner): {rings}<br>{applied}</div>")
@@ -67,7 +67,7 @@ def gauge(state) -> str:
            f'border-left:2px solid {PALETTE["black"]}"></div></div>')
     return (f'<div class="gimbal-lock" style="font-size:14px;line-height:1.4">{badge} '
             f"{headline}{bar}"
-            f'<span style="font-size:13px">Smallest singular value of the rates → turn map: '
+            f'<span style="font-size:14px">Smallest singular value of the rates → turn map: '
             f"<b>{fmt_number(state.lock_measure, 3)}</b> (1 free, 0 locked). Near lock: axes "
             f"under {NEAR_LOCK_DEG:.0f}° apart (the tick, {names[1]} past "
             f"±{90 - NEAR_LOCK_DEG:.0f}°); LOCKED: {names[1]} = ±90°.</span></div>")
@@ -85,7 +85,7 @@ def motion(state) -> str:
                 f"{fmt_number(1 / state.lock_measure, 1)}× its size in ring motion).")
     else:
         tail = "Three directions: together the rings can turn the aircraft any way."
-    return (f'<div style="font-size:13px;line-height:1.35"><b>Arrows at the nose</b> '
+    return (f'<div style="font-size:14px;line-height:1.35"><b>Arrows at the nose</b> '
             f"({arrows}): the axis each ring turns the aircraft about (right-hand rule). "
             f"{tail}</div>")
 
@@ -113,12 +113,12 @@ def numbers(state) -> str:
     head = "".join(f'<th style="padding:0 5px;text-align:right">{a}</th>'
                    for a in ("yaw", "pitch", "roll"))
     return (
-        '<div style="font-size:13px;line-height:1.3">'
+        '<div style="font-size:14px;line-height:1.3">'
         f"<b>R</b> = {' '.join('R' + a.lower() for a in state.order)}"
-        '<table style="font-family:monospace;font-size:13px;border-left:2px solid #444;'
+        '<table style="font-family:monospace;font-size:14px;border-left:2px solid #444;'
         f'border-right:2px solid #444;margin:2px 0 4px 0">{rows}</table>'
         f'<b>q</b> (w, x, y, z) = <span style="font-family:monospace">({comps})</span>'
-        f'<table style="margin:4px 0;font-size:13px"><tr><td></td>{head}<td></td></tr>'
+        f'<table style="margin:4px 0;font-size:14px"><tr><td></td>{head}<td></td></tr>'
         + angle_row("sliders", state.angles)
         + angle_row("<b>read back from R</b>", state.readback)
         + angle_row("article 004's code", state.article,

@@ -61,5 +61,5 @@ def info(state: BlendState) -> str:
         "✖ end, beads every 0.1 of t.</span>",
         f"<span style='color:#444'>{html.escape(four_d)}</span>",
     ]
-    return (STYLE + "<div class='lesson-info' style='font-size:13px;line-height:1.4'>"
+    return (STYLE + "<div class='lesson-info' style='font-size:14px;line-height:1.4'>"
             + "".join(f"<div style='margin:0 0 3px 0'>{r}</div>" for r in rows) + "</div>")

@@ -9,7 +9,7 @@ from ..core import PALETTE, fmt_number
 from .model import CONTROLLERS, SETTLE_TOLERANCE, SWEEP_MODES, SteeringState
 from .view import COLOURS, CONTROLLER_COLOURS, MODE_COLOURS, TERM_COLOURS
 
-_SMALL = "font-size:13px;line-height:1.4"
+_SMALL = "font-size:14px;line-height:1.4"
 
 
 def _f(x: float, digits: int) -> str:
