@@ -27,3 +27,13 @@ def _import_quaternion_without_scipy() -> None:
 
 
 _import_quaternion_without_scipy()
+
+
+def present(on: bool = True) -> None:
+    """Presenter mode for every lesson app in this kernel (JupyterLab; a Voila page has a
+    button, the P key and ``?present=1``): figures and controls with text of 20 px or more,
+    figures as wide as their column, "More controls" hidden. ``present(False)`` goes back.
+    (Imported here when called: the maths modules do not load the apps.)"""
+    from .apps.core.layout import present as _present
+
+    _present(on)

@@ -88,6 +88,10 @@ HOOKS: tuple[Hook, ...] = (
          "replaced per canvas: one draw per page message"),
     Hook("ipympl", "ipympl.backend_nbagg:Canvas().syncing_data_url", _PAINTER,
          "False once a page shows the canvas"),
+    # matplotlib: presenter mode draws a figure at another dpi
+    Hook("matplotlib", "matplotlib.figure:Figure()._original_dpi", "lessons_lib.apps.core.layout",
+         "the dpi before the screen's pixel ratio: presenter mode changes it, so that the "
+         "page's pixel-ratio message keeps presenter mode's size"),
     # ipywidgets: the widget channel's guard
     Hook("ipywidgets", "ipywidgets:Widget._handle_msg", "lessons_lib.apps.core.guard",
          "messages other than updates go to ipywidgets' own handler"),

@@ -438,20 +438,31 @@ def test_side_by_side_wraps_the_controls_under_the_figure_instead_of_squeezing_t
     assert right.layout.width == "420px"
 
 
-@pytest.mark.parametrize("name", ["SteeringApp", "FunnelApp", "GridApp"])
-def test_lessons_with_a_fixed_width_side_panel_put_it_side_by_side(name):
-    """In JupyterLab with the file browser open these apps are wider than the output area:
-    a row that cannot wrap squeezed the side panel and clipped its controls."""
-    import ipywidgets as widgets
-
+@pytest.mark.parametrize("name", ["GimbalApp", "InterpolationApp", "SteeringApp", "FunnelApp",
+                                  "GridApp"])
+def test_every_lesson_app_uses_the_shared_layout(name):
+    """The figure in one column, the controls in one that wraps under it on a narrow page
+    (in JupyterLab with the file browser open a row that could not wrap squeezed the side
+    panel and clipped its controls); secondary controls behind "More controls"."""
     import lessons_lib.apps as apps
     from lessons_lib.apps.core import iter_widgets
 
     app = getattr(apps, name)()
-    row = next(b for b in iter_widgets(app.widget) if isinstance(b, widgets.HBox)
-               and any(w is app.fig.canvas for w in iter_widgets(b)))
-    assert row.layout.flex_flow == "row wrap"
-    assert all(c.layout.flex == "0 0 auto" for c in row.children)
+    root = app.widget if app.widget is app.app_root else app.widget.children[0]
+    assert root is app.app_root and "lesson-app" in root._dom_classes
+    assert root.layout.flex_flow == "row wrap"
+    figure_column, side = root.children[:2]
+    assert app.fig.canvas in figure_column.children and figure_column.layout.flex == "0 0 auto"
+    assert "lesson-side" in side._dom_classes
+    assert app.more_box is not None and app.more_box.layout.display == "none"
+    app.more_button.value = True
+    assert app.more_box.layout.display == "flex" and app.last_error is None
+    hidden = set(map(id, iter_widgets(app.more_box)))
+    shown = set(map(id, iter_widgets(app.app_root))) - hidden
+    primary = set(app.primary_names())
+    assert len(hidden) > 1, "nothing behind the toggle"
+    for name in app._specs:     # what the specs declare is where the layout puts it
+        assert (id(getattr(app, name)) in shown) == (name in primary), name
 
 
 @pytest.mark.parametrize("name", ["GimbalApp", "InterpolationApp", "SteeringApp", "FunnelApp",

@@ -13,6 +13,7 @@ from shapely.geometry import LineString, Point
 
 from lessons_lib import funnel as fn
 from lessons_lib.apps import FunnelApp, GridApp
+from lessons_lib.apps.core.figure import MIN_TEXT_PX
 from lessons_lib.apps.funnel import model, view
 from lessons_lib.apps.funnel.app import PRESETS
 from lessons_lib.navmesh import lesson_walkable, reflex_corners
@@ -175,7 +176,7 @@ def test_buttons_move_the_step(app):
 
 def test_portals_numbered_big_enough_and_colours_that_mean_one_thing(app):
     v = app.view
-    assert view.LABEL_SIZE * app.fig.dpi / 72 >= 12          # >= 12 px on the page
+    assert view.LABEL_SIZE * app.fig.dpi / 72 >= MIN_TEXT_PX     # >= 14 px on the page
     assert len(v.labels.get_paths()) == len(app.state.portals)
     assert np.allclose(v.labels.get_offsets(), app.state.portals.mean(axis=1))
     tested = mcolors.to_hex(v.tested.get_color())

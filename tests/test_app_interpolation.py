@@ -11,6 +11,7 @@ from matplotlib.text import Text
 from scipy.spatial.transform import Rotation, Slerp
 
 from lessons_lib.apps import InterpolationApp as Exported
+from lessons_lib.apps.core import iter_widgets
 from lessons_lib.apps.interpolation import METHODS, NOSE, InterpolationApp
 from lessons_lib.apps.interpolation.model import (
     ARTICLE_TRIPLE,
@@ -638,14 +639,16 @@ def test_cached_static_layer_matches_a_plain_render(app, tmp_path):
     assert all(a.get_animated() for a in app.view.static.members)
 
 
-def test_layout_play_and_preset_over_the_figure_the_rest_wraps(app):
-    top, body = app.widget.children[:2]
-    assert app.play_button in top.children and app.t in top.children
-    assert app.preset in top.children and top.layout.flex_flow == "row wrap"
-    assert body.children[0] is app.fig.canvas and body.layout.flex_flow == "row wrap"
-    assert app.fig.canvas.layout.width == f"{round(FIG_SIZE[0] * 100)}px"
-    side = body.children[1]
-    assert side.layout.flex_flow == "row wrap" and app.panels["info"] in side.children
+def test_layout_play_the_angles_and_the_preset_beside_the_figure(app):
+    """Issue 29: an end angle and the sphere on one screen: Play, t, both ends' angles and
+    the preset are primary (beside the figure or right under it)."""
+    figure_column, side = app.app_root.children[:2]
+    assert app.fig.canvas in figure_column.children
+    shown = set(map(id, iter_widgets(side))) - set(map(id, iter_widgets(app.more_box)))
+    for w in (app.play_button, app.t, app.preset, app.yaw0, app.yaw1, app.roll1,
+              app.panels["info"]):
+        assert id(w) in shown, w
+    assert id(app.show_up) not in shown and id(app.wrap_euler) not in shown
 
 
 def test_bad_construction_arguments_are_refused_before_any_figure_exists():

@@ -248,10 +248,11 @@ def test_slope_scenario_text_matches_the_numbers():
 
 # -- the app ----------------------------------------------------------------------------------
 def test_all_parameters_open_below_a_toggle(app):
-    assert app.advanced.layout.display == "none"
-    app.more.value = True
-    assert app.advanced.layout.display == "flex" and app.last_error is None
-    app.more.value = False
+    assert app.more_box.layout.display == "none"
+    app.more_button.value = True
+    assert app.more_box.layout.display == "flex" and app.last_error is None
+    assert app.crosstrack_gain in app.more_box.children
+    app.more_button.value = False
 
 
 def test_builds_one_figure_that_fits_beside_its_controls(app):

@@ -9,6 +9,7 @@ from matplotlib.text import Text
 
 from lessons_lib import apps
 from lessons_lib.apps.core import MIN_FONT_SIZE, LessonApp, iter_widgets
+from lessons_lib.apps.core.figure import MIN_TEXT_PX, PRESENT_TEXT_PX, smallest_text_px
 from lessons_lib.catalogue import app_registry
 
 NAMES = sorted(app_registry())
@@ -31,7 +32,23 @@ def test_every_app_runs_on_the_shared_loop(app):
 def test_no_figure_text_under_the_projector_minimum(app):
     small = sorted({(round(t.get_fontsize(), 1), t.get_text()[:30]) for t in _texts(app.fig)
                     if t.get_fontsize() < MIN_FONT_SIZE})
-    assert not small, f"text under {MIN_FONT_SIZE} pt (12.5 px): {small[:10]}"
+    assert not small, f"text under {MIN_FONT_SIZE} pt (14.5 px): {small[:10]}"
+    assert smallest_text_px(app.fig) >= MIN_TEXT_PX
+
+
+@pytest.mark.parametrize("room", [(1250, 720), (823, 480), (1890, 1080)])
+def test_the_figure_keeps_its_text_size_at_every_fit_and_grows_in_presenter_mode(app, room):
+    app.fit(*room)
+    app.fig.canvas.draw()
+    assert smallest_text_px(app.fig) >= MIN_TEXT_PX
+    app.present(True)
+    app.fig.canvas.draw()
+    try:
+        assert "lesson-present" in app.app_root._dom_classes
+        assert smallest_text_px(app.fig) >= PRESENT_TEXT_PX
+    finally:
+        app.present(False)
+    assert "lesson-present" not in app.app_root._dom_classes
 
 
 def test_no_toolbar_no_resize_handle_and_no_new_figures_on_change(app):
@@ -102,3 +119,13 @@ def test_one_constructor_contract(name):
         wanted = presets[0].values.get(spec.name)
         assert app.preset.value == (presets[0].name if wanted in (None, value)
                                     else app.custom_label)
+
+
+def test_lesson_2s_static_pace_figure_keeps_the_14_px_floor():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from lessons_lib.apps.interpolation.figures import pace_figure
+
+    fig = pace_figure()
+    FigureCanvasAgg(fig).draw()
+    assert smallest_text_px(fig) >= MIN_TEXT_PX

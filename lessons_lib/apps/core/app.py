@@ -41,6 +41,7 @@ from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
 from .figure import PALETTE, in_kernel, pace_pointer
 from .gif import GifExport
 from .guard import guard_widget
+from .layout import FitLayout
 
 log = logging.getLogger("lessons_lib.apps")
 
@@ -110,9 +111,9 @@ IDLE_PAUSE = 0.1
 
 
 def side_by_side(left: widgets.Widget, right: widgets.Widget) -> widgets.HBox:
-    """The figure column and the controls column side by side where the page is wide enough
-    (Voila at 1280 px), the controls under the figure where it is not (JupyterLab with its
-    file browser open): neither column is squeezed, so nothing is clipped."""
+    """Two columns side by side where the page is wide enough, the second under the first
+    where it is not: neither is squeezed, so nothing is clipped. (A lesson app's own layout
+    is :meth:`LessonApp.arrange`, which also sizes the figure to the page.)"""
     for column in (left, right):
         column.layout.flex = "0 0 auto"
     return widgets.HBox([left, right], layout=widgets.Layout(align_items="flex-start",
@@ -128,7 +129,7 @@ def _same(spec, value, wanted) -> bool:
     return value == wanted
 
 
-class LessonApp(GifExport):
+class LessonApp(GifExport, FitLayout):
     """Base class of every lesson app. See the module docstring for the loop.
 
     Made as ``App(preset=None, **controls)``: a preset's name, then any control (or the
@@ -139,8 +140,10 @@ class LessonApp(GifExport):
     only changes the picture), ``frame`` (a :class:`Frame` or None), ``presets``
     (:class:`Preset` s, or override :meth:`preset_list`), ``compute_cache`` (how many
     states to keep). Subclass methods: :meth:`build`, :meth:`compute`, :meth:`draw`,
-    :meth:`panel`, optionally :meth:`layout`, :meth:`refresh_controls`,
-    :meth:`control_bounds` and :meth:`frame_end`.
+    :meth:`panel`, optionally :meth:`layout` (with :meth:`arrange`: the figure, the
+    primary controls beside or under it, the rest behind "More controls"),
+    :meth:`refresh_controls`, :meth:`control_bounds` and :meth:`frame_end`. Controls
+    declared ``primary=True`` are the primary ones (none marked: all of them).
 
     After construction: each control is an attribute named as its spec (``app.yaw``), the
     frame slider too (``app.t``), with ``app.play`` (hidden ``widgets.Play``),
@@ -344,12 +347,19 @@ class LessonApp(GifExport):
             self.panels[name] = widgets.HTML(layout=widgets.Layout(**layout))
         return self.panels[name]
 
+    def primary_names(self) -> list[str]:
+        """The controls declared ``primary=True`` (all of them when none is)."""
+        marked = [name for name, spec in self._specs.items() if spec.primary]
+        return marked or list(self._specs)
+
     def layout(self) -> widgets.Widget:
-        """Default: the figure on the left; presets, controls, Play and the panel on the right."""
-        side = [w for w in (self.preset_box(), *self.control_widgets(), self.play_row(),
-                            self.panel_widget(), self.status) if w is not None]
-        return side_by_side(self.fig.canvas,
-                            widgets.VBox(side, layout=widgets.Layout(padding="0 0 0 8px")))
+        """Default: the figure; beside it (or under it) the primary controls, Play, the
+        presets and the panel; the other controls behind "More controls"."""
+        primary = self.primary_names()
+        return self.arrange(
+            primary=[*(getattr(self, n) for n in primary), self.play_row(), self.preset],
+            readout=[self.panel_widget()], extra=[self.preset_note, self.status],
+            secondary=[getattr(self, n) for n in self._specs if n not in primary])
 
     # -- messages ---------------------------------------------------------------------------
     def show_message(self, text: str, kind: str = "error") -> None:
@@ -618,7 +628,7 @@ class LessonApp(GifExport):
             finally:
                 self._linking = False
         note = match.describe(self.state) if match is not None else ""
-        self.preset_note.value = (f'<div class="lesson-preset-note" style="font-size:13px;'
+        self.preset_note.value = (f'<div class="lesson-preset-note" style="font-size:14px;'
                                   f'line-height:1.4;max-width:420px">{note}</div>' if note else "")
 
     def _on_preset(self, change) -> None:

@@ -2,6 +2,8 @@
 
 A spec with ``redraw=True`` only changes the picture (an overlay, a view): like the frame,
 changing it re-draws and never re-computes (``LessonApp.compute`` does not get it).
+``primary=True`` marks a control the lesson's "things to try" use: the layout keeps it
+beside the figure or right under it; the others go behind "More controls" (:mod:`.layout`).
 
 A spec knows how to make its widget and how to check a value for it, so the same rule
 applies to a value set from code (``app.set(...)``, a preset) and to one that arrives from
@@ -44,6 +46,7 @@ class Slider:
     width: str = "330px"
     label_width: str = "110px"
     redraw: bool = False
+    primary: bool = False
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.min) and math.isfinite(self.max) and self.min < self.max):
@@ -136,6 +139,7 @@ class Choice:
     width: str = "330px"
     label_width: str = "110px"
     redraw: bool = False
+    primary: bool = False
 
     @property
     def pairs(self) -> list[tuple[str, Any]]:
@@ -177,6 +181,7 @@ class Toggle:
     help: str = ""
     width: str = "auto"
     redraw: bool = False
+    primary: bool = False
 
     @property
     def default(self) -> bool:

@@ -23,7 +23,6 @@ from ..core import (
     Toggle,
     fmt_number,
     make_figure,
-    side_by_side,
 )
 from . import model, panel
 from .model import (
@@ -156,10 +155,11 @@ class FunnelApp(LessonApp):
         _coordinate("goal_x", "goal x", 16.0, DEFAULT_GOAL[0]),
         _coordinate("goal_y", "goal y", 10.0, DEFAULT_GOAL[1]),
         Slider("radius", "agent radius", 0.0, 0.9, step=0.05, value=0.0, readout=".2f",
+               primary=True,
                label_width="95px", width="330px", help="the agent's radius in metres"),
-        Choice("method", "radius by", METHODS, value="shrink", label_width="95px",
+        Choice("method", "radius by", METHODS, value="shrink", label_width="95px", primary=True,
                width="400px", help="how the path keeps the agent's radius from the walls"),
-        Choice("corridor", "corridor", CORRIDORS, value="astar", label_width="95px",
+        Choice("corridor", "corridor", CORRIDORS, value="astar", label_width="95px", primary=True,
                width="400px", help="the polygons the funnel runs through"),
         Toggle("show_zigzag", "portal-midpoint zigzag (grey)", value=True, redraw=True),
         Toggle("show_shortest", "exact shortest path (sky blue)", value=False, redraw=True),
@@ -238,21 +238,27 @@ class FunnelApp(LessonApp):
                 "radius": panel.radius_html(state)}
 
     def layout(self) -> widgets.Widget:
+        """Beside the map (under it on a narrow page): the preset, the agent's radius, how
+        it is kept and the corridor (the lesson's text names them), then the steps and the
+        step sentence; where start and goal are and the extra paths behind "More
+        controls"."""
         steps_row = widgets.HBox([self.play_button, self.rewind_button, self.prev_button,
                                   self.next_button, self.step, self.end_button],
                                  layout=widgets.Layout(align_items="center",
                                                        flex_flow="row wrap"))
-        where = widgets.VBox([widgets.HBox([self.start_x, self.start_y]),
-                              widgets.HBox([self.goal_x, self.goal_y])])
-        left = widgets.VBox([self.fig.canvas, steps_row, where])
-        side = widgets.VBox(
-            [self.preset_box(), self.panel_widget("step", min_height="8.5em"),
-             self.panel_widget("lengths"), self.radius, self.method,
-             self.panel_widget("radius"), self.corridor, self.show_zigzag,
-             self.show_shortest, self.show_curve, self.click_mode,
-             widgets.HTML(panel.legend_html()), self.status],
-            layout=widgets.Layout(width="430px", padding="0 0 0 8px"))
-        return side_by_side(left, side)
+        where = widgets.VBox([widgets.HBox([self.start_x, self.start_y],
+                                           layout=widgets.Layout(flex_flow="row wrap")),
+                              widgets.HBox([self.goal_x, self.goal_y],
+                                           layout=widgets.Layout(flex_flow="row wrap"))])
+        return self.arrange(
+            # the steps last, with the step sentence right under them: each press of ▶ is
+            # read there, and a sentence that grows or shrinks moves no control above it
+            primary=[self.preset, self.radius, self.method, self.corridor, steps_row],
+            readout=[self.panel_widget("step", min_height="4em"), self.panel_widget("lengths")],
+            extra=[self.preset_note, self.panel_widget("radius"), self.click_mode,
+                   widgets.HTML(panel.legend_html()), self.status],
+            secondary=[where, self.show_zigzag, self.show_shortest, self.show_curve],
+            side=430, name="funnel-app")
 
     # -- stepping ---------------------------------------------------------------------------
     def nudge(self, delta: int) -> None:

@@ -17,7 +17,6 @@ from ..core import (
     Toggle,
     fmt_number,
     make_figure,
-    side_by_side,
 )
 from . import model, panel
 from .model import ARTICLE_GRID, ARTICLE_GRID_GOAL, ARTICLE_GRID_START, SIGHT_RULES, GridState
@@ -59,10 +58,12 @@ class GridApp(LessonApp):
     """
 
     controls = (
-        Toggle("corner_cutting", "A* may cut corners (step past a wall corner)"),
+        Toggle("corner_cutting", "A* may cut corners (step past a wall corner)", primary=True),
         Choice("sight_rule", "line of sight", SIGHT_RULES, value="same", label_width="95px",
+               primary=True,
                width="380px", help="the rule the sight test follows"),
-        Toggle("show_checks", "draw the line-of-sight checks", value=True, redraw=True),
+        Toggle("show_checks", "draw the line-of-sight checks", value=True, redraw=True,
+               primary=True),
         _cell("start_x", "start x", _W - 1, ARTICLE_GRID_START[0]),
         _cell("start_y", "start y", _H - 1, ARTICLE_GRID_START[1]),
         _cell("goal_x", "goal x", _W - 1, ARTICLE_GRID_GOAL[0]),
@@ -105,15 +106,21 @@ class GridApp(LessonApp):
         return panel.grid_html(state)
 
     def layout(self) -> widgets.Widget:
-        cells = widgets.VBox([widgets.HBox([self.start_x, self.start_y]),
-                              widgets.HBox([self.goal_x, self.goal_y])])
-        side = widgets.VBox(
-            [self.preset_box(), self.corner_cutting, self.sight_rule, self.show_checks,
-             self.reset_button, self.panel_widget("info", min_height="7em"),
-             widgets.HTML('<div style="font-size:14px">Click a cell to add or remove a wall; '
-                          "drag the green start or the orange goal.</div>"), self.status],
-            layout=widgets.Layout(width="420px", padding="0 0 0 8px"))
-        return side_by_side(widgets.VBox([self.fig.canvas, cells]), side)
+        """Beside the grid (under it on a narrow page): the preset, the rules, the reset
+        and the readout; start and goal cells behind "More controls" (or drag them)."""
+        cells = widgets.VBox([widgets.HBox([self.start_x, self.start_y],
+                                           layout=widgets.Layout(flex_flow="row wrap")),
+                              widgets.HBox([self.goal_x, self.goal_y],
+                                           layout=widgets.Layout(flex_flow="row wrap"))])
+        return self.arrange(
+            primary=[self.preset, self.corner_cutting, self.sight_rule, self.show_checks,
+                     self.reset_button],
+            readout=[self.panel_widget("info", min_height="7em")],
+            extra=[self.preset_note,
+                   widgets.HTML('<div style="font-size:14px">Click a cell to add or remove '
+                                "a wall; drag the green start or the orange goal.</div>"),
+                   self.status],
+            secondary=[cells], side=420, name="grid-app")
 
     # -- the map --------------------------------------------------------------------------
     def toggle_cell(self, x: int, y: int) -> None:

@@ -22,7 +22,7 @@ _ORDER_OPTIONS = [(panel.order_label(o, rot.ring_angle_names(o)), o) for o in ro
 
 
 def _angle(name: str, axis: str, value: float, turns: str) -> Slider:
-    return Slider(name, f"{name} ({axis})", -180, 180, step=1, value=value,
+    return Slider(name, f"{name} ({axis})", -180, 180, step=1, value=value, primary=True,
                   help=f"{name}: turns about {turns}", label_width="70px", width="330px")
 
 
@@ -42,7 +42,7 @@ class GimbalApp(LessonApp):
         _angle("yaw", "Y", 35.0, "the vertical Y axis"),
         _angle("pitch", "X", -20.0, "the wing axis X"),
         _angle("roll", "Z", 15.0, "the nose axis Z"),
-        Choice("order", "order", _ORDER_OPTIONS, value="YXZ", label_width="70px",
+        Choice("order", "order", _ORDER_OPTIONS, value="YXZ", label_width="70px", primary=True,
                width="330px", help="the rings from outer to inner"),
     )
 
@@ -69,7 +69,7 @@ class GimbalApp(LessonApp):
         self.sliders = {"yaw": self.yaw, "pitch": self.pitch, "roll": self.roll}
         self.slider_box = widgets.VBox()
         self.order_note = widgets.HTML(
-            '<div style="font-size:13px;margin:0 0 2px 74px">rings outer → inner '
+            '<div style="font-size:14px;margin:0 0 2px 74px">rings outer → inner '
             "(applied last → first)</div>")
         self.lock_button = widgets.Button(
             description="Lock it", icon="lock", tooltip="turn the middle ring to ±90°",
@@ -121,26 +121,24 @@ class GimbalApp(LessonApp):
         return out
 
     def layout(self) -> widgets.Widget:
-        views = widgets.HBox([widgets.Label("view", layout=widgets.Layout(width="40px"))]
+        """The rings' sliders, the order, Lock it and the gauge beside the figure (under it
+        on a narrow page); the camera buttons behind "More controls"."""
+        views = widgets.HBox([widgets.Label("view", layout=widgets.Layout(width="44px"))]
                              + list(self.view_buttons.values()))
-        side = [self.slider_box, self.order, self.order_note,
-                widgets.HBox([self.lock_button, self.reset_button]), views,
-                self.panel_widget("gauge"), self.panel_widget("motion")]
+        readout = [self.panel_widget("gauge"), self.panel_widget("motion")]
         if self.target is not None:
-            side.append(self.panel_widget("target"))
-        if not self.compact:
-            side.append(self.panel_widget("info"))
-        side += [self.status, self.lock_play]
-        left = widgets.VBox([self.panel_widget("title", max_width=f"{self._size[0] * 100:.0f}px"),
-                             self.fig.canvas])
-        box = widgets.HBox(
-            [left, widgets.VBox(side, layout=widgets.Layout(width="350px",
-                                                            padding="0 0 0 4px"))],
-            layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap"))
+            readout.append(self.panel_widget("target"))
+        extra = [self.panel_widget("info")] if not self.compact else []
         # a class per kind, for the page's tests: the lesson's app, a small copy, an exercise
+        kind = ("gimbal-app-reach" if self.target is not None else
+                "gimbal-app-copy" if self.compact else "gimbal-app-main")
+        box = self.arrange(
+            above=[self.panel_widget("title")],
+            primary=[self.slider_box, self.order, self.order_note,
+                     widgets.HBox([self.lock_button, self.reset_button])],
+            readout=readout, extra=[*extra, self.status, self.lock_play],
+            secondary=[views], side=360, name=kind)
         box.add_class("gimbal-app")
-        box.add_class("gimbal-app-reach" if self.target is not None else
-                      "gimbal-app-copy" if self.compact else "gimbal-app-main")
         return box
 
     # -- actions ------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from .model import (
     PRESETS as BLEND_PRESETS,
 )
 from .panel import info, readouts
-from .view import FIG_SIZE, BlendView, Camera
+from .view import BlendView, Camera
 
 #: The preset the app opens on: its angles are the sliders' defaults.
 OPENING_PRESET = "Wide three-axis turn"
@@ -38,7 +38,7 @@ _OPENING = _preset_values(BLEND_PRESETS[OPENING_PRESET])
 
 
 def _angle(name: str, label: str, lo: int, hi: int) -> Slider:
-    return Slider(name, label, lo, hi, step=1, value=_OPENING[name], integer=True,
+    return Slider(name, label, lo, hi, step=1, value=_OPENING[name], integer=True, primary=True,
                   width="196px", label_width="38px")
 
 
@@ -65,7 +65,7 @@ class InterpolationApp(LessonApp):
         _angle("roll0", "roll", -180, 180),
         _angle("yaw1", "yaw", -180, 180), _angle("pitch1", "pitch", -90, 90),
         _angle("roll1", "roll", -180, 180),
-        Toggle("long_way", "take the long way",
+        Toggle("long_way", "take the long way", primary=True,
                help="nlerp and slerp head for the far copy of q₁: 360° minus the short turn"),
         Toggle("wrap_euler", "wrap Euler angles",
                help="Euler lerp moves each angle the short way round (at most 180°)"),
@@ -129,36 +129,18 @@ class InterpolationApp(LessonApp):
         return {"info": info(state)}
 
     def layout(self) -> widgets.Widget:
-        """Play, t and the preset over the figure; beside it (under it on a narrow page) the
-        preset's note, the angles, the toggles and the panel."""
+        """Beside the figure (under it on a narrow page): Play and t, the start and end
+        angles, the preset and the long way, then the readout; the two other toggles
+        behind "More controls"."""
         def column(title, names):
             return widgets.VBox([widgets.HTML(f"<b>{title}</b>"),
                                  *(getattr(self, n) for n in names)],
                                 layout=widgets.Layout(margin="0 4px 0 0"))
 
-        top = self.play_row()
-        top.children = (*top.children, self.preset)
-        self.preset.layout.margin = "0 0 0 12px"
-        angles = widgets.HBox(
-            [column("start (t = 0)", ("yaw0", "pitch0", "roll0")),
-             column("end (t = 1)", ("yaw1", "pitch1", "roll1"))],
-            layout=widgets.Layout(flex_flow="row wrap"))
-        for box in (self.long_way, self.wrap_euler, self.show_up):
-            box.layout.margin = "0 14px 0 0"
-        toggles = widgets.HBox([self.long_way, self.wrap_euler, self.show_up],
-                               layout=widgets.Layout(flex_flow="row wrap"))
-        info_box = self.panel_widget("info")
-        info_box.layout = widgets.Layout(width="auto", max_width="420px")
-        controls = widgets.VBox([self.preset_note, angles, toggles, self.status],
-                                layout=widgets.Layout(width="400px", min_width="380px"))
-        side = widgets.HBox(
-            [controls, info_box],
-            layout=widgets.Layout(flex_flow="row wrap", flex="1 1 380px",
-                                  max_width="840px", padding="0 0 0 8px",
-                                  align_items="flex-start"))
-        width = f"{round(FIG_SIZE[0] * 100)}px"
-        self.fig.canvas.layout.width = self.fig.canvas.layout.min_width = width
-        body = widgets.HBox([self.fig.canvas, side],
-                            layout=widgets.Layout(flex_flow="row wrap",
-                                                  align_items="flex-start"))
-        return widgets.VBox([top, body], layout=widgets.Layout(max_width="100%"))
+        angles = widgets.HBox([column("start (t = 0)", ("yaw0", "pitch0", "roll0")),
+                               column("end (t = 1)", ("yaw1", "pitch1", "roll1"))],
+                              layout=widgets.Layout(flex_flow="row wrap"))
+        return self.arrange(
+            primary=[self.play_row(), angles, self.preset, self.long_way],
+            readout=[self.panel_widget("info")], extra=[self.preset_note, self.status],
+            secondary=[self.wrap_euler, self.show_up], side=420, name="interpolation-app")

@@ -27,7 +27,6 @@ from ..core import (
     Preset,
     Slider,
     Toggle,
-    side_by_side,
 )
 from . import model, panel
 from .model import CONTROLLERS, DEFAULTS, DURATION, SCENARIOS, TRACK_LABELS, VIEWS
@@ -74,23 +73,26 @@ class SteeringApp(LessonApp):
         Choice("track", "Track", [(label, key) for key, label in TRACK_LABELS.items()],
                value=DEFAULTS["track"], **_W),
         Choice("controller", "Controller", CONTROLLERS, value="Article", style="toggle",
+               primary=True,
                help="the article's three terms, or a classic controller on the same car",
                **_W),
-        Slider("speed", "Speed (m/s)", 2.0, 25.0, step=0.5, value=DEFAULTS["speed"],
+        Slider("speed", "Speed (m/s)", 2.0, 25.0, step=0.5, value=DEFAULTS["speed"], primary=True,
                readout=".1f", **_W),
         Choice("mode", "Look-ahead", ("Adaptive", "Fixed"), value="Adaptive", style="toggle",
                help="adaptive: (base + speed × factor) × curvature scale; fixed: one distance",
                **_W),
-        Toggle("use_position", "Position Delta", value=True, width="125px"),
-        Toggle("use_heading", "Heading Delta", value=True, width="120px"),
-        Toggle("use_crosstrack", "Crosstrack", value=True, width="105px"),
+        Toggle("use_position", "Position Delta", value=True, primary=True),
+        Toggle("use_heading", "Heading Delta", value=True, primary=True),
+        Toggle("use_crosstrack", "Crosstrack", value=True, primary=True),
         Slider("start_distance", "Start along (m)", 0.0, 303.5, step=0.5, value=0.0,
                readout=".1f", **_W),
         Slider("start_offset", "Start offset (m)", -model.MAX_OFFSET, model.MAX_OFFSET,
+               primary=True,
                step=0.1, value=0.0, readout="+.1f", help="+ = right of the centre line", **_W),
         Slider("start_heading", "Start heading (°)", -45.0, 45.0, step=1.0, value=0.0,
+               primary=True,
                readout="+.0f", help="+ = pointing right of the road", **_W),
-        Choice("view", "Lower plot", VIEWS, value="Terms", style="toggle", **_W),
+        Choice("view", "Lower plot", VIEWS, value="Terms", style="toggle", primary=True, **_W),
         *PARAM_CONTROLS,
     )
     # 25 frames a second of real time: asking exactly 20, a busy page showed 19.3 to 19.9
@@ -160,37 +162,30 @@ class SteeringApp(LessonApp):
             notes.insert(0, panel.sweep_caption(state))
         for note in (html.escape(state.note), self.placement_note):
             if note:
-                notes.insert(0, f"<div style='font-size:13px;color:{PALETTE['blue']}'>"
+                notes.insert(0, f"<div style='font-size:14px;color:{PALETTE['blue']}'>"
                                 f"&#8505; {note}</div>")
         return {"readout": panel.readout(state, time), "numbers": panel.numbers(state),
                 "notes": "".join(notes), "key": panel.colour_key(state.view)}
 
     def layout(self) -> widgets.Widget:
+        """Beside the figure (under it on a narrow page): Play and Time, the preset, the
+        start, the speed, the three terms, the controller and the lower plot (the lesson's
+        text names them), then the readout; the track, the look-ahead mode, where the car
+        starts along the road and the article's six numbers behind "More controls"."""
         terms = widgets.HBox([self.use_position, self.use_heading, self.use_crosstrack],
-                             layout=widgets.Layout(width="400px"))
-        # a toggle rather than an Accordion: the page may set a toggle's value, and the box
-        # opens below it without moving anything in the left column (Play, the readout)
-        self.more = widgets.ToggleButton(
-            value=False, description="All steering parameters", icon="sliders",
-            tooltip="show or hide the article's six numbers",
-            layout=widgets.Layout(width="230px"))
-        self.advanced = widgets.VBox([getattr(self, c.name) for c in PARAM_CONTROLS],
-                                     layout=widgets.Layout(display="none", width="410px"))
-        self.more.observe(self.guard(self._on_more), names="value")
-        side = widgets.VBox(
-            [self.preset_box(), self.track, self.controller, self.speed, self.mode, terms,
-             self.start_distance, self.start_offset, self.start_heading, self.view,
-             self.more, self.advanced, self.panel_widget("numbers"), self.panel_widget("notes"),
-             self.status],
-            layout=widgets.Layout(width="420px", padding="0 0 0 6px"))
-        width = f"{round(self.fig.get_figwidth() * self.fig.dpi) + 6}px"
-        left = widgets.VBox([self.fig.canvas, self.panel_widget("key"), self.play_row(),
-                             self.panel_widget("readout")],
-                            layout=widgets.Layout(width=width))
-        return side_by_side(left, side)
+                             layout=widgets.Layout(flex_flow="row wrap"))
+        return self.arrange(
+            primary=[self.play_row(), self.preset, self.speed, self.start_offset,
+                     self.start_heading, terms, self.controller, self.view],
+            readout=[self.panel_widget("readout"), self.panel_widget("numbers")],
+            extra=[self.preset_note, self.panel_widget("key"), self.panel_widget("notes"),
+                   self.status],
+            secondary=[self.track, self.mode, self.start_distance,
+                       *(getattr(self, c.name) for c in PARAM_CONTROLS)],
+            side=420, name="steering-app")
 
-    def _on_more(self, change) -> None:
-        self.advanced.layout.display = "flex" if change["new"] else "none"
+    def resized(self, width: int, height: int) -> None:
+        self.scene.fit_margins(width, height)
 
     # -- results ---------------------------------------------------------------------------
     @property

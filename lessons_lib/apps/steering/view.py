@@ -53,6 +53,23 @@ class SteeringView:
     """Every artist of the app, made once; :meth:`show_track`, :meth:`show_run` and
     :meth:`draw` only move them."""
 
+    #: The lower plots' margins in CSS px at the figure's natural size: their tick labels
+    #: ("+1 right", "30 s") keep their size when the figure is drawn smaller or larger.
+    LEFT_PX, RIGHT_PX = 0.085 * WIDTH * 100, 0.04 * WIDTH * 100
+    BOTTOM_PX = {"ax_terms": 0.075 * HEIGHT * 100, "ax_rms": 0.075 * HEIGHT * 100,
+                 "ax_max": 0.075 * HEIGHT * 100, "ax_phase": 0.1 * HEIGHT * 100}
+
+    def fit_margins(self, width: float, height: float) -> None:
+        """Place the lower plots for a figure ``width`` x ``height`` CSS px, with the
+        same margins in px for their tick labels (fractions would cut "+1 right" off in
+        a narrow column)."""
+        left, right = self.LEFT_PX / width, 1.0 - self.RIGHT_PX / width
+        for name, (x0, x1) in (("ax_terms", (left, right)), ("ax_phase", (left, right)),
+                               ("ax_rms", (left, 0.47)), ("ax_max", (0.575, right))):
+            ax = getattr(self, name)
+            ax.set_position((x0, self.BOTTOM_PX[name] / height, x1 - x0,
+                             ax.get_position().height))
+
     def __init__(self) -> None:
         self.fig = make_figure(WIDTH, HEIGHT)
         fig = self.fig

@@ -1,0 +1,295 @@
+"""The layout every lesson app gets: a figure that takes the width it is given, the primary
+controls beside it (or right under it), the rest behind "More controls", and presenter mode.
+
+An app lays itself out with :meth:`FitLayout.arrange` (``LessonApp.layout`` does it from
+the control specs: those with ``primary=True`` are primary). The page measures the room the
+app has and tells the kernel, which re-renders the figure at that size:
+
+* each app carries a hidden text box (``.lesson-fit-probe``) and a small script
+  (:data:`FIT_JS`, started by an image that fails to load, the one way an ipywidgets HTML
+  widget runs code in Voila and in JupyterLab alike) that watches the width of the app's
+  output area and the height of the window (of JupyterLab's notebook panel), and writes
+  "width height present" into the box;
+* the kernel (:meth:`FitLayout.fit`) sizes the figure from that (:func:`figure_box`):
+  beside the controls when the figure keeps at least :data:`BESIDE_SHARE` of its natural
+  width there, else under them at the full width; never taller than the window allows, and
+  within :data:`~.guard.FIGURE_MIN_PX` .. :data:`~.guard.FIGURE_MAX_PX`. The figure is
+  drawn again at that size (matplotlib maps the page's pointer positions through the new
+  size, so a click lands on the same data point at every size); the painter's cached
+  background is keyed by canvas size, so it is rebuilt.
+* presenter mode (the Voila page's button, the P key or ``?present=1``; in JupyterLab
+  :func:`present`) draws the figure at :data:`~.figure.PRESENT_DPI` (its smallest text
+  20 px), zooms the controls column to 20 px text, and hides "More controls".
+
+Text in the page is at least 14 px (:data:`APP_CSS`; panels write 14 px or more).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import weakref
+from collections.abc import Iterable, Sequence
+
+import ipywidgets as widgets
+
+from .figure import (
+    FIGURE_DPI,
+    MIN_TEXT_PX,
+    PRESENT_DPI,
+    PRESENT_TEXT_PX,
+    smallest_text_px,
+)
+from .guard import FIGURE_MAX_PX, FIGURE_MIN_PX
+
+#: The controls column's width in CSS px at 100% (presenter mode zooms it).
+SIDE_PX = 400
+#: How much wider than :data:`SIDE_PX` the column may grow into a wide row (its panels
+#: then take fewer lines).
+SIDE_GROWTH = 1.6
+#: Space between the figure and the controls column.
+GAP_PX = 12
+#: Pixels left over beside the figure and the controls (see :func:`figure_box`).
+SLACK_PX = 8
+#: The figure sits beside the controls only if it keeps this share of its natural width.
+BESIDE_SHARE = 0.75
+#: The share of the window's height a figure may take beside the controls (the rest: the
+#: page's own margins), and under them (so that the control under it shows as well).
+HEIGHT_SHARE_BESIDE = 0.9
+HEIGHT_SHARE_UNDER = 0.62
+#: The controls column's zoom in presenter mode: its 14 px text becomes 20 px.
+PRESENT_ZOOM = PRESENT_TEXT_PX / MIN_TEXT_PX
+
+#: The page's text floor and presenter mode's zoom for the controls, scoped to the apps.
+APP_CSS = f"""
+.lesson-app {{ --jp-widgets-font-size: 14px; --jp-ui-font-size1: 14px;
+  --jp-widgets-inline-height: 30px; font-size: 14px; max-width: 100%; }}
+.lesson-app .widget-label, .lesson-app .widget-readout, .lesson-app .widget-html-content,
+.lesson-app .widget-toggle-button, .lesson-app button, .lesson-app select,
+.lesson-app .widget-dropdown > select {{ font-size: 14px; }}
+.lesson-app.lesson-present .lesson-side {{ zoom: {PRESENT_ZOOM:.4f}; }}
+.lesson-app.lesson-present .lesson-figure-column .widget-html-content {{
+  zoom: {PRESENT_ZOOM:.4f}; }}
+.lesson-app.lesson-present .lesson-more {{ display: none !important; }}
+"""
+
+#: The page's half of the fit (see the module docstring); ``this`` is the loader image.
+FIT_JS = r"""
+(function (img) {
+  var root = img.closest('.lesson-app');
+  if (!root || root.lessonFit) return;
+  root.lessonFit = true;
+  var last = '', timer = null;
+  function send() {
+    var input = root.querySelector('.lesson-fit-probe input');
+    var box = root.parentElement;
+    if (!input || !box || !root.isConnected) return;
+    var cs = getComputedStyle(box);
+    var width = Math.floor(box.clientWidth - parseFloat(cs.paddingLeft || 0)
+                           - parseFloat(cs.paddingRight || 0));
+    if (!(width > 0)) return;
+    var height = window.innerHeight, el = box;
+    for (; el && el !== document.body; el = el.parentElement) {   // JupyterLab's notebook
+      var oy = getComputedStyle(el).overflowY;                   // scrolls in a panel
+      if ((oy === 'auto' || oy === 'scroll') && el.scrollHeight > el.clientHeight + 1) {
+        height = Math.min(height, el.clientHeight);
+        break;
+      }
+    }
+    var present = document.documentElement.classList.contains('lessons-present') ? 1 : 0;
+    var text = width + ' ' + Math.floor(height) + ' ' + present;
+    if (text === last) return;
+    last = text;
+    input.value = text;
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+  }
+  function later() { clearTimeout(timer); timer = setTimeout(send, 150); }
+  new ResizeObserver(later).observe(root.parentElement);
+  window.addEventListener('resize', later);
+  document.addEventListener('lessons-present', later);
+  later();
+})(this);
+"""
+
+_APPS: weakref.WeakSet = weakref.WeakSet()
+_PRESENT = [False]
+
+
+def present(on: bool = True) -> None:
+    """Presenter mode for every lesson app in this kernel (JupyterLab; a Voila page has its
+    own button): figures drawn with 20 px text and as wide as their column, the controls
+    at 20 px, "More controls" hidden. ``present(False)`` goes back."""
+    if not isinstance(on, bool):
+        raise ValueError(f"present() takes True or False, not {on!r}")
+    _PRESENT[0] = on
+    for app in list(_APPS):
+        app.present(on)
+
+
+def parse_fit(text: str) -> tuple[int, int, bool]:
+    """``"width height present"`` from the page's fit probe, checked: whole CSS px within
+    reason, present 0 or 1. A ValueError says what is wrong."""
+    parts = text.split() if isinstance(text, str) else []
+    if len(parts) != 3 or not all(p.isdigit() for p in parts) or parts[2] not in "01":
+        raise ValueError(f"the page's size report {text!r:.40} is not 'width height 0|1'")
+    width, height = int(parts[0]), int(parts[1])
+    if not (1 <= width <= 100_000 and 1 <= height <= 100_000):
+        raise ValueError(f"the page's size report {width} x {height} px is out of range")
+    return width, height, parts[2] == "1"
+
+
+def figure_box(room: float, view_height: float, natural: tuple[float, float],
+               side: float = SIDE_PX, gap: float = GAP_PX) -> tuple[int, int, bool]:
+    """The figure's (width, height) in CSS px and whether it sits beside the controls, for
+    an app given ``room`` px of width in a window ``view_height`` px tall, with a figure
+    whose natural size is ``natural`` and a controls column ``side`` px wide (0: none).
+
+    Beside when the figure keeps :data:`BESIDE_SHARE` of its natural width there; else
+    under, at the full width (less the gap). Its aspect is kept; its height is held to the window's
+    share; the result lies within FIGURE_MIN_PX .. FIGURE_MAX_PX (a window too small for
+    the least figure gets the least figure)."""
+    for name, value in (("room", room), ("view_height", view_height), ("side", side),
+                        ("gap", gap), ("natural width", natural[0]),
+                        ("natural height", natural[1])):
+        if not (isinstance(value, int | float) and math.isfinite(value) and value >= 0):
+            raise ValueError(f"figure_box: {name} must be a finite number >= 0, not {value!r}")
+    if natural[0] <= 0 or natural[1] <= 0:
+        raise ValueError("figure_box: the natural size must be positive")
+    aspect = natural[1] / natural[0]
+    # the figure column keeps a gap on its right; SLACK_PX: rounding in the page's flex
+    # layout must not push the controls under a figure that was meant to be beside them
+    beside_room = room - side - gap - SLACK_PX
+    beside = not side or beside_room >= BESIDE_SHARE * min(natural[0], room)
+    width = beside_room if beside and side else room - gap
+    share = HEIGHT_SHARE_BESIDE if beside or not side else HEIGHT_SHARE_UNDER
+    width = min(width, share * view_height / aspect)
+    width = min(FIGURE_MAX_PX, FIGURE_MAX_PX / aspect, max(width, FIGURE_MIN_PX,
+                                                           FIGURE_MIN_PX / aspect))
+    return int(width), int(round(width * aspect)), beside
+
+
+class FitLayout:
+    """The layout half of :class:`~.app.LessonApp` (see the module docstring).
+
+    After :meth:`arrange`: ``fit_probe`` (the hidden text box the page writes to),
+    ``more_button`` and ``more_box`` (the disclosure, None without secondary controls),
+    ``figure_text`` (a hidden note of the figure's smallest text in px, for the page's
+    tests), and :attr:`fitted` (the last (width, height, beside, present) applied)."""
+
+    fitted: tuple[int, int, bool, bool] | None = None
+    more_button: widgets.ToggleButton | None = None
+    more_box: widgets.Widget | None = None
+
+    def arrange(self, *, primary: Sequence[widgets.Widget], above: Iterable = (),
+                readout: Iterable = (), extra: Iterable = (), secondary: Iterable = (),
+                side: int = SIDE_PX, name: str = "") -> widgets.Box:
+        """The app's widget: ``above`` and the figure in one column; ``primary`` (the
+        controls the lesson's "things to try" use), ``readout`` (the main readout),
+        ``extra`` (notes, legends, the status line) and, behind a "More controls" toggle,
+        ``secondary`` in the other, beside the figure or under it. ``name``: a CSS class
+        for the page's tests."""
+        clean = lambda ws: [w for w in ws if w is not None]  # noqa: E731
+        secondary = clean(secondary)
+        column = list(clean(primary)) + clean(readout) + clean(extra)
+        if secondary:
+            self.more_button = widgets.ToggleButton(
+                value=False, description="More controls", icon="sliders",
+                tooltip="show or hide the other controls", layout=widgets.Layout(width="auto"))
+            self.more_box = widgets.VBox(secondary, layout=widgets.Layout(display="none"))
+            self.more_button.observe(self.guard(self._on_more), names="value")
+            more = widgets.VBox([self.more_button, self.more_box])
+            more.add_class("lesson-more")
+            column.append(more)
+        self._side_px = side
+        side_box = widgets.VBox(column, layout=widgets.Layout(
+            flex=f"1 1 {side}px", min_width=f"{min(side, FIGURE_MIN_PX)}px",
+            max_width=f"{round(side * SIDE_GROWTH)}px", padding="0"))
+        side_box.add_class("lesson-side")
+        figure_column = widgets.VBox([*clean(above), self.fig.canvas],
+                                     layout=widgets.Layout(flex="0 0 auto", max_width="100%",
+                                                           margin=f"0 {GAP_PX}px 0 0"))
+        figure_column.add_class("lesson-figure-column")
+        self.fit_probe = widgets.Text(value="", layout=widgets.Layout(display="none"))
+        self.fit_probe.add_class("lesson-fit-probe")
+        self.fit_probe.observe(self.guard(self._on_fit_probe), names="value")
+        self.figure_text = widgets.HTML(layout=widgets.Layout(display="none"))
+        self.figure_text.add_class("lesson-figure-text")
+        loader = widgets.HTML(
+            f"<style>{APP_CSS}</style><img alt='' src='data:,' style='display:none' "
+            f"onerror=\"{html.escape(FIT_JS, quote=True)}\">",
+            layout=widgets.Layout(display="none"))
+        root = widgets.Box([figure_column, side_box, self.fit_probe, self.figure_text, loader],
+                           layout=widgets.Layout(flex_flow="row wrap",
+                                                 align_items="flex-start",
+                                                 max_width="100%"))
+        root.add_class("lesson-app")
+        if name:
+            root.add_class(name)
+        self.app_root = root
+        self._natural = tuple(float(v) * self.fig.dpi / self._pixel_ratio()
+                              for v in self.fig.get_size_inches())
+        self._kernel_present = _PRESENT[0]
+        self._page_present = False
+        self._room: tuple[int, int] | None = None
+        _APPS.add(self)
+        return root
+
+    def resized(self, width: int, height: int) -> None:
+        """Hook: the figure is now ``width`` x ``height`` CSS px (before it is drawn);
+        e.g. keep margins in px for tick labels. Default: nothing."""
+
+    def _pixel_ratio(self) -> float:
+        return float(getattr(self.fig.canvas, "device_pixel_ratio", 1) or 1)
+
+    def _on_more(self, change) -> None:
+        self.more_box.layout.display = "flex" if change["new"] else "none"
+
+    def _on_fit_probe(self, change) -> None:
+        if not change["new"]:
+            return
+        width, height, page_present = parse_fit(change["new"])
+        self._page_present = page_present
+        self.fit(width, height)
+
+    @property
+    def presenting(self) -> bool:
+        return bool(self._kernel_present or self._page_present)
+
+    def present(self, on: bool = True) -> None:
+        """Presenter mode for this app (see :func:`present`)."""
+        if not isinstance(on, bool):
+            raise ValueError(f"present() takes True or False, not {on!r}")
+        self._kernel_present = on
+        width, height = self._room or (int(self._natural[0] + self._side_px + GAP_PX), 900)
+        self.fit(width, height)
+
+    def fit(self, width: int, height: int) -> tuple[int, int, bool]:
+        """Lay the app out for ``width`` CSS px of room in a window ``height`` px tall: the
+        figure re-rendered at its new size (see :func:`figure_box`). Returns (figure width,
+        figure height, beside)."""
+        self._room = (int(width), int(height))
+        presenting = self.presenting
+        side = self._side_px * (PRESENT_ZOOM if presenting else 1.0)
+        fw, fh, beside = figure_box(width, height, self._natural, side)
+        if presenting:
+            self.app_root.add_class("lesson-present")
+        else:
+            self.app_root.remove_class("lesson-present")
+        if self.fitted != (fw, fh, beside, presenting):
+            self._resize_figure(fw, fh, PRESENT_DPI if presenting else FIGURE_DPI)
+            self.fitted = (fw, fh, beside, presenting)
+        px = smallest_text_px(self.fig)
+        self.figure_text.value = (          # what was done for which report, for tests
+            f"<span data-room='{width} {height} {int(presenting)}' data-size='{fw} {fh}'"
+            + (f" data-px='{px:.2f}'" if math.isfinite(px) else "") + "></span>")
+        return fw, fh, beside
+
+    def _resize_figure(self, width: int, height: int, dpi: float) -> None:
+        fig = self.fig
+        ratio = self._pixel_ratio()
+        if fig._original_dpi != dpi:     # matplotlib's base dpi, before the pixel ratio
+            fig._original_dpi = dpi
+            fig.set_dpi(dpi * ratio)
+        fig.set_size_inches(width / dpi, height / dpi, forward=True)
+        self.resized(width, height)
+        self.redraw()

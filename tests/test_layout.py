@@ -1,0 +1,156 @@
+"""The shared layout (lessons_lib/apps/core/layout.py), headless: where the figure goes and
+how large it is for the room the page reports, the page's report checked, the figure
+re-rendered at its new size with clicks still landing on the same data point, and
+presenter mode."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import lessons_lib
+from lessons_lib.apps import GimbalApp, GridApp, InterpolationApp
+from lessons_lib.apps.core.figure import FIGURE_DPI, PRESENT_DPI
+from lessons_lib.apps.core.guard import FIGURE_MAX_PX, FIGURE_MIN_PX
+from lessons_lib.apps.core.layout import (
+    BESIDE_SHARE,
+    GAP_PX,
+    HEIGHT_SHARE_BESIDE,
+    HEIGHT_SHARE_UNDER,
+    SIDE_PX,
+    SLACK_PX,
+    figure_box,
+    parse_fit,
+)
+
+
+@pytest.fixture
+def grid():
+    app = GridApp()
+    yield app
+    plt.close(app.fig)
+
+
+# -- figure_box -------------------------------------------------------------------------------
+def test_a_wide_room_puts_the_figure_beside_the_controls_and_grows_it():
+    w, h, beside = figure_box(1250, 1080, (600, 400))
+    assert beside and w == 1250 - SIDE_PX - GAP_PX - SLACK_PX and h == round(w * 400 / 600)
+
+
+def test_a_narrow_room_puts_the_figure_under_the_controls_at_the_full_width():
+    room = SIDE_PX + GAP_PX + SLACK_PX + int(BESIDE_SHARE * 600) - 10
+    w, h, beside = figure_box(room, 2000, (600, 400))
+    assert not beside and w == room - GAP_PX
+
+
+def test_the_figure_is_never_taller_than_the_window_allows():
+    w, h, beside = figure_box(1250, 720, (480, 460))
+    assert beside and h <= HEIGHT_SHARE_BESIDE * 720 + 1
+    w, h, beside = figure_box(823, 480, (820, 470))
+    assert not beside and h <= HEIGHT_SHARE_UNDER * 480 + 1
+
+
+@pytest.mark.parametrize("room, height", [(100, 100), (20_000, 20_000), (1, 1)])
+def test_the_figure_stays_within_the_bounds(room, height):
+    w, h, _ = figure_box(room, height, (600, 400))
+    assert FIGURE_MIN_PX <= min(w, h) and max(w, h) <= FIGURE_MAX_PX
+
+
+@pytest.mark.parametrize("bad", [float("nan"), -1, float("inf"), "800", None])
+def test_figure_box_refuses_bad_numbers(bad):
+    with pytest.raises(ValueError, match="figure_box"):
+        figure_box(bad, 700, (600, 400))
+    with pytest.raises(ValueError, match="figure_box"):
+        figure_box(800, 700, (bad, 400))
+
+
+# -- the page's report --------------------------------------------------------------------------
+def test_parse_fit_reads_the_pages_report():
+    assert parse_fit("1250 720 0") == (1250, 720, False)
+    assert parse_fit("823 480 1") == (823, 480, True)
+
+
+@pytest.mark.parametrize("bad", ["", "1250 720", "1250 720 2", "-5 720 0", "1e3 720 0",
+                                 "0 720 0", "1250 NaN 0", "1250 720 0 1", "9" * 199, None, 3])
+def test_parse_fit_refuses_anything_else(bad):
+    with pytest.raises(ValueError):
+        parse_fit(bad)
+
+
+def test_a_bad_report_from_the_page_is_a_message_and_changes_nothing(grid):
+    size = tuple(grid.fig.get_size_inches())
+    grid.fit_probe.value = "1250 NaN 0"
+    assert grid.last_error and "size report" in grid.last_error
+    assert tuple(grid.fig.get_size_inches()) == size and grid.fitted is None
+
+
+def test_the_pages_report_resizes_the_figure(grid):
+    grid.fit_probe.value = "1250 1080 0"
+    w, h, beside = figure_box(1250, 1080, grid._natural, 420)
+    assert grid.fitted == (w, h, beside, False) and grid.last_error is None
+    assert np.allclose(grid.fig.get_size_inches() * FIGURE_DPI, (w, h), atol=1)
+
+
+# -- re-rendered at the new size, clicks on the same data point ---------------------------------
+def _click_cell(app, cell) -> None:
+    """A click from the page on the centre of grid cell ``cell``, as ipympl sends it: x and
+    y in the canvas's pixels, y from the top."""
+    x, y = app.ax.transData.transform((cell[0] + 0.5, cell[1] + 0.5))
+    height = app.fig.canvas.get_renderer().height
+    for kind in ("button_press", "button_release"):
+        app.fig.canvas.handle_event({"type": kind, "x": float(x), "y": float(height - y),
+                                     "button": 0, "buttons": 1 if kind == "button_press" else 0,
+                                     "modifiers": [], "guiEvent": None})
+
+
+def test_a_click_lands_on_the_same_cell_at_two_sizes(grid):
+    cell = next((x, y) for y in range(grid.grid.shape[0]) for x in range(grid.grid.shape[1])
+                if not grid.grid[y, x] and (x, y) not in (grid.start, grid.goal))
+    sizes = []
+    for room in ((1890, 1080), (823, 480)):
+        grid.fit(*room)
+        grid.fig.canvas.draw()
+        sizes.append(grid.fig.canvas.get_renderer().width)
+        before = grid.grid.copy()
+        _click_cell(grid, cell)
+        changed = np.argwhere(grid.grid != before)
+        assert [tuple(c[::-1]) for c in changed] == [cell], (room, changed)
+    assert sizes[0] > 1.5 * sizes[1]     # the figure really was drawn at two sizes
+
+
+def test_a_resize_rebuilds_the_painters_cached_background():
+    app = InterpolationApp()
+    try:
+        app.fig.canvas.draw()
+        full = app.painter.full_draws
+        app.fit(1890, 1080)
+        app.fig.canvas.draw()
+        renderer = app.fig.canvas.get_renderer()
+        assert app.painter.full_draws == full + 1
+        assert (renderer.width, renderer.height) == pytest.approx(app.fitted[:2], abs=1)
+        assert app.painter._background.shape[:2] == (renderer.height, renderer.width)
+    finally:
+        plt.close(app.fig)
+
+
+# -- presenter mode ------------------------------------------------------------------------------
+def test_presenter_mode_draws_larger_hides_more_controls_and_comes_back():
+    app = GimbalApp()
+    try:
+        app.fit(1250, 720)
+        shown = app.fitted
+        lessons_lib.present()
+        assert app.presenting and app.fig.dpi == PRESENT_DPI
+        assert "lesson-present" in app.app_root._dom_classes
+        lessons_lib.present(False)
+        assert not app.presenting and app.fig.dpi == FIGURE_DPI and app.fitted == shown
+    finally:
+        lessons_lib.present(False)
+        plt.close(app.fig)
+
+
+@pytest.mark.parametrize("bad", [1, "yes", None])
+def test_present_takes_only_true_or_false(bad):
+    with pytest.raises(ValueError, match="True or False"):
+        lessons_lib.present(bad)
