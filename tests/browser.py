@@ -139,8 +139,8 @@ def open_lesson(page, server: VoilaServer, notebook: str, timeout: float = 120_0
     """Open a notebook in Voila and wait until its figure(s) and sliders are on the page."""
     page.goto(server.render_url(notebook), timeout=timeout)
     page.wait_for_selector(FIGURE, timeout=timeout, state="visible")
-    if sliders:
-        page.wait_for_selector(SLIDER, timeout=timeout, state="visible")
+    if sliders:   # a visible one: the first may be behind "More controls"
+        page.wait_for_selector(f"{SLIDER} >> visible=true", timeout=timeout)
     if figures > 1:
         page.wait_for_function(
             f"document.querySelectorAll('.jupyter-matplotlib-figure').length >= {figures}",

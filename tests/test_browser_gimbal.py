@@ -141,6 +141,7 @@ def test_another_order_locks_and_every_view_keeps_the_labels(voila_server, page)
     h.open_lesson(page, voila_server, NOTEBOOK, figures=3)
     show_app(page)
     _lock_each_order(page, ["XYZ"])        # its middle ring is yaw, not the default pitch
+    page.locator(MAIN_APP).get_by_role("button", name="More controls").click()  # the views
     for view in ("back", "side", "top", "3/4"):
         before = h.canvas_images(page)
         page.locator(MAIN_APP).get_by_role("button", name=view, exact=True).click()

@@ -85,7 +85,7 @@ def test_lesson_renders_reacts_and_keeps_play_in_view(voila_server, page):
         assert not clipped, label
 
     # all the parameters open, and Play and the live readout are still on screen
-    page.locator("button", has_text="All steering parameters").first.click()
+    page.locator("button", has_text="More controls").first.click()
     h.slider_handle(page, label="Crosstrack gain").wait_for(state="visible", timeout=10_000)
     _show_app(page)
     play = page.locator("button", has_text="Play").first
@@ -153,7 +153,7 @@ def test_each_article_scenario_renders(voila_server, page, name):
 
 def test_exercise_checks_an_answer(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK, figures=1)
-    box = page.locator(".widget-text input").first
+    box = page.locator(".widget-text:not(.lesson-fit-probe) input").first   # not the layout's
     box.scroll_into_view_if_needed()
     box.fill("6.6")
     box.press("Enter")

@@ -1,0 +1,341 @@
+"""Issue 29 in the browser: every app fits the screen it is shown on.
+
+Every lesson in Voila at the CSS viewports 853x480 (1280x720 at 150% zoom), 1280x720,
+1366x768 and 1920x1080, one page per lesson resized through the four (the page reports each
+new room and the kernel redraws the figure), then presenter mode; and JupyterLab 4 at
+1280x720 with the file browser open. For every app on the page:
+
+- nothing clipped or scrolled sideways (no element past the app's column, no label cut);
+- at 1280 and wider, no more than a quarter of the row left empty beside the app;
+- each primary control (sliders and checkboxes outside "More controls"), moved as a learner
+  would: the figure's top scrolled to the top of the viewport, then the least scroll that
+  shows the control; afterwards the control, not covered, and at least half of the figure
+  are inside the viewport;
+- the smallest DOM text (computed size times CSS zoom) and the smallest figure text (the
+  kernel's smallest text in the picture's px, times the canvas's scale on the page) are at
+  least 14 px (20 px in presenter mode).
+
+A click on a resized figure lands on the same data point: lesson 4's grid at two sizes.
+Screenshots of every lesson at each size and in presenter mode go to tests/screenshots.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+
+import pytest
+
+import browser as h
+
+pytestmark = pytest.mark.browser
+
+LESSONS = {"01_gimbal_lock": 3, "02_euler_vs_slerp": 1, "03_spline_steering": 1,
+           "04_funnel_algorithm": 2}
+VIEWPORTS = [(1920, 1080), (1366, 768), (1280, 720), (853, 480)]
+MIN_PX, PRESENT_PX = 14.0, 20.0
+
+# -- measurements in the page ------------------------------------------------------------------
+_TEXT_JS = """(sel) => {
+  const roots = [...document.querySelectorAll(sel)];
+  let least = Infinity, where = '';
+  for (const root of roots) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent.trim()) continue;
+      const el = n.parentElement;
+      if (!el || el.closest('mjx-container, .MathJax, script, style')) continue;
+      const range = document.createRange(); range.selectNodeContents(n);
+      const r = range.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;             // not shown
+      const cs = getComputedStyle(el);
+      if (cs.visibility === 'hidden' || cs.opacity === '0') continue;
+      const px = parseFloat(cs.fontSize) * (el.currentCSSZoom || 1);
+      if (px < least) { least = px; where = el.tagName + '.' + el.className + ': '
+                                               + n.textContent.trim().slice(0, 40); }
+    }
+  }
+  return [least, where]; }"""
+
+_APP_JS = """(i) => {
+  const app = document.querySelectorAll('.lesson-app')[i];
+  const box = app.parentElement.getBoundingClientRect();
+  const canvas = app.querySelector('.jupyter-matplotlib-figure canvas');
+  const c = canvas.getBoundingClientRect();
+  const span = app.querySelector('.lesson-figure-text span');
+  const scale = c.width * devicePixelRatio / canvas.width;
+  // what reaches past the app's column; labels whose text is cut
+  const past = [...app.querySelectorAll('*')].filter(e => {
+      const b = e.getBoundingClientRect();
+      return b.width > 0 && b.height > 0 && b.right > box.right + 1; })
+    .slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(
+      e.getBoundingClientRect().right) + ' > ' + Math.round(box.right));
+  const cut = [...app.querySelectorAll('.widget-label, label, .widget-readout')]
+    .filter(e => e.offsetWidth > 0 && e.scrollWidth > e.clientWidth + 1)
+    .slice(0, 5).map(e => e.textContent.trim().slice(0, 30));
+  // how far right the app's content reaches (leaf boxes)
+  let right = box.left;
+  for (const e of app.querySelectorAll('canvas, .widget-label, .widget-readout, '
+      + '.widget-html-content *, button, select, .widget-slider, .widget-checkbox')) {
+    const b = e.getBoundingClientRect();
+    if (b.width > 0 && b.height > 0) right = Math.max(right, b.right);
+  }
+  return {past, cut, row: [box.left, box.right], right,
+          canvas: [c.left, c.top, c.width, c.height, canvas.width, canvas.height],
+          figurePx: span && span.dataset.px ? parseFloat(span.dataset.px) * scale : Infinity,
+          scale, probe: app.querySelector('.lesson-fit-probe input').value,
+          room: span ? span.dataset.room : null, size: span ? span.dataset.size : null,
+          present: app.classList.contains('lesson-present'),
+          sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth};
+}"""
+
+
+def _app_info(page, i: int) -> dict:
+    return page.evaluate(_APP_JS, i)
+
+
+def _wait_fitted(page, count: int, present: bool = False, timeout: float = 60.0) -> None:
+    """Until every app has reported this viewport's room, the kernel has answered that very
+    report (its note says so, the presenter class matches), each canvas has the size the
+    kernel chose, and it has kept it for 0.6 s."""
+    deadline = time.monotonic() + timeout
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        infos = [_app_info(page, i) for i in range(count)]
+        ready = all(info["probe"] and info["present"] == present
+                    and info["probe"].endswith(" 1" if present else " 0")
+                    and info["room"] == info["probe"]
+                    and all(abs(a - int(b)) <= 1 for a, b in zip(
+                        info["canvas"][2:4], info["size"].split(), strict=True))
+                    for info in infos)
+        sizes = [tuple(info["canvas"][2:]) for info in infos]
+        if sizes != last:
+            last, since = sizes, time.monotonic()
+        elif ready and time.monotonic() - since > 0.6:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the apps did not settle: {infos}")
+
+
+def _visible_share(rect: dict, viewport: dict) -> float:
+    top, bottom = max(rect["top"], viewport["top"]), min(rect["bottom"], viewport["bottom"])
+    return max(0.0, bottom - top) / rect["height"] if rect["height"] else 0.0
+
+
+_VIEW_JS = """(args) => {
+  const [i, j] = args;
+  const app = document.querySelectorAll('.lesson-app')[i];
+  const canvas = app.querySelector('.jupyter-matplotlib-figure canvas');
+  const controls = [...app.querySelectorAll('.lesson-side .widget-slider, '
+                                            + '.lesson-side .widget-checkbox')]
+    .filter(e => !e.closest('.lesson-more') && e.offsetWidth > 0);
+  if (j === null) return controls.length;
+  const control = controls[j];
+  // the viewport: the window, or JupyterLab's notebook panel
+  let scroller = null;
+  for (let e = app.parentElement; e && e !== document.body; e = e.parentElement) {
+    const oy = getComputedStyle(e).overflowY;
+    if ((oy === 'auto' || oy === 'scroll') && e.scrollHeight > e.clientHeight + 1) {
+      scroller = e; break; }
+  }
+  const view = scroller ? scroller.getBoundingClientRect()
+                        : {top: 0, bottom: innerHeight, left: 0, right: innerWidth};
+  const rect = e => { const b = e.getBoundingClientRect();
+                      return {top: b.top, bottom: b.bottom, left: b.left, right: b.right,
+                              height: b.height, width: b.width}; };
+  if (args[2] === 'scroll') {
+    canvas.scrollIntoView({block: 'start'});
+    control.scrollIntoView({block: 'nearest'});
+    return null;
+  }
+  const c = rect(control);
+  const x = (c.left + c.right) / 2, y = (c.top + c.bottom) / 2;
+  const hit = document.elementFromPoint(x, y);
+  return {control: c, figure: rect(canvas), view: {top: view.top, bottom: view.bottom},
+          covered: !(hit && (control.contains(hit) || hit.contains(control))),
+          name: control.textContent.trim().slice(0, 30)};
+}"""
+
+
+def _move_each_primary_control(page, i: int) -> list[str]:
+    """Move every primary control of app ``i`` as a learner would; what went wrong."""
+    problems = []
+    for j in range(page.evaluate(_VIEW_JS, [i, None])):
+        page.evaluate(_VIEW_JS, [i, j, "scroll"])
+        control = page.locator(".lesson-app").nth(i).locator(
+            ".lesson-side .widget-slider:visible, .lesson-side .widget-checkbox:visible")
+        control = control.filter(has_not=page.locator(".lesson-more")).nth(j)
+        slider = control.locator(".noUi-handle")
+        if slider.count():
+            slider.first.focus()
+            slider.first.press("ArrowRight")
+            slider.first.press("ArrowLeft")
+        else:
+            box = control.locator("input").first
+            box.click()
+            box.click()
+        page.wait_for_timeout(150)
+        m = page.evaluate(_VIEW_JS, [i, j, "measure"])
+        inside = m["control"]["top"] >= m["view"]["top"] - 1 \
+            and m["control"]["bottom"] <= m["view"]["bottom"] + 1
+        share = _visible_share(m["figure"], m["view"])
+        if not inside or m["covered"] or share < 0.5:
+            problems.append(f"{m['name']!r}: control inside {inside}, covered {m['covered']}, "
+                            f"figure {share:.0%} in view")
+    return problems
+
+
+def _check_apps(page, count: int, width: int, present: bool = False) -> list[str]:
+    """Every rule of the module docstring for the apps on the page; what went wrong."""
+    problems = []
+    floor = PRESENT_PX if present else MIN_PX
+    for i in range(count):
+        info = _app_info(page, i)
+        tag = f"app {i} at {width} px{' (present)' if present else ''}"
+        if info["past"] or info["cut"] or info["sideways"] > 0:
+            problems.append(f"{tag}: clipped {info['past']} {info['cut']}, "
+                            f"sideways {info['sideways']} px")
+        left, right = info["row"]
+        if width >= 1280 and (right - info["right"]) > 0.25 * (right - left):
+            problems.append(f"{tag}: {right - info['right']:.0f} px of {right - left:.0f} "
+                            "empty beside it")
+        if abs(info["scale"] - 1) > 0.02:
+            problems.append(f"{tag}: the picture is stretched x{info['scale']:.2f}")
+        if info["figurePx"] < floor:
+            problems.append(f"{tag}: figure text {info['figurePx']:.1f} px")
+    least, where = page.evaluate(_TEXT_JS, ".lesson-app")
+    if least < floor:
+        problems.append(f"smallest app text at {width} px: {least:.1f} px ({where})")
+    return problems
+
+
+def _check_page(page, count: int, width: int, shot: str, present: bool = False) -> list[str]:
+    """:func:`_check_apps`, the smallest text of the whole lesson, and a screenshot."""
+    problems = _check_apps(page, count, width, present)
+    least, where = page.evaluate(_TEXT_JS, "#rendered_cells")
+    if least < (PRESENT_PX if present else MIN_PX):
+        problems.append(f"smallest page text ({shot}): {least:.1f} px ({where})")
+    page.locator(".lesson-app").first.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    h.screenshot(page, f"layout-{shot}")
+    return problems
+
+
+# -- Voila --------------------------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("notebook", sorted(LESSONS))
+def test_every_app_fits_each_screen_and_presenter_mode(voila_server, chromium, notebook):
+    count = LESSONS[notebook]
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    problems = []
+    try:
+        h.open_lesson(page, voila_server, notebook + ".ipynb", figures=count)
+        page.wait_for_function(f"document.querySelectorAll('.lesson-app').length >= {count}")
+        for width, height in VIEWPORTS:
+            page.set_viewport_size({"width": width, "height": height})
+            _wait_fitted(page, count)
+            problems += _check_page(page, count, width, f"{notebook}-{width}x{height}")
+            for i in range(count):
+                problems += [f"{width} px, app {i}: {p}"
+                             for p in _move_each_primary_control(page, i)]
+        # presenter mode from the keyboard, at 1920x1080
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        page.keyboard.press("p")
+        _wait_fitted(page, count, present=True)
+        assert page.locator(".lesson-more:visible").count() == 0
+        problems += _check_page(page, count, 1920, f"{notebook}-present", present=True)
+        page.locator("#lessons-present-button").click()
+        _wait_fitted(page, count, present=False)
+        h.assert_no_error_text(page)
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_present_in_the_address_starts_in_presenter_mode(voila_server, chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(voila_server.render_url("03_spline_steering.ipynb") + "?present=1",
+                  timeout=120_000)
+        page.wait_for_selector(".lesson-app " + h.FIGURE, timeout=120_000)
+        _wait_fitted(page, 1, present=True)
+        assert page.locator("html.lessons-present").count() == 1
+        assert not _check_apps(page, 1, 1280, present=True)
+    finally:
+        context.close()
+
+
+def _text(html_or_text: str) -> str:
+    """What a readout says, whatever its markup and line breaks."""
+    return "".join(html.unescape(re.sub(r"<[^>]+>", "", html_or_text)).split())
+
+
+def test_a_click_on_the_resized_figure_lands_on_the_same_cell(voila_server, chromium):
+    """Lesson 4's grid at two sizes: a click on the centre of a cell of the A* path (where
+    an app of the same figure size in this process puts it) walls that cell: the page's
+    readout is what the model says for that cell, at both sizes."""
+    import matplotlib.pyplot as plt
+
+    from lessons_lib.apps import GridApp
+
+    ref = GridApp()
+    cell = tuple(int(v) for v in ref.state.path[len(ref.state.path) // 2])
+    ref.toggle_cell(*cell)
+    expected = _text(ref.panels["info"].value)
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    try:
+        h.open_lesson(page, voila_server, "04_funnel_algorithm.ipynb", figures=2)
+        grid = page.locator(".lesson-app.grid-app")
+        readout = grid.locator(".widget-html-content", has_text="string pulled").first
+        widths = []
+        for width, height in ((1920, 1080), (853, 480)):
+            page.set_viewport_size({"width": width, "height": height})
+            _wait_fitted(page, 2)
+            grid.locator(h.FIGURE).first.scroll_into_view_if_needed()
+            box = grid.locator(h.FIGURE).first.bounding_box()
+            widths.append(box["width"])
+            ref.fig.set_size_inches(box["width"] / ref.fig.dpi, box["height"] / ref.fig.dpi)
+            ref.fig.canvas.draw()
+            x, y = ref.ax.transData.transform((cell[0] + 0.5, cell[1] + 0.5))
+            before = readout.inner_text()
+            page.mouse.click(box["x"] + x, box["y"] + box["height"] - y)
+            deadline = time.monotonic() + 15
+            while readout.inner_text() == before and time.monotonic() < deadline:
+                page.wait_for_timeout(100)
+            assert _text(readout.inner_text()) == expected, (width, cell)
+            grid.get_by_role("button", name="reset map").click()
+            page.wait_for_function("([el, t]) => el.innerText === t",
+                                   arg=[readout.element_handle(), before])
+        assert widths[0] > 1.4 * widths[1]
+    finally:
+        context.close()
+        plt.close(ref.fig)
+
+
+# -- JupyterLab ---------------------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("notebook", sorted(LESSONS))
+def test_every_app_fits_jupyterlabs_column_with_the_file_browser_open(lab_server, page,
+                                                                      notebook):
+    """JupyterLab 4 at 1280x720 with the file browser open (the output column is about
+    800 px): the same rules, measured in the notebook panel (the lab's own UI is not ours)."""
+    count = LESSONS[notebook]
+    h.open_in_lab(page, lab_server, notebook + ".ipynb", figures=count)
+    assert page.locator("#jp-left-stack").is_visible()          # the file browser is open
+    page.wait_for_function(f"document.querySelectorAll('.lesson-app').length >= {count}",
+                           timeout=120_000)
+    _wait_fitted(page, count)
+    # the row rule is for pages 1280 px wide and more: the lab's column is about 800
+    problems = _check_apps(page, count, width=800)
+    for i in range(count):
+        problems += [f"app {i}: {p}" for p in _move_each_primary_control(page, i)]
+    page.locator(".lesson-app").first.scroll_into_view_if_needed()
+    h.wait_idle(page)        # the lab paints cells scrolled to a moment later
+    h.screenshot(page, f"layout-{notebook}-lab")
+    h.assert_no_error_text(page)
+    assert not problems, "\n".join(problems)
