@@ -32,6 +32,8 @@ lessons twice, with the lessons' drawing path off (``LESSONS_FAST_DRAW=0``: plai
 on, and the two pages take turns sample by sample so a shared machine's load hits both
 alike. ``--compare=data_url`` does the same with pages that re-encode every new frame as a
 data URL, as ipympl's page does, against the lessons' page, which skips that.
+``--compare=screens``: the first keyboard slider of each lesson at 100%, at 150% browser
+zoom and in presenter mode at 1920x1080 (issue 29), taking turns likewise.
 ``BENCH_BROWSER_SAMPLES`` sets the samples per keyboard slider (12).
 """
 
@@ -663,6 +665,8 @@ class Variant:
     tag: str = ""
     env: dict = field(default_factory=dict)
     init_script: str = ""
+    viewport: tuple[int, int] = (harness.VIEWPORT["width"], harness.VIEWPORT["height"])
+    scale: float = 1.0                        # the page's zoom (device pixel ratio)
 
 
 #: Gives the page back the browser's own toDataURL once the lessons' template has replaced it
@@ -673,12 +677,21 @@ KEEP_DATA_URL = """(() => {
     HTMLCanvasElement.prototype.toDataURL = real;
   });
 })();"""
+#: The page in presenter mode from the start (as ``?present=1`` or the P key leave it).
+PRESENTER = "document.documentElement.classList.add('lessons-present');"
 COMPARISONS = {
     "1": [Variant(" [off]", {"LESSONS_FAST_DRAW": "0"}),
           Variant(" [on]", {"LESSONS_FAST_DRAW": "1"})],
     "data_url": [Variant(" [every frame re-encoded]", init_script=KEEP_DATA_URL),
                  Variant(" [not re-encoded]")],
+    # issue 29: the first keyboard slider of each lesson at 100%, at 150% browser zoom
+    # (1280x720 seen as 853x480 CSS px at pixel ratio 1.5) and in presenter mode at 1920x1080
+    "screens": [Variant(" [100%]"), Variant(" [150% zoom]", viewport=(853, 480), scale=1.5),
+                Variant(" [presenter 1920x1080]", viewport=(1920, 1080),
+                        init_script=PRESENTER)],
 }
+#: Comparisons that measure one keyboard slider per lesson and no cold start.
+SLIDER_ONLY = {"screens"}
 
 
 def start_server(tmp: Path, name: str, preheat: bool, env: dict) -> tuple:
@@ -698,7 +711,10 @@ def start_server(tmp: Path, name: str, preheat: bool, env: dict) -> tuple:
 
 
 def new_context(browser, variant: Variant | None = None):
-    context = browser.new_context(viewport=harness.VIEWPORT)
+    variant = variant or Variant()
+    width, height = variant.viewport
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  device_scale_factor=variant.scale)
     context.add_init_script(PAGE_HOOKS)
     if variant is not None and variant.init_script:
         context.add_init_script(variant.init_script)
@@ -777,6 +793,9 @@ def run(only: list[str] | None = None, compare: str | None = None) -> list[dict]
                          f"not {compare!r}")
     variants = COMPARISONS[compare] if compare else [Variant()]
     lessons = [ls for ls in LESSONS if not only or any(w in ls.name for w in only)]
+    if compare in SLIDER_ONLY:
+        lessons = [Lesson(ls.name, ls.notebook, keyboard=ls.keyboard[:1], figures=ls.figures)
+                   for ls in lessons]
     rows: list[dict] = []
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-browser-") as tmp, sync_playwright() as p:
@@ -797,11 +816,11 @@ def run(only: list[str] | None = None, compare: str | None = None) -> list[dict]
                     server.stop()
             servers = []
             try:
-                for i, v in enumerate(variants):
+                for i, v in enumerate(variants if compare not in SLIDER_ONLY else []):
                     servers.append(start_server(tmp, f"cold{i}", False, v.env))
                 for server, _ in servers:
                     server_quiet(server)
-                for lesson in lessons:
+                for lesson in lessons if servers else []:
                     for (server, _), v in zip(servers, variants, strict=True):
                         context = new_context(browser, v)
                         try:
