@@ -182,7 +182,7 @@ class FitLayout:
 
     def arrange(self, *, primary: Sequence[widgets.Widget], above: Iterable = (),
                 readout: Iterable = (), extra: Iterable = (), secondary: Iterable = (),
-                side: int = SIDE_PX, name: str = "") -> widgets.Box:
+                side: int = SIDE_PX, name: str = "") -> widgets.HBox:
         """The app's widget: ``above`` and the figure in one column; ``primary`` (the
         controls the lesson's "things to try" use), ``readout`` (the main readout),
         ``extra`` (notes, legends, the status line) and, behind a "More controls" toggle,
@@ -218,10 +218,10 @@ class FitLayout:
             f"<style>{APP_CSS}</style><img alt='' src='data:,' style='display:none' "
             f"onerror=\"{html.escape(FIT_JS, quote=True)}\">",
             layout=widgets.Layout(display="none"))
-        root = widgets.Box([figure_column, side_box, self.fit_probe, self.figure_text, loader],
-                           layout=widgets.Layout(flex_flow="row wrap",
-                                                 align_items="flex-start",
-                                                 max_width="100%"))
+        root = widgets.HBox([figure_column, side_box, self.fit_probe, self.figure_text, loader],
+                            layout=widgets.Layout(flex_flow="row wrap",
+                                                  align_items="flex-start",
+                                                  max_width="100%"))
         root.add_class("lesson-app")
         if name:
             root.add_class(name)
