@@ -455,6 +455,14 @@ class Session:
         for j, text in enumerate(pair):
             tag = f"btn-{j}-{text}"
             if page.evaluate(JS_TAG_BUTTON, [text, tag]) is None:
+                # behind an app's "More controls" (lesson 1's views): opened as a person would
+                more = page.locator("button", has_text="More controls")
+                for k in range(more.count()):
+                    found = page.evaluate(JS_TAG_BUTTON, [text, tag]) is not None
+                    if not found and more.nth(k).is_visible():
+                        more.nth(k).click()
+                        page.wait_for_timeout(300)
+            if page.evaluate(JS_TAG_BUTTON, [text, tag]) is None:
                 return self._unavailable(what, f"button '{text}' not found")
             locs.append(page.locator(f'[data-bench="{tag}"]').first)
         locs[0].scroll_into_view_if_needed()
