@@ -97,6 +97,10 @@ HOOKS: tuple[Hook, ...] = (
          "messages other than updates go to ipywidgets' own handler"),
     Hook("ipywidgets", "ipywidgets.widgets.widget_selection:_Selection",
          "lessons_lib.apps.core.guard", "selection widgets are checked by index"),
+    # matplotlib: the canvas channel's guard
+    Hook("matplotlib", "matplotlib.cbook:CallbackRegistry().callbacks",
+         "lessons_lib.apps.core.guard",
+         "a pointer event goes through only when a lesson listens to it"),
     # matplotlib, in a pooled kernel's warm-up
     Hook("matplotlib", "matplotlib._pylab_helpers:Gcf.get_all_fig_managers", _SERVER,
          "the figures a pre-heated kernel draws before its student arrives"),

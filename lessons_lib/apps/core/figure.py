@@ -5,6 +5,8 @@
 * :func:`make_figure` creates an ipympl figure exactly once, without showing it, with no
   toolbar, no resize handle and no matplotlib key shortcuts: nothing on the canvas can switch
   it into a pan or zoom mode that would swallow the lesson's own clicks.
+  Its page channel goes through :func:`.guard.guard_canvas`: size and pixel ratio within
+  bounds, no toolbar or key messages.
 * :class:`DragHandler` turns press / move / release into a drag that always ends: on a
   release anywhere, when the pointer leaves the canvas, or on a move with no button held.
   The release is the drag's last move, so the page's rate limit on pointer moves
@@ -21,6 +23,7 @@ import matplotlib.pyplot as plt
 from matplotlib.text import Text
 
 from ..fastdraw import Painter, choose_throttle_ms
+from .guard import guard_canvas
 
 PALETTE = {
     "black": "#000000",
@@ -104,6 +107,7 @@ def make_figure(width: float, height: float, **kwargs) -> matplotlib.figure.Figu
     if handler is not None:            # 'p', 'o', 'l', 'k', 's' ... do nothing here
         canvas.mpl_disconnect(handler)
         manager.key_press_handler_id = None
+    guard_canvas(canvas)               # the page's size, pixel ratio and events, checked
     Painter.attach(fig)
     return fig
 

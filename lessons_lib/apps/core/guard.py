@@ -16,6 +16,14 @@ Each such echo cost a second update and picture, and one that arrived after a ne
 (Play, "Lock it", a drag) put the control back to the older one: "Lock it" ended at -89 with
 no lock, and a drag of lesson 3's car drew every position twice. :class:`EchoFilter` drops
 them (see there).
+
+Each figure's canvas talks to the page over a comm of its own (ipympl's protocol: pointer
+events, the view's handshake, its size and pixel ratio), which :func:`guard_canvas` puts
+behind the same kind of guard: only the messages a lesson needs get through
+(:data:`POINTER_EVENTS` the figure has handlers for, :data:`CANVAS_HANDSHAKE`), the size is
+kept within :data:`FIGURE_MIN_PX`..:data:`FIGURE_MAX_PX` and the pixel ratio within
+:data:`MIN_PIXEL_RATIO`..:data:`MAX_PIXEL_RATIO`, and no figure is ever drawn with more than
+:data:`PIXEL_BUDGET` pixels. Toolbar buttons (pan, zoom) and key presses are dropped.
 """
 
 from __future__ import annotations
@@ -43,6 +51,13 @@ FIGURE_MAX_PX = 2400
 #: The largest device-pixel ratio a figure is rendered for (a 4K screen at 150% is 3):
 #: beyond it the kernel would render and send many times the pixels for no visible gain.
 MAX_PIXEL_RATIO = 3.0
+#: The lowest device-pixel ratio a figure is rendered for: browsers report below 1 when
+#: zoomed out (0.5 at 50%); 0 made every draw fail.
+MIN_PIXEL_RATIO = 0.25
+#: The most pixels one draw of one figure may have (width x height x ratio squared): 2048 x
+#: 2048, a 16 MB frame. Lesson 1 drawn at this size took about 70 MB more and 0.25 s a draw;
+#: a larger request is drawn smaller (same shape) so that the kernel never pays more.
+PIXEL_BUDGET = 2048 * 2048
 
 
 def _label(w: widgets.Widget) -> str:
@@ -205,7 +220,8 @@ def handle_message(w: widgets.Widget, on_refused: Callable[[str], None], msg: di
 def guard_widget(w: widgets.Widget, on_refused: Callable[[str], None]) -> bool:
     """Route ``w``'s widget messages through :func:`handle_message` (once). True if guarded.
 
-    The ipympl canvas and its toolbar keep their own protocol and are left alone.
+    The ipympl canvas and its toolbar keep their own protocol: :func:`guard_canvas` guards
+    those (:func:`~.figure.make_figure` calls it for every figure).
     """
     comm = getattr(w, "comm", None)
     if comm is None or getattr(comm, "_lesson_guarded", False):
@@ -219,5 +235,239 @@ def guard_widget(w: widgets.Widget, on_refused: Callable[[str], None]) -> bool:
     return True
 
 
-__all__ = ["FIGURE_MAX_PX", "FIGURE_MIN_PX", "MAX_PIXEL_RATIO", "EchoFilter", "allowed_keys",
-           "check_update", "guard_widget", "handle_message"]
+# -- the canvas channel -------------------------------------------------------------------
+
+#: The page's pointer messages and the matplotlib event each becomes. One goes through only
+#: when something besides matplotlib's own bookkeeping listens to that event on the figure
+#: (a lesson's drag, click or hover); the rest would only cost a message's work.
+POINTER_EVENTS = {
+    "button_press": "button_press_event",
+    "button_release": "button_release_event",
+    "dblclick": "button_press_event",
+    "motion_notify": "motion_notify_event",
+    "figure_enter": "figure_enter_event",
+    "figure_leave": "figure_leave_event",
+    "scroll": "scroll_event",
+}
+#: The view's handshake with the kernel (ipympl): it is shown, asks for the picture, says it
+#: received a frame, goes away.
+CANVAS_HANDSHAKE = frozenset({"initialized", "refresh", "draw", "send_image_mode", "ack",
+                              "closing"})
+#: The pixel ratio messages (ipympl sends both), by the key that carries the ratio.
+RATIO_MESSAGES = {"set_device_pixel_ratio": "device_pixel_ratio", "set_dpi_ratio": "dpi_ratio"}
+#: Canvas state the page syncs back: the zoom rectangle it drew and its copy of the image.
+CANVAS_STATE = frozenset({"_rubberband_x", "_rubberband_y", "_rubberband_width",
+                          "_rubberband_height", "_data_url"})
+#: Keys a page's pointer event may hold down.
+MODIFIERS = frozenset({"ctrl", "alt", "shift", "meta", "super"})
+#: A pointer farther than this (pixels) from the figure's corner is not a pointer.
+POINTER_REACH = 100_000
+#: The most a wheel event may scroll (ipympl sends one step, +1 or -1).
+MAX_SCROLL_STEP = 100
+
+
+def _finite(content: dict, key: str, what: str) -> float:
+    value = content.get(key)
+    if not is_number(value) or not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number, not {short(value)}")
+    return float(value)
+
+
+def _whole(content: dict, key: str, lo: int, hi: int) -> int:
+    value = content.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{key} must be a whole number from {lo} to {hi}, not {short(value)}")
+    return value
+
+
+def _listens(canvas, event: str) -> bool:
+    """Does anything but matplotlib's (and ipympl's) own bookkeeping handle ``event``?"""
+    for ref in list(canvas.callbacks.callbacks.get(event, {}).values()):
+        func = ref()
+        func = getattr(func, "__func__", func)
+        module = getattr(func, "__module__", "") or ""
+        if func is not None and not module.startswith(("matplotlib.", "ipympl.")):
+            return True
+    return False
+
+
+def check_pointer(content: dict) -> dict:
+    """A page's pointer or wheel event with every field checked (ValueError otherwise), in
+    the form matplotlib reads: coordinates, button, buttons held, modifiers, wheel step."""
+    clean = {"type": content["type"]}
+    for key in ("x", "y"):
+        clean[key] = _finite(content, key, f"the pointer's {key}")
+        if abs(clean[key]) > POINTER_REACH:
+            raise ValueError(f"the pointer's {key} = {short(clean[key])} is off the figure")
+    clean["button"] = _whole(content, "button", 0, 4)
+    clean["buttons"] = _whole(content, "buttons", 0, 31)
+    modifiers = content.get("modifiers", [])
+    if not isinstance(modifiers, list) or len(modifiers) > len(MODIFIERS) or \
+            not all(isinstance(m, str) and m in MODIFIERS for m in modifiers):
+        raise ValueError(f"modifiers must be a list of {', '.join(sorted(MODIFIERS))}")
+    clean["modifiers"] = list(modifiers)
+    if content["type"] == "scroll":
+        clean["step"] = _finite(content, "step", "the wheel step")
+        if abs(clean["step"]) > MAX_SCROLL_STEP:
+            raise ValueError(f"the wheel step {short(clean['step'])} is too large")
+    return clean
+
+
+def clamp_ratio(value) -> float:
+    """A page's device pixel ratio within :data:`MIN_PIXEL_RATIO`..:data:`MAX_PIXEL_RATIO`
+    (ValueError for anything that is not a finite number)."""
+    if not is_number(value) or not math.isfinite(value):
+        raise ValueError(f"the pixel ratio must be a finite number, not {short(value)}")
+    return min(max(float(value), MIN_PIXEL_RATIO), MAX_PIXEL_RATIO)
+
+
+def fit_size(width: float, height: float, ratio: float) -> tuple[int, int]:
+    """The figure size (CSS px) to draw for a page that asks for ``width`` x ``height`` at
+    ``ratio``: each side within :data:`FIGURE_MIN_PX`..:data:`FIGURE_MAX_PX`, then made
+    smaller, same shape, until it fits :data:`PIXEL_BUDGET` at that ratio."""
+    w = min(max(float(width), FIGURE_MIN_PX), FIGURE_MAX_PX)
+    h = min(max(float(height), FIGURE_MIN_PX), FIGURE_MAX_PX)
+    area = PIXEL_BUDGET / (ratio * ratio)           # CSS px the budget allows
+    if w * h > area:
+        shrink = math.sqrt(area / (w * h))
+        w, h = max(w * shrink, FIGURE_MIN_PX), max(h * shrink, FIGURE_MIN_PX)
+        # a side held at the minimum: the other takes what the budget leaves
+        if w * h > area:
+            if w <= FIGURE_MIN_PX:
+                h = area / w
+            else:
+                w = area / h
+    return int(w), int(h)   # floored: within the budget
+
+
+def _css_size(canvas) -> tuple[float, float]:
+    return tuple(canvas.get_width_height(physical=False))
+
+
+def _custom(content: dict) -> dict:
+    return {"content": {"data": {"method": "custom", "content": content}}, "buffers": []}
+
+
+def check_canvas_message(canvas, content) -> list[dict]:
+    """The messages to apply for one custom message from a canvas's page: none (dropped),
+    the message (checked, maybe clamped), or a resize to keep within the budget and then
+    the message. Raises ValueError, one sentence, for a message a lesson does not take."""
+    kind = content.get("type") if isinstance(content, dict) else None
+    if not isinstance(kind, str):
+        raise ValueError("was sent a message without a type")
+    if kind in CANVAS_HANDSHAKE:
+        return [{"type": kind}]
+    if kind in POINTER_EVENTS:
+        if not _listens(canvas, POINTER_EVENTS[kind]):
+            return []
+        return [check_pointer(content)]
+    if kind in RATIO_MESSAGES:
+        asked = content.get(RATIO_MESSAGES[kind])
+        ratio = clamp_ratio(asked)
+        if ratio != asked:
+            log.info("figure %s: pixel ratio %s taken as %s", _figure(canvas), short(asked),
+                     short(ratio))
+        out = []
+        w, h = _css_size(canvas)
+        if w * h * ratio * ratio > PIXEL_BUDGET:
+            fitted = fit_size(w, h, ratio)
+            log.info("figure %s: %gx%g px at ratio %s is over the pixel budget; drawn at "
+                     "%dx%d", _figure(canvas), w, h, short(ratio), *fitted)
+            out.append({"type": "resize", "width": fitted[0], "height": fitted[1]})
+        return [*out, {"type": kind, RATIO_MESSAGES[kind]: ratio}]
+    if kind == "resize":
+        asked = (_finite(content, "width", "the width"), _finite(content, "height",
+                                                                    "the height"))
+        fitted = fit_size(*asked, canvas.device_pixel_ratio)
+        if fitted != (int(asked[0]), int(asked[1])):
+            log.info("figure %s: resize to %sx%s px taken as %dx%d", _figure(canvas),
+                     short(asked[0]), short(asked[1]), *fitted)
+        return [{"type": "resize", "width": fitted[0], "height": fitted[1]}]
+    if kind in ("toolbar_button", "key_press", "key_release"):
+        raise ValueError(f"takes no {kind.replace('_', ' ')}s (no pan, zoom or shortcuts "
+                         "in a lesson)")
+    raise ValueError(f"takes no {short(kind)} messages")
+
+
+def _figure(canvas) -> str:
+    number = getattr(canvas.figure, "number", None)
+    label = canvas.figure.get_label() or (f"#{number}" if number is not None else "")
+    return label or f"at {id(canvas.figure):#x}"
+
+
+def _check_canvas_state(state) -> None:
+    if not isinstance(state, dict):
+        raise ValueError("was sent a malformed update")
+    extra = sorted(set(state) - CANVAS_STATE)
+    if extra:
+        raise ValueError(f"cannot be given {', '.join(extra)} from the page")
+    for key, value in state.items():
+        if key == "_data_url":
+            if not isinstance(value, str):
+                raise ValueError(f"takes the image as text, not {short(value)}")
+        elif not is_number(value) or not math.isfinite(value):
+            raise ValueError(f"takes a finite {key}, not {short(value)}")
+
+
+def handle_canvas_message(canvas, msg: dict) -> None:
+    """Apply one message from a canvas's page if a lesson takes it (see
+    :func:`check_canvas_message`); anything else is dropped with one line in the log."""
+    content = msg.get("content") if isinstance(msg, dict) else None
+    data = content.get("data") if isinstance(content, dict) else None
+    if not isinstance(data, dict):
+        return
+    method = data.get("method")
+    try:
+        if method == "request_state":
+            todo = [msg]
+        elif method == "update":
+            _check_canvas_state(data.get("state"))
+            if data.get("buffer_paths"):
+                raise ValueError("cannot be given binary data from the page")
+            todo = [msg]
+        elif method == "custom":
+            todo = [_custom(c) for c in check_canvas_message(canvas, data.get("content"))]
+        else:
+            raise ValueError(f"takes no {short(method)} method")
+    except ValueError as exc:
+        log.info("figure %s dropped a page message: %s", _figure(canvas), exc)
+        return
+    for one in todo:
+        try:
+            canvas._handle_msg(one)
+        except Exception as exc:  # a malformed message must not reach the page
+            log.info("figure %s: a page message failed: %s", _figure(canvas), exc)
+
+
+def _drop_toolbar_message(toolbar, msg: dict) -> None:
+    data = (msg.get("content") or {}).get("data") if isinstance(msg, dict) else None
+    method = data.get("method") if isinstance(data, dict) else None
+    if method == "request_state":
+        toolbar._handle_msg(msg)
+        return
+    log.info("the hidden toolbar dropped a page message (%s): no pan or zoom in a lesson",
+             short(method))
+
+
+def guard_canvas(canvas) -> bool:
+    """Route an ipympl canvas's page messages (and its hidden toolbar's) through
+    :func:`handle_canvas_message` (once). True if guarded; False for a canvas without a comm
+    (no ipympl) or one already guarded."""
+    comm = getattr(canvas, "comm", None)
+    if comm is None or getattr(comm, "_lesson_guarded", False) or \
+            not hasattr(canvas, "_handle_msg"):
+        return False
+    comm.on_msg(functools.partial(handle_canvas_message, canvas))
+    comm._lesson_guarded = True
+    toolbar = getattr(canvas, "toolbar", None)
+    tcomm = getattr(toolbar, "comm", None)
+    if tcomm is not None and not getattr(tcomm, "_lesson_guarded", False):
+        tcomm.on_msg(functools.partial(_drop_toolbar_message, toolbar))
+        tcomm._lesson_guarded = True
+    return True
+
+
+__all__ = ["CANVAS_HANDSHAKE", "FIGURE_MAX_PX", "FIGURE_MIN_PX", "MAX_PIXEL_RATIO",
+           "MIN_PIXEL_RATIO", "PIXEL_BUDGET", "POINTER_EVENTS", "EchoFilter", "allowed_keys",
+           "check_canvas_message", "check_pointer", "check_update", "clamp_ratio", "fit_size",
+           "guard_canvas", "guard_widget", "handle_canvas_message", "handle_message"]
