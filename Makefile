@@ -37,10 +37,12 @@ voila: $(STAMP)
 # For a room: all interfaces, a random token, the address printed in block letters.
 # `make classroom LESSON=02_euler_vs_slerp STUDENTS=30` pre-heats one kernel per student for
 # today's lesson (one for every other notebook) and refills only once the room has arrived.
+# Each kernel runs under a memory cap (lessons_server/memcap.py); MEMORY_MB=1536 changes it.
 LESSON   ?=
 STUDENTS ?= 10
+MEMORY_MB ?=
 classroom: $(STAMP)
-	$(BIN)/python -m lessons_server.room --port=$(PORT) $(if $(LESSON),--lesson=$(LESSON) --students=$(STUDENTS))
+	$(BIN)/python -m lessons_server.room --port=$(PORT) $(if $(LESSON),--lesson=$(LESSON) --students=$(STUDENTS)) $(if $(MEMORY_MB),--memory-mb=$(MEMORY_MB))
 
 # A trial JupyterHub of deploy/jupyterhub_config.py on loopback (docs/hub.md): a throwaway
 # password, the address printed. hub-setup installs JupyterHub (the `hub` extra) and the

@@ -36,6 +36,7 @@ TESTED = {
     "voila": "0.5",
     "jupyter-server": "2.21",
     "tornado": "6.6",
+    "ipykernel": "7.4",
 }
 
 _TEXT = "lessons_lib.apps.fastdraw.textcache"
@@ -101,6 +102,9 @@ HOOKS: tuple[Hook, ...] = (
     Hook("matplotlib", "matplotlib.cbook:CallbackRegistry().callbacks",
          "lessons_lib.apps.core.guard",
          "a pointer event goes through only when a lesson listens to it"),
+    # ipykernel: a room kernel that reached its memory cap says so in the server's log
+    Hook("ipykernel", "ipykernel.iostream:OutStream()._original_stdstream_copy",
+         "lessons_server.memcap", "the server log's descriptor, kept apart from the page's"),
     # matplotlib, in a pooled kernel's warm-up
     Hook("matplotlib", "matplotlib._pylab_helpers:Gcf.get_all_fig_managers", _SERVER,
          "the figures a pre-heated kernel draws before its student arrives"),

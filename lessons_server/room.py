@@ -87,7 +87,7 @@ def banner(host: str, port: int, token: str) -> str:
 
 
 def voila_argv(args: argparse.Namespace, token: str) -> list[str]:
-    argv = [str(NOTEBOOKS), "--no-browser", f"--port={args.port}", f"--Voila.ip={args.ip}",
+    argv = [str(args.notebooks), "--no-browser", f"--port={args.port}", f"--Voila.ip={args.ip}",
             f"--token={token}", "--VoilaConfiguration.template=lessons"]
     if args.no_preheat:
         argv.append("--VoilaConfiguration.preheat_kernel=False")
@@ -99,9 +99,11 @@ def pools(args: argparse.Namespace) -> dict | None:
     if not args.lesson or args.no_preheat:
         return None
     name = args.lesson if args.lesson.endswith(".ipynb") else args.lesson + ".ipynb"
-    if not (NOTEBOOKS / name).is_file():
-        known = ", ".join(p.stem for p in sorted(NOTEBOOKS.glob("*.ipynb")))
-        raise SystemExit(f"--lesson {args.lesson!r}: no notebooks/{name}; one of: {known}")
+    if not (args.notebooks / name).is_file():
+        known = ", ".join(p.stem for p in sorted(args.notebooks.glob("*.ipynb")))
+        where = args.notebooks.relative_to(ROOT) if args.notebooks.is_relative_to(ROOT) \
+            else args.notebooks
+        raise SystemExit(f"--lesson {args.lesson!r}: no {where}/{name}; one of: {known}")
     if args.students < 1:
         raise SystemExit(f"--students must be at least 1, got {args.students}")
     if args.default_pool < 0:
@@ -124,6 +126,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
                    help="pre-heated kernels for every other notebook (default 1)")
     p.add_argument("--no-preheat", action="store_true",
                    help="start each student's kernel on demand (least memory, slowest pages)")
+    p.add_argument("--memory-mb", type=int, default=None,
+                   help="cap on each kernel's memory (address space) in MB; a kernel that "
+                        "reaches it stops alone and its page offers a reload (default "
+                        "%(default)s: lessons_server.memcap.DEFAULT_MEMORY_MB; 0: no cap)")
+    p.add_argument("--notebooks", type=Path, default=NOTEBOOKS,
+                   help="serve the notebooks in this folder (default: the lessons)")
     p.add_argument("--token", help="use this token instead of a random one")
     p.add_argument("--print-only", action="store_true",
                    help="print the banner and the Voila arguments, do not serve")
@@ -133,7 +141,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--no-gzip-cache", action="store_true",
                    help="gzip every response anew (to measure what compressing each "
                         "static file once saves)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    args.notebooks = args.notebooks.resolve()
+    if not args.notebooks.is_dir():
+        raise SystemExit(f"--notebooks {args.notebooks}: no such folder")
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     if pool_config:
         config.VoilaKernelManager.kernel_pools_config = pool_config
     config.VoilaKernelManager.refill_after = args.refill_after
+    print(memory_cap(config, args.memory_mb), flush=True)
     if not args.no_preheat:
         print(f"\n  Pre-heating kernels ({describe(pool_config)}); the address follows "
               "when they are ready.\n", flush=True)
@@ -162,6 +175,26 @@ def main(argv: list[str] | None = None) -> int:
                                   gzip_cache=not args.no_gzip_cache)
     voila_class.launch_instance(argv=voila_argv(args, token), config=config)
     return 0
+
+
+def memory_cap(config, memory_mb: int | None) -> str:
+    """Start every kernel under a memory cap (:mod:`lessons_server.memcap`), never restart
+    one that died (its page offers a reload instead); what to tell the teacher."""
+    from lessons_server import memcap
+
+    mb = memcap.DEFAULT_MEMORY_MB if memory_mb is None else memory_mb
+    if mb < 0 or 0 < mb < 256:
+        raise SystemExit(f"--memory-mb must be 0 (no cap) or at least 256, got {mb}")
+    config.KernelRestarter.restart_limit = 0
+    if not mb:
+        return "  Kernels start without a memory cap (--memory-mb 0)."
+    if not memcap.can_cap():
+        return (f"  This system cannot cap a kernel's memory ({sys.platform}): kernels start "
+                "without one.")
+    config.MultiKernelManager.kernel_manager_class = "lessons_server.memcap.CappedKernelManager"
+    config.CappedKernelManager.memory_mb = mb
+    return (f"  Each kernel may use up to {mb} MB of address space; one that reaches it "
+            "stops alone and its page offers a reload.")
 
 
 def describe(pool_config: dict | None) -> str:

@@ -40,7 +40,7 @@ from ..fastdraw import Painter
 from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
 from .figure import PALETTE, in_kernel, pace_pointer
 from .gif import GifExport
-from .guard import guard_widget
+from .guard import guard_widget, out_of_memory
 from .layout import FitLayout
 
 log = logging.getLogger("lessons_lib.apps")
@@ -384,6 +384,9 @@ class LessonApp(GifExport, FitLayout):
                 return fn(*args, **kwargs)
             except ValueError as exc:
                 self.show_message(str(exc))
+            except MemoryError as exc:  # in a room's capped kernel this ends the kernel
+                out_of_memory(exc)
+                self.show_message("Out of memory: that was more than this page may use.")
             except Exception as exc:  # a learner's page never shows a traceback
                 log.exception("callback %s failed", getattr(fn, "__name__", fn))
                 self.show_message(f"Something went wrong ({type(exc).__name__}): {exc}")

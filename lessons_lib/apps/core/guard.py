@@ -31,6 +31,8 @@ from __future__ import annotations
 import functools
 import logging
 import math
+import os
+import sys
 from collections import deque
 from collections.abc import Callable
 
@@ -235,6 +237,20 @@ def guard_widget(w: widgets.Widget, on_refused: Callable[[str], None]) -> bool:
     return True
 
 
+#: Set (to the cap in MiB) in a room kernel's environment: the kernel runs under a memory
+#: cap (lessons_server.memcap) and a MemoryError ends it.
+MEMORY_CAP_ENV = "LESSONS_MEMORY_CAP_MB"
+
+
+def out_of_memory(exc: MemoryError) -> None:
+    """A callback ran out of memory. In a room's kernel under a memory cap that ends the
+    kernel (nothing it holds can be trusted after a failed allocation; its page says so and
+    offers a reload): the cap's stop is reached through ``sys.excepthook``. Anywhere else
+    this returns, and the caller shows a one-line message as for any other error."""
+    if os.environ.get(MEMORY_CAP_ENV):
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+
+
 # -- the canvas channel -------------------------------------------------------------------
 
 #: The page's pointer messages and the matplotlib event each becomes. One goes through only
@@ -435,6 +451,9 @@ def handle_canvas_message(canvas, msg: dict) -> None:
     for one in todo:
         try:
             canvas._handle_msg(one)
+        except MemoryError as exc:
+            out_of_memory(exc)
+            log.info("figure %s: out of memory for a page message", _figure(canvas))
         except Exception as exc:  # a malformed message must not reach the page
             log.info("figure %s: a page message failed: %s", _figure(canvas), exc)
 
@@ -470,4 +489,5 @@ def guard_canvas(canvas) -> bool:
 __all__ = ["CANVAS_HANDSHAKE", "FIGURE_MAX_PX", "FIGURE_MIN_PX", "MAX_PIXEL_RATIO",
            "MIN_PIXEL_RATIO", "PIXEL_BUDGET", "POINTER_EVENTS", "EchoFilter", "allowed_keys",
            "check_canvas_message", "check_pointer", "check_update", "clamp_ratio", "fit_size",
-           "guard_canvas", "guard_widget", "handle_canvas_message", "handle_message"]
+           "guard_canvas", "guard_widget", "handle_canvas_message", "handle_message",
+           "out_of_memory"]
