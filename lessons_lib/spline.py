@@ -79,6 +79,21 @@ def _as_points(points) -> np.ndarray:
     return pts
 
 
+#: A point farther than this many spline sizes from a spline is searched for along its
+#: direction (:meth:`Spline._near`).
+FAR_SIZES = 1e6
+
+
+def _distances(points: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Distance from each row of ``points`` to ``q``, without squaring the differences (a
+    far point, 1e308 away, overflows a squared distance but not ``hypot``)."""
+    diff = points - q
+    out = np.abs(diff[:, 0])
+    for k in range(1, diff.shape[1]):
+        out = np.hypot(out, diff[:, k])
+    return out
+
+
 def _check_turns(steps_vec: np.ndarray, closed: bool) -> None:
     """Refuse points that walk straight back along the chord they came by (no curve does)."""
     n = np.linalg.norm(steps_vec, axis=1)
@@ -224,6 +239,12 @@ class Spline:
         self._inv_h = 1.0 / h
         self._n = n
         self._knot_points = samples
+        # a point farther than this from the centre is brought in along its direction before
+        # a closest-point search (see _near): at 1e308 every point of the spline is equally
+        # far in floating point, and the squares of the distances overflow
+        lo, hi = samples.min(axis=0), samples.max(axis=0)
+        self._centre = tuple(float(v) for v in (lo + hi) / 2) + (0.0,) * (3 - self.dim)
+        self._far = FAR_SIZES * max(float(np.max(hi - lo)), h)
         # the coefficients as Python tuples, for the scalar path: c[k][i] per axis
         c = self._cs.c  # (4, n, dim), highest power first, local variable t = s - s_i
         zeros = (0.0, 0.0, 0.0, 0.0)
@@ -302,20 +323,19 @@ class Spline:
             raise ValueError(f"point must have {self.dim} coordinates, got {p.shape[0]}")
         if not np.all(np.isfinite(p)):
             raise ValueError(f"point must be finite, got {p.tolist()}")
-        pz = float(p[2]) if self.dim == 3 else 0.0
+        px, py, pz = self._near(float(p[0]), float(p[1]), float(p[2]) if self.dim == 3 else 0.0)
         if hint is None:
-            d2 = np.sum((self._knot_points - p) ** 2, axis=1)
-            i = int(np.argmin(d2))
+            p = np.array([px, py, pz][: self.dim])
+            i = int(np.argmin(_distances(self._knot_points, p)))
             best_s, best_d = None, math.inf
             for s0 in (i * self._h - 0.5 * self._h, i * self._h + 0.5 * self._h):
-                s = self._refine(float(p[0]), float(p[1]), pz, s0,
-                                 s0 - 1.5 * self._h, s0 + 1.5 * self._h)
-                d = self._dist2(float(p[0]), float(p[1]), pz, s)
+                s = self._refine(px, py, pz, s0, s0 - 1.5 * self._h, s0 + 1.5 * self._h)
+                d = self._dist2(px, py, pz, s)
                 if d < best_d:
                     best_s, best_d = s, d
             return float(self.wrap(best_s))
         hint = check.real(hint, "hint", unit="m (a finite distance)")
-        return self.closest_near(float(p[0]), float(p[1]), pz, hint, window)
+        return self.closest_near(px, py, pz, hint, window)
 
     # -- fast path (pure Python floats) --------------------------------------------------
     def frame_at(self, s: float) -> SplineFrame:
@@ -368,6 +388,9 @@ class Spline:
             hint = check.real(hint, "hint", unit="m (a finite distance)")
         if self.dim == 2:
             z = 0.0
+        cx, cy, cz = self._centre
+        if abs(x - cx) > self._far or abs(y - cy) > self._far or abs(z - cz) > self._far:
+            x, y, z = self._near(x, y, z)
         hint = self.wrap(hint)  # a hint beyond an open end starts from that end
         lo, hi = hint - window, hint + window
         s = self._refine(x, y, z, hint, lo, hi)
@@ -377,13 +400,26 @@ class Spline:
             grid = np.linspace(lo, hi, max(3, int(2 * window * self._inv_h) + 1))
             pts = self._cs(self.wrap(grid))
             q = np.array([x, y, z][: self.dim])
-            k = int(np.argmin(np.sum((pts - q) ** 2, axis=1)))
+            k = int(np.argmin(_distances(pts, q)))
             s = self._refine(x, y, z, float(grid[k]), lo, hi)
         return self.wrap(s)
 
+    def _near(self, x: float, y: float, z: float) -> tuple[float, float, float]:
+        """``(x, y, z)``, or, when it is more than ``FAR_SIZES`` spline sizes from the
+        spline's centre, the point in the same direction at that distance: its nearest point
+        on the spline is the far point's to within what the floats can tell."""
+        cx, cy, cz = self._centre
+        dx, dy, dz = x - cx, y - cy, z - cz
+        if max(abs(dx), abs(dy), abs(dz)) <= self._far:
+            return x, y, z
+        k = self._far / math.hypot(dx, dy, dz)
+        return cx + dx * k, cy + dy * k, cz + dz * k
+
     def _dist2(self, px, py, pz, s):
+        """The distance from ``(px, py, pz)`` to the spline at ``s`` (``hypot``: a point
+        1e308 away is far, not an overflow)."""
         f = self.frame_at(s)
-        return (f.x - px) ** 2 + (f.y - py) ** 2 + (f.z - pz) ** 2
+        return math.hypot(f.x - px, f.y - py, f.z - pz)
 
     def _refine(self, px, py, pz, s, lo, hi):
         """Newton on g(s) = (S(s) - p) . S'(s) = 0, kept inside [lo, hi] (and the open ends)."""
@@ -440,6 +476,10 @@ class Spline:
             window = min(check.length(window, "window"), self.length)
         p = check.array(points, "points", (None, self.dim))
         hints = self.wrap(check.array(hints, "hints", (len(p),), what="distances (m)"))
+        centre = np.array(self._centre[: self.dim])
+        offset = np.abs(p - centre).max(axis=1)
+        for k in np.flatnonzero(offset > self._far):   # far points: as closest_near does
+            p[k] = self._near(*p[k].tolist(), *((0.0,) if self.dim == 2 else ()))[: self.dim]
         lo, hi = hints - window, hints + window
         if not self.closed:
             lo, hi = np.maximum(lo, 0.0), np.minimum(hi, self.length)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -229,3 +230,19 @@ def test_wrap_is_the_one_rule_for_floats_and_arrays():
                                [closed.length - 3.5, 7.0])
     with pytest.raises(ValueError, match="finite"):
         closed.wrap(float("inf"))
+
+
+@pytest.mark.parametrize("far", [1e7, 1e200, 1e308])
+def test_closest_distance_of_a_far_point_is_the_nearest_along_its_direction(far):
+    """Issue 30: (1e308, 1e308) raised OverflowError (a squared distance). A far point's
+    nearest point is the one the spline reaches furthest towards it, whatever the scale."""
+    s = Spline([(0, 0), (1, 0), (2, 1)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert s.closest_distance((far, far)) == pytest.approx(s.length)
+        assert s.closest_distance((-far, -far)) == 0.0
+        assert s.closest_distance((far, far), hint=1.0) == pytest.approx(1.0 + 0.25 * s.length)
+        assert s.closest_near_many([(far, far)], [1.0])[0] == pytest.approx(
+            1.0 + 0.25 * s.length)
+    # a moderately far point in the same direction has the same nearest point
+    assert s.closest_distance((1e4, 1e4)) == pytest.approx(s.closest_distance((far, far)))
