@@ -690,10 +690,72 @@ def _cross_many(a, b, c):
 
 # -- corridors given as polygons ------------------------------------------------------------
 def point_in_polygon(point, poly, tol: float = 1e-9) -> bool:
-    """True when ``point`` is inside or on a convex counter-clockwise polygon."""
+    """True when ``point`` is inside ``poly`` or within ``tol`` of its boundary.
+
+    ``poly`` is any simple polygon, its vertices in either order, convex or not. A polygon
+    whose edges cross (a bow tie) has no inside and is refused, as are repeated vertices
+    and one with no area. The geometry is moved to the polygon's first vertex and scaled by
+    its size first, so far from the origin or at any scale it is judged the same.
+    """
     p = check.array(poly, "poly", (None, 2), min_rows=3)
     q = _point(point, "point")
     tol = check.length(tol, "tol", allow_zero=True)
+    size = check.extent(p)
+    if not math.isfinite(size):
+        raise ValueError("poly is too large to measure (its size overflows): scale it down")
+    if size == 0.0:
+        raise ValueError("poly repeats a vertex: remove the duplicate")
+    a = (p - p[0]) / size
+    b = np.roll(a, -1, axis=0)
+    e = b - a
+    lens = np.hypot(e[:, 0], e[:, 1])
+    rel = check.tolerance(p, EPS, size) / size
+    if (lens <= rel).any():
+        raise ValueError("poly repeats a vertex: remove the duplicate")
+    far = a[int(np.argmax(np.hypot(a[:, 0], a[:, 1])))]
+    off_line = np.abs(a[:, 0] * far[1] - a[:, 1] * far[0]) / math.hypot(*far)
+    if off_line.max() <= rel:
+        raise ValueError("poly has no area (all its vertices are on one line)")
+    if _edges_cross(a, b):
+        raise ValueError("poly crosses itself (a bow tie has no inside): give a simple "
+                         "polygon, its edges meeting only at shared vertices")
+    with np.errstate(over="ignore"):
+        x = (q - p[0]) / size
+    if not np.isfinite(x).all():  # a point that far from a finite polygon is outside it
+        return False
+    near = float(_point_segment_distance(x[None], a, b).min())
+    if near * size <= tol or near <= rel:
+        return True
+    # crossing number: a ray to +x crosses the boundary an odd number of times from inside
+    up = (a[:, 1] > x[1]) != (b[:, 1] > x[1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at = a[:, 0] + (x[1] - a[:, 1]) * e[:, 0] / e[:, 1]
+    return bool(np.count_nonzero(up & (at > x[0])) % 2)
+
+
+def _edges_cross(a: np.ndarray, b: np.ndarray) -> bool:
+    """Do two edges a[i]-b[i] of a closed polygon that are not neighbours meet?"""
+    n = len(a)
+    if n < 4:
+        return False
+    c1 = _cross_many(a[:, None], b[:, None], a[None])   # [i, j]: edge j's ends seen
+    c2 = _cross_many(a[:, None], b[:, None], b[None])   # from edge i's line
+    sides = c1 * c2
+    meet = (sides <= 0) & (sides.T <= 0)
+    # on one line: they meet only if their extents overlap
+    collinear = (c1 == 0) & (c2 == 0)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    overlap = ((lo[:, None] <= hi[None]) & (lo[None] <= hi[:, None])).all(axis=-1)
+    meet &= ~collinear | overlap
+    i, j = np.triu_indices(n, 1)
+    apart = (j - i > 1) & ~((i == 0) & (j == n - 1))   # not sharing a vertex
+    return bool(meet[i[apart], j[apart]].any())
+
+
+def _inside_convex(q: np.ndarray, p: np.ndarray, tol: float = 1e-9) -> bool:
+    """:func:`point_in_polygon` for a polygon already checked to be convex and
+    counter-clockwise (:func:`check_polygon`, a navmesh's polygons): ``q`` left of (or
+    within ``tol`` of) every edge. No argument checks: the fast path for loops."""
     e = np.roll(p, -1, axis=0) - p
     c = e[:, 0] * (q[1] - p[:, 1]) - e[:, 1] * (q[0] - p[:, 0])
     return bool((c >= -tol * np.maximum(1.0, np.hypot(e[:, 0], e[:, 1]))).all())
@@ -707,10 +769,10 @@ def corridor_path(start, goal, polygons, radius: float = 0.0) -> np.ndarray:
     polys = [check_polygon(p, i) for i, p in enumerate(_sequence(polygons, 'polygons'))]
     if not polys:
         raise ValueError("the corridor is empty: give at least one polygon")
-    if not point_in_polygon(start, polys[0]):
+    if not _inside_convex(_point(start, "start"), polys[0]):
         raise ValueError(f"the start {_fmt(np.asarray(start, float))} is outside the first "
                          "polygon of the corridor")
-    if not point_in_polygon(goal, polys[-1]):
+    if not _inside_convex(_point(goal, "goal"), polys[-1]):
         raise ValueError(f"the goal {_fmt(np.asarray(goal, float))} is outside the last "
                          "polygon of the corridor")
     portals = portals_from_corridor(polys)

@@ -23,9 +23,9 @@ import shapely.geometry
 
 from . import validate as check
 from .funnel import (
+    _inside_convex,
     check_polygon,
     funnel,
-    point_in_polygon,
     portal_midpoint_path,
     portals_from_corridor,
     shrink_portals,
@@ -153,7 +153,7 @@ class NavMesh:
             return None
         order = np.argsort(np.hypot(*(self.centroids - p).T))
         for i in order:
-            if point_in_polygon(p, self.coords[i]):
+            if _inside_convex(p, self.coords[i]):
                 return int(i)
         return None
 
@@ -233,7 +233,7 @@ class NavMesh:
         for p, q in zip(pts[:-1], pts[1:], strict=True):
             d = q - p
             for _guard in range(4 * len(self.polygons) + 4):
-                if point_in_polygon(q, self.coords[cur], tol=1e-12):
+                if _inside_convex(q, self.coords[cur], tol=1e-12):
                     break
                 poly = self.coords[cur]
                 e = np.roll(poly, -1, axis=0) - poly

@@ -637,3 +637,34 @@ def test_push_corners_leaves_a_repeated_point_where_it_is():
         out = push_corners(path, 0.3)
     assert np.isfinite(out).all()
     assert np.allclose(out[1:3], [(1, 0), (1, 0)])
+
+
+def test_point_in_polygon_takes_any_simple_polygon_and_refuses_a_bow_tie():
+    """Issue 30: a clockwise square, a non-convex polygon and a bow tie all answered False.
+    Now either order and any simple shape is judged by its inside; a crossing one is
+    refused."""
+    from lessons_lib.funnel import point_in_polygon
+
+    square = [(0, 0), (1, 0), (1, 1), (0, 1)]
+    ell = [(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]
+    comb = [(0, 0), (5, 0), (5, 2), (4, 2), (4, 1), (3, 1), (3, 2), (2, 2), (2, 1), (1, 1),
+            (1, 2), (0, 2)]
+    for poly in (square, square[::-1]):
+        assert point_in_polygon((0.5, 0.5), poly)
+        assert point_in_polygon((1.0, 0.5), poly)          # on an edge
+        assert not point_in_polygon((1.5, 0.5), poly)
+    for poly in (ell, ell[::-1]):
+        assert point_in_polygon((0.5, 1.5), poly)
+        assert not point_in_polygon((1.5, 1.5), poly)      # the notch
+    assert [point_in_polygon((x + 0.5, 1.5), comb) for x in range(5)] == \
+        [True, False, True, False, True]
+    assert not point_in_polygon((1e308, 1e308), square)
+    far = [(x + 1e9, y - 1e9) for x, y in ell]
+    assert point_in_polygon((0.5 + 1e9, 1.5 - 1e9), far)
+    assert not point_in_polygon((1.5 + 1e9, 1.5 - 1e9), far)
+    with pytest.raises(ValueError, match="crosses itself"):
+        point_in_polygon((0.5, 0.4), [(0, 0), (1, 1), (1, 0), (0, 1)])
+    with pytest.raises(ValueError, match="no area"):
+        point_in_polygon((0.5, 0.0), [(0, 0), (1, 0), (2, 0)])
+    with pytest.raises(ValueError, match="repeats a vertex"):
+        point_in_polygon((0.5, 0.5), [(0, 0), (1, 0), (1, 0), (0, 1)])
