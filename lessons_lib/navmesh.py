@@ -176,7 +176,8 @@ class NavMesh:
         g = self._point(goal, "goal")
         ps = self._require(s, "start")
         pg = self._require(g, "goal")
-        blocked = {check.integer(b, "a blocked polygon index")
+        last = len(self.polygons) - 1
+        blocked = {check.integer(b, "a blocked polygon index", lo=0, hi=last)
                    for b in check.items(blocked, "blocked", "polygon indices")}
         if ps in blocked or pg in blocked:
             raise NoRouteError("the start or goal polygon is blocked")

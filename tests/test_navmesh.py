@@ -432,3 +432,11 @@ def test_turns_group_the_bends_round_one_obstacle_corner():
         turns(point, free, -1)
     with pytest.raises(ValueError, match="free"):
         turns(point, "floor")
+
+
+@pytest.mark.parametrize("bad", [[-1], [10**9], [True], [2.5]])
+def test_find_corridor_refuses_a_blocked_index_that_is_no_polygon(bad):
+    """Issue 30: blocked=[-1] and [10**9] were silently ignored."""
+    mesh = lesson_navmesh()
+    with pytest.raises(ValueError, match="blocked polygon index"):
+        mesh.find_corridor(ARTICLE_START, ARTICLE_GOAL, blocked=bad)
