@@ -217,7 +217,9 @@ def string_pull(path: Sequence, line_of_sight: Callable[[object, object], bool])
     From the current anchor, look at the farthest point first and step back until one is in
     sight; keep it and make it the new anchor. Neighbouring points of a valid path always see
     each other, so this never gets stuck; in the worst case it asks ``line_of_sight`` about
-    every pair, O(n^2) calls.
+    every pair, O(n^2) calls. A path whose neighbouring points do not see each other (grid
+    cells that are not neighbours, a jump through a wall) is refused with a ValueError
+    naming the first such pair.
     """
     try:
         if isinstance(path, str | bytes):
@@ -236,6 +238,10 @@ def string_pull(path: Sequence, line_of_sight: Callable[[object, object], bool])
         far = last
         while far > anchor + 1 and not line_of_sight(pts[anchor], pts[far]):
             far -= 1
+        if far == anchor + 1 and not line_of_sight(pts[anchor], pts[far]):
+            raise ValueError(f"points {anchor} and {far} of the path, {pts[anchor]!r:.40} and "
+                             f"{pts[far]!r:.40}, do not see each other: give a connected "
+                             "path (neighbouring grid cells, as grid_astar returns)")
         result.append(pts[far])
         anchor = far
     return result

@@ -239,14 +239,15 @@ def test_mismatched_sight_rule_lets_the_unit_graze_a_wall():
 def test_string_pull_counts_quadratic_checks_in_the_worst_case():
     calls = []
 
-    def never(a, b):
+    def neighbours_only(a, b):
         calls.append((a, b))
-        return False
+        return abs(a - b) == 1
 
     n = 30
-    pulled = string_pull(list(range(n)), never)
+    pulled = string_pull(list(range(n)), neighbours_only)
     assert pulled == list(range(n))
-    assert len(calls) == (n - 1) * (n - 2) // 2
+    # every pair farther apart, then each neighbour once (the path is connected)
+    assert len(calls) == (n - 1) * (n - 2) // 2 + (n - 1)
 
 
 def test_string_pull_bad_input():
@@ -280,3 +281,18 @@ def test_serpentine_grid_is_the_hard_case():
     assert c2 > 3.0 * c1  # doubling the path about quadruples the sight checks
     with pytest.raises(ValueError, match="n_walls"):
         serpentine_grid(-1)
+
+
+def test_string_pull_refuses_a_path_whose_neighbours_do_not_see_each_other():
+    """Issue 30: a "grid path" with a jump through a wall was pulled into a string through
+    the wall. Now the first pair that cannot see each other is named."""
+    grid = np.zeros((5, 5), bool)
+    grid[2, 0:4] = True                      # a wall across, open at x = 4
+    def sight(a, b):
+        return line_of_sight(grid, a, b)
+    with pytest.raises(ValueError, match="points 1 and 2 of the path"):
+        string_pull([(0, 0), (0, 1), (0, 3), (0, 4)], sight)
+    path = grid_astar(grid, (0, 0), (0, 4))
+    pulled = string_pull(path, sight)
+    assert pulled[0] == (0, 0) and pulled[-1] == (0, 4)
+    assert all(sight(a, b) for a, b in zip(pulled, pulled[1:], strict=False))
