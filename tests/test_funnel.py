@@ -668,3 +668,43 @@ def test_point_in_polygon_takes_any_simple_polygon_and_refuses_a_bow_tie():
         point_in_polygon((0.5, 0.0), [(0, 0), (1, 0), (2, 0)])
     with pytest.raises(ValueError, match="repeats a vertex"):
         point_in_polygon((0.5, 0.5), [(0, 0), (1, 0), (1, 0), (0, 1)])
+
+
+def test_corridor_path_checks_each_polygon_and_portal_once(monkeypatch):
+    """Issue 30: a 100,000-polygon strip took over 10 s. Every stage was linear; the
+    polygons were checked twice (33 us each) and the portals validated twice. Now the
+    polygons are checked in stacks and each stage runs once: counted here, not timed."""
+    import lessons_lib.funnel as fn
+
+    polys = strip_corridor(300, seed=2)
+    s, g = polys[0].mean(axis=0), polys[-1].mean(axis=0)
+    expected = corridor_path(s, g, polys)
+    calls = {"check_polygon": 0, "validate_portals": 0}
+    for name in calls:
+        original = getattr(fn, name)
+
+        def counting(*args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(fn, name, counting)
+    np.testing.assert_array_equal(fn.corridor_path(s, g, polys), expected)
+    assert calls == {"check_polygon": 0, "validate_portals": 1}
+
+
+def test_stacked_polygon_checks_refuse_what_check_polygon_refuses():
+    from lessons_lib.funnel import check_polygon, portals_from_corridor
+
+    polys = strip_corridor(20, seed=4)
+    bad_ones = {"clockwise": polys[7][::-1].copy(), "not convex": None, "repeats": None}
+    concave = polys[7].copy()
+    concave[1] = (7.3, 1.0)                  # a vertex pulled inside: not convex
+    repeat = np.vstack([polys[7][:1], polys[7]])
+    bad_ones["not convex"], bad_ones["repeats"] = concave, repeat
+    for what, bad in bad_ones.items():
+        with pytest.raises(ValueError) as scalar:
+            check_polygon(bad, 7)
+        with pytest.raises(ValueError) as stacked:
+            portals_from_corridor([*polys[:7], bad, *polys[8:]])
+        assert str(stacked.value) == str(scalar.value), what
+        assert "polygon 7" in str(stacked.value)
