@@ -37,6 +37,7 @@ TESTED = {
     "jupyter-server": "2.21",
     "tornado": "6.6",
     "ipykernel": "7.4",
+    "traitlets": "5.16",
 }
 
 _TEXT = "lessons_lib.apps.fastdraw.textcache"
@@ -98,6 +99,11 @@ HOOKS: tuple[Hook, ...] = (
          "messages other than updates go to ipywidgets' own handler"),
     Hook("ipywidgets", "ipywidgets.widgets.widget_selection:_Selection",
          "lessons_lib.apps.core.guard", "selection widgets are checked by index"),
+    # traitlets: a number control refuses NaN set from Python, as from the page
+    Hook("traitlets", "traitlets:HasTraits()._trait_validators", "lessons_lib.apps.core.guard",
+         "the widget's own validator (ipywidgets' clamp), called after the check"),
+    Hook("traitlets", "traitlets:HasTraits._register_validator", "lessons_lib.apps.core.guard",
+         "a per-widget validator for its value"),
     # matplotlib: the canvas channel's guard
     Hook("matplotlib", "matplotlib.cbook:CallbackRegistry().callbacks",
          "lessons_lib.apps.core.guard",

@@ -236,3 +236,30 @@ def test_the_issue_messages_leave_the_app_working(name):
         assert a.last_error is None, a.last_error
     finally:
         plt.close(a.fig)
+
+
+@pytest.mark.parametrize("name", APP_NAMES)
+def test_a_nan_set_from_python_is_refused_like_one_from_the_page(name):
+    """Issue 30: NaN set on a slider from Python was stored, and every later update of the
+    app failed on it. Now the control keeps its value and the app says why in one line."""
+    a = getattr(apps, name)()
+    try:
+        for w in sliders(a):
+            for bad in (math.nan, math.inf, None, "x"):
+                before = w.value
+                a.clear_message()
+                try:
+                    w.value = bad
+                except Exception:  # noqa: BLE001 - traitlets' own type error (an IntSlider)
+                    raised = True
+                else:
+                    raised = False
+                assert w.value == before, (w.description, bad)
+                if not raised:
+                    assert a.last_error and "keeps its value" in a.last_error, w.description
+        a.clear_message()
+        drawing = [w for w in sliders(a) if redraws(a, w)]
+        assert drawing or not sliders(a)
+        assert a.last_error is None, a.last_error
+    finally:
+        plt.close(a.fig)

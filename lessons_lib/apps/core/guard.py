@@ -219,6 +219,25 @@ def handle_message(w: widgets.Widget, on_refused: Callable[[str], None], msg: di
             w.send_state(keys)
 
 
+def refuse_non_finite(w: widgets.Widget, on_refused: Callable[[str], None]) -> None:
+    """A number control refuses NaN, infinity or a non-number set from Python, as it does
+    from the page: it keeps its value and ``on_refused`` says why (ipywidgets would store a
+    NaN, and every later update of the app would fail on it). Values out of range are left
+    to ipywidgets, which clamps them as before."""
+    previous = w._trait_validators.get("value")
+
+    def validate(obj, proposal):
+        value = proposal["value"]
+        if not is_number(value) or not math.isfinite(value):
+            reason = f"takes a finite number, not {short(value)}"
+            log.info("control %s refused %s from Python: %s", _label(w), short(value), reason)
+            on_refused(f"'{_label(w)}' {reason}; it keeps its value.")
+            return obj.value
+        return previous(obj, proposal) if previous is not None else value
+
+    w._register_validator(validate, ["value"])
+
+
 def guard_widget(w: widgets.Widget, on_refused: Callable[[str], None]) -> bool:
     """Route ``w``'s widget messages through :func:`handle_message` (once). True if guarded.
 
@@ -232,6 +251,8 @@ def guard_widget(w: widgets.Widget, on_refused: Callable[[str], None]) -> bool:
         return False
     if EchoFilter.applies(w):
         w._lesson_echoes = EchoFilter(w)
+    if hasattr(w, "min") and hasattr(w, "max") and "value" in w.traits():
+        refuse_non_finite(w, on_refused)
     comm.on_msg(functools.partial(handle_message, w, on_refused))
     comm._lesson_guarded = True
     return True
@@ -490,4 +511,4 @@ __all__ = ["CANVAS_HANDSHAKE", "FIGURE_MAX_PX", "FIGURE_MIN_PX", "MAX_PIXEL_RATI
            "MIN_PIXEL_RATIO", "PIXEL_BUDGET", "POINTER_EVENTS", "EchoFilter", "allowed_keys",
            "check_canvas_message", "check_pointer", "check_update", "clamp_ratio", "fit_size",
            "guard_canvas", "guard_widget", "handle_canvas_message", "handle_message",
-           "out_of_memory"]
+           "out_of_memory", "refuse_non_finite"]

@@ -4,7 +4,9 @@ button puts the app in the state it asks about."""
 
 from __future__ import annotations
 
+from ... import validate as check
 from ..core import ChoiceQuestion, NumberQuestion
+from ..core.controls import short
 from .app import PRESETS, FunnelApp
 
 ARTICLE = PRESETS[0].name
@@ -21,13 +23,29 @@ def _show(app: FunnelApp, preset: str, step: int):
     return show
 
 
-def _step_of(app: FunnelApp, preset: str, portal: int):
-    """The step of the preset's trace that first tests ``portal``."""
+def _check_app(app) -> FunnelApp:
+    if not isinstance(app, FunnelApp):
+        raise ValueError(f"app must be the lesson's FunnelApp, got {short(app)}")
+    return app
+
+
+def _state_of(app: FunnelApp, preset: str):
+    """The funnel the app computes for ``preset`` (its other controls as they are)."""
     from . import model
 
     values = next(p for p in PRESETS if p.name == preset).values
-    state = model.compute_funnel(app.params.replace(**values))
-    k = next(i for i, s in enumerate(state.steps) if s.portal == portal)
+    return model.compute_funnel(_check_app(app).params.replace(**values))
+
+
+def _step_of(app: FunnelApp, preset: str, portal: int):
+    """The step of the preset's trace that first tests ``portal``."""
+    state = _state_of(app, preset)
+    tested = sorted({s.portal for s in state.steps if s.portal >= 0})
+    portal = check.integer(portal, "portal", lo=tested[0], hi=tested[-1])
+    k = next((i for i, s in enumerate(state.steps) if s.portal == portal), None)
+    if k is None:
+        raise ValueError(f"portal {portal} is not tested in {preset!r}: choose one of "
+                         f"{', '.join(map(str, tested))}")
     return state, k
 
 
@@ -108,10 +126,7 @@ def _point(p) -> str:
 
 
 def rooms_corners_question(app: FunnelApp) -> NumberQuestion:
-    from . import model
-
-    values = next(p for p in PRESETS if p.name == ROOMS).values
-    state = model.compute_funnel(app.params.replace(**values))
+    state = _state_of(app, ROOMS)
     return NumberQuestion(
         "Predict before you look: going from the lower left corner of the map (1.2, 1.0) to "
         "the upper right (14.8, 9.0), how many times does the funnel path bend? (Start and "

@@ -12,6 +12,7 @@ import numpy as np
 import quaternion
 from matplotlib.figure import Figure
 
+from ... import validate as check
 from ...interpolation import angular_speed, nlerp, slerp
 from ...rotations import angle_between
 from ..core import PALETTE, rc_context
@@ -21,9 +22,20 @@ from ..core.figure import FIGURE_DPI
 TURNS = np.arange(5, 181, 5)
 
 
+#: The turns :func:`nlerp_pace` measures (degrees): a smaller one has speeds that round to
+#: zero, and past 180 the shortest way is the other way round.
+TURN_RANGE = (1e-3, 180.0)
+#: The most samples of one nlerp (and turns of one figure).
+MAX_SAMPLES = 100_001
+MAX_TURNS = 1000
+
+
 def nlerp_pace(turn_deg: float, samples: int = 401) -> tuple[float, float]:
     """For one nlerp of ``turn_deg`` about a fixed axis: (fastest / slowest speed, largest
     angle in degrees between nlerp's and slerp's pose at the same t)."""
+    turn_deg = check.real(turn_deg, "turn_deg", lo=TURN_RANGE[0], hi=TURN_RANGE[1],
+                          unit="degrees")
+    samples = check.integer(samples, "samples", lo=3, hi=MAX_SAMPLES)
     t = np.linspace(0.0, 1.0, samples)
     a = quaternion.one
     b = quaternion.from_rotation_vector([0.0, np.radians(turn_deg), 0.0])
@@ -35,7 +47,9 @@ def nlerp_pace(turn_deg: float, samples: int = 401) -> tuple[float, float]:
 
 def pace_figure(turns=TURNS) -> Figure:
     """Two panels: nlerp's speed ratio with the formula 1/cos²(θ/4), and its lag behind slerp."""
-    turns = np.asarray(turns, dtype=float)
+    turns = check.array(turns, "turns", (None,), min_rows=1, what="turns in degrees")
+    if len(turns) > MAX_TURNS:
+        raise ValueError(f"turns has {len(turns)} entries; at most {MAX_TURNS} fit a figure")
     measured = np.array([nlerp_pace(a) for a in turns])
     with rc_context():
         # 820 x 290 px like the other figures, at their dpi: 9 pt text is 14.5 px
@@ -63,6 +77,8 @@ def pace_figure(turns=TURNS) -> Figure:
 
 def png(fig: Figure) -> bytes:
     """A static figure as PNG bytes (what the notebook shows)."""
+    if not isinstance(fig, Figure):
+        raise ValueError(f"png takes a matplotlib Figure, got {type(fig).__name__}")
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=fig.dpi)
     return buf.getvalue()

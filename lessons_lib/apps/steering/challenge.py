@@ -13,11 +13,17 @@ from dataclasses import dataclass, replace
 import ipywidgets as widgets
 import numpy as np
 
+from ... import validate as check
 from ..core import PALETTE, LessonApp, Params, make_figure, rc_context
+from ..core.controls import short
 from ..core.exercise import hint_html, text_block
 from . import model
-from .app import PARAM_CONTROLS
+from .app import PARAM_CONTROLS, SteeringApp
 from .view import COLOURS
+
+#: The largest RMS crosstrack target (m): half the widest start offset the app allows.
+MAX_TARGET = model.MAX_OFFSET / 2
+_SPEC = {spec.name: spec for spec in SteeringApp.controls}
 
 #: The exercise's own starting point: badly tuned on purpose.
 START = {"look_ahead_base": 8.0, "look_ahead_speed_factor": 0.8, "heading_weight": 0.3,
@@ -58,9 +64,15 @@ class TuningChallenge(LessonApp):
 
     def __init__(self, track_name: str = "hairpin", speed: float = 12.0, target: float = 0.3,
                  start_offset: float = 2.0, **values) -> None:
+        if not isinstance(track_name, str):
+            raise ValueError(f"track_name must be a track's name, got {short(track_name)}")
         self.track_name = track_name
         model.road(track_name)  # an unknown track fails here, with the list of tracks
-        self.speed, self.target, self.start_offset = float(speed), float(target), start_offset
+        # the same ranges as the steering app's sliders; a target is an RMS error the car
+        # can miss (inf, or one as wide as the road, would count every tuning as solved)
+        self.speed = _SPEC["speed"].check(speed)
+        self.start_offset = _SPEC["start_offset"].check(start_offset)
+        self.target = check.length(target, "target", cap=MAX_TARGET)
         self.judged: Judged | None = None
         self.solved = False
         self.last_metrics: dict | None = None
