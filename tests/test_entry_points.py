@@ -59,3 +59,31 @@ def test_step_question_names_a_portal_that_is_not_tested(portal):
         assert step_question(app, 2) is not None
     finally:
         plt.close(app.fig)
+
+
+def test_fuzz_of_every_app_entry_point_gives_answers_or_clear_errors(tmp_path):
+    """The short run of tests/fuzz_apps.py (make bench runs the long one): every app's
+    constructor and public methods, the figure and exercise helpers, with sensible and
+    nasty arguments, in a memory-capped child with a CPU alarm per call: every outcome is
+    an answer without NaN or a one-line ValueError from lessons_lib, and every app still
+    redraws on a normal change afterwards."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    out = tmp_path / "fuzz.json"
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    run = subprocess.run([sys.executable, str(here / "fuzz_apps.py"), "--examples",
+                          os.environ.get("FUZZ_EXAMPLES", "6"), "--memory-mb", "2500",
+                          "--json", str(out)], capture_output=True, text=True, timeout=900,
+                         env=env, cwd=tmp_path)
+    assert out.exists(), run.stdout + run.stderr
+    report = json.loads(out.read_text())
+    assert report["others"] == [], run.stdout
+    counts = report["counts"]
+    assert {"GimbalApp", "TuningChallenge", "core.exercise", "steering.figures"} <= set(counts)
+    total = {k: sum(c.get(k, 0) for c in counts.values()) for k in ("valid", "refused")}
+    assert total["valid"] > 100 and total["refused"] > 100, total

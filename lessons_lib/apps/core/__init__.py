@@ -15,8 +15,8 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".controls": ("Choice", "Frame", "Params", "Preset", "Slider", "Toggle"),
     ".exercise": ("ChoiceQuestion", "NumberQuestion", "check_function", "in_voila",
                   "parse_number"),
-    ".figure": ("FONT_SIZE", "MIN_FONT_SIZE", "PALETTE", "DragHandler", "make_figure",
-                "rc_context", "use_ipympl"),
+    ".figure": ("FONT_SIZE", "MIN_FONT_SIZE", "PALETTE", "DragHandler", "figure_size",
+                "make_figure", "rc_context", "use_ipympl"),
     ".guard": ("guard_widget",),
     ".text": ("fmt_number",),
 })

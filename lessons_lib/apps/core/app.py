@@ -36,6 +36,7 @@ from contextlib import contextmanager
 
 import ipywidgets as widgets
 
+from ... import validate as check
 from ..fastdraw import Painter
 from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
 from .figure import PALETTE, in_kernel, pace_pointer
@@ -343,8 +344,14 @@ class LessonApp(GifExport, FitLayout):
 
     def panel_widget(self, name: str = "info", **layout) -> widgets.HTML:
         """The HTML widget that shows ``panel()``'s entry ``name`` (made on first use)."""
+        if not isinstance(name, str):
+            raise ValueError(f"a panel's name is text, not {short(name)}")
         if name not in self.panels:
-            self.panels[name] = widgets.HTML(layout=widgets.Layout(**layout))
+            try:
+                box = widgets.Layout(**layout)
+            except Exception as exc:  # traitlets' TraitError: a layout value it cannot take
+                raise ValueError(f"panel {name!r}: {str(exc).splitlines()[0][:120]}") from None
+            self.panels[name] = widgets.HTML(layout=box)
         return self.panels[name]
 
     def primary_names(self) -> list[str]:
@@ -363,6 +370,10 @@ class LessonApp(GifExport, FitLayout):
 
     # -- messages ---------------------------------------------------------------------------
     def show_message(self, text: str, kind: str = "error") -> None:
+        if not isinstance(text, str):
+            raise ValueError(f"a message is text, not {short(text)}")
+        if kind not in ("error", "info", "ok"):
+            raise ValueError(f"a message's kind is 'error', 'info' or 'ok', not {short(kind)}")
         colour = {"error": PALETTE["vermillion"], "info": PALETTE["blue"],
                   "ok": PALETTE["green"]}.get(kind, PALETTE["black"])
         icon = {"error": "&#9888;", "info": "&#8505;", "ok": "&#10003;"}.get(kind, "")
@@ -396,7 +407,10 @@ class LessonApp(GifExport, FitLayout):
 
     def set_enabled(self, name: str, enabled: bool, reason: str = "") -> None:
         """Grey a control out (with ``reason`` as its tooltip) or bring it back."""
-        w = getattr(self, name)
+        w = self._control(name)
+        enabled = check.flag(enabled, "enabled")
+        if not isinstance(reason, str):
+            raise ValueError(f"reason is text, not {short(reason)}")
         w.disabled = not enabled
         spec = self._specs.get(name)
         w.tooltip = (spec.help if spec is not None else None) if enabled else (reason or None)
@@ -464,8 +478,11 @@ class LessonApp(GifExport, FitLayout):
         """``value`` moved to the nearest step of slider ``name`` (within its current
         range): what the page's slider shows. A value set off its steps comes back from
         the page snapped, as a move of its own: a second compute and picture."""
-        w = getattr(self, name)
-        k = round((float(value) - w.min) / w.step)
+        w = self._control(name)
+        if not isinstance(w, widgets.FloatSlider | widgets.IntSlider):
+            raise ValueError(f"{name!r} is not a slider")
+        value = check.real(value, "value")
+        k = round((value - w.min) / w.step)
         return float(min(w.max, max(w.min, round(w.min + k * w.step, 12))))
 
     def request_update(self) -> None:
@@ -723,21 +740,34 @@ class LessonApp(GifExport, FitLayout):
         finally:
             self._linking = False
 
+    def _control(self, name) -> widgets.Widget:
+        """The control called ``name`` (a ValueError naming the controls otherwise)."""
+        names = [*self._specs, *([self.frame.name] if self.frame is not None else [])]
+        if not isinstance(name, str) or name not in names:
+            raise ValueError(f"{type(self).__name__} has no control {short(name)}; its "
+                             f"controls are {', '.join(names)}")
+        return getattr(self, name)
+
+    def _need_frame(self) -> None:
+        if self.frame is None:
+            raise ValueError("this app has no frame control, so there is nothing to animate")
+
     def pause(self) -> None:
+        self._need_frame()
         self.play.playing = False
         self._play_runs += 1               # a Play in the kernel stops before its next frame
         self._show_playing(False)
 
     def rewind(self) -> None:
         """Pause and go back to the first frame."""
+        self._need_frame()
         self.pause()
         self.set(**{self.frame.name: self.frame.min})
 
     def frame_values(self, step: int = 1) -> list:
         """The frame values from start to end (:meth:`frame_end`), every ``step``-th, the
         last always included."""
-        if self.frame is None:
-            raise ValueError("this app has no frame control, so there is nothing to animate")
+        self._need_frame()
         if isinstance(step, bool) or not isinstance(step, int) or step < 1:
             raise ValueError(f"step must be a positive whole number, not {short(step)}")
         last = self.play.max
@@ -748,5 +778,6 @@ class LessonApp(GifExport, FitLayout):
 
     def show_frame(self, value) -> None:
         """Move the frame control to ``value`` (checked) and draw it."""
+        self._need_frame()
         self.set(**{self.frame.name: value})
 

@@ -24,7 +24,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import ipywidgets as widgets
 import numpy as np
 
+from ... import validate as check
 from ...validate import is_number
+from .controls import short
 from .figure import PALETTE
 from .guard import guard_widget
 
@@ -84,6 +86,12 @@ def parse_number(text: str) -> float:
 class _Question:
     def __init__(self, prompt: str, hint: str, control: widgets.Widget,
                  show: Callable[[], None] | None = None, show_label: str = "Show this case"):
+        for value, what in ((prompt, "prompt"), (hint, "hint"), (show_label, "show_label")):
+            if not isinstance(value, str):
+                raise ValueError(f"{what} is text, not {short(value)}")
+        if show is not None and not callable(show):
+            raise ValueError(f"show must be a function of no argument (or None), not "
+                             f"{short(show)}")
         self.hint = hint
         self.control = control
         self.solved = False
@@ -122,9 +130,25 @@ class _Question:
     def judge(self, value) -> tuple[bool, str]:
         raise NotImplementedError
 
+    def _check_answer(self, value):
+        """``value`` as the control holds it (a number as text in a text box), or a
+        ValueError saying what the control takes."""
+        options = getattr(self.control, "options", None)
+        if options is not None:
+            if not isinstance(value, str) or value not in options:
+                raise ValueError(f"the answer must be one of {list(options)}, "
+                                 f"not {short(value)}")
+            return value
+        if isinstance(value, str):
+            return value
+        if not check.is_number(value):
+            raise ValueError(f"the answer must be a number or text, not {short(value)}")
+        return str(value)
+
     def submit(self, value=None) -> bool:
         """Check ``value`` (or the control's current value) and show the verdict."""
         if value is not None:
+            value = self._check_answer(value)
             self._submitting = True
             try:
                 self.control.value = value
@@ -154,6 +178,11 @@ class NumberQuestion(_Question):
             raise ValueError(f"answer must be a finite number, not {answer!r}")
         if not is_number(tol) or not math.isfinite(tol) or tol < 0:
             raise ValueError(f"tol must be a finite number >= 0, not {tol!r}")
+        if not isinstance(unit, str) or not isinstance(explain, str):
+            raise ValueError("unit and explain are text")
+        if wrong is not None and not (isinstance(wrong, Mapping) and all(
+                is_number(k) and isinstance(v, str) for k, v in wrong.items())):
+            raise ValueError("wrong maps wrong answers (numbers) to what they mean (text)")
         self.answer, self.tol, self.unit, self.explain = float(answer), float(tol), unit, explain
         self.wrong = {float(k): v for k, v in (wrong or {}).items()}
         for k in self.wrong:
@@ -183,8 +212,19 @@ class ChoiceQuestion(_Question):
     def __init__(self, prompt: str, options: Sequence[str] | Mapping[str, str | None],
                  answer: str, hint: str, explain: str = "",
                  show: Callable[[], None] | None = None) -> None:
-        reasons = dict(options) if isinstance(options, Mapping) else dict.fromkeys(options)
-        if answer not in reasons:
+        if isinstance(options, Mapping):
+            reasons = dict(options)
+        else:
+            reasons = dict.fromkeys(check.items(options, "options", "texts")) \
+                if all(isinstance(o, str) for o in check.items(options, "options", "texts")) \
+                else None
+        if reasons is None or len(reasons) < 2 or not all(
+                isinstance(k, str) and (v is None or isinstance(v, str))
+                for k, v in reasons.items()):
+            raise ValueError("options must be two or more texts (or text -> why it is wrong)")
+        if not isinstance(explain, str):
+            raise ValueError(f"explain is text, not {short(explain)}")
+        if not isinstance(answer, str) or answer not in reasons:
             raise ValueError(f"the answer {answer!r} is not one of the options {list(reasons)}")
         self.answer, self.explain, self.reasons = answer, explain, reasons
         control = widgets.RadioButtons(options=list(reasons), value=None,
@@ -194,6 +234,8 @@ class ChoiceQuestion(_Question):
     def judge(self, value) -> tuple[bool, str]:
         if value is None:
             return False, "Pick an option first."
+        if not isinstance(value, str):
+            raise ValueError(f"an answer is one of the options, not {short(value)}")
         if value == self.answer:
             return True, ("Right! " + self.explain).strip()
         why = self.reasons.get(value)
@@ -254,8 +296,14 @@ def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple], hi
     ``widget`` (the same exercise as a question), never a verdict on code the reader did not
     write. ``.ok`` is still set, for tests.
     """
+    if not callable(fn) or not callable(reference):
+        raise ValueError("fn and reference must be functions")
+    atol = check.length(atol, "atol", allow_zero=True)
+    cases = [tuple(c) if isinstance(c, list | tuple) else (c,)
+             for c in check.items(cases, "cases", "tuples of arguments")]
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"name is text, not {short(name)}")
     name = name or getattr(fn, "__name__", "your function")
-    cases = list(cases)
     failures = _run_cases(fn, reference, cases, atol, name)
     if in_voila():
         intro = widgets.HTML(

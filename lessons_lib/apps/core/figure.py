@@ -22,8 +22,9 @@ import matplotlib
 import matplotlib.pyplot as plt
 from matplotlib.text import Text
 
+from ... import validate as check
 from ..fastdraw import Painter, choose_throttle_ms
-from .guard import guard_canvas
+from .guard import FIGURE_MAX_PX, FIGURE_MIN_PX, guard_canvas
 
 PALETTE = {
     "black": "#000000",
@@ -78,6 +79,15 @@ def rc_context():
     return matplotlib.rc_context(_RC)
 
 
+def figure_size(width, height) -> tuple[float, float]:
+    """A figure's natural size (hundreds of CSS px, what inches are at 100 dpi), checked:
+    finite, and on the page within the canvas guard's :data:`~.guard.FIGURE_MIN_PX` to
+    :data:`~.guard.FIGURE_MAX_PX`."""
+    lo, hi = FIGURE_MIN_PX / 100, FIGURE_MAX_PX / 100
+    return (check.real(width, "width", lo=lo, hi=hi, unit="(hundreds of px)"),
+            check.real(height, "height", lo=lo, hi=hi, unit="(hundreds of px)"))
+
+
 def make_figure(width: float, height: float, **kwargs) -> matplotlib.figure.Figure:
     """Create one interactive figure, inside ``plt.ioff()`` so it is never shown twice.
 
@@ -90,6 +100,7 @@ def make_figure(width: float, height: float, **kwargs) -> matplotlib.figure.Figu
     then on (``set_data``, then :meth:`LessonApp.redraw`, or ``fig.canvas.draw_idle()``
     outside an app); it never re-creates it. Every draw goes through a :class:`Painter`.
     """
+    width, height = figure_size(width, height)
     use_ipympl()
     with plt.ioff(), matplotlib.rc_context(_RC):
         scale = 100.0 / FIGURE_DPI

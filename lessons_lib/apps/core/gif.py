@@ -17,6 +17,7 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
+from ... import validate as check
 from ...validate import is_number
 from .controls import short
 from .figure import MIN_FONT_SIZE
@@ -25,6 +26,10 @@ from .figure import MIN_FONT_SIZE
 GIF_MIN_WIDTH = 480
 #: The most frames ``save_gif`` writes in one call (from code); the button writes fewer.
 GIF_MAX_FRAMES = 2000
+#: The most pixels of all frames of one GIF together (frames x width x height): the writer
+#: holds every frame until the end, 3 bytes a pixel, so this is about 150 MB of the kernel's
+#: memory (a room kernel's cap is 1024 MiB) and a minute of drawing at most.
+GIF_PIXEL_BUDGET = 50_000_000
 #: Frame rates a GIF viewer plays faithfully.
 GIF_FPS_RANGE = (0.5, 50.0)
 
@@ -47,6 +52,8 @@ class GifExport:
 
     def gif_fps(self, step: int) -> float:
         """Real time when the frame is time (``seconds_per_unit``); else Play's own pace."""
+        self.frame_values(1)   # a ValueError for an app without frames
+        step = check.integer(step, "step", lo=1)
         spec = self.frame
         if spec.seconds_per_unit:
             fps = 1.0 / (step * spec.step * spec.seconds_per_unit)
@@ -76,7 +83,18 @@ class GifExport:
             dpi = self.gif_dpi()
         if isinstance(dpi, bool) or not isinstance(dpi, int) or not 20 <= dpi <= 300:
             raise ValueError(f"dpi must be a whole number from 20 to 300, not {short(dpi)}")
+        w, h = self.fig.get_size_inches() * dpi
+        if len(values) * w * h > GIF_PIXEL_BUDGET:
+            raise ValueError(f"{len(values)} frames of {w:.0f}x{h:.0f} px is more than a GIF "
+                             f"may hold ({GIF_PIXEL_BUDGET / 1e6:g} million pixels): use a "
+                             f"larger step or a smaller dpi")
+        if not isinstance(path, str | os.PathLike) or not os.fspath(path):
+            raise ValueError(f"path must be a file name, not {short(path)}")
         path = os.fspath(path)
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder) or os.path.isdir(path):
+            raise ValueError(f"cannot write a GIF to {path!r}: give a file name in a folder "
+                             "that exists")
         before = self.frame_value
         writer = PillowWriter(fps=fps)
         painter = getattr(self, "painter", None)

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import math
 
+from ... import validate as check
+
 
 def fmt_number(x: float, digits: int = 2, sign: bool = False) -> str:
     """``x`` rounded to ``digits`` decimals with a typographic minus, never '-0.00'; with
     ``sign`` a '+' for >= 0. A NaN or an infinity is a ValueError, never printed."""
+    if not check.is_number(x) or not math.isfinite(x):
+        raise ValueError(f"cannot print {x!r:.40} as a readout: give a finite number")
     x = float(x)
-    if not math.isfinite(x):
-        raise ValueError(f"cannot print {x} as a readout")
+    digits = check.integer(digits, "digits", lo=0, hi=12)
+    sign = check.flag(sign, "sign")
     text = f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
     if float(text) == 0:
         text = ("+" if sign else "") + f"{0:.{digits}f}"

@@ -14,6 +14,7 @@ import math
 import ipywidgets as widgets
 import numpy as np
 
+from ... import validate as check
 from ..core import (
     Choice,
     Frame,
@@ -21,6 +22,7 @@ from ..core import (
     Preset,
     Slider,
     Toggle,
+    figure_size,
     fmt_number,
     make_figure,
 )
@@ -173,7 +175,7 @@ class FunnelApp(LessonApp):
 
     def __init__(self, preset: str | None = None, *, width: float = 6.6, height: float = 4.25,
                  **controls) -> None:
-        self._size = (float(width), float(height))
+        self._size = figure_size(width, height)
         super().__init__(preset, **controls)
         self.go_to_end()
         # each radius's floor is built on its first visit (~50 ms, the slider's slowest
@@ -262,6 +264,7 @@ class FunnelApp(LessonApp):
 
     # -- stepping ---------------------------------------------------------------------------
     def nudge(self, delta: int) -> None:
+        delta = check.integer(delta, "delta")
         self.show_frame(int(min(max(self.step.value + delta, 0), self.step.max)))
 
     def go_to_end(self) -> None:
@@ -276,7 +279,7 @@ class FunnelApp(LessonApp):
         for name, p in (("start", start), ("goal", goal)):
             if p is None:
                 continue
-            x, y = (float(v) for v in p)
+            x, y = check.point(p, name).tolist()
             snapped = (self._on_floor_grid(name, x, y)
                        if math.isfinite(x) and math.isfinite(y)
                        and self.mesh.locate((x, y)) is not None else None)

@@ -10,6 +10,7 @@ from matplotlib.collections import PolyCollection
 
 from ... import funnel as fn
 from ... import pathsmooth as ps
+from ... import validate as check
 from ..core import PALETTE, make_figure, rc_context
 from .view import FLOOR_COLOUR, WALL_COLOUR, _plain_axes
 
@@ -43,6 +44,12 @@ def funnel_work(n_portals: int, seed: int = 1) -> tuple[int, int, float]:
 def cost_figure(string_cost, funnel_cost, width: float = 7.5, height: float = 3.0):
     """Work against input size on log-log axes: sight checks of string pulling, portal visits
     of the funnel (rows as returned by :func:`string_pull_work` and :func:`funnel_work`)."""
+    string_cost = check.array(string_cost, "string_cost", (None, 3), min_rows=1,
+                              what="rows (points, checks, ms)")
+    funnel_cost = check.array(funnel_cost, "funnel_cost", (None, 3), min_rows=1,
+                              what="rows (portals, visits, ms)")
+    if (string_cost[:, :2] <= 0).any() or (funnel_cost[:, :2] <= 0).any():
+        raise ValueError("sizes and counts must be positive: they go on log axes")
     fig = make_figure(width, height)
     with rc_context():
         ax = fig.add_subplot(1, 1, 1)
@@ -61,6 +68,13 @@ def cost_figure(string_cost, funnel_cost, width: float = 7.5, height: float = 3.
 def curve_figure(mesh, path, curve, off, width: float = 7.5, height: float = 3.9):
     """The funnel path, a Catmull-Rom curve through it, and the curve's samples that are off
     the floor, on the lesson map."""
+    from ...navmesh import NavMesh
+
+    if not isinstance(mesh, NavMesh):
+        raise ValueError(f"mesh must be a NavMesh, got {type(mesh).__name__}")
+    path = check.array(path, "path", (None, 2), min_rows=2)
+    curve = check.array(curve, "curve", (None, 2), min_rows=2)
+    off = check.array(off, "off", (None, 2))
     fig = make_figure(width, height)
     with rc_context():
         ax = fig.add_axes((0, 0, 1, 1))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
+from ... import validate as check
 from ..core import (
     Choice,
     DragHandler,
@@ -15,6 +16,7 @@ from ..core import (
     Preset,
     Slider,
     Toggle,
+    figure_size,
     fmt_number,
     make_figure,
 )
@@ -77,7 +79,7 @@ class GridApp(LessonApp):
 
     def __init__(self, preset: str | None = None, *, width: float = 6.0, height: float = 4.0,
                  **controls) -> None:
-        self._size = (float(width), float(height))
+        self._size = figure_size(width, height)
         self.grid = _GRID.copy()
         self._initial = _GRID.copy()
         super().__init__(preset, **controls)
@@ -126,6 +128,7 @@ class GridApp(LessonApp):
     def toggle_cell(self, x: int, y: int) -> None:
         """Add or remove a wall at cell (x, y); start and goal cells stay free."""
         h, w = self.grid.shape
+        x, y = check.integer(x, "x"), check.integer(y, "y")
         if not (0 <= x < w and 0 <= y < h):
             raise ValueError(f"cell ({x}, {y}) is outside the {w} x {h} grid")
         if (x, y) in (self.start, self.goal):

@@ -14,7 +14,9 @@ import asyncio
 import ipywidgets as widgets
 
 from ... import rotations as rot
-from ..core import Choice, LessonApp, Slider, make_figure
+from ... import validate as check
+from ..core import Choice, LessonApp, Slider, figure_size, make_figure
+from ..core.controls import short
 from . import model, panel
 from .view import RING_COLOURS, VIEWS, GimbalView
 
@@ -50,12 +52,14 @@ class GimbalApp(LessonApp):
                  target: model.Target | None = None, compact: bool = False,
                  **controls) -> None:
         order = controls.get("order", "YXZ")
+        if target is not None and not isinstance(target, model.Target):
+            raise ValueError(f"target must be a model.Target (or None), got {short(target)}")
         if target is not None and target.order != order:
             raise ValueError(f"the target is for order {target.order}, the app starts in "
                              f"{order}: give both the same order")
         self.target = target
-        self.compact = bool(compact)
-        self._size = (float(width), float(height))
+        self.compact = check.flag(compact, "compact")
+        self._size = figure_size(width, height)
         self._lock_run: tuple[str, str, list[float]] | None = None
         self._lock_task: asyncio.Future | None = None
         super().__init__(preset, **controls)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ... import rotations as rot
+from ... import validate as check
 
 #: The badge says "near lock" while the outer and inner axes are closer than this (the
 #: middle ring beyond 80 degrees). There a turn about the weakest direction already costs
@@ -107,6 +108,7 @@ def reach_target(order: str = "YXZ", turn_deg: float = 40.0) -> Target:
     can do that from the start (:func:`best_single_ring`); the angles of the target, read
     back exactly, say how the three rings together can."""
     rot.check_order(order)
+    turn_deg = check.real(turn_deg, "turn_deg", lo=-180.0, hi=180.0, unit="degrees")
     start = {"yaw": 0.0, "pitch": 0.0, "roll": 0.0, rot.middle_angle_name(order): 90.0}
     start = (start["yaw"], start["pitch"], start["roll"])
     R0 = rot.euler_to_matrix(*start, order)

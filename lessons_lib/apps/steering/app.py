@@ -18,6 +18,7 @@ import time
 
 import ipywidgets as widgets
 
+from ... import validate as check
 from ..core import (
     PALETTE,
     Choice,
@@ -220,7 +221,8 @@ class SteeringApp(LessonApp):
         the sliders' steps (the page would snap it there and send that back as a second
         move); the panel says when the point was off the road or beyond an open road's
         ends."""
-        placed = model.place(self.spline, float(x), float(y))
+        placed = model.place(self.spline, check.real(x, "x", unit="m"),
+                             check.real(y, "y", unit="m"))
         self.placement_note, self._placed_with = placed.note, _others(self.params)
         self.set(start_distance=self.on_grid("start_distance", placed.start_distance),
                  start_offset=self.on_grid("start_offset", placed.start_offset), time=0.0)

@@ -18,6 +18,7 @@ import numpy as np
 from matplotlib.patches import Polygon
 from matplotlib.patheffects import withStroke
 
+from ... import validate as check
 from ...spline import Spline
 from ...steering import SteeringParams, road_right, steer
 from ...tracks import TRACKS
@@ -110,8 +111,7 @@ def term_figure(term: str):
 def slope_figure(grade: float = 0.5):
     """3D: a road climbing at ``grade``; world up, the up projected off the tangent (road
     normal) and the road's right vector, at one point."""
-    if not math.isfinite(grade) or abs(grade) > 3:
-        raise ValueError(f"grade must be between -3 and 3, got {grade}")
+    grade = check.real(grade, "grade", lo=-3.0, hi=3.0)
     fig = make_figure(4.6, 3.6)
     with rc_context():
         ax = fig.add_axes((0.0, 0.02, 0.88, 0.88), projection="3d")
@@ -154,6 +154,14 @@ def slope_figure(grade: float = 0.5):
 
 def run_figure(trajectory, spline: Spline, title: str = ""):
     """A small static picture of one run: the path on the track, and crosstrack vs time."""
+    from ...vehicle import Trajectory
+
+    if not isinstance(trajectory, Trajectory):
+        raise ValueError(f"trajectory must be a Trajectory, got {type(trajectory).__name__}")
+    if not isinstance(spline, Spline):
+        raise ValueError(f"spline must be a Spline, got {type(spline).__name__}")
+    if not isinstance(title, str):
+        raise ValueError(f"title is text, got {type(title).__name__}")
     fig = make_figure(8.0, 2.6)
     with rc_context():
         ax_map = fig.add_axes((0.0, 0.02, 0.45, 0.86))
@@ -230,9 +238,16 @@ def sweep_figure(params: SteeringParams | None = None, tracks=tuple(TRACKS), spe
     one panel per track, the lowest at each speed shaded (``params``: the other settings;
     default Position Delta only, as in the article's look-ahead section, from the stored
     sweeps)."""
+    if params is not None and not isinstance(params, SteeringParams):
+        raise ValueError(f"params must be SteeringParams (or None), got "
+                         f"{type(params).__name__}")
+    tracks = tuple(check.items(tracks, "tracks", "track names"))
+    if not tracks or not all(isinstance(t, str) and t in TRACKS for t in tracks):
+        raise ValueError(f"tracks must name some of {', '.join(TRACKS)}, got {tracks!r:.80}")
+    if speed is not None:
+        speed = check.real(speed, "speed", lo=0.0, unit="m/s")
     stored = stored_sweeps() if params is None else {}
     params = params or NOTEBOOK_SWEEP
-    tracks = tuple(tracks)
     fig = make_figure(2.3 * len(tracks) + 0.6, 2.9)
     width = 0.9 / len(tracks)
     for i, name in enumerate(tracks):
@@ -269,7 +284,20 @@ def table(rows, columns, digits: int = 2, caption: str = ""):
     pairs); NaN reads "never" (a run that never settles); ``caption`` says what it is."""
     from IPython.display import HTML
 
+    rows = [dict(r) if isinstance(r, dict) else None for r in check.items(rows, "rows", "dicts")]
+    if None in rows:
+        raise ValueError("rows must be dicts (column -> value)")
+    columns = check.items(columns, "columns", "column names")
+    if not all(isinstance(c, str) or (isinstance(c, tuple) and len(c) == 2
+                                      and all(isinstance(x, str) for x in c)) for c in columns):
+        raise ValueError("columns must be names, or (name, heading) pairs of text")
+    digits = check.integer(digits, "digits", lo=0, hi=12)
+    if not isinstance(caption, str):
+        raise ValueError(f"caption is text, got {type(caption).__name__}")
     cols = [c if isinstance(c, tuple) else (c, c.replace("_", " ")) for c in columns]
+    missing = sorted({k for r in rows for k, _ in cols if k not in r})
+    if missing:
+        raise ValueError(f"rows lack the columns {', '.join(missing)}")
 
     def cell(v):
         if isinstance(v, float | np.floating):
@@ -287,6 +315,9 @@ def table(rows, columns, digits: int = 2, caption: str = ""):
 def worked_example(caption: str, rows: list[tuple[str, str]]):
     """A two-column table (what, value) under a caption that states the situation, for the
     results of a small code cell (so Voila, which hides the code, still shows the context)."""
+    rows = check.items(rows, "rows", "(what, value) pairs")
+    if not all(isinstance(r, list | tuple) and len(r) == 2 for r in rows):
+        raise ValueError("rows must be (what, value) pairs")
     return table([{"what": a, "value": b} for a, b in rows], [("what", ""), ("value", "")],
                  caption=caption)
 

@@ -1,0 +1,301 @@
+"""Bad and edge input over every public entry point of the apps, each call bounded in time
+and memory: the app-side partner of ``tests/fuzz_maths.py``.
+
+Entry points: every app's constructor (the lesson apps of the catalogue and the tuning
+exercise) and its public methods, the lessons' figure helpers (``figures.py``), the
+exercise helpers (``exercises.py``, ``core/exercise.py``). Each argument is drawn from its
+parameter's name and default: mostly a sensible value (a control's name, a preset's, a
+number in a plausible range, a point, the app itself), sometimes a nasty one (NaN, inf,
+1e308, None, text, wrong shapes: ``fuzz_maths.nasty``). Each call is classified as in
+``fuzz_maths`` (valid / refused with a ValueError from lessons_lib / other), and after each
+app's calls the app must still answer a normal slider change with a drawing and no error.
+
+    python tests/fuzz_apps.py --examples 20 --json out.json
+
+It runs in the directory it is started from; ``save_gif`` writes its files there (the test
+and the benchmark start it in a temporary one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import inspect
+import json
+import math
+import os
+import signal
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+os.environ.setdefault("MPLBACKEND", "module://ipympl.backend_nbagg")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import fuzz_maths as fm  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from lessons_lib import apps  # noqa: E402
+from lessons_lib.apps.core import exercise as core_exercise  # noqa: E402
+from lessons_lib.apps.funnel import exercises as funnel_exercises  # noqa: E402
+from lessons_lib.apps.funnel import figures as funnel_figures  # noqa: E402
+from lessons_lib.apps.gimbal import exercises as gimbal_exercises  # noqa: E402
+from lessons_lib.apps.interpolation import figures as interpolation_figures  # noqa: E402
+from lessons_lib.apps.steering import figures as steering_figures  # noqa: E402
+from lessons_lib.apps.steering.challenge import TuningChallenge  # noqa: E402
+
+APP_CLASSES = {name: getattr(apps, name) for name in sorted(apps.__all__)}
+APP_CLASSES["TuningChallenge"] = TuningChallenge
+#: The loop's own hooks and plumbing (called by LessonApp, not by a learner or a notebook).
+LOOP = {"build", "compute", "draw", "panel", "layout", "dynamic_artists", "pointer_cost",
+        "refresh_controls", "preset_list", "guard", "when_idle", "batch", "update",
+        "recompute", "redraw", "request_update", "control_widgets", "play_row",
+        "preset_box", "add_gif_button", "guard_controls", "matching_preset"}
+#: Helpers that are not for learners: they rewrite files of the repository.
+NOT_CALLED = {"write_stored_sweeps"}
+MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercises,
+           "interpolation.figures": interpolation_figures,
+           "steering.figures": steering_figures, "gimbal.exercises": gimbal_exercises,
+           "core.exercise": core_exercise}
+#: How one of each exercise class is made, for its methods' calls.
+EXAMPLES = {
+    "NumberQuestion": lambda: core_exercise.NumberQuestion("How many?", 2.0, "Count them."),
+    "ChoiceQuestion": lambda: core_exercise.ChoiceQuestion("Which?", ["a", "b"], "a",
+                                                           hint="The first."),
+}
+#: The wall time one call may take (a GIF of a whole animation is the slowest).
+fm.CALL_SECONDS = 30.0
+
+
+@functools.cache
+def instance(name: str):
+    """One app of each class, shared by its calls (as one page's app is)."""
+    return APP_CLASSES[name]()
+
+
+def controls_of(cls) -> dict:
+    specs = {s.name: s for s in getattr(cls, "controls", ())}
+    frame = getattr(cls, "frame", None)
+    if frame is not None:
+        specs[frame.name] = frame
+    return specs
+
+
+def good_value(spec):
+    """A value a control can take, or close to its range."""
+    if hasattr(spec, "options"):
+        values = [v if not isinstance(v, tuple) else v[1] for v in spec.options]
+        return st.sampled_from(values)
+    lo, hi = getattr(spec, "min", 0.0), getattr(spec, "max", 1.0)
+    if isinstance(getattr(spec, "value", None), bool) or type(spec).__name__ == "Toggle":
+        return st.booleans()
+    return st.floats(lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo))
+
+
+NAMES = sorted({s for cls in APP_CLASSES.values() for s in controls_of(cls)} |
+               {p.name for cls in APP_CLASSES.values() for p in getattr(cls, "presets", ())})
+TEXT = st.one_of(st.sampled_from(NAMES + ["", "x", "hairpin", "YXZ", "position_delta", "ok",
+                                          "error", "info", "side", "top"]),
+                 st.text(max_size=12))
+NUMBER = st.one_of(st.floats(-100, 100), st.integers(-3, 40), st.sampled_from([0, 1, 0.5]))
+POINT = st.tuples(st.floats(-5, 25), st.floats(-5, 25))
+
+
+def by_name(param: inspect.Parameter, owner: str | None):
+    """A sensible value for a parameter, from its name and its default."""
+    n = param.name
+    specs = controls_of(APP_CLASSES[owner]) if owner in APP_CLASSES else {}
+    if n in specs:
+        return good_value(specs[n])
+    if n in ("app",):
+        return st.sampled_from(sorted(APP_CLASSES)).map(instance)
+    if n in ("fig",):
+        return st.sampled_from(["GimbalApp", "GridApp"]).map(lambda a: instance(a).fig)
+    if n in ("path",):
+        return st.sampled_from(["out.gif", "sub/none.gif", "", "."])
+    if n in ("start", "goal", "point"):
+        return POINT
+    if n in ("trajectory",):
+        return st.just(None).map(lambda _: instance("SteeringApp").trajectory)
+    if n in ("spline",):
+        return st.just(None).map(lambda _: instance("SteeringApp").spline)
+    if n in ("params",):
+        return st.one_of(st.none(), st.just(None).map(
+            lambda _: instance("SteeringApp").steering_params))
+    if n in ("cases",):
+        return st.lists(st.tuples(NUMBER), max_size=3)
+    if n in ("fn", "reference"):
+        return st.sampled_from([abs, math.sqrt, lambda x: x, lambda x: 1 / x])
+    if n in ("options",):
+        return st.one_of(st.lists(TEXT, max_size=4),
+                         st.dictionaries(TEXT, st.none() | TEXT, max_size=3))
+    if n in ("rows",):
+        return st.lists(st.tuples(TEXT, TEXT), max_size=3)
+    if n in ("columns", "tracks", "turns"):
+        return st.lists(st.one_of(TEXT, NUMBER), max_size=4)
+    if n in ("answer", "tol", "atol", "grade", "speed", "turn_deg", "width", "height",
+             "target", "start_offset", "fps"):
+        return NUMBER
+    default = param.default
+    if isinstance(default, bool):
+        return st.booleans()
+    if isinstance(default, int | float) and default is not inspect.Parameter.empty:
+        return NUMBER
+    if isinstance(default, str) or n in ("name", "order", "term", "kind", "text", "title",
+                                         "caption", "label", "hint", "prompt", "explain",
+                                         "track_name", "html_text", "preset"):
+        return TEXT
+    return st.one_of(NUMBER, TEXT, POINT)
+
+
+def spec_of(fn, owner: str | None, skip_self: bool):
+    """Strategies for (args, kwargs) of ``fn``: required ones always, optional ones
+    sometimes, ``**kwargs`` as control names of the owner."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return st.just(((), {}))
+    params = list(sig.parameters.values())[1 if skip_self else 0:]
+    args, optional = [], {}
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL:
+            continue
+        if p.kind is p.VAR_KEYWORD:
+            names = sorted(controls_of(APP_CLASSES[owner])) if owner in APP_CLASSES else []
+            if names:
+                optional["__extra__"] = st.dictionaries(
+                    st.sampled_from(names + ["nonsense"]), fm.either(NUMBER), max_size=2)
+            continue
+        s = fm.either(by_name(p, owner))
+        if p.default is p.empty and p.kind is not p.KEYWORD_ONLY:
+            args.append(s)
+        else:
+            optional[p.name] = s
+
+    def assemble(drawn):
+        a, kw = drawn
+        extra = kw.pop("__extra__", {})
+        return tuple(a), {**extra, **kw}
+
+    return st.tuples(st.tuples(*args), st.fixed_dictionaries({}, optional=optional)).map(
+        assemble)
+
+
+def entry_points() -> dict[str, tuple]:
+    """name -> (callable or strategy of callables, owner app or None, skip_self)."""
+    found: dict[str, tuple] = {}
+    for name, cls in APP_CLASSES.items():
+        found[f"{name}()"] = (cls, name, False)   # a class's signature has no self
+        for meth, fn in inspect.getmembers(cls, inspect.isfunction):
+            if meth.startswith("_") or meth in LOOP:
+                continue
+            bound = st.just(name).map(lambda n, m=meth: getattr(instance(n), m))
+            found[f"{name}.{meth}"] = (bound, name, fn)
+    for mod_name, mod in MODULES.items():
+        for attr, obj in vars(mod).items():
+            if attr.startswith("_") or attr in NOT_CALLED or getattr(obj, "__module__", "") \
+                    != mod.__name__ or not callable(obj):
+                continue
+            if inspect.isclass(obj):
+                found[f"{mod_name}.{attr}()"] = (obj, None, False)
+                for meth, fn in inspect.getmembers(obj, inspect.isfunction):
+                    if not meth.startswith("_"):
+                        maker = functools.cache(EXAMPLES.get(attr, obj))
+                        found[f"{mod_name}.{attr}.{meth}"] = (
+                            st.just(None).map(lambda _, m=meth, k=maker: getattr(k(), m)),
+                            None, fn)
+            else:
+                found[f"{mod_name}.{attr}"] = (obj, None, False)
+    return found
+
+
+def still_works(name: str) -> str | None:
+    """What is wrong with the app after the calls (a normal change must redraw)."""
+    app = instance(name)
+    from test_fuzz_controls import redraws, sliders
+
+    app.clear_message()
+    moving = sliders(app)
+    if moving and not any(redraws(app, w) for w in moving[:3]):
+        return "a normal slider change no longer redraws the figure"
+    if app.last_error is not None:
+        return f"a normal change says: {app.last_error}"
+    return None
+
+
+def _barrage(name, group, fn_strategy, calls, examples, rng_seed, counts, others) -> None:
+    @seed(rng_seed)
+    @settings(max_examples=examples, database=None, deadline=None,
+              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @given(fn_strategy, calls)
+    def one(fn, call):
+        args, kwargs = call
+        kind, detail, _dt = fm.classify(name, fn, args, kwargs)
+        counts[group]["calls"] += 1
+        counts[group][kind] += 1
+        if kind == "other" and len(others) < 1000:
+            others.append({"function": name, "args": fm._short(args),
+                           "kwargs": fm._short(kwargs), "problem": detail})
+
+    one()
+
+
+def run(examples: int, only: str | None = None, rng_seed: int = 13) -> dict:
+    counts: dict[str, Counter] = defaultdict(Counter)
+    others: list[dict] = []
+    signal.signal(signal.SIGPROF, fm._alarm)
+    for name, (target, owner, sig_fn) in entry_points().items():
+        if only and only not in name:
+            continue
+        group = owner or name.split(".")[0] + "." + name.split(".")[1].rstrip("()")
+        fn_strategy = target if isinstance(target, st.SearchStrategy) else st.just(target)
+        sig_source = sig_fn if callable(sig_fn) else target
+        calls = spec_of(sig_source, owner, skip_self=sig_fn is not False)
+
+        _barrage(name, group, fn_strategy, calls, examples, rng_seed, counts, others)
+        plt.close("all") if owner is None else None
+    for name in APP_CLASSES:
+        problem = still_works(name)
+        counts[name]["calls"] += 1
+        counts[name]["valid" if problem is None else "other"] += 1
+        if problem:
+            others.append({"function": f"{name} afterwards", "args": "", "kwargs": "",
+                           "problem": problem})
+    return {"counts": {m: dict(c) for m, c in counts.items()}, "others": others}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--examples", type=int, default=20, help="calls per entry point")
+    ap.add_argument("--only", default=None, help="only entry points whose name contains this")
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--memory-mb", type=int, default=0,
+                    help="limit this process's address space to this many MB more than now")
+    ap.add_argument("--json", default=None, help="write the report here")
+    a = ap.parse_args(argv)
+    if a.memory_mb:
+        import resource
+
+        with open("/proc/self/statm") as f:
+            now = int(f.read().split()[0]) * resource.getpagesize()
+        limit = now + a.memory_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    np.seterr(all="ignore")
+    t0 = time.process_time()
+    report = run(a.examples, a.only, a.seed)
+    report["cpu_seconds"] = round(time.process_time() - t0, 1)
+    print(fm.table(report))
+    print(f"CPU {report['cpu_seconds']} s")
+    for o in report["others"][:25]:
+        print(f"OTHER {o['function']}{o['args']} {o['kwargs']}: {o['problem']}")
+    if a.json:
+        Path(a.json).write_text(json.dumps(report, indent=1))
+    return 0 if not report["others"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
