@@ -15,14 +15,17 @@ Kept apart from :mod:`lessons_lib.apps` and the maths: it imports jupyter_server
 from __future__ import annotations
 
 import asyncio
+import inspect
 import math
 import os
+import secrets
 import time
 from collections import OrderedDict
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from tornado import httputil
-from tornado.web import GZipContentEncoding
+from tornado.log import app_log
+from tornado.web import GZipContentEncoding, HTTPError
 
 V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 
@@ -526,3 +529,95 @@ def static_from_memory(handlers: list) -> list:
     installed = (TemplateStaticFileHandler, MultiStaticFileHandler, FileFindHandler)
     wrapped = {cls: serve_from_memory(cls) for cls in installed}
     return [(route[0], wrapped.get(route[1], route[1]), *route[2:]) for route in handlers]
+
+
+# -- a page's kernel is that page's ---------------------------------------------------------
+#: The cookie that tells one browser from another in a room where everyone has the token.
+PAGE_COOKIE = "lessons_page"
+
+
+class KernelOwners:
+    """Which browser each kernel belongs to.
+
+    Everyone in a room has the same token, so the token cannot tell one student from
+    another. Each browser that opens a lesson gets a random cookie (:data:`PAGE_COOKIE`),
+    and the first request about a kernel (the page's own, right after the page arrives with
+    the kernel's id in it) binds the kernel to the browser that sent it. Any later request
+    about that kernel from another browser (its model, its websocket, shutting it down,
+    Voila's request-info socket) is refused with 403, even with the token and the id.
+    A browser without the cookie (one that never opened a lesson) owns no kernel.
+    """
+
+    def __init__(self) -> None:
+        self._owner: dict[str, str] = {}
+
+    def allows(self, kernel_id: str, browser: str | None, alive=None) -> bool:
+        if not kernel_id or not browser:
+            return False
+        if alive is not None and len(self._owner) > 64:   # forget kernels that are gone
+            self._owner = {k: v for k, v in self._owner.items() if k in alive}
+        owner = self._owner.setdefault(kernel_id, browser)
+        return secrets.compare_digest(owner, browser)
+
+
+KERNEL_OWNERS = KernelOwners()
+
+
+def _kernel_id_of(handler) -> str:
+    kernel_id = handler.path_kwargs.get("kernel_id")
+    if kernel_id is None and handler.path_args:
+        kernel_id = handler.path_args[0]
+    return kernel_id or ""
+
+
+def owned_by_page(base: type, owners: KernelOwners = KERNEL_OWNERS) -> type:
+    """``base`` (a handler of requests about one kernel) refusing a browser that does not
+    own the kernel (:class:`KernelOwners`)."""
+
+    class Owned(base):
+        async def prepare(self, *args, **kwargs):
+            result = super().prepare(*args, **kwargs)
+            if inspect.isawaitable(result):
+                await result
+            if self._finished:
+                return
+            manager = self.settings.get("kernel_manager")
+            alive = set(manager.list_kernel_ids()) if manager is not None else None
+            if not owners.allows(_kernel_id_of(self), self.get_cookie(PAGE_COOKIE), alive):
+                app_log.warning("Refused a request about kernel %s from a page that did not "
+                                "start it", _kernel_id_of(self))
+                raise HTTPError(403, "this kernel belongs to another page")
+
+    Owned.__name__ = Owned.__qualname__ = f"Owned{base.__name__}"
+    return Owned
+
+
+def gives_page_cookie(base: type) -> type:
+    """``base`` (the lesson page handler) giving a browser its :data:`PAGE_COOKIE` before
+    anything is written, if it has none."""
+
+    class WithCookie(base):
+        def prepare(self, *args, **kwargs):
+            if not self.get_cookie(PAGE_COOKIE):
+                self.set_cookie(PAGE_COOKIE, secrets.token_urlsafe(18), httponly=True,
+                                samesite="Strict")
+            return super().prepare(*args, **kwargs)
+
+    WithCookie.__name__ = WithCookie.__qualname__ = f"Cookie{base.__name__}"
+    return WithCookie
+
+
+def kernels_owned_by_pages(handlers: list) -> list:
+    """Voila's routes with every request about one kernel restricted to the browser whose
+    page started it, and the lesson pages handing out the cookie that tells browsers apart.
+    What stays open and why is in docs/classroom.md."""
+    about_a_kernel = ("/api/kernels/", "/voila/api/shutdown/", "/voila/query/")
+    out = []
+    for route in handlers:
+        pattern, cls = route[0], route[1]
+        if any(part in pattern for part in about_a_kernel):
+            cls = owned_by_page(cls)
+        elif pattern.endswith("/voila/render/(.*)"):
+            cls = gives_page_cookie(cls)
+        out.append((pattern, cls, *route[2:]))
+    return out

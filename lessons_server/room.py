@@ -243,6 +243,7 @@ def classroom_voila(host: str = "127.0.0.1", token: str = "", static_cache: bool
     from lessons_server.classroom import (
         CachedGzipContentEncoding,
         classroom_kernel_manager,
+        kernels_owned_by_pages,
         process_memory,
         static_from_memory,
     )
@@ -264,7 +265,7 @@ def classroom_voila(host: str = "127.0.0.1", token: str = "", static_cache: bool
             return settings
 
         def init_handlers(self) -> list:
-            handlers = super().init_handlers()
+            handlers = kernels_owned_by_pages(super().init_handlers())
             return static_from_memory(handlers) if static_cache else handlers
 
         async def _announce(self) -> None:
