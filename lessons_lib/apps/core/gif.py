@@ -91,6 +91,8 @@ class GifExport:
         if not isinstance(path, str | os.PathLike) or not os.fspath(path):
             raise ValueError(f"path must be a file name, not {short(path)}")
         path = os.fspath(path)
+        if not str(path).lower().endswith(".gif"):
+            raise ValueError(f"path must be a .gif file name, not {path!r:.80}")
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder) or os.path.isdir(path):
             raise ValueError(f"cannot write a GIF to {path!r}: give a file name in a folder "
