@@ -6,8 +6,9 @@ It does, over HTTP and the kernel websocket, what a student's Voila page does be
 1. fetch the lesson page with the token (gzip, as a browser asks), and optionally the
    scripts and styles a browser fetched for it (``assets``), over at most six kept-alive
    connections as a browser does;
-2. ask for the kernel's model (``GET /api/kernels/<id>``), open the page's kernel websocket
-   with the v1 subprotocol and ask for kernel info;
+2. keep the cookies the page sets, as a browser does (the room binds a kernel to the
+   browser that opened its page), ask for the kernel's model (``GET /api/kernels/<id>``),
+   open the page's kernel websocket with the v1 subprotocol and ask for kernel info;
 3. open the ``jupyter.widget.control`` comm and request every widget's state;
 4. find the figure (the first ipympl ``MPLCanvasModel`` among the widgets the page shows) and
    a slider (the first ``IntSliderModel``/``FloatSliderModel`` shown with it, depth-first
@@ -94,10 +95,13 @@ class _Connection:
     """One kept-alive HTTP/1.1 connection, as a browser holds six to a server. Small on
     purpose: 30 students' worth of requests must cost this process little CPU."""
 
-    def __init__(self, host: str, port: int, timeout: float, headers: str = "") -> None:
+    def __init__(self, host: str, port: int, timeout: float, headers: str = "",
+                 cookies: dict | None = None) -> None:
         self.host, self.port, self.timeout = host, port, timeout
         self.headers = headers  # extra request header lines, each ending in CRLF
         self.reader = self.writer = None
+        #: the browser's cookies (shared by its connections): sent, and kept from answers
+        self.cookies = {} if cookies is None else cookies
 
     async def get(self, path: str) -> tuple[int, dict, bytes]:
         """GET ``path``; (status, lower-cased headers, body as sent, i.e. still gzipped)."""
@@ -105,9 +109,12 @@ class _Connection:
             if self.writer is None:
                 self.reader, self.writer = await asyncio.wait_for(
                     asyncio.open_connection(self.host, self.port), self.timeout)
+            cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
             self.writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
                               f"Accept-Encoding: gzip\r\nConnection: keep-alive\r\n"
-                              f"{self.headers}\r\n".encode())
+                              f"{self.headers}"
+                              f"{'Cookie: ' + cookie + chr(13) + chr(10) if cookie else ''}"
+                              "\r\n".encode())
             try:
                 return await asyncio.wait_for(self._response(), self.timeout)
             except (ConnectionError, asyncio.IncompleteReadError):
@@ -125,6 +132,9 @@ class _Connection:
             if ":" in line:
                 k, v = line.split(":", 1)
                 headers[k.strip().lower()] = v.strip()
+                if k.strip().lower() == "set-cookie":   # as a browser keeps them
+                    name, _, value = v.strip().split(";", 1)[0].partition("=")
+                    self.cookies[name.strip()] = value.strip()
         if "content-length" in headers:
             body = await self.reader.readexactly(int(headers["content-length"]))
         elif headers.get("transfer-encoding", "").lower() == "chunked":
@@ -279,7 +289,8 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
     auth = f"Authorization: token {token}\r\n" if token_in_header else ""
     with_token = "" if token_in_header else f"token={token}"
     # like one browser: up to six kept-alive connections to the server, gzip accepted
-    connections = [_Connection(where.hostname, where.port or 80, deadline_s, auth)
+    cookies: dict = {}
+    connections = [_Connection(where.hostname, where.port or 80, deadline_s, auth, cookies)
                    for _ in range(6)]
     try:
         sep = "&" if "?" in render_path else "?"
@@ -321,8 +332,10 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
         ws_url = (base_url.rstrip("/").replace("http", "ws", 1)
                   + f"/api/kernels/{kernel_id}/channels?session_id={session}"
                   + (f"&{with_token}" if with_token else ""))
-        request = HTTPRequest(ws_url, headers={"Authorization": f"token {token}"}
-                              if token_in_header else None)
+        ws_headers = {"Authorization": f"token {token}"} if token_in_header else {}
+        if cookies:
+            ws_headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        request = HTTPRequest(ws_url, headers=ws_headers or None)
         ws = await asyncio.wait_for(websocket_connect(request, subprotocols=[V1]),
                                     max(deadline - time.monotonic(), 0.1))
         kernel = _Kernel(ws, session)

@@ -129,6 +129,8 @@ HOOKS: tuple[Hook, ...] = (
          "headers are kept only before they are sent"),
     Hook("tornado", "tornado.web:GZipContentEncoding.transform_first_chunk", _SERVER,
          "each static file is compressed once"),
+    Hook("tornado", "tornado.web:RequestHandler()._finished", _SERVER,
+         "a request the server's own checks already answered is not checked again"),
     # jupyter_server: the v1-only kernel websocket
     Hook("jupyter-server",
          "jupyter_server.services.kernels.connection.channels:"

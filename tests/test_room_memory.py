@@ -23,6 +23,7 @@ import uuid
 
 import nbformat
 import pytest
+from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
 import browser as harness
@@ -83,7 +84,8 @@ def _protocol():
 
 async def _hog_page(server, ps):
     """Open the allocating page: its kernel's websocket and the number box's comm id."""
-    connection = ps._Connection("127.0.0.1", server.port, 120)
+    cookies: dict = {}      # the room binds the kernel to the browser that opened the page
+    connection = ps._Connection("127.0.0.1", server.port, 120, cookies=cookies)
     try:
         status, headers, body = await connection.get(
             f"/voila/render/{HOG}.ipynb?token={server.token}")
@@ -95,9 +97,11 @@ async def _hog_page(server, ps):
     kernel_id = ps.KERNEL_RE.search(html).group(1)
     box = re.search(r'"model_id"\s*:\s*"([0-9a-f]{32})"', html).group(1)
     session = uuid.uuid4().hex
-    ws = await websocket_connect(
+    ws = await websocket_connect(HTTPRequest(
         f"ws://127.0.0.1:{server.port}/api/kernels/{kernel_id}/channels"
-        f"?session_id={session}&token={server.token}", subprotocols=[ps.V1])
+        f"?session_id={session}&token={server.token}",
+        headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}),
+        subprotocols=[ps.V1])
     return kernel_id, box, ps._Kernel(ws, session)
 
 
