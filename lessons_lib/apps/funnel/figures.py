@@ -17,9 +17,17 @@ from .view import FLOOR_COLOUR, WALL_COLOUR, _plain_axes
 __all__ = ["cost_figure", "curve_figure", "funnel_work", "string_pull_work"]
 
 
+#: The largest inputs of the cost figure's measurements (the lesson's are 16 walls and 1000
+#: portals; string pulling's sight checks grow with the square of the walls).
+MAX_WORK_WALLS = 200
+MAX_WORK_PORTALS = 100_000
+
+
 def string_pull_work(n_walls: int) -> tuple[int, int, float]:
     """String pulling on a snaking grid path through ``n_walls`` walls: (path points, sight
-    checks, milliseconds)."""
+    checks, milliseconds). Its work grows with the square of ``n_walls``: at most
+    :data:`MAX_WORK_WALLS`."""
+    n_walls = check.integer(n_walls, "n_walls", lo=0, hi=MAX_WORK_WALLS)
     grid, s, g = ps.serpentine_grid(n_walls)
     path = ps.grid_astar(grid, s, g)
     sight = ps.make_line_of_sight(grid)
@@ -31,7 +39,8 @@ def string_pull_work(n_walls: int) -> tuple[int, int, float]:
 
 def funnel_work(n_portals: int, seed: int = 1) -> tuple[int, int, float]:
     """The funnel on a wandering corridor of ``n_portals`` portals: (portals, portal visits,
-    milliseconds)."""
+    milliseconds); at most :data:`MAX_WORK_PORTALS`."""
+    n_portals = check.integer(n_portals, "n_portals", lo=0, hi=MAX_WORK_PORTALS)
     polys = fn.strip_corridor(n_portals, seed=seed)
     portals = np.array(fn.portals_from_corridor(polys))
     s, g = polys[0].mean(axis=0), polys[-1].mean(axis=0)
