@@ -122,6 +122,24 @@ class VoilaServer:
         return url + (f"?token={self.token}" if self.token else "")
 
 
+def start_room(token: str, *args: str, timeout: float = 300.0) -> VoilaServer:
+    """``python -m lessons_server.room`` (``make classroom``) on loopback with ``token`` and
+    ``args``, once it has printed the address (its pool is pre-heated). Stop it with
+    ``.stop()``."""
+    port = free_port()
+    server = VoilaServer(port=port, command=[
+        sys.executable, "-m", "lessons_server.room", "--ip", "127.0.0.1", "--port", str(port),
+        "--token", token, *args])
+    server.token = token
+    deadline = time.monotonic() + timeout
+    while "Students open" not in server.log_path.read_text():
+        if server.proc.poll() is not None or time.monotonic() > deadline:
+            server.stop()
+            raise RuntimeError("the room did not start:\n" + server.log_path.read_text()[-3000:])
+        time.sleep(0.3)
+    return server
+
+
 def with_template_path(environ) -> dict:
     """``environ`` with the lessons' template folder first on JUPYTER_PATH."""
     paths = [str(TEMPLATE_ROOT), *filter(None, environ.get("JUPYTER_PATH", "").split(os.pathsep))]

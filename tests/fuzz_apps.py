@@ -18,7 +18,6 @@ and the benchmark start it in a temporary one).
 
 from __future__ import annotations
 
-import argparse
 import functools
 import inspect
 import json
@@ -270,21 +269,7 @@ def run(examples: int, only: str | None = None, rng_seed: int = 13) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--examples", type=int, default=20, help="calls per entry point")
-    ap.add_argument("--only", default=None, help="only entry points whose name contains this")
-    ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--memory-mb", type=int, default=0,
-                    help="limit this process's address space to this many MB more than now")
-    ap.add_argument("--json", default=None, help="write the report here")
-    a = ap.parse_args(argv)
-    if a.memory_mb:
-        import resource
-
-        with open("/proc/self/statm") as f:
-            now = int(f.read().split()[0]) * resource.getpagesize()
-        limit = now + a.memory_mb * 2**20
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    a = fm.command_line(argv, __doc__.splitlines()[0], "entry point")
     np.seterr(all="ignore")
     t0 = time.process_time()
     report = run(a.examples, a.only, a.seed)

@@ -648,10 +648,11 @@ def table(report: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--examples", type=int, default=20, help="calls per function")
-    ap.add_argument("--only", default=None, help="only specs whose name contains this")
+def command_line(argv, description: str, what: str) -> argparse.Namespace:
+    """A fuzzer's options (this one's and tests/fuzz_apps.py's), with the memory cap set."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--examples", type=int, default=20, help=f"calls per {what}")
+    ap.add_argument("--only", default=None, help=f"only {what}s whose name contains this")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--memory-mb", type=int, default=0,
                     help="limit this process's address space to this many MB more than now")
@@ -664,6 +665,11 @@ def main(argv=None) -> int:
             now = int(f.read().split()[0]) * resource.getpagesize()
         limit = now + a.memory_mb * 2**20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return a
+
+
+def main(argv=None) -> int:
+    a = command_line(argv, __doc__.splitlines()[0], "function")
     t0 = time.process_time()
     report = run(a.examples, a.only, a.seed)
     report["cpu_seconds"] = round(time.process_time() - t0, 1)

@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from matplotlib.backends import backend_agg
-from test_fuzz_controls import redraws, sliders
+from test_fuzz_controls import redraws, sliders, still_redraws
 
 from lessons_lib import apps
 from lessons_lib.apps.core import guard
@@ -160,13 +160,7 @@ def still_works(app, canvas, drawing) -> list[str]:
         canvas.draw()
     except Exception as exc:  # noqa: BLE001 - reported, not raised
         found.append(f"the figure no longer draws: {type(exc).__name__}: {exc}")
-    app.clear_message()
-    for w in drawing:
-        if not redraws(app, w):
-            found.append(f"{w.description!r} no longer redraws the figure")
-    if app.last_error is not None:
-        found.append(f"a normal change after the messages says: {app.last_error}")
-    return found
+    return found + still_redraws(app, drawing)
 
 
 @pytest.mark.parametrize("name", APP_NAMES)

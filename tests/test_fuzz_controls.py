@@ -127,6 +127,25 @@ def redraws(app, w) -> bool:
     return bool(calls)
 
 
+def still_redraws(app, drawing) -> list[str]:
+    """What is wrong after the messages: a slider of ``drawing`` (each redrew before) no
+    longer redraws, or a normal change says something went wrong."""
+    app.clear_message()
+    found = [f"{w.description!r} no longer redraws the figure"
+             for w in drawing if not redraws(app, w)]
+    if app.last_error is not None:
+        found.append(f"a normal change after the messages says: {app.last_error}")
+    return found
+
+
+def assert_still_redraws(app) -> None:
+    """Some slider still redraws the figure (if the app has one), and nothing says an error."""
+    app.clear_message()
+    drawing = [w for w in sliders(app) if redraws(app, w)]
+    assert drawing or not sliders(app)
+    assert app.last_error is None, app.last_error
+
+
 class Hang(BaseException):
     pass
 
@@ -187,12 +206,7 @@ def test_crafted_messages_leave_every_control_sane_and_the_app_working(app):
         if sane(w):
             problems.append(f"{name}: {sane(w)}")
     # still working: every slider that redrew before redraws now, and says nothing wrong
-    app.clear_message()
-    for w in drawing:
-        if not redraws(app, w):
-            problems.append(f"{w.description!r} no longer redraws the figure")
-    if app.last_error is not None:
-        problems.append(f"a normal change after the messages says: {app.last_error}")
+    problems += still_redraws(app, drawing)
     if "Traceback" in app.status.value or "went wrong" in app.status.value:
         problems.append(f"status: {app.status.value[:120]}")
     assert not problems, "\n".join(problems[:12])
@@ -230,10 +244,7 @@ def test_the_issue_messages_leave_the_app_working(name):
                 before = w.index
                 w.comm.handle_msg(update_msg({"index": None}))
                 assert w.index == before, w.description
-        a.clear_message()
-        drawing = [w for w in sliders(a) if redraws(a, w)]
-        assert drawing or not sliders(a)
-        assert a.last_error is None, a.last_error
+        assert_still_redraws(a)
     finally:
         plt.close(a.fig)
 
@@ -257,9 +268,6 @@ def test_a_nan_set_from_python_is_refused_like_one_from_the_page(name):
                 assert w.value == before, (w.description, bad)
                 if not raised:
                     assert a.last_error and "keeps its value" in a.last_error, w.description
-        a.clear_message()
-        drawing = [w for w in sliders(a) if redraws(a, w)]
-        assert drawing or not sliders(a)
-        assert a.last_error is None, a.last_error
+        assert_still_redraws(a)
     finally:
         plt.close(a.fig)

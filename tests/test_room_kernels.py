@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import http.cookiejar
 import re
-import sys
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -34,18 +32,9 @@ V1 = "v1.kernel.websocket.jupyter.org"
 
 @pytest.fixture(scope="module")
 def room():
-    port = harness.free_port()
-    server = harness.VoilaServer(port=port, command=[
-        sys.executable, "-m", "lessons_server.room", "--ip", "127.0.0.1", "--port", str(port),
-        "--lesson", LESSON.removesuffix(".ipynb"), "--students", "2", "--default-pool", "0",
-        "--token", TOKEN])
-    server.token = TOKEN
+    server = harness.start_room(TOKEN, "--lesson", LESSON.removesuffix(".ipynb"),
+                                "--students", "2", "--default-pool", "0")
     try:
-        deadline = time.monotonic() + 300
-        while "Students open" not in server.log_path.read_text():
-            assert server.proc.poll() is None and time.monotonic() < deadline, \
-                server.log_path.read_text()[-3000:]
-            time.sleep(0.3)
         yield server
     finally:
         server.stop()

@@ -57,18 +57,10 @@ def room(tmp_path_factory):
     folder = tmp_path_factory.mktemp("room")
     shutil.copy(ROOT / "notebooks" / f"{LESSON}.ipynb", folder)
     nbformat.write(hog_notebook(), str(folder / f"{HOG}.ipynb"))
-    port = harness.free_port()
-    server = harness.VoilaServer(port=port, command=[
-        sys.executable, "-m", "lessons_server.room", "--ip", "127.0.0.1", "--port", str(port),
-        "--lesson", LESSON, "--students", "1", "--default-pool", "0", "--token", TOKEN,
-        "--memory-mb", str(CAP_MB), "--notebooks", str(folder)])
-    server.token = TOKEN
+    server = harness.start_room(TOKEN, "--lesson", LESSON, "--students", "1",
+                                "--default-pool", "0", "--memory-mb", str(CAP_MB),
+                                "--notebooks", str(folder))
     try:
-        deadline = time.monotonic() + 300
-        while "Students open" not in server.log_path.read_text():
-            assert server.proc.poll() is None and time.monotonic() < deadline, \
-                server.log_path.read_text()[-3000:]
-            time.sleep(0.3)
         server.wait_ready()
         yield server
     finally:
