@@ -101,17 +101,25 @@ def sliders(app) -> list[widgets.Widget]:
             and not w.disabled and w.max > w.min]
 
 
-def redraws(app, w) -> bool:
-    """Does a normal in-range change of ``w`` (through the comm) redraw the figure?"""
-    calls = []
-    canvas = app.fig.canvas
-    original = canvas.draw_idle
-
+def _counting(bound, calls: list):
     def counting(*args, **kwargs):
         calls.append(1)
-        return original(*args, **kwargs)
+        return bound(*args, **kwargs)
+    return counting
 
-    canvas.draw_idle = counting
+
+def redraws(app, w) -> bool:
+    """Does a normal in-range change of ``w`` (through the comm) redraw the figure? Counted
+    at ``canvas.draw_idle`` and at the app's painter, which draws straight away (not through
+    ``draw_idle``) once a page has said it shows the canvas."""
+    calls = []
+    targets = [(app.fig.canvas, "draw_idle")]
+    if getattr(app, "painter", None) is not None:
+        targets.append((app.painter, "request"))
+    originals = {}
+    for owner, name in targets:
+        originals[id(owner)] = vars(owner).get(name)
+        setattr(owner, name, _counting(getattr(owner, name), calls))
     try:
         span = w.max - w.min
         for frac in (0.37, 0.71):
@@ -123,7 +131,11 @@ def redraws(app, w) -> bool:
                 break
         w.comm.handle_msg(update_msg({"value": target}))
     finally:
-        canvas.draw_idle = original
+        for owner, name in targets:     # as it was: the painter's own, or the class's
+            if originals[id(owner)] is None:
+                vars(owner).pop(name, None)
+            else:
+                setattr(owner, name, originals[id(owner)])
     return bool(calls)
 
 
