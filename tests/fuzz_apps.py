@@ -54,7 +54,7 @@ LOOP = {"build", "compute", "draw", "panel", "layout", "dynamic_artists", "point
         "refresh_controls", "preset_list", "guard", "when_idle", "batch", "update",
         "recompute", "redraw", "request_update", "control_widgets", "play_row",
         "preset_box", "add_gif_button", "guard_controls", "matching_preset", "animate",
-        "compute_params", "frame_end", "control_bounds"}
+        "compute_params", "frame_end", "control_bounds", "arrange", "resized"}
 #: Helpers that are not for learners: they rewrite files of the repository.
 NOT_CALLED = {"write_stored_sweeps"}
 MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercises,

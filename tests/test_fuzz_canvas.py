@@ -230,8 +230,9 @@ def test_ordinary_ratio_and_size_messages_still_take_effect():
     app = apps.GimbalApp()
     try:
         canvas = app.fig.canvas
+        base = app.fig.dpi
         send(canvas, {"type": "set_device_pixel_ratio", "device_pixel_ratio": 2})
-        assert canvas.device_pixel_ratio == 2 and app.fig.dpi == 200
+        assert canvas.device_pixel_ratio == 2 and app.fig.dpi == 2 * base
         send(canvas, {"type": "resize", "width": 600, "height": 500})
         assert tuple(canvas.get_width_height(physical=False)) == (600, 500)
         assert tuple(canvas.get_width_height(physical=True)) == (1200, 1000)

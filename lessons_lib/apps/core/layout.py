@@ -33,6 +33,7 @@ from collections.abc import Iterable, Sequence
 
 import ipywidgets as widgets
 
+from ... import validate as check
 from .figure import (
     FIGURE_DPI,
     MIN_TEXT_PX,
@@ -40,7 +41,7 @@ from .figure import (
     PRESENT_TEXT_PX,
     smallest_text_px,
 )
-from .guard import FIGURE_MAX_PX, FIGURE_MIN_PX
+from .guard import FIGURE_MAX_PX, FIGURE_MIN_PX, fit_size
 
 #: The controls column's width in CSS px at 100% (presenter mode zooms it).
 SIDE_PX = 400
@@ -255,8 +256,14 @@ class FitLayout:
     def presenting(self) -> bool:
         return bool(self._kernel_present or self._page_present)
 
+    def _need_arranged(self) -> None:
+        if not hasattr(self, "_side_px"):
+            raise ValueError(f"{type(self).__name__} lays itself out without arrange(): it has "
+                             "no fitted layout or presenter mode")
+
     def present(self, on: bool = True) -> None:
         """Presenter mode for this app (see :func:`present`)."""
+        self._need_arranged()
         if not isinstance(on, bool):
             raise ValueError(f"present() takes True or False, not {on!r}")
         self._kernel_present = on
@@ -267,6 +274,9 @@ class FitLayout:
         """Lay the app out for ``width`` CSS px of room in a window ``height`` px tall: the
         figure re-rendered at its new size (see :func:`figure_box`). Returns (figure width,
         figure height, beside)."""
+        self._need_arranged()
+        width = check.real(width, "width", lo=0, hi=100_000, unit="px")
+        height = check.real(height, "height", lo=0, hi=100_000, unit="px")
         self._room = (int(width), int(height))
         presenting = self.presenting
         side = self._side_px * (PRESENT_ZOOM if presenting else 1.0)
@@ -287,6 +297,7 @@ class FitLayout:
     def _resize_figure(self, width: int, height: int, dpi: float) -> None:
         fig = self.fig
         ratio = self._pixel_ratio()
+        width, height = fit_size(width, height, ratio)   # every draw within the pixel budget
         if fig._original_dpi != dpi:     # matplotlib's base dpi, before the pixel ratio
             fig._original_dpi = dpi
             fig.set_dpi(dpi * ratio)
