@@ -275,8 +275,8 @@ class FitLayout:
         figure re-rendered at its new size (see :func:`figure_box`). Returns (figure width,
         figure height, beside)."""
         self._need_arranged()
-        width = check.real(width, "width", lo=0, hi=100_000, unit="px")
-        height = check.real(height, "height", lo=0, hi=100_000, unit="px")
+        check.real(width, "width", lo=0, hi=100_000, unit="px")     # as given: the note
+        check.real(height, "height", lo=0, hi=100_000, unit="px")   # repeats the report
         self._room = (int(width), int(height))
         presenting = self.presenting
         side = self._side_px * (PRESENT_ZOOM if presenting else 1.0)
