@@ -322,9 +322,31 @@ def test_switching_controllers_and_the_phase_portrait():
     app.controller.value = "Stanley"
     assert lines["Stanley"].get_linewidth() > lines["Article"].get_linewidth()
     np.testing.assert_allclose(lines["Stanley"].get_xdata(), app.trajectory.crosstrack_error)
-    for label in ("Article (3 terms)", "Pure pursuit", "Stanley"):
+    for label in ("Article (3 terms, its defaults)", "Pure pursuit", "Stanley"):
         assert label in app.panels["numbers"].value
     assert len(app.target_dot.get_xdata()) == 0  # Stanley has no look-ahead point
+
+
+def test_the_phase_portrait_names_what_the_article_column_ran():
+    """With Position only and a fixed 25 m look-ahead the column said "Article (3 terms)";
+    it names what ran, and with another controller chosen the article's run is its own
+    defaults (the greyed-out settings do not leak into it)."""
+    from lessons_lib.apps.steering import panel
+
+    app = SteeringApp(view="Phase portrait", mode="Fixed", fixed_look_ahead=25.0,
+                      use_heading=False, use_crosstrack=False, start_offset=2.0)
+    label = "Article (Position only, fixed 25 m)"
+    assert app.state.run.label == label
+    assert label in app.panels["numbers"].value and label in app.panels["key"].value
+    assert "3 terms" not in app.panels["numbers"].value
+    app.controller.value = "Stanley"
+    article = app.state.others["Article"]
+    assert article.label == "Article (3 terms, its defaults)"
+    ref = m.run("oval", "Article", SteeringParams(), 10.0, (0.0, 2.0, 0.0))
+    assert article is ref
+    assert m.article_label(SteeringParams(heading_weight=0.95)) == "Article (3 terms, weight 0.95)"
+    assert "Article (3 terms, its defaults)" in panel.colour_key(
+        "Phase portrait", {c: r.label for c, r in app.state.runs().items()})
 
 
 def test_sweep_view_marks_the_speed_and_shades_the_winners():

@@ -165,8 +165,9 @@ class SteeringApp(LessonApp):
             if note:
                 notes.insert(0, f"<div style='font-size:14px;color:{PALETTE['blue']}'>"
                                 f"&#8505; {note}</div>")
+        labels = {c: r.label for c, r in state.runs().items()}
         return {"readout": panel.readout(state, time), "numbers": panel.numbers(state),
-                "notes": "".join(notes), "key": panel.colour_key(state.view)}
+                "notes": "".join(notes), "key": panel.colour_key(state.view, labels)}
 
     def layout(self) -> widgets.Widget:
         """Beside the figure (under it on a narrow page): Play and Time, the preset, the

@@ -86,6 +86,7 @@ class Run:
     """One controller's run, with what the app draws of it. Arrays per step."""
 
     controller: str
+    label: str                      # what ran: the controller, and the article's settings
     trajectory: Trajectory
     metrics: dict
     progress_point: np.ndarray      # (n, 2) blue point
@@ -96,6 +97,35 @@ class Run:
 
     def __len__(self) -> int:
         return len(self.trajectory)
+
+
+#: How :func:`article_label` names each of the article's numbers that differs from its default.
+_SHORT = (("look_ahead_base", "base {:g} m"), ("look_ahead_speed_factor", "factor {:g} s"),
+          ("heading_weight", "weight {:g}"), ("max_yaw_delta", "max yaw {:g}°"),
+          ("crosstrack_gain", "gain {:g}"))
+
+
+def article_label(params: SteeringParams) -> str:
+    """What an article run ran, for a table column or a legend: "Article (3 terms, its
+    defaults)", or the terms on and every setting that differs from the article's defaults,
+    e.g. "Article (Position only, fixed 25 m)"."""
+    d = SteeringParams()
+    if params == d:
+        return "Article (3 terms, its defaults)"
+    on = [n for n, use in (("Position", params.use_position), ("Heading", params.use_heading),
+                           ("Crosstrack", params.use_crosstrack)) if use]
+    parts = ["3 terms" if len(on) == 3 else "no terms" if not on
+             else f"{on[0]} only" if len(on) == 1 else " + ".join(on)]
+    if not params.adaptive_look_ahead:
+        parts.append(f"fixed {params.fixed_look_ahead:g} m")
+    for name, fmt in _SHORT:
+        if name in ("look_ahead_base", "look_ahead_speed_factor") and \
+                not params.adaptive_look_ahead:
+            continue
+        value = getattr(params, name)
+        if value != getattr(d, name):
+            parts.append(fmt.format(value))
+    return f"Article ({', '.join(parts)})"
 
 
 def _heading_error(spline: Spline, traj: Trajectory) -> np.ndarray:
@@ -154,7 +184,8 @@ def _run(track_name: str, controller: str, key: tuple | None, speed: float,
     if sp.dim == 3 and controller == "Article":
         t, off = traj.progress_tangent, traj.perpendicular_offset
         world_up = _frozen(off[:, 0] * t[:, 1] - off[:, 1] * t[:, 0])  # . cross(T, z)
-    return Run(controller=controller, trajectory=traj, metrics=traj.metrics(),
+    label = article_label(params) if controller == "Article" else controller
+    return Run(controller=controller, label=label, trajectory=traj, metrics=traj.metrics(),
                progress_point=_frozen(sp.location_at(traj.progress)[:, :2]),
                target=_frozen(target), heading_error=_frozen(_heading_error(sp, traj)),
                contributions=contributions, world_up_crosstrack=world_up)
@@ -212,10 +243,11 @@ class SteeringState:
             return 0
         return max(0, min(len(self.run) - 1, int(round(time / DT))))
 
-    def comparison(self) -> dict[str, dict]:
-        """controller -> metrics, for the controllers computed."""
+    def runs(self) -> dict[str, Run]:
+        """controller -> its run, for the controllers computed, in :data:`CONTROLLERS`
+        order (each run's ``label`` says what ran)."""
         runs = {self.controller: self.run, **self.others}
-        return {c: runs[c].metrics for c in CONTROLLERS if c in runs}
+        return {c: runs[c] for c in CONTROLLERS if c in runs}
 
 
 def driving_controller(p) -> str:
@@ -269,8 +301,10 @@ def compute(p) -> SteeringState:
     others = {}
     if p.view == "Phase portrait" and sp.dim == 2:
         for c in CONTROLLERS:
-            if c != controller:
-                others[c] = run(p.track, c, params if c == "Article" else None, speed, start)
+            if c != controller:  # the article's controller, when not chosen, with its own
+                # defaults: the settings greyed out for another controller do not leak in
+                others[c] = run(p.track, c, SteeringParams() if c == "Article" else None,
+                                speed, start)
     view, note = p.view, ""
     if view == "Speed sweep" and sp.dim != 2:
         # the sweep drives its cars together on a flat road (lessons_lib.sweep is 2D)
@@ -346,7 +380,7 @@ def centre_line_crossings(cte: np.ndarray, tolerance: float = 0.05) -> int:
 __all__ = ["DURATION", "DT", "TRACK_LABELS", "CONTROLLERS", "VIEWS", "SLOPE_TRACK",
            "FIXED_LONG", "FIXED_SHORT", "SWEEP_MODES", "SETTLE_TOLERANCE", "MAX_OFFSET",
            "Run", "SteeringState", "Placement", "compute", "run", "sweep", "road", "place",
-           "steering_params", "disabled_controls", "max_start_distance",
+           "steering_params", "article_label", "disabled_controls", "max_start_distance",
            "centre_line_crossings"]
 
 

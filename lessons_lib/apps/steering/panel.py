@@ -37,8 +37,10 @@ def _key(*groups) -> str:
     return f"<div class='steering-key' style='{_SMALL}'>" + "<br>".join(lines) + "</div>"
 
 
-def colour_key(view: str = "Terms") -> str:
-    """The legend: the maps' colours on one line, the lower plot's (for ``view``) on the next."""
+def colour_key(view: str = "Terms", labels: dict[str, str] | None = None) -> str:
+    """The legend: the maps' colours on one line, the lower plot's (for ``view``) on the next.
+    ``labels``: controller -> what its run ran (:attr:`.model.Run.label`), for the phase
+    portrait."""
     items = [(COLOURS["progress"], "dot", "progress"),
              (COLOURS["target"], "dot", "look-ahead target"),
              (COLOURS["to_target"], "line", "car &rarr; target"),
@@ -49,7 +51,9 @@ def colour_key(view: str = "Terms") -> str:
         lower = [(MODE_COLOURS[m], "line", m.lower()) for m in SWEEP_MODES]
         lower += [("#000000", "line", "current speed (dashed); shading: best at that speed")]
     elif view == "Phase portrait":
-        lower = [(CONTROLLER_COLOURS[c], "line", c) for c in CONTROLLERS]
+        labels = labels or {}
+        lower = [(CONTROLLER_COLOURS[c], "line", html.escape(labels.get(c, c)))
+                 for c in CONTROLLERS]
     else:
         lower = [(TERM_COLOURS["position"], "line", "Position"),
                  (TERM_COLOURS["heading"], "line", "Heading"),
@@ -102,10 +106,11 @@ def readout(state: SteeringState, time: float | None) -> str:
 
 def numbers(state: SteeringState) -> str:
     """The metrics of the run (of every controller computed, side by side)."""
-    table = state.comparison()
+    runs = state.runs()
+    table = {c: r.metrics for c, r in runs.items()}
     names = list(table)
     head = "".join(f"<th style='text-align:right;padding-left:8px'>"
-                   f"{html.escape(n if n != 'Article' else 'Article (3 terms)')}</th>"
+                   f"{html.escape(runs[n].label)}</th>"
                    for n in names) if len(names) > 1 else "<th></th>"
     rows = [("RMS crosstrack", "rms_crosstrack", lambda v: f"{v:.2f} m"),
             ("max crosstrack", "max_crosstrack", lambda v: f"{v:.2f} m"),
