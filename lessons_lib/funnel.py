@@ -23,6 +23,7 @@ __all__ = [
     "END_CLASSES",
     "FunnelStep",
     "cross",
+    "crossing",
     "portals_from_corridor",
     "validate_portals",
     "funnel",
@@ -403,6 +404,23 @@ def step_text(s: FunnelStep) -> str:
         text += " Nothing narrows at this step, so the funnel stays as it was."
     return text
 
+
+
+def crossing(prev: FunnelStep, s: FunnelStep):
+    """For a corner step ``s`` (``prev`` the step before it): the funnel its crossing end
+    was tested against, as ``(apex, left, right)``, the end that crossed, and the side of
+    the edge it crossed ("left" or "right"). The right end is tested first, so a left end
+    that crosses meets the right edge as the right end left it. None for any other step."""
+    if not (isinstance(prev, FunnelStep) and isinstance(s, FunnelStep)):
+        raise ValueError("crossing needs two consecutive FunnelSteps (from funnel_steps)")
+    if not s.event.startswith("corner"):
+        return None
+    (pl, pr) = s.tested
+    if s.event == "corner_left":   # the right end lies across the left edge
+        return (prev.apex, prev.left, prev.right), pr, "left"
+    moved = s.right_end in _MOVED or s.right_end == "at_apex"
+    right = pr if moved else prev.right
+    return (prev.apex, prev.left, right), pl, "right"
 
 
 def _pt(p) -> tuple[float, float]:

@@ -3,7 +3,9 @@ check what is drawn)."""
 
 from __future__ import annotations
 
+import html
 import math
+import re
 from types import SimpleNamespace
 
 import matplotlib.colors as mcolors
@@ -16,6 +18,7 @@ from lessons_lib.apps import FunnelApp, GridApp
 from lessons_lib.apps.core.figure import MIN_TEXT_PX
 from lessons_lib.apps.funnel import model, view
 from lessons_lib.apps.funnel.app import PRESETS
+from lessons_lib.apps.funnel.view import WARN_COLOUR
 from lessons_lib.navmesh import lesson_walkable, reflex_corners
 from lessons_lib.pathsmooth import path_length
 
@@ -131,7 +134,7 @@ def event(app, x, y, buttons=(1,)):
 
 def test_opens_on_the_article_case_at_the_finished_path(app):
     assert app.preset.value == PRESETS[0].name
-    assert app.step.value == app.step.max == app.state.n_steps - 1
+    assert app.step.value == app.step.max == app.state.n_beats - 1
     assert "7 portals crossed with 3 corners" in app.preset_note.value
     assert "21% shorter" in app.preset_note.value
     assert "corners fixed so far: 3" in app.panels["step"].value
@@ -140,21 +143,90 @@ def test_opens_on_the_article_case_at_the_finished_path(app):
 def test_stepping_draws_each_step_and_never_recomputes(app):
     computed = app.compute_count
     v = app.view
-    for k in range(app.step.max + 1):
-        app.step.value = k
-        s = app.state.steps[k]
-        assert np.allclose(xy(v.apex), [s.apex])
-        assert np.allclose(xy(v.left_edge), [s.apex, s.left])
-        assert np.allclose(xy(v.right_edge), [s.apex, s.right])
-        assert np.allclose(v.wedge.get_xy()[:3], [s.apex, s.left, s.right])
-        assert np.allclose(xy(v.corners), s.corners)
+    for b in range(app.step.max + 1):
+        app.step.value = b
+        beat = app.state.beats[b]
+        s = app.state.steps[beat.step]
+        apex, left, right = beat.before if beat.phase == "test" else (s.apex, s.left, s.right)
+        assert np.allclose(xy(v.apex), [apex])
+        assert np.allclose(xy(v.left_edge), [apex, left])
+        assert np.allclose(xy(v.right_edge), [apex, right])
+        assert np.allclose(v.wedge.get_xy()[:3], [apex, left, right])
+        corners = s.corners[:-1] if beat.phase == "test" else s.corners
+        assert np.allclose(xy(v.corners), corners)
         if 0 <= s.portal < len(app.state.portals):
             assert np.allclose(xy(v.tested), s.tested)
         text = app.panels["step"].value
-        assert f"Step {k} of {app.step.max}" in text
-        assert f"corners fixed so far: {s.n_corners}" in text
-        assert s.text.split(":")[0].replace("(", "") in text.replace("(", "")
+        assert f"Step {b} of {app.step.max}" in text
+        assert f"corners fixed so far: {len(corners) - 1 - (s.event == 'goal')}" in text
+        # the long sentence is behind "why?", the short one names the points drawn
+        assert f"<details><summary>why?</summary>{html.escape(s.text)}</details>" in text
     assert app.compute_count == computed
+
+
+def _brief(app) -> str:
+    text = app.panels["step"].value
+    return html.unescape(re.sub("<[^>]+>", "", text.split("<details>")[0]))
+
+
+def test_a_corner_step_comes_in_two_beats_with_the_crossing_ray(app):
+    """The article's corridor: steps 6, 10 and 12 of the trace fix its three corners; each
+    takes two beats (6-7, 11-12, 14-15 on the step slider). The first draws the funnel
+    before the step, the end that crossed ringed and the dark red ray to it; the second the
+    apex at the new corner, no ray."""
+    app.apply_preset(PRESETS[0].name)
+    st = app.state
+    corner_steps = [k for k, s in enumerate(st.steps) if s.event.startswith("corner")]
+    assert corner_steps == [6, 10, 12]
+    tests = [b for b, beat in enumerate(st.beats) if beat.phase == "test"]
+    assert tests == [6, 11, 14] and [st.beats[b].step for b in tests] == corner_steps
+    v = app.view
+    for b in range(app.step.max + 1):
+        app.show_frame(b)
+        ray = xy(v.cross_ray)
+        if b not in tests:
+            assert len(ray) == 0 and len(xy(v.cross_end)) == 0
+            continue
+        beat, s = st.beats[b], st.steps[st.beats[b].step]
+        prev = st.steps[beat.step - 1]
+        apex = prev.apex
+        assert np.allclose(ray, [apex, beat.end]) and np.allclose(xy(v.cross_end), [beat.end])
+        assert v.cross_ray.get_color() == WARN_COLOUR
+        # the ray leaves the wedge over the crossed edge: the end is on its far side
+        a, e = np.array(apex), np.array(beat.end)
+        edge = np.array(beat.before[1] if beat.crossed == "left" else beat.before[2])
+        side = fn.cross(a, edge, e) * (1 if beat.crossed == "left" else -1)
+        assert side > 0, (b, beat)
+        assert np.allclose(xy(v.apex), [apex]) and not np.allclose(apex, s.apex)
+        brief = _brief(app)
+        assert f"lies across the {beat.crossed} edge" in brief
+        assert f"({beat.end[0]:.2f}, {beat.end[1]:.2f})" in brief
+        assert f"corners fixed so far: {s.n_corners - 1}" in app.panels["step"].value
+        app.show_frame(b + 1)       # the second beat: the apex moved to the corner
+        assert np.allclose(xy(v.apex), [s.apex]) and len(xy(v.cross_ray)) == 0
+        assert f"becomes corner {s.n_corners}" in _brief(app)
+        assert f"({s.apex[0]:.2f}, {s.apex[1]:.2f})" in _brief(app)
+    # the first corner's crossing is the issue's: portal 5's left end over the right edge
+    app.show_frame(6)
+    assert "Portal 5's left end (4.50, 6.50) lies across the right edge" in _brief(app)
+
+
+def test_a_narrowing_step_ghosts_the_old_edge(app):
+    app.apply_preset(PRESETS[0].name)
+    st = app.state
+    v = app.view
+    b = next(b for b, beat in enumerate(st.beats)
+             if st.steps[beat.step].event == "narrow_left" and beat.ghost_left is not None)
+    app.show_frame(b)
+    prev, s = st.steps[st.beats[b].step - 1], st.steps[st.beats[b].step]
+    assert np.allclose(xy(v.left_ghost), [prev.apex, prev.left])
+    assert np.allclose(xy(v.left_edge), [s.apex, s.left])
+    assert len(xy(v.right_ghost)) == 0                 # the right edge did not move
+    assert v.left_ghost.get_linestyle() == "--" and v.left_ghost.get_alpha() < 1
+    assert "Dashed: where it was" in _brief(app)
+    assert f"the left edge moves in to ({s.left[0]:.2f}, {s.left[1]:.2f})" in _brief(app)
+    lines = _brief(app).split("corners fixed")[0]
+    assert len(lines) < 200     # one or two lines beside the map, not six
 
 
 def test_buttons_move_the_step(app):
@@ -445,7 +517,7 @@ def test_the_page_counts_the_turns_a_learner_sees_on_the_eroded_floor(app):
     assert "corners fixed so far: 0</span>" in app.panels["step"].value
     for k, s in enumerate(st.steps):                   # part way: the turns reached so far
         if s.n_corners:
-            app.step.value = k
+            app.step.value = st.beat_of(k, "move")
             n = sum(1 for _c, group in st.turns if group[0] <= s.n_corners)
             assert f"corners fixed so far: {s.n_corners}, on {n} turn" in \
                 app.panels["step"].value
@@ -536,8 +608,9 @@ def test_step_questions_ask_what_the_trace_does_and_show_the_step_before(app, po
     from lessons_lib.apps.funnel import exercises
 
     q = exercises.step_question(app, portal)
-    k = next(i for i, s in enumerate(app.state.steps) if s.portal == portal)
-    step = app.state.steps[k]
+    i = next(i for i, s in enumerate(app.state.steps) if s.portal == portal)
+    step = app.state.steps[i]
+    k = app.state.beat_of(i, "test")         # the step slider's number (it counts beats)
     assert f"step {k} tests portal {portal}" in q.widget.children[0].value
     assert q.answer == exercises._MOVES[step.event]
     assert q.judge(q.answer)[0] and step.text in q.judge(q.answer)[1]
@@ -555,14 +628,18 @@ def test_the_first_corner_question_counts_the_step_the_funnel_knows(app):
     q = exercises.first_corner_question(app)
     steps = app.state.steps
     k = int(q.answer)
-    assert steps[k].event.startswith("corner") and steps[k].n_corners == 1
-    assert all(not s.event.startswith("corner") for s in steps[:k])
+    beat = app.state.beats[k]      # the beat where the apex moves to the first corner
+    i = beat.step
+    assert beat.phase == "move" and steps[i].n_corners == 1
+    assert all(not s.event.startswith("corner") for s in steps[:i])
     assert q.judge(str(k))[0]
+    seen = [v for v, why in q.wrong.items() if "sees the crossing" in why]
+    assert seen == [k - 1] and app.state.beats[k - 1].phase == "test"
     # the two known slips get their own explanation: the step the edge reached the corner,
     # and the portal number read as a step
     reached = [v for v, why in q.wrong.items() if "nothing is fixed yet" in why]
     assert reached and reached[0] < k and not q.judge(f"{reached[0]:g}")[0]
-    assert steps[k].portal in q.wrong and "count the steps" in q.wrong[steps[k].portal]
+    assert steps[i].portal in q.wrong and "count the steps" in q.wrong[steps[i].portal]
     # the page does not give it away: the app as it opens (above the question) and as the
     # question's button leaves it say how many corners, never at which step one was fixed
     for state_of in ("opened", "shown"):
@@ -570,6 +647,8 @@ def test_the_first_corner_question_counts_the_step_the_funnel_knows(app):
             q.show_button.click()
             assert app.step.value == 0 and "corners fixed so far: 0" in app.panels["step"].value
         assert f"step {k}" not in _all_panels(app).lower()
+    app.show_frame(k)
+    assert "becomes corner 1" in app.panels["step"].value
 
 
 def test_the_step_questions_above_exercise_3_do_not_give_its_answer(app):

@@ -152,7 +152,7 @@ def test_drag_start_and_goal_then_read_the_bends_back(voila_server, page):
     state = model.compute_funnel(SimpleNamespace(
         start_x=start[0], start_y=start[1], goal_x=goal[0], goal_y=goal[1], radius=0.0,
         method="shrink", corridor="astar", show_curve=False))
-    n = state.n_steps - 1
+    n = state.n_beats - 1   # the step slider counts beats: a corner takes two
     page.wait_for_selector(f"text=Step {n} of {n}", timeout=15_000)
     shown = page.locator(".lesson-bends").first.inner_text()
     assert shown == panel.bends_text(state), (shown, panel.bends_text(state))

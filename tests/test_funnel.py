@@ -15,6 +15,7 @@ from lessons_lib.funnel import (
     corridor_path,
     corridor_walls,
     cross,
+    crossing,
     funnel,
     funnel_steps,
     path_clearance,
@@ -521,7 +522,19 @@ def test_every_step_sentence_is_true_on_random_corridors(seed):
                 for cls in set(ends):
                     if cls in phrases:
                         assert phrases[cls] in text, (cls, text)
+            beat = crossing(prev, s)  # the first of a corner's two beats, drawn before it
             if s.event.startswith("corner"):
+                (ba, bl, br), end, crossed = beat
+                assert ba == a and bl == left
+                if crossed == "left":    # the right end, tested first, lies across the left
+                    assert end == pr and br == right
+                    _check_end("across", a, left, right, pr, "right")
+                else:                    # the left end, against the right edge it met
+                    met = right if s.right_end in ("outside", "same", "across") else pr
+                    assert end == pl and br == met
+                    _check_end("across", a, left, br, pl, "left")
+                # the second beat: the apex moves to the end of the edge that was crossed
+                assert s.apex == (bl if crossed == "left" else br)
                 corner = left if s.event == "corner_left" else right
                 assert s.apex == corner == s.left == s.right
                 assert s.corners[-1] == corner and s.n_corners == prev.n_corners + 1
@@ -534,6 +547,7 @@ def test_every_step_sentence_is_true_on_random_corridors(seed):
                 nxt = steps[steps.index(s) + 1]
                 assert nxt.portal == s.restart
             else:
+                assert beat is None
                 assert s.n_corners == prev.n_corners
                 if s.event == "keep":
                     assert "Nothing narrows" in text

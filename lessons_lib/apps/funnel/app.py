@@ -216,13 +216,15 @@ class FunnelApp(LessonApp):
         return model.compute_funnel(params)
 
     def frame_end(self, state: FunnelState) -> int:
-        """The step slider and Play end at the trace's last step."""
-        return max(state.n_steps - 1, 0)
+        """The step slider and Play end at the trace's last beat (a step that fixes a
+        corner takes two: the crossing, then the apex's move)."""
+        return max(state.n_beats - 1, 0)
 
     def _step_index(self, state: FunnelState, frame) -> int | None:
-        if not state.steps:
+        """The beat shown at ``frame`` (None without a trace)."""
+        if not state.beats:
             return None
-        return int(min(max(int(frame or 0), 0), state.n_steps - 1))
+        return int(min(max(int(frame or 0), 0), state.n_beats - 1))
 
     def draw(self, state: FunnelState, frame) -> None:
         k = self._step_index(state, self.step.value)

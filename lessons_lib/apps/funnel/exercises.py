@@ -51,8 +51,9 @@ def _step_of(app: FunnelApp, preset: str, portal: int):
 
 def step_question(app: FunnelApp, portal: int) -> ChoiceQuestion:
     """What happens when ``portal`` of the article's corridor is tested?"""
-    state, k = _step_of(app, ARTICLE, portal)
-    s = state.steps[k]
+    state, step = _step_of(app, ARTICLE, portal)
+    s = state.steps[step]
+    k = state.beat_of(step, "test")   # the step slider counts beats: a corner takes two
     answer = _MOVES[s.event]
     options = {}
     for text in ("the left edge moves in", "the right edge moves in", "both edges move in",
@@ -97,27 +98,35 @@ def first_corner_question(app: FunnelApp) -> NumberQuestion:
     where the path bends, never when the funnel knew)."""
     state, _k = _step_of(app, ARTICLE, 0)
     steps = state.steps
-    k = next(i for i, s in enumerate(steps) if s.event.startswith("corner"))
+    first = next(i for i, s in enumerate(steps) if s.event.startswith("corner"))
+    # on the step slider (which counts beats): the crossing, then the apex's move
+    seen, k = state.beat_of(first, "test"), state.beat_of(first, "move")
     corner = tuple(float(v) for v in state.path[1])
     # the step whose edge first reached that point: where the path passes it, not yet a corner
-    reached = next(i for i, s in enumerate(steps)
-                   if tuple(map(float, s.right)) == corner or tuple(map(float, s.left)) == corner)
+    reached = state.beat_of(next(
+        i for i, s in enumerate(steps)
+        if tuple(map(float, s.right)) == corner or tuple(map(float, s.left)) == corner))
     wrong = {float(reached): f"At step {reached} an edge of the funnel moves in to "
                              f"{_point(corner)}, the point the path will bend at, but nothing "
                              "is fixed yet: the funnel cannot know it is a corner until a "
                              "later portal's end crosses over that edge.",
-             float(steps[k].portal): "That is the number of the portal being tested then, not "
-                                     "of the step: count the steps (step 0 is the opening)."}
+             float(seen): f"Close: at step {seen} the funnel sees the crossing (the dark red "
+                          "ray), and the apex moves to the corner at the next step.",
+             float(steps[first].portal): "That is the number of the portal being tested then, "
+                                         "not of the step: count the steps (step 0 is the "
+                                         "opening)."}
     wrong = {v: why for v, why in wrong.items() if v != k}
     return NumberQuestion(
-        "Walking the article's corridor from the green start: at which step is the first "
-        "corner fixed? (Step 0 is the opening; each later step tests one portal.)",
+        "Walking the article's corridor from the green start: at which step does the apex "
+        "first move to a corner? (Step 0 is the opening; each later step tests one portal, "
+        "and a portal that fixes a corner takes two steps: the crossing, then the move.)",
         answer=float(k), tol=0.1,
         hint="A corner is fixed only when an end of the portal being tested crosses over the "
              "other edge. Watch the right edge once it reaches the right pillar's corner: "
              "which later portal's left end finally swings across it?",
-        explain=f"{steps[k].text} The corner {_point(corner)} was reached at step {reached}, "
-                f"but only at step {k} did the funnel know it must bend there.",
+        explain=f"{steps[first].text} The corner {_point(corner)} was reached at step "
+                f"{reached}, the crossing seen at step {seen}, and at step {k} the apex moves "
+                "there.",
         wrong=wrong, show=_show(app, ARTICLE, 0))
 
 

@@ -34,6 +34,7 @@ from ...navmesh import (
 
 __all__ = [
     "ARTICLE_GRID",
+    "Beat",
     "ARTICLE_GRID_GOAL",
     "ARTICLE_GRID_START",
     "CORRIDORS",
@@ -96,6 +97,48 @@ def prepare_floor(radius: float) -> None:
 
 
 @dataclass(frozen=True)
+class Beat:
+    """One frame of the walk through the trace. A step that fixes a corner takes two beats:
+    ``phase`` "test" draws the funnel ``before`` it (apex, left, right as the crossing end
+    was tested against it), the ``end`` that crossed and the ray to it over the ``crossed``
+    edge; "move" draws the apex moved to the new corner. Any other step is one beat
+    (``phase`` "")."""
+
+    step: int                           # index into FunnelState.steps
+    phase: str = ""
+    before: tuple | None = None
+    end: tuple | None = None
+    crossed: str = ""
+    ghost_left: tuple | None = None     # (apex, old end) of an edge this step moved
+    ghost_right: tuple | None = None
+
+
+def _ghost(prev, s, side: str):
+    """The edge on ``side`` before step ``s``, when ``s`` moved it (same apex, another end,
+    and not an edge that had shrunk onto the apex)."""
+    old, new = getattr(prev, side), getattr(s, side)
+    if prev.apex != s.apex or old == new or old == prev.apex:
+        return None
+    return (prev.apex, old)
+
+
+def beats_of(steps) -> tuple[Beat, ...]:
+    """The beats of a trace: one per step, two per corner step."""
+    out = []
+    for k, s in enumerate(steps):
+        hit = fn.crossing(steps[k - 1], s) if k else None
+        if hit is None:
+            ghosts = ((_ghost(steps[k - 1], s, "left"), _ghost(steps[k - 1], s, "right"))
+                      if k else (None, None))
+            out.append(Beat(k, ghost_left=ghosts[0], ghost_right=ghosts[1]))
+            continue
+        before, end, crossed = hit
+        out.append(Beat(k, "test", before, end, crossed))
+        out.append(Beat(k, "move", before, end, crossed))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class FunnelState:
     """Everything the funnel app shows for one set of control values."""
 
@@ -121,10 +164,23 @@ class FunnelState:
     other_method_passes: bool | None = None
     turns: tuple = ()                   # (obstacle corner, path indices of its bends) per turn
     point_path: np.ndarray | None = None  # push: the funnel's own path, before pushing
+    beats: tuple = ()                   # the frames of the walk (see Beat)
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def n_beats(self) -> int:
+        return len(self.beats)
+
+    def beat_of(self, step: int, phase: str = "test") -> int:
+        """The beat that shows step ``step`` (of a corner step, its ``phase`` beat:
+        "test" the crossing, "move" the apex moved)."""
+        for b, beat in enumerate(self.beats):
+            if beat.step == step and (beat.phase in ("", phase)):
+                return b
+        raise ValueError(f"step {step} is not in the trace (0 to {self.n_steps - 1})")
 
     @property
     def n_steps(self) -> int:
@@ -228,7 +284,7 @@ def compute_funnel(params, curve_samples: int = 40) -> FunnelState:
         _free, floor_mesh = lesson_floor()
         off = np.array([floor_mesh.locate(q) is None for q in curve])
         curve_off = curve[off]
-    return FunnelState(**base, steps=steps, path=path, clearance=d,
+    return FunnelState(**base, steps=steps, beats=beats_of(steps), path=path, clearance=d,
                        clearance_at=(on_path, on_wall), curve=curve, curve_off=curve_off,
                        turns=tuple(turns(path, free, r)),
                        point_path=point if path is not point else None)

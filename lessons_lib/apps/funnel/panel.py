@@ -6,11 +6,13 @@ import html
 
 from ..core import PALETTE, fmt_number
 from .view import (
+    GOAL_COLOUR,
     LEFT_COLOUR,
     RIGHT_COLOUR,
     SHORTEST_COLOUR,
     START_COLOUR,
     TESTED_COLOUR,
+    WARN_COLOUR,
     ZIGZAG_COLOUR,
 )
 
@@ -21,21 +23,88 @@ def _m(x: float) -> str:
     return f"{fmt_number(x, 2)} m"
 
 
-def step_html(state, k: int) -> str:
-    """Which step this is and what it did (the sentence comes from the trace)."""
+def step_html(state, b: int) -> str:
+    """Which beat this is, what it shows in one or two lines (the points named in the
+    colours the map draws them in), and the long explanation behind "why?"."""
     if not state.ok:
         return _BOX.format(f'<b style="color:{PALETTE["vermillion"]}">No path.</b> '
                            + html.escape(state.error))
-    s = state.steps[k]
-    n = state.n_steps - 1
+    beat = state.beats[b]
+    s = state.steps[beat.step]
+    n = state.n_beats - 1
     goal = len(state.used_portals)
     where = "start" if s.portal < 0 else "goal" if s.portal >= goal else f"portal {s.portal}"
     colour = TESTED_COLOUR if 0 <= s.portal < goal else "#333333"
     return _BOX.format(
-        f'<b>Step {k} of {n}</b> &middot; <b style="color:{colour}">{where}</b><br>'
-        f"{html.escape(s.text)}<br>"
-        f"<span style=\"color:#444\">corners fixed so far: {s.n_corners}"
-        f"{_on_turns(state, s.n_corners)}</span>")
+        f'<b>Step {b} of {n}</b> &middot; <b style="color:{colour}">{where}</b><br>'
+        f"{brief(state, b)}<br>"
+        f"<details><summary>why?</summary>{html.escape(s.text)}</details>"
+        f"<span style=\"color:#444\">corners fixed so far: {_fixed(state, b)}"
+        f"{_on_turns(state, _fixed(state, b))}</span>")
+
+
+def _fixed(state, b: int) -> int:
+    """Corners fixed at beat ``b``: a corner's first beat has not fixed it yet."""
+    beat = state.beats[b]
+    s = state.steps[beat.step]
+    return s.n_corners - (1 if beat.phase == "test" else 0)
+
+
+_SIDE_COLOUR = {"left": LEFT_COLOUR, "right": RIGHT_COLOUR}
+_MOVED_IN = ("inside", "on_line", "opens")
+
+
+def _in(colour: str, text: str) -> str:
+    return f'<b style="color:{colour}">{text}</b>'
+
+
+def _end_phrase(side: str, cls: str, p) -> str:
+    c = _SIDE_COLOUR[side]
+    if cls in _MOVED_IN:
+        return f"the {_in(c, side + ' edge')} moves in to {_in(c, _xy(p))}"
+    if cls == "outside":
+        return f"its {side} end {_in(c, _xy(p))} would widen the funnel: ignored"
+    if cls == "same":
+        return f"the {_in(c, side + ' edge')} already ends at {_in(c, _xy(p))}"
+    return f"its {side} end is the apex"
+
+
+def brief(state, b: int) -> str:
+    """One or two lines for beat ``b``, naming the points the map highlights there, each
+    in its colour on the map (left vermillion, right blue, the crossing ray dark red)."""
+    beat = state.beats[b]
+    s = state.steps[beat.step]
+    goal = len(state.used_portals)
+    star = _in("#000000", "apex &#9733;")
+    if s.event == "start":
+        return f"The funnel opens at the {_in(START_COLOUR, 'start')}: the {star} sits on it."
+    if beat.phase == "test":
+        crossed = beat.crossed
+        own = "left" if crossed == "right" else "right"
+        name = (f"The {_in(GOAL_COLOUR, 'goal')} {_in(GOAL_COLOUR, _xy(beat.end))}"
+                if s.portal >= goal else
+                f"Portal {s.portal}'s {own} end {_in(_SIDE_COLOUR[own], _xy(beat.end))}")
+        return (f"{name} lies across the {_in(_SIDE_COLOUR[crossed], crossed + ' edge')}: "
+                f"the {_in(WARN_COLOUR, 'dashed ray')} from the {star} to it leaves the "
+                "funnel.")
+    if beat.phase == "move":
+        crossed = beat.crossed
+        c = _SIDE_COLOUR[crossed]
+        restart = ("the goal" if s.restart >= goal else f"portal {s.restart}")
+        return (f"So the {_in(c, crossed + ' edge')}'s end {_in(c, _xy(s.apex))} becomes "
+                f"corner {s.n_corners}: the {star} moves there and the scan restarts from "
+                f"{restart}.")
+    if s.event == "goal":
+        return (f"The {_in(GOAL_COLOUR, 'goal')} {_in(GOAL_COLOUR, _xy(s.tested[0]))} lies "
+                f"inside the funnel: the {star} sees it. Done.")
+    (pl, pr) = s.tested
+    text = (f"Portal {s.portal}: {_end_phrase('right', s.right_end, pr)}; "
+            f"{_end_phrase('left', s.left_end, pl)}.")
+    if beat.ghost_left is not None or beat.ghost_right is not None:
+        text += " Dashed: where it was."
+    elif s.event == "keep":
+        text += " Nothing narrows."
+    return text
 
 
 def grazing(n: int) -> str:

@@ -6,7 +6,9 @@ being tested purple (nothing else is purple), the funnel a yellow wedge with a y
 star (drawn under the start: at step 0 the start's disc sits in the star's middle), the
 start a green disc (nothing else green), the goal an orange square, the path black (dashed,
 with a tick from each corner, when its corners are pushed out), the exact shortest path
-sky blue dashed, the midpoint zigzag grey dashed.
+sky blue dashed, the midpoint zigzag grey dashed. A step that moves an edge draws the old
+edge ghosted (thin, dashed, faint) and the new one solid; a corner's first beat draws the
+funnel before it, the end that crossed (ringed) and the ray to it in dark red, dashed.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ ZIGZAG_COLOUR = PALETTE["grey"]
 START_COLOUR = PALETTE["green"]
 GOAL_COLOUR = PALETTE["orange"]
 CURVE_COLOUR = PALETTE["orange"]
+#: the ray from the apex to a portal end that lies across the other edge (a corner's first
+#: beat): dark red and dashed, apart from every other line on the map
+WARN_COLOUR = "#A50F15"
 WALL_COLOUR = "#5A5A5A"
 FLOOR_COLOUR = "#F4F4F4"
 #: portal numbers, in points: 9.5 pt is 13 px at the figures' 100 dpi
@@ -129,6 +134,15 @@ class FunnelView:
                                  solid_capstyle="round", zorder=5)
         (self.left_edge,) = ax.plot([], [], "-", lw=2.4, color=LEFT_COLOUR, zorder=8)
         (self.right_edge,) = ax.plot([], [], "-", lw=2.4, color=RIGHT_COLOUR, zorder=8)
+        # an edge's place before this step, when the step moved it
+        (self.left_ghost,) = ax.plot([], [], "--", lw=1.6, color=LEFT_COLOUR, alpha=0.45,
+                                     zorder=7.8)
+        (self.right_ghost,) = ax.plot([], [], "--", lw=1.6, color=RIGHT_COLOUR, alpha=0.45,
+                                      zorder=7.8)
+        # a corner's first beat: the ray from the apex to the end that crossed, and that end
+        (self.cross_ray,) = ax.plot([], [], "--", lw=2.6, color=WARN_COLOUR, zorder=8.5)
+        (self.cross_end,) = ax.plot([], [], "o", ms=12, mfc="none", mec=WARN_COLOUR, mew=2.4,
+                                    zorder=8.6)
         (self.corners,) = ax.plot([], [], "-o", lw=2.6, ms=5, color=PATH_COLOUR, zorder=9)
         # "push the corners out": the pushed path dashed, a tick from each corner to where it
         # was pushed
@@ -218,8 +232,9 @@ class FunnelView:
     def step_artists(self) -> list:
         """The artists :meth:`draw_step` moves or shows (the rest only change with the
         route): the funnel's own, then the closest approach's, shown at the last step."""
-        return [self.wedge, self.tested, self.left_edge, self.right_edge, self.corners,
-                self.apex, self.clear_line, self.clear_mark]
+        return [self.wedge, self.tested, self.left_edge, self.right_edge, self.left_ghost,
+                self.right_ghost, self.cross_ray, self.cross_end, self.corners, self.apex,
+                self.clear_line, self.clear_mark]
 
     def dynamic_artists(self) -> list:
         """For fast redraws (:mod:`lessons_lib.apps.fastdraw.painter`): the step artists and
@@ -229,29 +244,45 @@ class FunnelView:
         return [a for a in vars(self).values()
                 if isinstance(a, Artist) and a.axes is self.ax and a.get_zorder() >= floor]
 
-    def draw_step(self, state, k: int | None) -> None:
-        """The funnel at step ``k`` of the trace (nothing when there is no trace)."""
-        done = not state.steps or k is None or k >= len(state.steps) - 1
+    def draw_step(self, state, b: int | None) -> None:
+        """The funnel at beat ``b`` of the walk (nothing when there is no trace): a corner's
+        first beat shows the funnel before the step with the crossing ray; any other beat
+        the funnel after its step, with the edges it moved ghosted where they were."""
+        done = not state.beats or b is None or b >= len(state.beats) - 1
         # the closest approach is about the whole path: shown once it is walked (at step 0
         # its black ring gave away a corner not fixed yet)
         for mark in (self.clear_line, self.clear_mark):
             mark.set_visible(done)
-        if not state.steps or k is None:
-            for line in (self.tested, self.left_edge, self.right_edge, self.corners,
-                         self.apex):
-                line.set_data([], [])
+        lines = (self.tested, self.left_edge, self.right_edge, self.left_ghost,
+                 self.right_ghost, self.cross_ray, self.cross_end, self.corners, self.apex)
+        for line in lines:
+            line.set_data([], [])
+        if not state.beats or b is None:
             self.wedge.set_visible(False)
             return
-        s = state.steps[k]
+        beat = state.beats[b]
+        s = state.steps[beat.step]
         (tl, tr) = s.tested
         is_portal = 0 <= s.portal < len(state.used_portals)
         self.tested.set_data(*_xy([tl, tr] if is_portal else []))
-        self.left_edge.set_data(*_xy([s.apex, s.left]))
-        self.right_edge.set_data(*_xy([s.apex, s.right]))
-        self.wedge.set_xy(np.array([s.apex, s.left, s.right], dtype=float))
+        if beat.phase == "test":
+            apex, left, right = beat.before
+            self.cross_ray.set_data(*_xy([apex, beat.end]))
+            self.cross_end.set_data(*_xy(beat.end))
+            corners = s.corners[:-1]      # the corner is not fixed yet
+        else:
+            apex, left, right = s.apex, s.left, s.right
+            corners = s.corners
+            for ghost, line in ((beat.ghost_left, self.left_ghost),
+                                (beat.ghost_right, self.right_ghost)):
+                if ghost is not None:
+                    line.set_data(*_xy(ghost))
+        self.left_edge.set_data(*_xy([apex, left]))
+        self.right_edge.set_data(*_xy([apex, right]))
+        self.wedge.set_xy(np.array([apex, left, right], dtype=float))
         self.wedge.set_visible(True)
-        self.corners.set_data(*_xy(s.corners))
-        self.apex.set_data(*_xy(s.apex))
+        self.corners.set_data(*_xy(corners))
+        self.apex.set_data(*_xy(apex))
 
 
 class GridView:
