@@ -380,6 +380,9 @@ def test_check_function_in_jupyterlab_gives_a_verdict(monkeypatch):
     monkeypatch.setenv("LESSONS_VOILA", "0")
     out = check_function(_my_double, lambda x: 2 * x, [(1,), (2,)], hint="double it")
     assert not out.ok and "2 of 2 checks failed" in out.value
+    # the hint waits behind a disclosure: Run All must not print it before the learner tries
+    assert "<details><summary>Hint</summary>" in out.value
+    assert out.value.index("<details>") < out.value.index("double it")
     assert check_function(lambda x: 2 * x, lambda x: 2 * x, [(1,)], hint="").ok
 
 

@@ -801,3 +801,25 @@ def test_a_point_put_on_the_map_lands_on_the_sliders_steps_and_on_the_floor():
     assert app._on_floor_grid("goal", 5.01, 3.01) == (5.0, 3.0)
     app.mesh = SimpleNamespace(locate=lambda p: None)
     assert app._on_floor_grid("goal", 5.03, 3.01) is None
+
+
+def test_lesson_4_keeps_words_about_editing_code_in_the_code_cell():
+    """Voila shows markdown and hides code: "Fix it in the cell and run the cell again" sat
+    in markdown below the exercise, on a page where no cell can be edited. The instruction
+    about code is a comment in the code cell; the exercise is introduced above the cell; its
+    hint does not spell out the formula (it came before the instruction on Run All)."""
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "04_funnel_algorithm.ipynb")
+                    .read_text(encoding="utf-8"))
+    cells = [(c["cell_type"], "".join(c["source"])) for c in nb["cells"]]
+    for kind, text in cells:
+        if kind == "markdown":
+            low = text.lower()
+            assert "run the cell" not in low and "in the cell" not in low, text[:80]
+    k = next(i for i, (kind, text) in enumerate(cells) if "def my_cross" in text)
+    assert "Exercise 1" in cells[k - 1][1] and cells[k - 1][0] == "markdown"
+    code = cells[k][1]
+    assert code.index("# Exercise 1: fix my_cross") < code.index("def my_cross")
+    assert "(b.x - a.x)(c.y - a.y)" not in code and "(b - a) x (c - a)" not in code

@@ -316,9 +316,11 @@ def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple], hi
                       widget.widget]
         out = widgets.VBox(parts)
     elif failures:
+        # the hint on request (a disclosure): on Run All it must not come before the try
         out = widgets.HTML(_NO.format(f"{len(failures)} of {len(cases)} checks failed. First "
                                       "one: " + html.escape(failures[0]))
-                           + hint_html(hint))
+                           + (f"<details><summary>Hint</summary>{hint_html(hint)}</details>"
+                              if hint else ""))
     else:
         out = widgets.HTML(_OK.format(f"All {len(cases)} checks pass. Well done!"))
     out.ok = not failures
