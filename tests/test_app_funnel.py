@@ -354,9 +354,9 @@ def test_drag_start_and_goal_and_click(app):
 
 def test_click_in_a_wall_gives_a_message(app):
     app.click_mode.value = "start"
-    app.drag._press(event(app, 7.5, 5.0))
-    assert "inside a wall" in app.last_error
-    assert np.allclose(app.start, model.DEFAULT_START)
+    app.drag._press(event(app, 7.5, 5.0))      # the start goes to the nearest floor point
+    assert "inside a wall or a pillar" in app.panels["step"].value and app.last_error is None
+    assert app.mesh.locate(app.start) is not None and math.dist(app.start, (7.5, 5.0)) < 0.8
     with pytest.raises(ValueError, match="inside a wall"):
         app.set_points(goal=(3.7, 4.5))
     app.start_x.value = 3.7                 # a slider may still put it in the pillar:
@@ -823,3 +823,40 @@ def test_lesson_4_keeps_words_about_editing_code_in_the_code_cell():
     code = cells[k][1]
     assert code.index("# Exercise 1: fix my_cross") < code.index("def my_cross")
     assert "(b.x - a.x)(c.y - a.y)" not in code and "(b - a) x (c - a)" not in code
+
+
+@pytest.mark.parametrize("where, said", [((3.7, 5.0), "inside a wall or a pillar"),
+                                         ((16.1, 5.0), "outside the hall")])
+def test_a_click_off_the_floor_moves_to_the_nearest_floor_point_and_says_so(where, said):
+    """It did nothing and said nothing (lesson 3 places the car and says why: the same)."""
+    app = FunnelApp()
+    free, _mesh = model.lesson_floor()
+    assert not free.contains(Point(*where))
+    app.click_mode.value = "goal"
+    app.drag._press(event(app, *where))
+    app.drag._end(event(app, *where))
+    goal = app.goal
+    assert free.contains(Point(*goal)) and Point(*goal).distance(Point(*where)) < 0.8
+    text = html.unescape(app.panels["step"].value)
+    assert said in text and f"({where[0]:.2f}, {where[1]:.2f})" in text
+    assert app.last_error is None
+    app.radius.value = 0.1                      # another change: the note goes
+    assert said not in app.panels["step"].value
+
+
+def test_the_legend_does_not_say_where_the_click_toggle_is():
+    from lessons_lib.apps.funnel import panel
+
+    text = panel.legend_html()
+    assert "chosen below" not in text and "chosen above" not in text
+    assert "click moves" in text and FunnelApp().click_mode.description == "click moves"
+
+
+def test_the_bends_question_says_a_count_is_a_whole_number(app):
+    from lessons_lib.apps.funnel import exercises
+
+    q = exercises.rooms_corners_question(app)
+    for typed in ("-1", "1.5"):
+        ok, why = q.judge(typed)
+        assert not ok and "whole number" in why and "too low" not in why, typed
+    assert q.judge(f"{q.answer:g}")[0] and "too" in q.judge(f"{q.answer + 3:g}")[1]

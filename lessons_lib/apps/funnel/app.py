@@ -9,6 +9,7 @@ is the step of the trace, so stepping only re-draws and never searches again. Th
 from __future__ import annotations
 
 import functools
+import html
 import math
 
 import ipywidgets as widgets
@@ -16,6 +17,7 @@ import numpy as np
 
 from ... import validate as check
 from ..core import (
+    PALETTE,
     Choice,
     Frame,
     LessonApp,
@@ -189,6 +191,7 @@ class FunnelApp(LessonApp):
         self.fig = make_figure(*self._size)
         _free, mesh = model.lesson_floor()
         self.mesh = mesh
+        self.click_note, self._noted_with = "", None   # what the last click was told
         self.view = FunnelView(self.fig, mesh)
         self.ax = self.view.ax
         small = widgets.Layout(width="44px")
@@ -237,7 +240,12 @@ class FunnelApp(LessonApp):
 
     def panel(self, state: FunnelState, frame) -> dict[str, str]:
         k = self._step_index(state, self.step.value)
-        return {"step": panel.step_html(state, k if k is not None else 0),
+        note = self.click_note
+        if note and dict(self.params) != self._noted_with:
+            note = self.click_note = ""     # another change since the click
+        note = (f"<div style='font-size:14px;color:{PALETTE['blue']}'>&#8505; "
+                f"{html.escape(note)}</div>" if note else "")
+        return {"step": note + panel.step_html(state, k if k is not None else 0),
                 "lengths": panel.lengths_html(state),
                 "radius": panel.radius_html(state)}
 
@@ -317,8 +325,28 @@ class FunnelApp(LessonApp):
             p = getattr(self, name)
             if math.hypot(p[0] - event.xdata, p[1] - event.ydata) < 0.6:
                 return name
-        self.set_points(**{self.click_mode.value: (event.xdata, event.ydata)})
+        self.click_point(self.click_mode.value, float(event.xdata), float(event.ydata))
         return None
+
+    def click_point(self, name: str, x: float, y: float) -> None:
+        """A click at (x, y) moves ``name`` ("start" or "goal") there; a click inside a wall
+        or a pillar, or outside the hall, moves it to the nearest point of the floor and the
+        page says so (the panel under the steps), as lesson 3 does for an off-road click."""
+        if name not in ("start", "goal"):
+            raise ValueError(f"a click moves the start or the goal, not {name!r}")
+        note = ""
+        if self.mesh.locate((x, y)) is None:
+            free, _mesh = model.lesson_floor()
+            near = model.nearest_floor_point(free, x, y)
+            lo, hi = self.mesh.bounds
+            inside = lo[0] <= x <= hi[0] and lo[1] <= y <= hi[1]
+            where = "inside a wall or a pillar" if inside else "outside the hall"
+            note = (f"({x:.2f}, {y:.2f}) is {where}: the {name} goes to the nearest point of "
+                    f"the floor, ({near[0]:.2f}, {near[1]:.2f}).")
+            x, y = near
+        self.set_points(**{name: (x, y)})
+        self.click_note, self._noted_with = note, dict(self.params)
+        self.redraw()
 
     def _on_move(self, item, event) -> None:
         if self.mesh.locate((event.xdata, event.ydata)) is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ... import validate as check
 from ..core import ChoiceQuestion, NumberQuestion
 from ..core.controls import short
+from ..core.exercise import parse_number
 from .app import PRESETS, FunnelApp
 
 ARTICLE = PRESETS[0].name
@@ -134,13 +135,29 @@ def _point(p) -> str:
     return f"({p[0]:g}, {p[1]:g})"
 
 
+class CountQuestion(NumberQuestion):
+    """A question whose answer counts things: a negative or fractional answer is told that
+    a count is a whole number >= 0, not that it is "too low"."""
+
+    def __init__(self, prompt: str, answer: float, hint: str, what: str, **kwargs) -> None:
+        self.what = what
+        super().__init__(prompt, answer, hint, **kwargs)
+
+    def judge(self, value) -> tuple[bool, str]:
+        number = parse_number(str(value))
+        if number < 0 or number != int(number):
+            return False, (f"Not quite: {number:g}. A count of {self.what} is a whole number "
+                           "0, 1, 2, ...")
+        return super().judge(value)
+
+
 def rooms_corners_question(app: FunnelApp) -> NumberQuestion:
     state = _state_of(app, ROOMS)
-    return NumberQuestion(
+    return CountQuestion(
         "Predict before you look: going from the lower left corner of the map (1.2, 1.0) to "
         "the upper right (14.8, 9.0), how many times does the funnel path bend? (Start and "
         "goal do not count.)",
-        answer=float(state.n_corners), tol=0.1,
+        answer=float(state.n_corners), tol=0.1, what="bends",
         hint="Pull a string tight from start to goal through the lower door: it bends only "
              "where a corner of the wall or of a pillar pokes into the straight line. Find "
              "those corners on the map and count them.",

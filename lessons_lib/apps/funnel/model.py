@@ -88,6 +88,23 @@ def _floor_for(radius: float):
     return _eroded(round(float(radius), 6))
 
 
+def nearest_floor_point(free, x: float, y: float, inset: float = 0.06) -> tuple[float, float]:
+    """The point of the floor ``free`` (a shapely area) nearest (x, y), ``inset`` metres in
+    from its edge (so that it lies on the floor, not on a wall's line)."""
+    from shapely.geometry import Point
+    from shapely.ops import nearest_points
+
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise ValueError(f"cannot place a point at ({x}, {y})")
+    q = Point(x, y)
+    if free.contains(q):
+        return (float(x), float(y))
+    edge = nearest_points(free.boundary, q)[0]
+    inner = free.buffer(-inset)
+    p = nearest_points(inner.boundary, edge)[0] if not inner.is_empty else edge
+    return (float(p.x), float(p.y))
+
+
 def prepare_floor(radius: float) -> None:
     """Make (and keep) everything a radius's first visit builds: the eroded floor, its
     navmesh and its visibility graph (~50 ms; a later visit costs ~5 ms)."""

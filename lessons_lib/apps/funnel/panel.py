@@ -237,7 +237,8 @@ def legend_html() -> str:
     return _BOX.format(
         f'Drag the <b style="color:{START_COLOUR}">start</b> or the '
         f'<b style="color:{PALETTE["orange"]}">goal</b>; a click elsewhere moves the one '
-        f'chosen below. Funnel edges: <b style="color:{LEFT_COLOUR}">left</b> and '
+        f'chosen with <i>click moves</i>. Funnel edges: '
+        f'<b style="color:{LEFT_COLOUR}">left</b> and '
         f'<b style="color:{RIGHT_COLOUR}">right</b> as the traveller sees them; the portal '
         f'being tested is <b style="color:{TESTED_COLOUR}">purple</b>.')
 
