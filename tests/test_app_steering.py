@@ -664,3 +664,25 @@ def test_a_drag_on_the_map_is_paced_by_one_run_from_another_start(monkeypatch):
     monkeypatch.setattr(core_app, "in_kernel", lambda: True)
     monkeypatch.setattr(SteeringApp, "pointer_cost", lambda self: 0.4)
     assert SteeringApp().fig.canvas.pan_zoom_throttle == 250.0    # the slowest pace
+
+
+def test_presets_say_which_of_the_articles_numbers_they_change():
+    """'All three' ran with heading weight 0.95 and the readout showed 'weight 0.93',
+    impossible from section 4's formula with the 0.85 it states; the preset says so."""
+    app = SteeringApp(preset="All three: back to the centre line")
+    note = html.unescape(app.preset_note.value)
+    assert "heading weight 0.95 (the article's default 0.85)" in note
+    assert SCENARIOS["All three: back to the centre line"].values["heading_weight"] == 0.95
+    app.apply_preset("Slope: world up vs projected up")      # changes none of them
+    assert "This preset sets" not in app.preset_note.value
+
+
+def test_the_long_look_ahead_preset_says_where_it_starts_and_the_tables_number():
+    """The preset said RMS 3.15 m, section 3's table 2.79 m: the preset starts 30 m along."""
+    app = SteeringApp(preset="Fixed long look-ahead cuts the corner")
+    note = html.unescape(app.preset_note.value)
+    table = simulate(track("hairpin"), SteeringParams(
+        use_heading=False, use_crosstrack=False, adaptive_look_ahead=False,
+        fixed_look_ahead=25.0), 10.0, 30.0).metrics()["rms_crosstrack"]  # section 3's row
+    assert f"RMS {app.metrics['rms_crosstrack']:.2f} m over 30 s starting 30 m along" in note
+    assert f"as in section 3's table, {table:.2f} m" in note

@@ -99,7 +99,7 @@ class SteeringApp(LessonApp):
     # 25 frames a second of real time: asking exactly 20, a busy page showed 19.3 to 19.9
     frame = Frame("time", "Time (s)", 0.0, DURATION, step=0.04, value=0.0, interval_ms=40,
                   seconds_per_unit=1.0, readout=".2f", width="430px", label_width="60px")
-    presets = tuple(Preset(sc.name, sc.values, description=sc.claim) for sc in SCENARIOS)
+    presets = tuple(Preset(sc.name, sc.values, description=sc.describe) for sc in SCENARIOS)
     custom_label = "(your own settings)"
 
     # -- the loop ---------------------------------------------------------------------------

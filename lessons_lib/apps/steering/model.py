@@ -411,12 +411,35 @@ class Scenario:
     def values(self) -> dict:
         return {**DEFAULTS, **self.changes}
 
+    def changed(self) -> str:
+        """Which of the article's six numbers this preset changes, and their defaults ("" if
+        none): a readout it moves (the heading weight) must not look like the formula's."""
+        parts = [f"{_NUMBER_NAMES[k][0]} {v:g}{_NUMBER_NAMES[k][1]} (the article's default "
+                 f"{DEFAULTS[k]:g}{_NUMBER_NAMES[k][1]})"
+                 for k, v in self.changes.items() if k in _NUMBER_NAMES and v != DEFAULTS[k]]
+        return f" This preset sets {' and '.join(parts)}." if parts else ""
+
+    def describe(self, state) -> str:
+        """What the preset shows (computed from ``state``), and what it changed."""
+        return self.claim(state) + self.changed()
+
+
+#: The article's six numbers, as a preset's description names them.
+_NUMBER_NAMES = {"look_ahead_base": ("look-ahead base", " m"),
+                 "look_ahead_speed_factor": ("speed factor", " s"),
+                 "fixed_look_ahead": ("fixed look-ahead", " m"),
+                 "heading_weight": ("heading weight", ""), "max_yaw_delta": ("max yaw delta", "°"),
+                 "crosstrack_gain": ("crosstrack gain", " per m")}
+
 
 def _long_claim(s: SteeringState) -> str:
     cte = s.trajectory.crosstrack_error
+    from_start = run(s.track, "Article", s.params, s.speed, (0.0, *s.start[1:]))
     return (f"The red point is already round the bend, so the yellow line cuts across the "
             f"inside and the car follows it: up to {-cte.min():.1f} m inside the hairpins "
-            f"(RMS {s.metrics['rms_crosstrack']:.2f} m).")
+            f"(RMS {s.metrics['rms_crosstrack']:.2f} m over 30 s starting {s.start[0]:g} m "
+            f"along the track; from its start, as in section 3's table, "
+            f"{from_start.metrics['rms_crosstrack']:.2f} m).")
 
 
 def _short_claim(s: SteeringState) -> str:
