@@ -860,3 +860,25 @@ def test_the_bends_question_says_a_count_is_a_whole_number(app):
         ok, why = q.judge(typed)
         assert not ok and "whole number" in why and "too low" not in why, typed
     assert q.judge(f"{q.answer:g}")[0] and "too" in q.judge(f"{q.answer + 3:g}")[1]
+
+
+def test_the_lessons_curve_figure_and_the_app_count_the_same_samples():
+    """The figure said '3 of 121 curve samples inside a wall', the app '2 of its 81': one
+    sampling, one number. The lesson's cell runs the same route with the app's sampling."""
+    import json
+    from pathlib import Path
+
+    from lessons_lib.apps.funnel.app import CURVE_GOAL, CURVE_START
+    from lessons_lib.navmesh import lesson_navmesh
+    from lessons_lib.pathsmooth import catmull_rom
+
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "04_funnel_algorithm.ipynb")
+                    .read_text(encoding="utf-8"))
+    cell = next("".join(c["source"]) for c in nb["cells"] if "catmull_rom(across" in
+                "".join(c["source"]))
+    assert "samples=CURVE_SAMPLES" in cell
+    mesh = lesson_navmesh()
+    curve = catmull_rom(mesh.route(CURVE_START, CURVE_GOAL).path, samples=model.CURVE_SAMPLES)
+    off = sum(mesh.locate(q) is None for q in curve)
+    app = FunnelApp(preset="The curve clips the wall")
+    assert f"{off} of its {len(curve)} samples" in app.preset_note.value

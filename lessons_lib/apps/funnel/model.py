@@ -38,6 +38,7 @@ __all__ = [
     "ARTICLE_GRID_GOAL",
     "ARTICLE_GRID_START",
     "CORRIDORS",
+    "CURVE_SAMPLES",
     "FunnelState",
     "GridState",
     "METHODS",
@@ -242,7 +243,12 @@ def _point(x: float, y: float) -> np.ndarray:
     return np.array([float(x), float(y)])
 
 
-def compute_funnel(params, curve_samples: int = 40) -> FunnelState:
+#: Catmull-Rom samples per piece of the path: the app's curve and the lesson's figure
+#: (one sampling, so the page states one count of samples off the floor)
+CURVE_SAMPLES = 40
+
+
+def compute_funnel(params, curve_samples: int = CURVE_SAMPLES) -> FunnelState:
     """The funnel app's model. ``params`` needs ``start_x``, ``start_y``, ``goal_x``,
     ``goal_y``, ``radius``, ``method`` ("shrink", "erode" or "push"), ``corridor`` ("astar" or
     "best") and ``show_curve``."""
