@@ -882,3 +882,17 @@ def test_the_lessons_curve_figure_and_the_app_count_the_same_samples():
     off = sum(mesh.locate(q) is None for q in curve)
     app = FunnelApp(preset="The curve clips the wall")
     assert f"{off} of its {len(curve)} samples" in app.preset_note.value
+
+
+def test_the_grids_passed_checks_show_over_the_blue_path(grid_app):
+    """'the dashed green ones passed' lay exactly under the thick blue path: every passed
+    check is a kept segment, so they are drawn over it."""
+    a = grid_app
+    a.apply_preset(a.presets[0].name)
+    st = a.state
+    passed = {(tuple(p), tuple(q)) for p, q, ok in st.checks if ok}
+    kept = set(zip(map(tuple, st.pulled), map(tuple, st.pulled[1:])))
+    assert passed and passed <= kept
+    v = a.view
+    assert v.check_ok.get_zorder() > v.pulled_line.get_zorder()
+    assert len(v.check_ok.get_segments()) == len(passed)

@@ -307,8 +307,10 @@ class GridView:
         ax.set_xlim(0, w)
         ax.set_ylim(0, h)
         ax.set_aspect("equal")
-        self.check_ok = LineCollection([], colors=PALETTE["green"], linewidths=1.0,
-                                       linestyles="--", alpha=0.8, zorder=2)
+        # a check that passed became a piece of the blue path: drawn over it, or it never
+        # shows (the checks that failed cross open cells and stay under everything)
+        self.check_ok = LineCollection([], colors=PALETTE["green"], linewidths=1.8,
+                                       linestyles=(0, (4, 3)), zorder=4.5)
         self.check_fail = LineCollection([], colors=PALETTE["vermillion"], linewidths=1.0,
                                          linestyles=":", alpha=0.8, zorder=2)
         ax.add_collection(self.check_ok)
