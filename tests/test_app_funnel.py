@@ -320,7 +320,8 @@ def test_with_a_radius_the_exact_shortest_says_it_keeps_the_radius_clear(app):
 def test_narrow_door_is_marked_not_a_traceback(app):
     app.apply_preset("A door narrower than the agent")
     st = app.state
-    assert np.allclose(xy(app.view.narrow_mark)[0], st.portals[st.narrow_portal].mean(axis=0))
+    left, right = st.portals[st.narrow_portal]
+    assert np.allclose(xy(app.view.narrow_mark)[0], left + 0.85 * (right - left))
     assert "impassable" in app.panels["radius"].value
     assert "says the same" in app.panels["radius"].value
     app.radius.value = 0.2
@@ -896,3 +897,18 @@ def test_the_grids_passed_checks_show_over_the_blue_path(grid_app):
     v = a.view
     assert v.check_ok.get_zorder() > v.pulled_line.get_zorder()
     assert len(v.check_ok.get_segments()) == len(passed)
+
+
+def test_the_refused_doors_cross_leaves_its_portal_number_readable():
+    app = FunnelApp(preset="A door narrower than the agent")
+    st = app.state
+    k = st.narrow_portal
+    assert k is not None
+    mids, numbers = view.spaced_labels(st.portals)
+    label = mids[numbers.index(k)]
+    mark = app.view.narrow_mark.get_xydata()[0]
+    left, right = st.portals[k]
+    assert abs(fn.cross(left, right, mark)) < 1e-9           # still on the refused portal
+    to_px = app.ax.transData.transform
+    gap = np.hypot(*(to_px(mark) - to_px(label)))
+    assert gap > 20, gap    # the X (15 pt) and the number's box (about 13 px) do not overlap

@@ -194,7 +194,9 @@ class FunnelView:
         shrunk = state.method == "shrink" and state.radius > 0 and state.ok
         self.shrunk_lines.set_segments(list(state.used_portals) if shrunk else [])
         if state.narrow_portal is not None:
-            self.narrow_mark.set_data(*_xy(portals[state.narrow_portal].mean(axis=0)))
+            # on the refused portal, towards its right end: its number sits at the middle
+            left, right = portals[state.narrow_portal]
+            self.narrow_mark.set_data(*_xy(left + 0.85 * (right - left)))
         else:
             self.narrow_mark.set_data([], [])
         zig = state.midpoints if state.midpoints is not None else []
