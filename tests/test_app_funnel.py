@@ -892,7 +892,7 @@ def test_the_grids_passed_checks_show_over_the_blue_path(grid_app):
     a.apply_preset(a.presets[0].name)
     st = a.state
     passed = {(tuple(p), tuple(q)) for p, q, ok in st.checks if ok}
-    kept = set(zip(map(tuple, st.pulled), map(tuple, st.pulled[1:])))
+    kept = set(zip(map(tuple, st.pulled), map(tuple, st.pulled[1:]), strict=False))
     assert passed and passed <= kept
     v = a.view
     assert v.check_ok.get_zorder() > v.pulled_line.get_zorder()
@@ -912,3 +912,19 @@ def test_the_refused_doors_cross_leaves_its_portal_number_readable():
     to_px = app.ax.transData.transform
     gap = np.hypot(*(to_px(mark) - to_px(label)))
     assert gap > 20, gap    # the X (15 pt) and the number's box (about 13 px) do not overlap
+
+
+@pytest.mark.parametrize("preset", [p.name for p in PRESETS])
+def test_every_preset_opens_at_the_finished_path(preset):
+    """Some presets opened at the last step, some at step 0 (where the A* preset talked
+    about 'the perfectly funnelled path' not drawn yet): each opens at the end."""
+    app = FunnelApp()
+    app.show_frame(3)
+    app.apply_preset(preset)
+    assert app.preset.value == preset
+    st = app.state
+    if st.ok:
+        assert app.step.value == app.step.max == st.n_beats - 1
+        assert np.allclose(xy(app.view.corners), st.steps[-1].corners)
+        assert np.allclose(st.steps[-1].corners, st.point_path if st.point_path is not None
+                           else st.path)

@@ -272,6 +272,13 @@ class FunnelApp(LessonApp):
             secondary=[where, self.show_zigzag, self.show_shortest, self.show_curve],
             side=430, name="funnel-app")
 
+    def apply_preset(self, name: str) -> None:
+        """Every preset opens at the finished path, as the app does: its description talks
+        about the path (at step 0, the A* preset's 'perfectly funnelled path' was not drawn
+        yet); step back from there, or press the rewind button to walk it."""
+        super().apply_preset(name)
+        self.go_to_end()
+
     # -- stepping ---------------------------------------------------------------------------
     def nudge(self, delta: int) -> None:
         delta = check.integer(delta, "delta")
