@@ -686,3 +686,24 @@ def test_the_long_look_ahead_preset_says_where_it_starts_and_the_tables_number()
         fixed_look_ahead=25.0), 10.0, 30.0).metrics()["rms_crosstrack"]  # section 3's row
     assert f"RMS {app.metrics['rms_crosstrack']:.2f} m over 30 s starting 30 m along" in note
     assert f"as in section 3's table, {table:.2f} m" in note
+
+
+def test_the_crosstrack_figure_keeps_its_labels_off_the_car_and_the_offset_on_top():
+    from matplotlib.patches import Polygon as PolygonPatch
+
+    from lessons_lib.apps.steering.figures import term_figure
+    from lessons_lib.apps.steering.view import COLOURS
+
+    fig = term_figure("crosstrack")
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    car = next(p for p in ax.patches if isinstance(p, PolygonPatch))
+    car_box = car.get_window_extent(renderer)
+    for text in ax.texts:
+        box = text.get_window_extent(renderer)
+        assert not box.overlaps(car_box), text.get_text()
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.width, text.get_text()  # not cut off
+    # the offset (orange, outlined) is drawn over the car body
+    orange = [ln for ln in ax.lines if ln.get_color() == COLOURS["offset"]]
+    assert orange and all(ln.get_zorder() > car.get_zorder() for ln in orange)

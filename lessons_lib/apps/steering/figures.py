@@ -92,12 +92,20 @@ def term_figure(term: str):
         title = _titled("Heading Delta", terms.heading_delta, "°",
                         "the road ahead points to the car's {side}")
     else:
-        pp, off, r = terms.progress_point, terms.perpendicular_offset, terms.path_right
+        pp, off = terms.progress_point, terms.perpendicular_offset
         ax.quiver([pp[0]], [pp[1]], [off[0]], [off[1]], color=COLOURS["offset"], angles="xy",
                   scale_units="xy", scale=1, width=0.012, zorder=7)
-        ax.quiver([pp[0]], [pp[1]], [3 * r[0]], [3 * r[1]], color=PALETTE["grey"],
+        # the road's right vector drawn 8 m back along the road, clear of the car (drawn
+        # at the progress point, its label sat on the car); the offset over the car, outlined
+        back = sp.closest_distance(pp) - 8.0
+        bp, bd = sp.location_at(back), sp.direction_at(back)
+        br = np.array([bd[1], -bd[0]]) / math.hypot(*bd)
+        ax.quiver([bp[0]], [bp[1]], [3 * br[0]], [3 * br[1]], color=PALETTE["grey"],
                   angles="xy", scale_units="xy", scale=1, width=0.006, zorder=6)
-        ax.text(*(pp + 3.2 * r), "road's right", fontsize=9, ha="center", va="top")
+        ax.text(*(bp + 3.0 * br + 0.8 * bd / math.hypot(*bd)), "road's right", fontsize=9,
+                ha="left", va="top")
+        ax.plot(*np.c_[pp, pp + off], color=COLOURS["offset"], lw=3.0, zorder=7.5,
+                path_effects=stroke, solid_capstyle="butt")
         ax.plot(*pp, "o", color=COLOURS["progress"], mec=PALETTE["black"], ms=8, zorder=8)
         title = _titled("Crosstrack Error", terms.crosstrack_error, " m",
                         "the car is {side} of the line")
