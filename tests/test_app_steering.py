@@ -707,3 +707,37 @@ def test_the_crosstrack_figure_keeps_its_labels_off_the_car_and_the_offset_on_to
     # the offset (orange, outlined) is drawn over the car body
     orange = [ln for ln in ax.lines if ln.get_color() == COLOURS["offset"]]
     assert orange and all(ln.get_zorder() > car.get_zorder() for ln in orange)
+
+
+def test_the_mystery_run_shows_the_road_and_its_direction_and_the_hint_names_no_term():
+    """Exercise 2's map had no road edges and no direction of travel, and its hint ('which
+    term tells the car it is already lined up ... stops turning?') all but named Heading."""
+    import json
+    from pathlib import Path
+
+    from matplotlib.text import Annotation
+
+    from lessons_lib.apps.steering.figures import run_figure
+    from lessons_lib.apps.steering.view import COLOURS, ROAD_HALF_WIDTH
+
+    hairpin = track("hairpin")
+    mystery = simulate(hairpin, SteeringParams(use_heading=False), 12.0, 30.0, start_offset=2.0)
+    ax = run_figure(mystery, hairpin).axes[0]
+    centre = hairpin.sample(400)[:, :2]
+    edges = [ln for ln in ax.lines if len(ln.get_xdata()) == len(centre)
+             and ln.get_linestyle() == "-" and ln.get_color() != COLOURS["path"]]
+    dist = sorted(float(np.min(np.hypot(*(np.c_[ln.get_xdata(), ln.get_ydata()][:, None]
+                                          - centre[None]).transpose(2, 0, 1)), axis=1).max())
+                  for ln in edges)
+    assert len(edges) >= 2 and dist[:2] == pytest.approx([ROAD_HALF_WIDTH] * 2, abs=0.05)
+    arrow = next(a for a in ax.texts if isinstance(a, Annotation))
+    tip, tail = np.array(arrow.xy), np.array(arrow.xyann)
+    t0 = hairpin.direction_at(float(mystery.progress[0]))[:2]
+    assert float((tip - tail) @ t0) > 0          # it points the way the car drives
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "03_spline_steering.ipynb")
+                    .read_text(encoding="utf-8"))
+    cell = next("".join(c["source"]) for c in nb["cells"]
+                if "Which term is switched off" in "".join(c["source"]))
+    hint = cell.split("hint=")[1].split("explain=")[0].lower()
+    for giveaway in ("heading", "lined up", "stops turning", "parallel", "damp"):
+        assert giveaway not in hint, giveaway

@@ -161,7 +161,8 @@ def slope_figure(grade: float = 0.5):
 
 
 def run_figure(trajectory, spline: Spline, title: str = ""):
-    """A small static picture of one run: the path on the track, and crosstrack vs time."""
+    """A small static picture of one run: the path on the road (its edges drawn, an arrow
+    from the start for the direction of travel), and crosstrack vs time."""
     from ...vehicle import Trajectory
 
     if not isinstance(trajectory, Trajectory):
@@ -175,9 +176,21 @@ def run_figure(trajectory, spline: Spline, title: str = ""):
         ax_map = fig.add_axes((0.0, 0.02, 0.45, 0.86))
         ax_ct = fig.add_axes((0.53, 0.2, 0.45, 0.68))
     pts = spline.sample(400)
-    ax_map.plot(*pts.T, color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
+    s = np.linspace(0.0, spline.length, len(pts))
+    d = spline.direction_at(s)[:, :2]
+    right = np.c_[d[:, 1], -d[:, 0]] / np.hypot(d[:, 0], d[:, 1])[:, None]
+    for side in (-ROAD_HALF_WIDTH, ROAD_HALF_WIDTH):   # the road's edges
+        ax_map.plot(*(pts[:, :2] + side * right).T, color=COLOURS["centre"], lw=0.8)
+    ax_map.plot(*pts[:, :2].T, color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
     ax_map.plot(trajectory.x, trajectory.y, color=COLOURS["path"], lw=1.4)
     ax_map.plot(trajectory.x[0], trajectory.y[0], "x", color=COLOURS["path"], ms=7, mew=2)
+    # which way the car drives: an arrow along the road from the start
+    s0 = float(trajectory.progress[0])
+    p0, t0 = spline.location_at(s0)[:2], spline.direction_at(s0)[:2]
+    t0 = t0 / math.hypot(*t0)
+    ax_map.annotate("", xy=p0 + 14.0 * t0, xytext=p0 + 2.0 * t0,
+                    arrowprops={"arrowstyle": "-|>", "color": PALETTE["black"], "lw": 1.6,
+                                "mutation_scale": 14})
     ax_map.set_aspect("equal")
     ax_map.set_xticks([])
     ax_map.set_yticks([])
