@@ -51,7 +51,11 @@ def _fixed(state, b: int) -> int:
 
 
 _SIDE_COLOUR = {"left": LEFT_COLOUR, "right": RIGHT_COLOUR}
-_MOVED_IN = ("inside", "on_line", "opens")
+#: How the short step line says what a tested end did (a key of END_CLASSES -> words)
+_END_PHRASES = {"inside": "the {edge} moves in to {p}", "on_line": "the {edge} moves in to {p}",
+                "opens": "the {edge} moves in to {p}",
+                "outside": "its {side} end {p} would widen the funnel: ignored",
+                "same": "the {edge} already ends at {p}"}
 
 
 def _in(colour: str, text: str) -> str:
@@ -60,13 +64,8 @@ def _in(colour: str, text: str) -> str:
 
 def _end_phrase(side: str, cls: str, p) -> str:
     c = _SIDE_COLOUR[side]
-    if cls in _MOVED_IN:
-        return f"the {_in(c, side + ' edge')} moves in to {_in(c, _xy(p))}"
-    if cls == "outside":
-        return f"its {side} end {_in(c, _xy(p))} would widen the funnel: ignored"
-    if cls == "same":
-        return f"the {_in(c, side + ' edge')} already ends at {_in(c, _xy(p))}"
-    return f"its {side} end is the apex"
+    words = _END_PHRASES.get(cls, "its {side} end is the apex")
+    return words.format(edge=_in(c, side + " edge"), p=_in(c, _xy(p)), side=side)
 
 
 def brief(state, b: int) -> str:
