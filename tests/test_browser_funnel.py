@@ -76,24 +76,26 @@ def _readout(page, label: str, app: int) -> float:
 
 
 def test_funnel_steps_and_every_preset_is_screenshotted(voila_server, page):
+    from lessons_lib.apps.funnel import FunnelApp
     from lessons_lib.apps.funnel.app import PRESETS
 
+    n = FunnelApp().state.n_beats - 1     # the step slider counts beats: 17 on this corridor
     h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
     h.assert_no_error_text(page)
     h.screenshot(page, "04_top")
     _show(page, FUNNEL)
-    page.wait_for_selector("text=Step 14 of 14", timeout=15_000)
+    page.wait_for_selector(f"text=Step {n} of {n}", timeout=15_000)
     before = h.canvas_images(page)
     h.move_slider(page, label="step", key="ArrowLeft", times=3)
     after = h.wait_for_pixels_change(page, before, figure=FUNNEL)
-    page.wait_for_selector("text=Step 11 of 14", timeout=15_000)
+    page.wait_for_selector(f"text=Step {n - 3} of {n}", timeout=15_000)
     page.locator("button[title='pause and go back to the start']").first.click()
-    page.wait_for_selector("text=Step 0 of 14", timeout=15_000)
+    page.wait_for_selector(f"text=Step 0 of {n}", timeout=15_000)
     after = h.wait_for_pixels_change(page, after, figure=FUNNEL)
     page.locator("button[title='next step']").click()
-    page.wait_for_selector("text=Step 1 of 14", timeout=15_000)
+    page.wait_for_selector(f"text=Step 1 of {n}", timeout=15_000)
     page.locator("button[title='jump to the finished path']").click()
-    page.wait_for_selector("text=Step 14 of 14", timeout=15_000)
+    page.wait_for_selector(f"text=Step {n} of {n}", timeout=15_000)
     h.wait_for_pixels_change(page, after, figure=FUNNEL)
     menu = _preset_menu(page, PRESETS[-1].name)
     for k, preset in enumerate(PRESETS):
@@ -115,10 +117,66 @@ def test_funnel_steps_and_every_preset_is_screenshotted(voila_server, page):
     menu.select_option(label=PRESETS[0].name)
     h.move_slider(page, label="step", key="Home")
     h.move_slider(page, label="step", key="ArrowRight", times=5)
-    page.wait_for_selector("text=Step 5 of 14", timeout=15_000)
+    page.wait_for_selector(f"text=Step 5 of {n}", timeout=15_000)
     _show(page, FUNNEL)
     h.wait_idle(page)
     h.screenshot(page, "04_funnel_step_5")
+    assert not page.console_errors, page.console_errors
+
+
+def _warn_pixels(page) -> int:
+    """Pixels of the funnel map in the crossing ray's dark red."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from lessons_lib.apps.funnel.view import WARN_COLOUR
+
+    png = _canvas(page, FUNNEL).screenshot()
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=int)
+    want = np.array([int(WARN_COLOUR[i:i + 2], 16) for i in (1, 3, 5)])
+    return int((np.abs(rgb - want).sum(axis=2) < 40).sum())
+
+
+def test_the_article_corridors_corners_come_in_two_beats_with_the_ray(voila_server, page):
+    """Steps 6, 10 and 12 of the trace fix the article corridor's corners; on the step
+    slider each is two beats (6-7, 11-12, 14-15): the first draws the crossing ray in dark
+    red and names the end that crossed, the second moves the apex and draws no ray."""
+    from lessons_lib.apps.funnel import FunnelApp
+
+    st = FunnelApp().state
+    tests = [b for b, beat in enumerate(st.beats) if beat.phase == "test"]
+    assert tests == [6, 11, 14]
+    n = st.n_beats - 1
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    _show(page, FUNNEL)
+    page.wait_for_selector(f"text=Step {n} of {n}", timeout=15_000)
+    assert _warn_pixels(page) < 20          # the finished path: no ray
+    h.move_slider(page, label="step", key="Home")
+    page.wait_for_selector(f"text=Step 0 of {n}", timeout=15_000)
+    at = 0
+    for b in tests:
+        h.move_slider(page, label="step", key="ArrowRight", times=b - at)
+        page.wait_for_selector(f"text=Step {b} of {n}", timeout=15_000)
+        beat = st.beats[b]
+        page.wait_for_selector(f"text=lies across the {beat.crossed} edge", timeout=15_000)
+        _show(page, FUNNEL)
+        h.wait_idle(page)
+        assert _warn_pixels(page) > 150, f"no crossing ray at step {b}"
+        h.screenshot(page, f"04_funnel_corner_beat_{b}_crossing")
+        h.move_slider(page, label="step", key="ArrowRight")
+        page.wait_for_selector(f"text=Step {b + 1} of {n}", timeout=15_000)
+        page.wait_for_selector(
+            f"text=becomes corner {st.steps[beat.step].n_corners}", timeout=15_000)
+        _show(page, FUNNEL)
+        h.wait_idle(page)
+        assert _warn_pixels(page) < 20, f"a ray left at step {b + 1}"
+        h.screenshot(page, f"04_funnel_corner_beat_{b + 1}_moved")
+        at = b + 1
+    page.get_by_text("why?").first.click()     # the long sentence behind the disclosure
+    page.wait_for_selector("text=becomes corner 3; the apex moves there", timeout=15_000)
+    h.assert_no_error_text(page)
     assert not page.console_errors, page.console_errors
 
 
