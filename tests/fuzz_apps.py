@@ -66,6 +66,8 @@ EXAMPLES = {
     "NumberQuestion": lambda: core_exercise.NumberQuestion("How many?", 2.0, "Count them."),
     "ChoiceQuestion": lambda: core_exercise.ChoiceQuestion("Which?", ["a", "b"], "a",
                                                            hint="The first."),
+    "CountQuestion": lambda: funnel_exercises.CountQuestion("How many bends?", 2.0,
+                                                            "Count them.", "bends"),
 }
 #: The wall time one call may take (a GIF of a whole animation is the slowest).
 fm.CALL_SECONDS = 30.0

@@ -370,6 +370,10 @@ for name in ("funnel", "funnel_steps", "portal_midpoint_path"):
     S[f"funnel.{name}"] = (getattr(F, name), [point2, point2, portal_lists()], {})
 S["funnel.push_corners"] = (F.push_corners, [point_sets(2), st.floats(-1, 2)], {})
 S["funnel.path_from_steps"] = (F.path_from_steps, [steps_lists()], {})
+# two steps of one trace (consecutive or not), or anything else in either place
+_step = steps_lists().flatmap(lambda steps: st.sampled_from(steps))
+S["funnel.crossing"] = (F.crossing, [st.one_of(_step, st.none(), point2),
+                                     st.one_of(_step, st.integers())], {})
 S["funnel.shrink_portals"] = (F.shrink_portals, [portal_lists(), st.floats(-1, 2)], {})
 S["funnel.corridor_walls"] = (F.corridor_walls, [corridors()], {})
 S["funnel.path_clearance"] = (F.path_clearance, [point_sets(2), st.just([((0, 0), (1, 0))])],

@@ -213,11 +213,11 @@ class TuningChallenge(LessonApp):
         j = judge(model.road(self.track_name), run, self.target)
         self.judged, self.solved = j, j.solved
         self.last_metrics = {**run.metrics, "judged_rms": j.rms}
-        self.feedback.value = text_block(self.feedback_html(j))
+        self.feedback.value = text_block(self._feedback_html(j))
         self.redraw()
         return self.solved
 
-    def feedback_html(self, j: Judged) -> str:
+    def _feedback_html(self, j: Judged) -> str:
         """The verdict, and when it failed, the part of the run that failed."""
         colour = PALETTE["green"] if j.solved else PALETTE["vermillion"]
         verdict = "&#10003; Well done!" if j.solved else "&#10007; Not yet."
