@@ -1,0 +1,178 @@
+"""What Voila shows of lessons 1 and 2 never talks about code the page hides.
+
+Voila shows a notebook's markdown, the outputs of its code cells and its widgets, never the
+code cells' sources. So the text it shows must not point at a cell ("run the cell", "edit
+it and run it again"), name a function or an attribute of the library (`gimbal_axes`,
+`lerp_angles(..., wrap=True)`, `app.save_gif`), or print a bare numpy matrix whose rows a
+reader cannot name. Text about code belongs in the code cells' comments (JupyterLab shows
+them); Voila shows a sentence or a labelled table instead. A function the reader writes is
+shown read-only by ``check_function`` in Voila (a code-only block): its hint is not checked.
+
+Three kinds of shown text are walked: every markdown cell (its code spans, and its words),
+every text the code cells print when the notebook runs in a fresh kernel as Voila runs it,
+and every string an exercise widget shows (prompt, options, hints, explanations).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+import lessons_lib.interpolation as interpolation_api
+import lessons_lib.rotations as rotations_api
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+LESSONS = ("01_gimbal_lock.ipynb", "02_euler_vs_slerp.ipynb")
+
+#: Sentences that send the reader to a code cell.
+CELL_PHRASES = re.compile(r"\brun (the|this|that) cell|\brun (it )?again|\bedit (the|this) cell"
+                          r"|\bthe cell (below|above)|\brun the code", re.IGNORECASE)
+#: Names that are maths in any text (a formula), not code.
+MATHS = {"R", "Rx", "Ry", "Rz", "R₁", "R₂", "R₃", "sin", "cos", "tan", "asin", "acos", "atan",
+         "atan2", "sinc", "sqrt", "exp", "log", "lerp", "nlerp", "slerp", "yaw", "pitch",
+         "roll"}
+#: The library's own names: a reader of the Voila page never sees them defined.
+LIBRARY = {n for api in (rotations_api, interpolation_api) for n in api.__all__} | {
+    "GimbalApp", "InterpolationApp", "ReachExercise", "check_function", "show_pace",
+    "NumberQuestion", "ChoiceQuestion", "save_gif", "gif_max_frames", "apply_preset"}
+CALL = re.compile(r"([A-Za-z_]\w*)\(")
+DOTTED = re.compile(r"\b[A-Za-z_]\w+\.[A-Za-z_]\w*")
+KEYWORD_ARG = re.compile(r"\b[a-z_]\w*=[\w\"'.-]")
+SNAKE_OR_CAMEL = re.compile(r"\b(?:[a-z]\w*_\w+|[A-Z][a-z]+(?:[A-Z][a-z]+){2,})\b")
+NAMES = re.compile(r"\b[A-Za-z_]\w*\b")
+#: A row of a numpy array printout: "[[1. 0. 0.]" or " [0. 0.5 -0.866]]" with no label.
+MATRIX_ROW = re.compile(r"^\s*\[+\s*[-+]?(\d|nan|inf)", re.MULTILINE)
+
+
+def code_words(text: str, code_span: bool = False) -> list[str]:
+    """What in ``text`` reads as code: calls of non-maths names, dotted names, keyword
+    arguments, snake_case or CamelCase identifiers, the library's names (in a code span even
+    nlerp and slerp, which elsewhere are the methods' names)."""
+    found = [m.group(1) + "(" for m in CALL.finditer(text)
+             if len(m.group(1)) > 1 and m.group(1).rstrip("²³") not in MATHS]
+    found += DOTTED.findall(text) + KEYWORD_ARG.findall(text) + SNAKE_OR_CAMEL.findall(text)
+    found += [n for n in NAMES.findall(text) if n in LIBRARY and (code_span or n not in MATHS)]
+    return found
+
+
+def markdown_problems(source: str) -> list[str]:
+    text = re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", " ", source, flags=re.DOTALL)   # formulas
+    text = re.sub(r"\]\([^)]*\)", "]", text)                                  # link targets
+    problems = [f"code in backticks: `{span}` ({', '.join(words)})"
+                for span in re.findall(r"`([^`\n]+)`", text)
+                if (words := code_words(span, code_span=True))]
+    problems += [f"points at a cell: {m.group(0)!r}" for m in CELL_PHRASES.finditer(text)]
+    return problems
+
+
+def printed_problems(text: str) -> list[str]:
+    problems = [f"names code: {w!r}" for w in code_words(text)]
+    problems += [f"a matrix row without a label: {m.group(0).strip()!r}"
+                 for m in MATRIX_ROW.finditer(text)]
+    problems += [f"points at a cell: {m.group(0)!r}" for m in CELL_PHRASES.finditer(text)]
+    return problems
+
+
+def exercise_strings(source: str) -> list[str]:
+    """The strings a question widget shows: every string constant inside a NumberQuestion
+    or ChoiceQuestion call (prompt, options and what they mean, hint, explanation), except
+    in its ``show=`` action."""
+    strings = []
+    python = re.sub(r"^\s*[%!].*$", "", source, flags=re.MULTILINE)      # IPython magics
+    for node in ast.walk(ast.parse(python)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("NumberQuestion", "ChoiceQuestion")):
+            parts = [*node.args, *(k.value for k in node.keywords if k.arg != "show")]
+            for part in parts:
+                strings += [c.value for c in ast.walk(part)
+                            if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+    return strings
+
+
+def _shown_outputs(cell) -> list[str]:
+    """Text outputs Voila shows as text: streams, and results with nothing richer."""
+    texts = []
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream" and out.get("name") == "stdout":
+            texts.append(out["text"])
+        elif out.get("output_type") in ("execute_result", "display_data"):
+            data = out.get("data", {})
+            if set(data) == {"text/plain"}:
+                texts.append(data["text/plain"])
+    return texts
+
+
+@pytest.fixture(scope="module", params=LESSONS)
+def executed(request):
+    """The lesson run top to bottom in a fresh kernel, as Voila would (its variable set)."""
+    import os
+
+    nb = nbformat.read(NOTEBOOKS / request.param, as_version=4)
+    client = NotebookClient(nb, timeout=180, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client.execute(env={**os.environ, "LESSONS_VOILA": "1"})
+    return request.param, nb
+
+
+# -- the rules catch what they are for (on the kinds of text the lessons had) -----------------
+@pytest.mark.parametrize("text", [
+    "`gimbal_axes` gives the three axes", "`quaternion_to_euler_naive` is that code",
+    "`lerp_angles(..., wrap=True)` first moves", "Run the cell: the check compares it",
+    "Fix it and run again.", "`app.save_gif(\"slerp.gif\")` writes", "the library's `nlerp`",
+    "the lesson's `shortest=False` keeps your sign",
+    "Article 004 gives `QuaternionToYawPtichRoll`"])
+def test_markdown_rules_catch(text):
+    assert markdown_problems(text)
+
+
+@pytest.mark.parametrize("text", [
+    "order `\"YXZ\"` means", "$R = R_y(\\text{yaw})$", "`q` and `-q`", "`(1 − t) q₀ + t q₁`",
+    "`cos Ω = q₀ · q₁`", "`t = 0.5`", "[Lesson 2](02_euler_vs_slerp.ipynb)",
+    "`q = (cos(θ/2), sin(θ/2) n)`", "`yaw(t) = yaw₀ + t (yaw₁ − yaw₀)`", "`2·atan2(y, x)`"])
+def test_markdown_rules_pass(text):
+    assert markdown_problems(text) == []
+
+
+def test_printed_rules_catch_a_bare_matrix_and_a_repr():
+    assert printed_problems("pitch 30:\n [[0. 1. 0.]\n [0.5 0. 0.866]]\n")
+    assert printed_problems("Rx(60) =\n [[ 1.     0.     0.   ]\n")
+    assert printed_problems("q = quaternion(0.96, 0.13, 0.25, 0.03)")
+    assert printed_problems("outer (yaw)   axis ( 0.00,  1.00,  0.00)") == []
+
+
+def test_exercise_strings_are_read_from_the_calls():
+    src = ('NumberQuestion("P?", answer=1, hint="take np.degrees(x)", explain="E", '
+           'show=lambda: app.set(t=0.5))')
+    assert exercise_strings(src) == ["P?", "take np.degrees(x)", "E"]
+
+
+# -- the lessons --------------------------------------------------------------------------------
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_markdown_never_talks_about_hidden_code(lesson):
+    nb = nbformat.read(NOTEBOOKS / lesson, as_version=4)
+    problems = [f"markdown cell {i}: {p}" for i, c in enumerate(nb.cells)
+                if c.cell_type == "markdown" for p in markdown_problems(c.source)]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_exercise_widgets_never_talk_about_code(lesson):
+    nb = nbformat.read(NOTEBOOKS / lesson, as_version=4)
+    problems = [f"code cell {i}: {s!r}: {p}" for i, c in enumerate(nb.cells)
+                if c.cell_type == "code" for s in exercise_strings(c.source)
+                for p in printed_problems(s)]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.notebook
+def test_printed_outputs_are_sentences_or_labelled_tables(executed):
+    lesson, nb = executed
+    problems = [f"{lesson} code cell {i}: {p}" for i, c in enumerate(nb.cells)
+                if c.cell_type == "code" for text in _shown_outputs(c)
+                for p in printed_problems(text)]
+    assert not problems, "\n".join(problems)
