@@ -1,0 +1,67 @@
+"""Lessons 1 and 2: the summaries, exercises and sentences with numbers, against the models.
+
+A summary bullet is a claim like any other: each number it gives is measured here from the
+model of the app it sums up, and each general statement is checked on every preset.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from lessons_lib.apps.core.text import fmt_number
+from lessons_lib.apps.interpolation.model import PRESETS, SAME_PATH_DEG, compute
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+WIDE = "Wide three-axis turn"
+ARTICLE = "Article 001: yaw and roll 0° → 45°"
+ONE_AXIS = "One axis only: yaw 0° → 120°"
+
+
+def cells(lesson: str) -> list:
+    return nbformat.read(NOTEBOOKS / lesson, as_version=4).cells
+
+
+def lesson2_summary() -> str:
+    return " ".join(next(c.source for c in cells("02_euler_vs_slerp.ipynb")
+                         if c.cell_type == "markdown" and c.source.startswith("## Summary"))
+                    .split())
+
+
+def preset_state(name: str):
+    p = PRESETS[name]
+    return compute(p.start, p.end)
+
+
+def test_euler_lerp_is_right_only_when_one_angle_changes():
+    for name, p in PRESETS.items():
+        state = preset_state(name)
+        changed = sum(a != b for a, b in zip(p.start, p.end, strict=True))
+        right = (state.path_gap["euler"] < SAME_PATH_DEG
+                 and state.profiles["euler"].kind == "steady")
+        assert right == (changed == 1 and name != "Wrap-around: yaw −175° → 175°"), name
+    assert "Euler lerp is right only when one angle changes" in lesson2_summary()
+
+
+def test_summary_detour_and_speed_numbers_are_the_wide_turns():
+    state, text = preset_state(WIDE), lesson2_summary()
+    prof = state.profiles["euler"]
+    assert prof.kind == "falls"
+    assert (f"{fmt_number(state.totals['euler'], 0)}° for a "
+            f"{fmt_number(state.true_angle, 0)}° change") in text
+    assert f"only slows down, from {fmt_number(prof.start, 0)} to {fmt_number(prof.end, 0)}°/t" \
+        in text
+
+
+def test_summary_names_the_steady_exception_article_001():
+    """The old bullet said Euler lerp "changes speed" whenever more than one angle changes;
+    the Article 001 preset (yaw and roll together) keeps a steady pace: |ω| = 45√2 °/t."""
+    state, text = preset_state(ARTICLE), lesson2_summary()
+    prof = state.profiles["euler"]
+    assert prof.kind == "steady" and prof.high == pytest.approx(45 * 2 ** 0.5, rel=1e-3)
+    assert state.path_gap["euler"] > SAME_PATH_DEG                  # but it is a detour
+    assert f"keep a steady {fmt_number(prof.high, 0)}°/t" in text
+    assert (f"detour of {fmt_number(state.totals['euler'], 1)}° for a "
+            f"{fmt_number(state.true_angle, 1)}° change") in text
