@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 from lessons_lib.apps.core.text import fmt_number
@@ -65,3 +66,24 @@ def test_summary_names_the_steady_exception_article_001():
     assert f"keep a steady {fmt_number(prof.high, 0)}°/t" in text
     assert (f"detour of {fmt_number(state.totals['euler'], 1)}° for a "
             f"{fmt_number(state.true_angle, 1)}° change") in text
+
+
+# -- first views ----------------------------------------------------------------------------------
+def test_lesson_2_opens_where_the_three_planes_differ():
+    """At t = 1 the three blends all sit on the end orientation: a first view there shows
+    three identical planes. It opens at a t where each pair differs, visibly in the drawn
+    bodies and in the numbers under them."""
+    from lessons_lib.apps import InterpolationApp
+    from lessons_lib.rotations import angle_between
+
+    app = InterpolationApp()
+    assert 0 < app.t.value < 1
+    methods = ("euler", "nlerp", "slerp")
+    for i, a in enumerate(methods):
+        for b in methods[i + 1:]:
+            assert angle_between(app.current[a], app.current[b]) > 1.0, (a, b)
+            va, vb = ([p.vertices for p in app.view.bodies[m].get_paths()] for m in (a, b))
+            assert any(not np.allclose(pa, pb, atol=1e-3)
+                       for pa, pb in zip(va, vb, strict=True)), (a, b)
+    texts = {m: app.view.readouts[m].get_text() for m in methods}
+    assert len(set(texts.values())) == 3, texts

@@ -27,6 +27,9 @@ from .view import BlendView, Camera
 
 #: The preset the app opens on: its angles are the sliders' defaults.
 OPENING_PRESET = "Wide three-axis turn"
+#: The t it opens at: a quarter of the way, where nlerp lags slerp most (2.2° on the opening
+#: preset) and Euler lerp is 33° off slerp; at t = 1 the three planes are one.
+OPENING_T = 0.25
 
 
 def _preset_values(p) -> dict[str, int]:
@@ -72,10 +75,10 @@ class InterpolationApp(LessonApp):
         Toggle("show_up", "up-vector paths", help="also draw where the fin points",
                redraw=True),
     )
-    # starts at the end: the picture shows every ghost, and Play (at the end) starts over.
+    # opens at OPENING_T, where the three planes differ (at t = 1 they coincide, at the end).
     # 25 frames a second asked (a 4 s blend): a frame skipped on a busy machine still
     # leaves 20 new pictures a second
-    frame = Frame("t", "t", 0.0, 1.0, step=0.01, value=1.0, interval_ms=40,
+    frame = Frame("t", "t", 0.0, 1.0, step=0.01, value=OPENING_T, interval_ms=40,
                   width="250px", label_width="14px", readout=".2f")
     presets = tuple(Preset(name, _preset_values(p), description=_describer(p.extra))
                     for name, p in BLEND_PRESETS.items())
