@@ -87,3 +87,46 @@ def test_lesson_2_opens_where_the_three_planes_differ():
                        for pa, pb in zip(va, vb, strict=True)), (a, b)
     texts = {m: app.view.readouts[m].get_text() for m in methods}
     assert len(set(texts.values())) == 3, texts
+
+
+# -- lesson 1's panel, in plain words --------------------------------------------------------------
+def gimbal_state(yaw, pitch, roll, order="YXZ"):
+    from lessons_lib.apps.gimbal import model
+
+    return model.compute_state(yaw, pitch, roll, order)
+
+
+def test_lock_measure_is_said_as_what_the_hardest_turn_costs():
+    from lessons_lib.apps.gimbal import panel
+
+    for angles, order in (((35, -20, 15), "YXZ"), ((0, 0, 0), "YXZ"), ((10, 20, 85), "XYZ")):
+        state = gimbal_state(*angles, order)
+        text = panel.gauge(state)
+        assert "singular" not in text and "1 free" not in text
+        cost = fmt_number(1 / state.lock_measure, 1)
+        assert f"The hardest 1° turn takes <b>{cost}°</b> of ring motion" in text
+    assert "The hardest 1° turn takes <b>1.0°</b>" in panel.gauge(gimbal_state(0, 0, 0))
+    assert "cannot turn the aircraft at all" in panel.gauge(gimbal_state(0, 90, 0))
+
+
+def test_pitch_88_read_back_says_the_articles_row_is_off():
+    """"Read back: the same numbers as the sliders (its pole branch ...)" read as if every
+    row matched; the article's row is off, and the sentence says so with the number."""
+    from lessons_lib.apps.gimbal import panel
+
+    state = gimbal_state(30, 88, 20)
+    text = panel.numbers(state)
+    assert "Read back from R: the same numbers as the sliders." in text
+    assert (f"Article 004's code snapped to its pole branch (pitch ±90, roll 0, yaw = "
+            f"±2·atan2(y, x)): <b>{fmt_number(state.article_error, 2)}° off</b>.") in text
+    assert "Article 004's code agrees." in panel.numbers(gimbal_state(30, 20, 10))
+
+
+def test_other_orders_run_the_articles_recipe_adapted_not_its_code():
+    from lessons_lib.apps.gimbal import panel
+
+    for order in ("XYZ", "XZY", "YZX", "ZXY", "ZYX"):
+        text = panel.numbers(gimbal_state(30, 88, 20, order))
+        assert f"article 004's recipe, adapted to {order}" in text
+        assert "article 004's code" not in text
+    assert "article 004's code" in panel.numbers(gimbal_state(30, 88, 20))

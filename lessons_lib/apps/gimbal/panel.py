@@ -67,10 +67,19 @@ def gauge(state) -> str:
            f'border-left:2px solid {PALETTE["black"]}"></div></div>')
     return (f'<div class="gimbal-lock" style="font-size:14px;line-height:1.4">{badge} '
             f"{headline}{bar}"
-            f'<span style="font-size:14px">Smallest singular value of the rates → turn map: '
-            f"<b>{fmt_number(state.lock_measure, 3)}</b> (1 free, 0 locked). Near lock: axes "
+            f'<span style="font-size:14px">{hardest_turn(state)} Near lock: axes '
             f"under {NEAR_LOCK_DEG:.0f}° apart (the tick, {names[1]} past "
             f"±{90 - NEAR_LOCK_DEG:.0f}°); LOCKED: {names[1]} = ±90°.</span></div>")
+
+
+def hardest_turn(state) -> str:
+    """The lock measure (the smallest singular value of the map from ring rates to the
+    aircraft's turn) in plain words: what a 1° turn in the direction the rings serve worst
+    costs in ring motion."""
+    if state.badge == "locked" or state.lock_measure < 1e-9:
+        return "In one direction the rings cannot turn the aircraft at all."
+    return (f"The hardest 1° turn takes <b>{fmt_number(1 / state.lock_measure, 1)}°</b> of ring "
+            "motion (1.0° far from the lock, more and more near it).")
 
 
 def motion(state) -> str:
@@ -107,9 +116,17 @@ def numbers(state) -> str:
             "<b>a different triple, the same orientation</b>")
     err = state.article_error
     err_colour = PALETTE["vermillion"] if err > 0.01 else PALETTE["grey"]
-    branch = (" (its pole branch: pitch ±90, roll 0, yaw = ±2·atan2(y, x))"
-              if state.article_snapped and state.order == "YXZ" else
-              " (its pole branch: middle ±90, inner 0)" if state.article_snapped else "")
+    article = article_label(state.order)
+    names = state.names
+    if state.article_snapped:
+        branch = ("pitch ±90, roll 0, yaw = ±2·atan2(y, x)" if state.order == "YXZ" else
+                  f"{names[1]} ±90, {names[2]} 0")
+        verdict = (f"{article[0].upper()}{article[1:]} snapped to its pole branch ({branch}): "
+                   f"<b>{fmt_number(err, 2)}° off</b>.")
+    elif err > 0.01:
+        verdict = f"{article[0].upper()}{article[1:]} is <b>{fmt_number(err, 2)}° off</b>."
+    else:
+        verdict = f"{article[0].upper()}{article[1:]} agrees."
     head = "".join(f'<th style="padding:0 5px;text-align:right">{a}</th>'
                    for a in ("yaw", "pitch", "roll"))
     return (
@@ -121,9 +138,15 @@ def numbers(state) -> str:
         f'<table style="margin:4px 0;font-size:14px"><tr><td></td>{head}<td></td></tr>'
         + angle_row("sliders", state.angles)
         + angle_row("<b>read back from R</b>", state.readback)
-        + angle_row("article 004's code", state.article,
+        + angle_row(article, state.article,
                     f'<span style="color:{err_colour}">off by {fmt_number(err, 2)}°</span>')
-        + f"</table>Read back: {note}.{branch}</div>")
+        + f"</table>Read back from R: {note}. {verdict}</div>")
+
+
+def article_label(order: str) -> str:
+    """Article 004's conversion is written for YXZ; for another order the lesson runs the same
+    recipe (the pole test on the middle angle's sine) on that order's rings."""
+    return "article 004's code" if order == "YXZ" else f"article 004's recipe, adapted to {order}"
 
 
 def target(state, reached: bool) -> str:
