@@ -130,3 +130,69 @@ def test_other_orders_run_the_articles_recipe_adapted_not_its_code():
         assert f"article 004's recipe, adapted to {order}" in text
         assert "article 004's code" not in text
     assert "article 004's code" in panel.numbers(gimbal_state(30, 88, 20))
+
+
+# -- lesson 1's exercises -----------------------------------------------------------------------
+@pytest.mark.parametrize("order", ["YXZ", "ZXY", "XYZ", "ZYX"])
+def test_reach_hint_says_which_way_to_turn_each_ring_and_both_ways_reach(order):
+    from lessons_lib import rotations as rot
+    from lessons_lib.apps.gimbal import ReachExercise
+
+    ex = ReachExercise(order)
+    target, text = ex.target, ex.hint_text()
+    names = rot.ring_angle_names(order)
+    start = dict(zip(("yaw", "pitch", "roll"), target.start, strict=True))
+    goal = dict(zip(("yaw", "pitch", "roll"), target.angles, strict=True))
+    # the other branch: the middle ring past ±90°, the outer and inner rings half a turn on
+    wrap = lambda a: (a + 180) % 360 - 180                     # noqa: E731
+    mid = 180 - goal[names[1]] if start[names[1]] > 0 else -180 - goal[names[1]]
+    other = {names[0]: wrap(goal[names[0]] + 180), names[1]: mid,
+             names[2]: wrap(goal[names[2]] + 180)}
+    assert target.reached(*(other[n] for n in ("yaw", "pitch", "roll")))
+    assert target.reached(*target.angles)
+    for name in names:
+        said = "down (drag it left)" if goal[name] < start[name] else "up (drag it right)"
+        assert f"{name} {said}" in text
+        assert (other[name] - start[name]) * (goal[name] - start[name]) < 0   # "the other way"
+    assert f"Turning {names[1]} the other way works too" in text
+
+
+def test_lesson_2_exercise_1_names_the_sign_slip():
+    from lessons_lib.apps.core import NumberQuestion
+
+    source = next(c.source for c in cells("02_euler_vs_slerp.ipynb")
+                  if c.cell_type == "code" and "Yaw goes from −150° to 120°" in c.source)
+    question = eval(source, {"NumberQuestion": NumberQuestion, "np": np})  # noqa: S307
+    ok, message = question.judge("−270")
+    assert not ok and "sign" in message and "too low" not in message
+    assert question.judge("270")[0]
+
+
+def test_exercise_2_shows_the_zxy_lock_from_a_side_where_the_shared_axis_is_long():
+    """In the 3/4 view the ZXY lock's outer arrow points nearly at the reader; "Show this
+    case" turns the small copy to the side view, where the two arrows that line up (outer
+    and inner) are both long on screen."""
+    from lessons_lib.apps import GimbalApp
+    from lessons_lib.apps.gimbal.view import VIEWS
+
+    def arrow_pixels(app):
+        app.fig.canvas.draw()
+        out = []
+        for line in app.view.arrow_lines:
+            xy = app.view.ax.transData.transform(np.column_stack(line.get_data()))
+            out.append(float(np.linalg.norm(xy[-1] - xy[0])))
+        return out
+
+    mini = GimbalApp(width=4.4, height=4.0, compact=True)
+    mini.show_case(order="ZXY", locked=True)
+    three_quarter = arrow_pixels(mini)
+    mini.show_case(order="ZXY", locked=True, view="side")
+    assert mini.view.camera() == VIEWS["side"]
+    side = arrow_pixels(mini)
+    assert min(side[0], side[2]) > 1.5 * three_quarter[0]
+    with pytest.raises(ValueError, match="unknown view"):
+        mini.show_case(view="under")
+    source = next(c.source for c in cells("01_gimbal_lock.ipynb")
+                  if c.cell_type == "code" and "In order ZXY, whose axes" in c.source)
+    assert 'mini.show_case(order="ZXY", locked=True, view="side")' in source
+    assert "coloured dashed lines" in source

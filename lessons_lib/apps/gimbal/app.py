@@ -209,8 +209,13 @@ class GimbalApp(LessonApp):
         self.set(**self._initial)
         self.set_view("3/4")
 
-    def show_case(self, order: str | None = None, locked: bool = False, **angles) -> None:
-        """Put the app in a state an exercise asks about (a "Show this case" button)."""
+    def show_case(self, order: str | None = None, locked: bool = False, view: str | None = None,
+                  **angles) -> None:
+        """Put the app in a state an exercise asks about (a "Show this case" button), seen
+        from ``view`` (one of :data:`.view.VIEWS`) if given: one where the axes the question
+        is about do not point at the reader."""
+        if view is not None and view not in VIEWS:
+            raise ValueError(f"unknown view {view!r}: choose one of {', '.join(VIEWS)}")
         self._stop_lock()
         with self.batch():
             if order is not None:
@@ -219,6 +224,8 @@ class GimbalApp(LessonApp):
                 self.set(**angles)
             if locked:
                 self.lock_it()
+        if view is not None:
+            self.set_view(view)
 
     def start_target(self) -> None:
         """Back to the target exercise's starting pose (locked)."""

@@ -87,12 +87,26 @@ class ReachExercise:
         self.feedback.value = text_block(text)
         return self.solved
 
-    def hint(self) -> None:
+    def hint_text(self) -> str:
+        """Which way to turn each ring, from the start to the whole-degree answer the
+        sliders can reach (the other branch, the middle ring past ±90° with the outer and
+        inner rings turned the other way, works too, and the hint says so)."""
         names = rot.ring_angle_names(self.target.order)
-        self.feedback.value = hint_html(
-            f"first bring {names[1]} back from 90° until the ghost's nose and the aircraft's "
-            f"nose point the same way up or down; then line the nose up with {names[0]} and "
-            f"the wings with {names[2]}. Watch the distance under the gauge.")
+        start = dict(zip(("yaw", "pitch", "roll"), self.target.start, strict=True))
+        goal = dict(zip(("yaw", "pitch", "roll"), self.target.angles, strict=True))
+
+        def way(name: str) -> str:
+            return "down (drag it left)" if goal[name] < start[name] else "up (drag it right)"
+
+        return (f"first turn {names[1]} {way(names[1])} from {fmt_number(start[names[1]], 0)}° "
+                f"until the ghost's nose and the aircraft's nose point the same way up or "
+                f"down; then turn {names[0]} {way(names[0])} to line up the nose, and "
+                f"{names[2]} {way(names[2])} for the wings. (Turning {names[1]} the other way "
+                f"works too, with {names[0]} and {names[2]} turned the other way.) Watch the "
+                "distance under the gauge.")
+
+    def hint(self) -> None:
+        self.feedback.value = hint_html(self.hint_text())
 
     def restart(self) -> None:
         self.app.start_target()
