@@ -45,6 +45,7 @@ from hypothesis import strategies as st
 
 from lessons_lib import (
     controllers,
+    flight,
     funnel,
     interpolation,
     navmesh,
@@ -59,7 +60,7 @@ from lessons_lib import (
 )
 
 MODULES = {m.__name__.split(".")[-1]: m for m in (
-    rotations, interpolation, spline, steering, vehicle, controllers, tracks, funnel,
+    rotations, flight, interpolation, spline, steering, vehicle, controllers, tracks, funnel,
     navmesh, pathsmooth, validate, sweep)}
 #: The module each class's methods are counted under.
 OWNER = {"Runs": "sweep", "SpeedSweep": "sweep", "Spline": "spline", "NavMesh": "navmesh",
@@ -72,7 +73,9 @@ NAN_ALLOWED = {("vehicle.run_metrics", "settle_time"), ("Trajectory.metrics", "s
                ("Runs.metrics", "settle_time"), ("sweep.simulate_many", "crosstrack_error"),
                ("sweep.simulate_many", "steering_input"),
                ("funnel.path_clearance", "value"),  # no walls: infinitely far from any
-               ("controllers.compare", "settle_time")}
+               ("controllers.compare", "settle_time"),
+               # at the lock a turn along the lost direction needs infinite ring rates
+               ("flight.ring_rates", "0"), ("flight.body_turn", "0")}
 #: Functions that hand back (a subsequence of) what they were given, NaN included.
 PASS_THROUGH = {"pathsmooth.string_pull", "validate.items"}
 
@@ -270,6 +273,10 @@ S["rotations.quaternion_to_euler_naive"] = (R.quaternion_to_euler_naive, [unit_q
 S["rotations.angle_between"] = (R.angle_between, [st.one_of(unit_quaternions(), matrices())] * 2,
                                 {})
 S["rotations.axis_angle_matrix"] = (R.axis_angle_matrix, [point3, angle], {})
+body_axis = st.one_of(st.sampled_from(["nose", "wing", "top", "tail"]), point3)
+S["flight.body_turn"] = (flight.body_turn, [angle, angle, angle, body_axis, angle],
+                         {"order": orders})
+S["flight.ring_rates"] = (flight.ring_rates, [angle, angle, angle, body_axis], {"order": orders})
 S["rotations.as_unit_quaternion"] = (R.as_unit_quaternion, [unit_quaternions()],
                                      {"single": flags})
 I = interpolation
@@ -480,7 +487,8 @@ NOT_CALLED = {"ORDERS", "ANGLE_OF_AXIS", "LOCK_EPS", "NAIVE_THRESHOLD", "UNIT_TO
               "CorridorTooNarrow", "FunnelStep", "NoRouteError", "Route", "NoPathError",
               "angle_between", "as_unit_quaternion",  # interpolation re-exports rotations'
               "Runs", "SpeedSweep", "SWEEP_MODES",
-              "FIXED_LONG", "FIXED_SHORT", "SWEEP_SPEEDS", "MAX_CAR_STEPS"}
+              "FIXED_LONG", "FIXED_SHORT", "SWEEP_SPEEDS", "MAX_CAR_STEPS",
+              "BODY_AXES", "BodyTurn"}
 
 
 def uncovered() -> list[str]:
