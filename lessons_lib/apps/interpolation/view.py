@@ -208,6 +208,95 @@ def _sphere_circles() -> list[np.ndarray]:
             np.stack([z, np.sin(s), c], axis=1)]            # meridian in the YZ plane
 
 
+class Planes:
+    """The three aeroplanes side by side, one small axes each, with ghosts, nose trails, the
+    dotted end outline and the two angles under each; on any figure: the lesson's big
+    picture (:class:`BlendView`) and the small copy beside an exercise (:mod:`.planes`).
+
+    ``rects``: one (left, bottom, width, height) per method, in figure fractions.
+    """
+
+    def __init__(self, fig, camera: Camera, rects=None, fontsize: float = 9) -> None:
+        self.camera = camera
+        self._ghosts_shown: int | None = None       # how many ghosts are drawn (None: new state)
+        rects = rects or [(0.006 + 0.2 * i, 0.44, 0.194, 0.5) for i in range(len(METHODS))]
+        self.ax, self.bodies, self.ghosts, self.targets = {}, {}, {}, {}
+        self.trails, self.readouts = {}, {}
+        for i, m in enumerate(METHODS):
+            ax = fig.add_axes(rects[i])
+            _plain_view(ax, 1.2, bottom=-1.62)
+            ax.set_title(LABELS[m], color=COLOURS[m], fontweight="bold", pad=3, y=1.0)
+            for spine in ax.spines.values():
+                spine.set_visible(True)
+                spine.set_color(COLOURS[m])
+            if i == 0:
+                self.gizmo = self._draw_gizmo(ax, fontsize)
+            self.targets[m] = ax.add_collection(LineCollection(
+                [], colors=PALETTE["black"], linewidths=0.8, linestyles=(0, (2, 2)),
+                alpha=0.55, zorder=1))
+            self.ghosts[m] = ax.add_collection(LineCollection(
+                [], colors=COLOURS[m], linewidths=0.7, alpha=0.35, zorder=2))
+            (self.trails[m],) = ax.plot([], [], color=COLOURS[m], lw=1.6, zorder=3)
+            self.bodies[m] = ax.add_collection(PolyCollection(
+                [], edgecolors=PALETTE["black"], linewidths=0.6, zorder=4))
+            self.readouts[m] = ax.text(0.5, 0.02, "", transform=ax.transAxes, ha="center",
+                                       va="bottom", fontsize=fontsize, linespacing=1.15)
+            self.ax[m] = ax
+
+    def _draw_gizmo(self, ax, fontsize: float) -> list[Artist]:
+        """Small world X, Y, Z axes in the upper-left corner, inside the panel's frame."""
+        origin = np.array([-0.88, 0.78])
+        drawn = []
+        for name, vec in (("X", [1, 0, 0]), ("Y", [0, 1, 0]), ("Z", [0, 0, 1])):
+            p = self.camera.project(np.array(vec, float))[:2] * 0.22
+            drawn += ax.plot(*np.stack([origin, origin + p]).T, color=PALETTE["grey"], lw=1.0)
+            drawn.append(ax.text(*(origin + p * 1.45), name, color="#555555",
+                                 fontsize=fontsize, ha="center", va="center"))
+        return drawn
+
+    def outline(self, frame: np.ndarray) -> np.ndarray:
+        return self.camera.project(_EDGES @ frame.T)[..., :2]
+
+    def body(self, frame: np.ndarray):
+        pts = self.camera.project(FACE_POINTS @ frame.T)            # (faces, 3, 3)
+        normals = _FACE_NORMALS @ frame.T
+        facing = normals @ self.camera.basis[2]
+        light = np.abs(normals @ self.camera.light)
+        shade = (0.55 + 0.45 * light) * np.where(facing >= 0, 1.0, 0.8)
+        order = np.argsort(pts[..., 2].mean(axis=1))                  # far faces first
+        colours = np.clip(_FACE_RGB * shade[:, None], 0, 1)
+        return pts[order, :, :2], colours[order]
+
+    def show_state(self, state: BlendState) -> None:
+        """The dotted end outline; the ghosts are redrawn at the next frame."""
+        self._ghosts_shown = None
+        for m in METHODS:
+            self.targets[m].set_segments(self.outline(state.frames[m][-1]))
+
+    def show_frame(self, state: BlendState, t: float, poses: dict,
+                   readouts: dict) -> dict[str, np.ndarray]:
+        """The aeroplanes at t, the ghosts passed, the nose trails and the readouts; returns
+        each method's rotation matrix at t."""
+        cam = self.camera
+        upto = state.ts <= t + 1e-9
+        passed = GHOSTS <= t + 1e-9
+        n_ghosts = int(passed.sum())
+        frames = {}
+        for m in METHODS:
+            frame = frames[m] = quaternion.as_rotation_matrix(poses[m])
+            verts, colours = self.body(frame)
+            self.bodies[m].set_verts(verts)
+            self.bodies[m].set_facecolor(colours)
+            if n_ghosts != self._ghosts_shown:      # they change 6 times in a blend
+                self.ghosts[m].set_segments(
+                    [seg for g in state.ghosts[m][passed] for seg in self.outline(g)])
+            tips = cam.project(np.vstack([state.noses[m][upto], frame @ NOSE]) * _TIP[2] * _SIZE)
+            self.trails[m].set_data(tips[:, 0], tips[:, 1])
+            self.readouts[m].set_text(readouts[m])
+        self._ghosts_shown = n_ghosts
+        return frames
+
+
 class BlendView:
     """The figure and its artists; ``show_state`` and ``show_frame`` move them."""
 
@@ -215,7 +304,6 @@ class BlendView:
         self.camera = camera or Camera()
         self.fig = make_figure(*FIG_SIZE)
         self._state: BlendState | None = None
-        self._ghosts_shown: int | None = None       # how many ghosts are drawn (None: new state)
         self.show_up = False
         with rc_context():
             self._build_planes()
@@ -226,40 +314,10 @@ class BlendView:
 
     # -- construction -------------------------------------------------------------------------
     def _build_planes(self) -> None:
-        fig = self.fig
-        self.ax_obj, self.bodies, self.ghosts, self.targets = {}, {}, {}, {}
-        self.trails, self.readouts = {}, {}
-        for i, m in enumerate(METHODS):
-            ax = fig.add_axes((0.006 + 0.2 * i, 0.44, 0.194, 0.5))
-            _plain_view(ax, 1.2, bottom=-1.62)
-            ax.set_title(LABELS[m], color=COLOURS[m], fontweight="bold", pad=3, y=1.0)
-            for spine in ax.spines.values():
-                spine.set_visible(True)
-                spine.set_color(COLOURS[m])
-            if i == 0:
-                self.gizmo = self._draw_gizmo(ax)
-            self.targets[m] = ax.add_collection(LineCollection(
-                [], colors=PALETTE["black"], linewidths=0.8, linestyles=(0, (2, 2)),
-                alpha=0.55, zorder=1))
-            self.ghosts[m] = ax.add_collection(LineCollection(
-                [], colors=COLOURS[m], linewidths=0.7, alpha=0.35, zorder=2))
-            (self.trails[m],) = ax.plot([], [], color=COLOURS[m], lw=1.6, zorder=3)
-            self.bodies[m] = ax.add_collection(PolyCollection(
-                [], edgecolors=PALETTE["black"], linewidths=0.6, zorder=4))
-            self.readouts[m] = ax.text(0.5, 0.02, "", transform=ax.transAxes, ha="center",
-                                       va="bottom", fontsize=9, linespacing=1.15)
-            self.ax_obj[m] = ax
-
-    def _draw_gizmo(self, ax) -> list[Artist]:
-        """Small world X, Y, Z axes in the upper-left corner, inside the panel's frame."""
-        origin = np.array([-0.88, 0.78])
-        drawn = []
-        for name, vec in (("X", [1, 0, 0]), ("Y", [0, 1, 0]), ("Z", [0, 0, 1])):
-            p = self.camera.project(np.array(vec, float))[:2] * 0.22
-            drawn += ax.plot(*np.stack([origin, origin + p]).T, color=PALETTE["grey"], lw=1.0)
-            drawn.append(ax.text(*(origin + p * 1.45), name, color="#555555", fontsize=9,
-                                 ha="center", va="center"))
-        return drawn
+        self.planes = Planes(self.fig, self.camera)
+        p = self.planes
+        self.ax_obj, self.bodies, self.ghosts, self.targets = p.ax, p.bodies, p.ghosts, p.targets
+        self.trails, self.readouts, self.gizmo = p.trails, p.readouts, p.gizmo
 
     def _build_sphere(self) -> None:
         cam = self.camera
@@ -380,7 +438,6 @@ class BlendView:
         """Everything that depends on the orientations and toggles, not on t."""
         cam = self.camera
         self._state = state
-        self._ghosts_shown = None                       # show_frame draws this state's
         for m in METHODS:
             self.speed_lines[m].set_data(state.ts, state.speeds[m])
             f, b = front_back(cam.project(state.noses[m]))
@@ -393,7 +450,6 @@ class BlendView:
             self.up_back[m].set_data(b[:, 0], b[:, 1])
             for artist in (self.up_front[m], self.up_back[m], self.up_now[m]):
                 artist.set_visible(show_up)
-            self.targets[m].set_segments(self.outline(state.frames[m][-1]))
         start = cam.project(state.noses["slerp"][0])
         end = cam.project(state.noses["slerp"][-1])
         self.nose_start.set_data([start[0]], [start[1]])
@@ -407,6 +463,7 @@ class BlendView:
         self.ax_speed.set_ylim(0.0, top)
         self.static.scale = top                         # its tick labels are pre-rendered
         self.off_chart.set_text(("↑ " + ", ".join(cut)) if cut else "")
+        self.planes.show_state(state)
         self._show_plane(state)
 
     def _show_plane(self, state: BlendState) -> None:
@@ -461,42 +518,22 @@ class BlendView:
 
     # -- the frame: poses at t ---------------------------------------------------------------------
     def outline(self, frame: np.ndarray) -> np.ndarray:
-        return self.camera.project(_EDGES @ frame.T)[..., :2]
+        return self.planes.outline(frame)
 
     def body(self, frame: np.ndarray):
-        pts = self.camera.project(FACE_POINTS @ frame.T)            # (faces, 3, 3)
-        normals = _FACE_NORMALS @ frame.T
-        facing = normals @ self.camera.basis[2]
-        light = np.abs(normals @ self.camera.light)
-        shade = (0.55 + 0.45 * light) * np.where(facing >= 0, 1.0, 0.8)
-        order = np.argsort(pts[..., 2].mean(axis=1))                  # far faces first
-        colours = np.clip(_FACE_RGB * shade[:, None], 0, 1)
-        return pts[order, :, :2], colours[order]
+        return self.planes.body(frame)
 
     def show_frame(self, state: BlendState, t: float, poses: dict, readouts: dict) -> None:
         """Move the aeroplanes, ghosts, trails, sphere markers, cursor and 4D markers to t
         (``state`` is the one last given to :meth:`show_state`)."""
+        frames = self.planes.show_frame(state, t, poses, readouts)
         cam = self.camera
-        upto = state.ts <= t + 1e-9
-        passed = GHOSTS <= t + 1e-9
-        n_ghosts = int(passed.sum())
         for m in METHODS:
-            frame = quaternion.as_rotation_matrix(poses[m])
-            verts, colours = self.body(frame)
-            self.bodies[m].set_verts(verts)
-            self.bodies[m].set_facecolor(colours)
-            if n_ghosts != self._ghosts_shown:      # they change 6 times in a blend
-                self.ghosts[m].set_segments(
-                    [seg for g in state.ghosts[m][passed] for seg in self.outline(g)])
-            tips = cam.project(np.vstack([state.noses[m][upto], frame @ NOSE]) * _TIP[2] * _SIZE)
-            self.trails[m].set_data(tips[:, 0], tips[:, 1])
-            nose = cam.project(frame @ NOSE)
+            nose = cam.project(frames[m] @ NOSE)
             self.nose_now[m].set_data([nose[0]], [nose[1]])
             self.nose_now[m].set_zorder(5 if nose[2] >= 0 else 1.5)
-            up = cam.project(frame @ UP)
+            up = cam.project(frames[m] @ UP)
             self.up_now[m].set_data([up[0]], [up[1]])
-            self.readouts[m].set_text(readouts[m])
-        self._ghosts_shown = n_ghosts
         self.cursor.set_xdata([t, t])
         plane, m = state.plane, self._display
         if plane is not None:
