@@ -196,3 +196,43 @@ def test_exercise_2_shows_the_zxy_lock_from_a_side_where_the_shared_axis_is_long
                   if c.cell_type == "code" and "In order ZXY, whose axes" in c.source)
     assert 'mini.show_case(order="ZXY", locked=True, view="side")' in source
     assert "coloured dashed lines" in source
+
+
+# -- lesson 2's exercise 3: its own small copy -----------------------------------------------------
+def test_exercise_3_show_this_case_moves_a_small_copy_beside_the_question():
+    """'Show this case' used to change the big app about 3,000 px up the page; the question now
+    has its own small copy of the three planes in the cell just above it."""
+    sources = [c.source for c in cells("02_euler_vs_slerp.ipynb") if c.cell_type == "code"]
+    q = next(i for i, s in enumerate(sources) if "which methods are exactly halfway" in s)
+    assert sources[q - 1].startswith("halfway = PlanesApp()")
+    assert "show=lambda: halfway.set(t=0.5)" in sources[q] and "app." not in sources[q]
+
+
+def test_the_small_copy_shows_what_exercise_3_asks_about():
+    from lessons_lib.apps import InterpolationApp
+    from lessons_lib.apps.interpolation import PlanesApp
+
+    small, big = PlanesApp(), InterpolationApp()
+    assert small.t.value == big.t.value and small.start == (30, -20, 10)
+    texts = {m: small.planes.readouts[m].get_text() for m in small.current}
+    assert texts == {m: big.view.readouts[m].get_text() for m in big.current}
+    assert len(set(texts.values())) == 3                        # three different planes
+    small.set(t=0.5)
+    half = {m: small.planes.readouts[m].get_text().split("\n") for m in small.current}
+    for m in ("nlerp", "slerp"):                                # "60° from start, 60° to end"
+        assert half[m][0].split("°")[0] == half[m][1].split("°")[0]
+    assert half["euler"][0].split("°")[0] != half["euler"][1].split("°")[0]
+    assert small.fig.get_size_inches()[0] < 0.7 * big.fig.get_size_inches()[0]
+
+
+def test_the_small_copy_refuses_bad_angles_before_any_figure():
+    import matplotlib.pyplot as plt
+
+    from lessons_lib.apps.interpolation import PlanesApp
+
+    before = plt.get_fignums()
+    with pytest.raises(ValueError):
+        PlanesApp(start=(float("nan"), 0, 0))
+    with pytest.raises(ValueError, match="XYZ"):
+        PlanesApp(order="XXZ")
+    assert plt.get_fignums() == before

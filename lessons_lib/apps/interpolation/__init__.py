@@ -2,7 +2,8 @@
 slerp).
 
 ``model`` (pure maths: the angles -> :class:`BlendState`), ``view`` (the artists),
-``panel`` (the HTML beside them), ``app`` (:class:`InterpolationApp` on the shared loop)
+``panel`` (the HTML beside them), ``app`` (:class:`InterpolationApp` on the shared loop),
+``planes`` (:class:`PlanesApp`, a small copy of the three aeroplanes beside an exercise)
 and ``figures`` (the lesson's static pictures). Names are imported on first use, so the
 model imports without widgets or matplotlib.
 """
@@ -11,6 +12,7 @@ from ..lazy import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".app": ("OPENING_PRESET", "InterpolationApp"),
+    ".planes": ("PlanesApp",),
     ".model": ("LABELS", "METHODS", "NOSE", "SAMPLES", "UP", "BlendState", "compute",
                "describe", "preset_description"),
     ".view": ("COLOURS",),
