@@ -146,6 +146,39 @@ def _add(ax, artist):
     return artist
 
 
+def gizmo_label_positions(ends: np.ndarray) -> np.ndarray:
+    """Where the world axes' labels go (gizmo units, axes from the origin to ``ends``): just
+    past each axis' tip; an axis that points at the reader (shorter than a third of the
+    longest) gets its label on the side away from the other two, and labels that would
+    still touch (two axes drawn in nearly the same direction after an orbit) are pushed
+    apart the short way (each label's box: "Y up" is wide, so x needs more room than y)."""
+    lengths = np.linalg.norm(ends, axis=1)
+    units = np.divide(ends, lengths[:, None], out=np.zeros_like(ends),
+                      where=lengths[:, None] > 1e-9)
+    pos = ends + units * 0.42
+    for k in np.flatnonzero(lengths < lengths.max() / 3):
+        away = -units[np.arange(3) != k].sum(axis=0)
+        size = np.linalg.norm(away)
+        pos[k] = away / size * 0.75 if size > 1e-6 else np.array([0.55, -0.55])
+    reach = np.array([1.2, 0.75])                 # two labels' half sizes and a gap, x and y
+    for _ in range(20):
+        moved = False
+        for i in range(3):
+            for j in range(i + 1, 3):
+                d = pos[i] - pos[j]
+                overlap = reach - np.abs(d)
+                if np.all(overlap > 0):          # the boxes touch: part them the short way
+                    k = int(np.argmin(overlap / reach))
+                    step = np.zeros(2)
+                    step[k] = (1.0 if d[k] >= 0 else -1.0) * (overlap[k] / 2 + 0.01)
+                    pos[i] += step
+                    pos[j] -= step
+                    moved = True
+        if not moved:
+            break
+    return np.clip(pos, -1.9, 1.9)
+
+
 class GimbalView:
     """The artists of one gimbal figure. ``ghost=True`` adds a see-through target aircraft."""
 
@@ -258,12 +291,11 @@ class GimbalView:
         centre = self._screen(np.zeros(3), M)[0]
         tips = self._screen(_BASIS * 0.5, M) - centre
         scale = 1.3 / max(60.0, float(np.max(np.linalg.norm(tips, axis=1))))
+        ends = tips * scale
         for k in range(3):
-            d = tips[k] * scale
-            self.gizmo_lines[k].set_data([0, d[0]], [0, d[1]])
-            n = np.linalg.norm(d)
-            off = d / n * 0.42 if n > 1e-6 else np.array([0.3, 0.3])
-            self.gizmo_labels[k].set_position(tuple(d + off))
+            self.gizmo_lines[k].set_data([0, ends[k][0]], [0, ends[k][1]])
+        for k, xy in enumerate(gizmo_label_positions(ends)):
+            self.gizmo_labels[k].set_position(tuple(xy))
 
     def _label_sizes(self) -> list[tuple[float, float]]:
         """Pixel width and height of each ring label's box (text and padding)."""
@@ -350,11 +382,16 @@ class GimbalView:
         pts["aircraft"] = np.vstack(_FACES) @ R.T
         if target_matrix is not None:
             pts["ghost"] = np.vstack(_FACES) @ np.asarray(target_matrix).T
-        # where a label may go, then what it must stay clear of (read by _place_labels)
+        # where a label may go, then what it must stay clear of (read by _place_labels):
+        # the nose, the arrows (tips and shafts) and the dashed axis lines, which are what
+        # the lesson points at (at the lock a label on the shared axis hid it)
+        along = np.linspace(-1.12, 1.12, 9)[:, None]
         pts["labels"] = np.vstack([
             *(RING_RADII[n] * (c * state.planes[n][0] + s * state.planes[n][1])
               for n in range(3)),
-            np.zeros(3), state.nose, state.nose + ARROW * state.axes])
+            np.zeros(3), state.nose, state.nose + ARROW * state.axes,
+            *(state.nose + f * ARROW * state.axes for f in (0.35, 0.7)),
+            *(RING_RADII[n] * along * state.axes[n] for n in range(3))])
         return pts
 
     def draw(self, state, target_matrix: np.ndarray | None = None) -> None:
