@@ -281,3 +281,21 @@ def test_world_axes_labels_never_overlap_from_any_camera():
         app.fig.canvas.draw()
         boxes = [Bbox.from_extents(*b) for b in app.view.gizmo_boxes()]
         assert not any(a.overlaps(b) for a, b in itertools.combinations(boxes, 2)), (elev, azim)
+
+
+def test_lesson_1_sentences_about_the_lock_animation_and_the_costly_turn():
+    """"The middle ring swings to ±90° in about a second"; "far from the lock the angles move by
+    a few degrees; one degree from it, yaw and roll have to swing by tens of degrees"."""
+    from lessons_lib.apps.gimbal import model
+    from lessons_lib.flight import body_turn
+
+    text = " ".join(c.source for c in cells("01_gimbal_lock.ipynb") if c.cell_type == "markdown")
+    text = " ".join(text.split())
+    assert "The middle ring swings to ±90° in about a second" in text
+    assert 0.6 <= model.LOCK_FRAMES * model.LOCK_INTERVAL_MS / 1000 <= 1.4
+    assert ("Far from the lock the angles move by a few degrees; one degree from it, yaw and "
+            "roll have to swing by tens of degrees") in text
+    far = body_turn(30, 30, 20, "top", 2.0)
+    near = body_turn(30, 89, 20, "top", 2.0)
+    assert all(abs(a - b) < 5 for a, b in zip(far.angles, (30, 30, 20), strict=True))
+    assert abs(near.angles[0] - 30) >= 20 and abs(near.angles[2] - 20) >= 20
