@@ -117,7 +117,7 @@ def test_play_animates_and_pauses(voila_server, page):
 
 
 def test_an_exercise_checks_an_answer(voila_server, page):
-    h.open_lesson(page, voila_server, NOTEBOOK)
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=2)     # the app and exercise 3's copy
     box = page.locator(".widget-vbox", has_text="How many degrees does the aeroplane turn")
     box = box.last
     box.locator("input").fill("90")
@@ -135,6 +135,10 @@ def test_an_exercise_checks_an_answer(voila_server, page):
     page.get_by_role("button", name="Show this case").first.click()
     after = h.wait_for_pixels_change(page, before, figure=1, timeout=30)
     assert after[0] == before[0]
+    question = page.locator(".widget-vbox", has_text="which methods are exactly halfway").last
+    question.evaluate("e => e.scrollIntoView({block: 'end'})")
+    h.wait_idle(page)
+    h.screenshot(page, "02_euler_vs_slerp-exercise3-copy")
     h.assert_no_error_text(page)
 
 
