@@ -385,7 +385,7 @@ class GimbalView:
         # where a label may go, then what it must stay clear of (read by _place_labels):
         # the nose, the arrows (tips and shafts) and the dashed axis lines, which are what
         # the lesson points at (at the lock a label on the shared axis hid it)
-        along = np.linspace(-1.12, 1.12, 9)[:, None]
+        along = np.linspace(-1.12, 1.12, 17)[:, None]
         pts["labels"] = np.vstack([
             *(RING_RADII[n] * (c * state.planes[n][0] + s * state.planes[n][1])
               for n in range(3)),
