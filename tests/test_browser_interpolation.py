@@ -101,13 +101,13 @@ def test_every_preset_redraws_in_voila(voila_server, page):
 def test_play_animates_and_pauses(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK)
     _app_to_top(page)
-    play = page.get_by_role("button", name="Play")
+    play = page.get_by_role("button", name="Play").first          # the app's, not the copy's
     play.click()                    # from t = 0.25, where the app opens
     frames = [h.canvas_images(page)[0]]
     for _ in range(3):                                   # several new frames while playing
         frames.append(h.wait_for_pixels_change(page, [frames[-1]], figure=0, timeout=60)[0])
     assert len(set(frames)) == 4
-    page.get_by_role("button", name="Pause").click()
+    page.get_by_role("button", name="Pause").first.click()
     h.wait_idle(page, quiet_ms=1500, timeout=30)         # a loaded machine may lag a frame
     still = h.canvas_images(page)[0]
     page.wait_for_timeout(600)                           # 10 frame intervals: nothing moves

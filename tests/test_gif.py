@@ -145,7 +145,7 @@ def test_save_gif_button_in_voila(voila_server, page):
 
     notebook = "02_euler_vs_slerp.ipynb"
     harness.open_lesson(page, voila_server, notebook)
-    button = page.get_by_role("button", name="Save GIF")
+    button = page.get_by_role("button", name="Save GIF").first    # the app's (the copy has one)
     button.scroll_into_view_if_needed()
     button.click()
     link = page.locator("a.lesson-gif-link")
