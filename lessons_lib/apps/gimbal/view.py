@@ -346,9 +346,10 @@ class GimbalView:
                 y + h / 2 < height - 2)
             inside &= ~((x - w / 2 < gx1) & (y - h / 2 < gy1))   # the world axes' corner
             score = np.where(inside, score, score - 1e4)
-            for mx, my in marks:
-                near = (np.abs(x - mx) < w / 2 + 12) & (np.abs(y - my) < h / 2 + 12)
-                score = np.where(near, score - 2e3, score)
+            # candidates x marks at once: a Python loop over the ~60 marks cost ~1 ms a frame
+            near = ((np.abs(x[:, None] - marks[:, 0]) < w / 2 + 12)
+                    & (np.abs(y[:, None] - marks[:, 1]) < h / 2 + 12))
+            score = score - 2e3 * near.sum(axis=1)
             for px, py, pw, ph in placed:
                 clash = (np.abs(x - px) < (w + pw) / 2 + 2) & (np.abs(y - py) < (h + ph) / 2 + 2)
                 score = np.where(clash, score - 5e3, score)
