@@ -566,18 +566,21 @@ def test_a_straight_route_has_no_corners():
 def test_trace_memory_grows_linearly():
     """Every step shares one list of corners: doubling the corridor doubles the memory
     (a copy of the path per corner made 200,000 portals take 6.6 GB)."""
+    import gc
     import tracemalloc
 
     def traced(n):
         polys = strip_corridor(n, seed=3)
         portals = np.array([[p[2], p[1]] for p in polys[:-1]])
         s, g = polys[0].mean(axis=0), polys[-1].mean(axis=0)
+        gc.collect()
         tracemalloc.start()
         steps = funnel_steps(s, g, portals)
         _cur, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         return peak, len(steps), steps[-1].n_corners
 
+    traced(500)   # first call: one-time allocations (caches, lazy imports) out of the way
     small, n_small, _c = traced(500)
     big, n_big, c_big = traced(4_000)
     assert c_big > 500  # many corners: the old copies would have grown quadratically

@@ -50,7 +50,10 @@ states = st.one_of(
                      {"interval": 1}, {"step": 1e-9}, {"options": list(range(10**4))},
                      {"playing": True, "max": 10**9}, {"index": 10**6}]))
 MESSAGE_SECONDS = 20.0   # wall clock, on a shared machine
-PEAK_MB = 200.0
+#: Bounded, not unbounded: an unchecked ``max``/``options`` message costs gigabytes. The funnel
+#: app's first draws at new sizes legitimately reach ~205 MB of new peak on some runs (the
+#: process's first high-water mark), so the bound sits well above that and far below a leak.
+PEAK_MB = 300.0
 #: Messages per control; ``FUZZ_EXAMPLES=100`` runs the long version (random, not the
 #: fixed sequence of the short run).
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
