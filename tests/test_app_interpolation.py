@@ -7,6 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 import quaternion
+from matplotlib.backend_bases import MouseEvent
 from matplotlib.text import Text
 from scipy.spatial.transform import Rotation, Slerp
 
@@ -16,6 +17,7 @@ from lessons_lib.apps.interpolation import METHODS, NOSE, InterpolationApp
 from lessons_lib.apps.interpolation.model import (
     ARTICLE_TRIPLE,
     GHOSTS,
+    aim_keyframe,
     article_numbers,
     compute,
     describe,
@@ -24,7 +26,7 @@ from lessons_lib.apps.interpolation.model import (
 from lessons_lib.apps.interpolation.model import PRESETS as MODEL_PRESETS
 from lessons_lib.apps.interpolation.view import FACE_POINTS, FIG_SIZE, STYLES, plane_display
 from lessons_lib.interpolation import angular_speed, euler_lerp, nlerp, slerp
-from lessons_lib.rotations import euler_to_quaternion
+from lessons_lib.rotations import euler_to_matrix, euler_to_quaternion
 
 WIDE = "Wide three-axis turn"
 WRAP = "Wrap-around: yaw −175° → 175°"
@@ -743,3 +745,133 @@ def test_the_readouts_are_the_shortest_turn_not_the_way_it_came(app):
     assert (start, end) == ("10° from start", "0° to end")
     assert round(app.state.totals["euler"]) == 350
     assert "Euler lerp 350°" in app.panels["info"].value
+
+
+# -- issue 31: aim a keyframe by dragging its nose on the sphere ---------------------------------
+@pytest.mark.parametrize("order", ["YXZ", "XYZ", "ZXY", "ZYX", "XZY", "YZX"])
+def test_aim_keyframe_points_the_nose_and_keeps_the_roll_where_it_can(order):
+    """Checked with scipy: the solved angles point the nose (+Z) along the direction; with
+    the roll ring inner or outer the roll is kept."""
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        angles = rng.uniform([-180, -89, -180], [180, 89, 180])
+        d = rng.normal(size=3)
+        yaw, pitch, roll = aim_keyframe(angles, 3.0 * d, order=order)
+        by_axis = {"Y": yaw, "X": pitch, "Z": roll}
+        r = Rotation.from_euler(order, [by_axis[a] for a in order], degrees=True)
+        nose = r.apply([0.0, 0.0, 1.0])
+        assert nose @ d / np.linalg.norm(d) == pytest.approx(1.0, abs=1e-9)
+        if order[1] != "Z":
+            assert roll == angles[2]
+
+
+def test_aim_keyframe_at_the_pole_keeps_yaw_and_refuses_no_direction():
+    # pitch +90 points the nose straight down (-Y), -90 straight up, whatever the yaw
+    assert aim_keyframe((30, 10, 20), (0, -1, 0)) == (30, pytest.approx(90), 20)
+    assert aim_keyframe((-70, 10, 20), (0, 5, 0)) == (-70, pytest.approx(-90), 20)
+    for bad in ((0, 0, 0), (np.nan, 0, 1), (0, 1), "up"):
+        with pytest.raises(ValueError):
+            aim_keyframe((0, 0, 0), bad)
+    with pytest.raises(ValueError):
+        aim_keyframe((0, np.inf, 0), (0, 0, 1))
+
+
+def _mouse_at(app, name, xdata, ydata, buttons=None):
+    """A canvas event at a data point of the sphere's axes, as ipympl would deliver it."""
+    fig = app.fig
+    x, y = app.view.ax_sphere.transData.transform((xdata, ydata))
+    event = MouseEvent(name, fig.canvas, x, y,
+                       button=1 if name == "button_press_event" or buttons else None)
+    if buttons is not None:
+        event.buttons = buttons
+    fig.canvas.callbacks.process(name, event)
+
+
+def _drag_on_sphere(app, start, end, steps=4):
+    _mouse_at(app, "button_press_event", *start)
+    for k in range(1, steps + 1):
+        f = k / steps
+        _mouse_at(app, "motion_notify_event", start[0] + f * (end[0] - start[0]),
+                  start[1] + f * (end[1] - start[1]), buttons={1})
+    _mouse_at(app, "button_release_event", *end)
+
+
+def _marker(artist) -> np.ndarray:
+    xs, ys = artist.get_data()
+    return np.array([xs[0], ys[0]], dtype=float)
+
+
+@pytest.mark.parametrize("which", ["start", "end"])
+def test_dragging_a_keyframe_on_the_sphere_sets_its_yaw_and_pitch(app, which):
+    fresh(app, WIDE, t=0.4)
+    view, i = app.view, 0 if which == "start" else 1
+    app.set(**{f"yaw{i}": 40, f"pitch{i}": -10})          # its nose on the near side
+    app.fig.canvas.draw()
+    marker = view.nose_start if which == "start" else view.nose_end
+    roll = getattr(app, f"roll{i}").value
+    speeds = app.view.speed_lines["euler"].get_ydata().copy()
+    drop = (0.35, 0.25)                                  # on the near side of the sphere
+    _drag_on_sphere(app, _marker(marker) + [0.01, -0.01], drop)
+    assert app.last_error is None and not app.drag.active
+    yaw, pitch = getattr(app, f"yaw{i}").value, getattr(app, f"pitch{i}").value
+    assert getattr(app, f"roll{i}").value == roll        # the twist stays on its slider
+    # the nose of the new keyframe is where it was dropped (to the sliders' whole degrees)
+    nose = euler_to_matrix(yaw, pitch, roll) @ NOSE
+    seen = app.camera.project(nose)
+    assert seen[2] > 0 and np.allclose(seen[:2], drop, atol=0.02)
+    assert np.allclose(_marker(marker), drop, atol=0.02)
+    # the model, the paths and the speed plot follow the sliders
+    assert (app.state.e0, app.state.e1)[i] == (yaw, pitch, roll)
+    assert not np.allclose(app.view.speed_lines["euler"].get_ydata(), speeds)
+    assert app.t.value == pytest.approx(0.4)
+    # and a slider moves the marker back
+    getattr(app, f"yaw{i}").value = yaw - 40
+    assert not np.allclose(_marker(marker), drop, atol=0.05)
+
+
+def test_a_keyframe_behind_the_sphere_is_dragged_on_the_far_side(app):
+    fresh(app, WIDE, t=0.4)
+    app.set(yaw0=180, pitch0=0)            # nose -Z: away from the camera
+    app.fig.canvas.draw()
+    assert app.camera.project(app.state.noses["slerp"][0])[2] < 0
+    drop = (-0.2, 0.1)
+    _drag_on_sphere(app, _marker(app.view.nose_start), drop)
+    nose = euler_to_matrix(app.yaw0.value, app.pitch0.value, app.roll0.value) @ NOSE
+    seen = app.camera.project(nose)
+    assert seen[2] < 0 and np.allclose(seen[:2], drop, atol=0.02)
+
+
+def test_a_press_on_nothing_and_a_drag_off_the_sphere(app):
+    fresh(app, WIDE, t=0.4)
+    app.fig.canvas.draw()
+    before = app.params
+    # a press on the sphere away from both markers: no drag, nothing changes
+    far = -_marker(app.view.nose_end)
+    _drag_on_sphere(app, far, (0.0, 0.0))
+    assert app.params == before and not app.drag.active
+    # a press elsewhere on the figure (the speed plot) neither
+    ax = app.view.ax_speed
+    x, y = ax.transData.transform((0.5, 50))
+    app.fig.canvas.callbacks.process("button_press_event", MouseEvent(
+        "button_press_event", app.fig.canvas, x, y, button=1))
+    assert app.params == before and not app.drag.active
+    # dragged off the disc: the nose goes to the rim (at most 1° off it), no error
+    _drag_on_sphere(app, _marker(app.view.nose_end), (1.08, 0.0))
+    nose = euler_to_matrix(app.yaw1.value, app.pitch1.value, app.roll1.value) @ NOSE
+    assert abs(app.camera.project(nose)[2]) < np.sin(np.radians(1.5))
+    assert app.last_error is None
+
+
+def test_dragging_a_keyframe_to_the_pole_locks_it_without_a_spin(app):
+    fresh(app, WIDE, t=0.4)
+    app.fig.canvas.draw()
+    yaw = app.yaw0.value
+    top = app.camera.project(np.array([0.0, 1.0, 0.0]))       # straight up: pitch -90
+    # one move, up its meridian to the pole: the nose turns the shortest way, which keeps
+    # the yaw; at the pole every yaw points it there, and the slider keeps its value
+    _drag_on_sphere(app, _marker(app.view.nose_start), top[:2], steps=1)
+    assert app.pitch0.value == -90 and app.yaw0.value == yaw
+    assert app.last_error is None
+    # the roll is the only way left to turn it, and a further drag leaves the pole cleanly
+    _drag_on_sphere(app, _marker(app.view.nose_start), (0.3, 0.3))
+    assert -90 < app.pitch0.value < 0 and app.last_error is None

@@ -11,11 +11,12 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ...rotations import check_order
-from ..core import Frame, LessonApp, Params, Preset, Slider, Toggle
+from ..core import DragHandler, Frame, LessonApp, Params, Preset, Slider, Toggle
 from .model import (
     ANGLE_NAMES,
     METHODS,
     BlendState,
+    aim_keyframe,
     compute,
     describe,
 )
@@ -27,6 +28,10 @@ from .view import BlendView, Camera
 
 #: The preset the app opens on: its angles are the sliders' defaults.
 OPENING_PRESET = "Wide three-axis turn"
+#: The line beside the angle sliders that says the sphere's keyframe markers can be dragged.
+DRAG_HINT = ("Drag ○ (start) or ✖ (end) on the sphere to aim that nose: yaw and pitch "
+             "follow; roll stays on its slider.")
+
 #: The t it opens at: a quarter of the way, where nlerp lags slerp most (2.2° on the opening
 #: preset) and Euler lerp is 33° off slerp; at t = 1 the three planes are one.
 OPENING_T = 0.25
@@ -100,6 +105,11 @@ class InterpolationApp(LessonApp):
     def build(self) -> None:
         self.view = BlendView(self.camera)
         self.fig = self.view.fig
+        self.drag_hint = widgets.HTML(
+            f"<div style='font-size:14px;color:#444;max-width:400px'>{DRAG_HINT}</div>")
+        self.drag_hint.add_class("lesson-drag-hint")
+        self.drag = DragHandler(self.fig, self.guard(self._on_press),
+                                self.guard(self._on_drag))
 
     def draw(self, state: BlendState, frame) -> None:
         key = (id(state), self.show_up.value)
@@ -128,6 +138,36 @@ class InterpolationApp(LessonApp):
             moving += [a for a in v.ax_sphere.lines if a.get_zorder() > behind]
         return moving
 
+    # -- aiming a keyframe by dragging its nose on the sphere -------------------------------------
+    def aim(self, which: str, direction) -> None:
+        """Point keyframe ``which`` ("start" or "end")'s nose along ``direction`` (a world
+        3-vector): yaw and pitch are solved and set on their sliders, on whole degrees, in
+        one update; roll is kept (:func:`.model.aim_keyframe`; with the roll ring in the
+        middle of ``order`` it moves too). An angle the slider cannot hold is clamped."""
+        if which not in ("start", "end"):
+            raise ValueError(f"aim which keyframe? 'start' or 'end', not {which!r}")
+        i = 0 if which == "start" else 1
+        names = [f"{k}{i}" for k in ANGLE_NAMES]
+        angles = aim_keyframe([getattr(self, n).value for n in names], direction,
+                              order=self.order)
+        self.set(**{n: int(self.on_grid(n, a)) for n, a in zip(names, angles, strict=True)})
+
+    def _on_press(self, event):
+        """A press on a keyframe's marker grabs it (with the side of the sphere it is on);
+        anywhere else it is not a drag."""
+        if event.inaxes is not self.view.ax_sphere or event.x is None or self.state is None:
+            return None
+        which = self.view.keyframe_at(event.x, event.y)
+        if which is None:
+            return None
+        return which, self.view.keyframe_in_front(self.state, which)
+
+    def _on_drag(self, item, event) -> None:
+        if event.inaxes is not self.view.ax_sphere or event.xdata is None:
+            return                          # over another panel: the keyframe stays
+        which, front = item
+        self.aim(which, self.view.sphere_direction(event.xdata, event.ydata, front))
+
     def panel(self, state: BlendState, frame) -> dict[str, str]:
         return {"info": info(state)}
 
@@ -144,6 +184,6 @@ class InterpolationApp(LessonApp):
                                column("end (t = 1)", ("yaw1", "pitch1", "roll1"))],
                               layout=widgets.Layout(flex_flow="row wrap"))
         return self.arrange(
-            primary=[self.play_row(), angles, self.preset, self.long_way],
+            primary=[self.play_row(), angles, self.drag_hint, self.preset, self.long_way],
             readout=[self.panel_widget("info")], extra=[self.preset_note, self.status],
             secondary=[self.wrap_euler, self.show_up], side=420, name="interpolation-app")

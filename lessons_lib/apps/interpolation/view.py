@@ -31,6 +31,9 @@ STYLES = {"euler": dict(lw=3.4, ls="-", zorder=2.0),
           "nlerp": dict(lw=2.0, ls=(0, (6, 2, 1.5, 2)), zorder=2.1),
           "slerp": dict(lw=1.8, ls=(0, (4, 2.5)), zorder=2.2)}
 
+#: How near (in points) a press must be to a keyframe's nose marker on the sphere to grab it.
+GRAB_PT = 9.0
+
 #: The figure, in inches at 100 dpi: 820 x 470 px fits JupyterLab's notebook column at
 #: 1280 px with the file browser open (848 px measured).
 FIG_SIZE = (8.2, 4.7)
@@ -515,6 +518,38 @@ class BlendView:
         half_y = half_x * aspect
         self.ax_4d.set_xlim(centre[0] - half_x, centre[0] + half_x)
         self.ax_4d.set_ylim(centre[1] - half_y, centre[1] + half_y)
+
+    # -- the keyframe markers, for a drag on the sphere -------------------------------------------
+    def keyframe_at(self, x: float, y: float) -> str | None:
+        """``"start"`` or ``"end"``: the keyframe nose marker (○ or ✖) under the figure pixel
+        (x, y) (an event's ``x, y``), within :data:`GRAB_PT` points; the nearer if both are;
+        None for a point on neither."""
+        reach = GRAB_PT * self.fig.dpi / 72.0
+        best, nearest = None, reach
+        for name, marker in (("end", self.nose_end), ("start", self.nose_start)):
+            xs, ys = marker.get_data()
+            if len(xs) != 1:
+                continue
+            px, py = self.ax_sphere.transData.transform((xs[0], ys[0]))
+            distance = float(np.hypot(px - x, py - y))
+            if distance <= nearest:
+                best, nearest = name, distance
+        return best
+
+    def keyframe_in_front(self, state: BlendState, which: str) -> bool:
+        """Is that keyframe's nose on the sphere's near side (toward the viewer)?"""
+        nose = state.noses["slerp"][0 if which == "start" else -1]
+        return bool(self.camera.project(nose)[2] >= 0)
+
+    def sphere_direction(self, xdata: float, ydata: float, front: bool) -> np.ndarray:
+        """The unit vector (world) seen at (xdata, ydata) on the sphere's picture, on its near
+        side (``front``) or its far side; a point off the disc goes to the rim."""
+        xy = np.array([xdata, ydata], dtype=float)
+        r = float(np.hypot(*xy))
+        if r > 1.0:
+            xy /= r
+        depth = np.sqrt(max(0.0, 1.0 - float(xy @ xy)))
+        return self.camera.basis.T @ np.array([xy[0], xy[1], depth if front else -depth])
 
     # -- the frame: poses at t ---------------------------------------------------------------------
     def outline(self, frame: np.ndarray) -> np.ndarray:
