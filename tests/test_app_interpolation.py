@@ -13,6 +13,7 @@ from scipy.spatial.transform import Rotation, Slerp
 
 from lessons_lib.apps import InterpolationApp as Exported
 from lessons_lib.apps.core import iter_widgets
+from lessons_lib.apps.core.figure import text_collisions
 from lessons_lib.apps.interpolation import METHODS, NOSE, InterpolationApp
 from lessons_lib.apps.interpolation.model import (
     ARTICLE_TRIPLE,
@@ -472,7 +473,8 @@ def test_long_way_changes_the_picture_for_every_preset(app, preset):
     assert not np.allclose(arc_before, np.array(app.view.arc.get_data()))
     assert app.state.totals["slerp"] == pytest.approx(360 - true, abs=1e-6)
     info = app.panels["info"].value
-    assert f"slerp {360 - true:.0f}°" in info and f"turn {360 - true:.0f}° instead" in info
+    assert f"slerp {360 - true:.0f}°" in app.panels["turned"].value
+    assert f"turn {360 - true:.0f}° instead" in info
     assert "Euler lerp blends angles, not quaternions" in info
 
 
@@ -744,7 +746,7 @@ def test_the_readouts_are_the_shortest_turn_not_the_way_it_came(app):
     start, end = app.view.readouts["euler"].get_text().split("\n")
     assert (start, end) == ("10° from start", "0° to end")
     assert round(app.state.totals["euler"]) == 350
-    assert "Euler lerp 350°" in app.panels["info"].value
+    assert "Euler lerp 350°" in app.panels["turned"].value
 
 
 # -- issue 31: aim a keyframe by dragging its nose on the sphere ---------------------------------
@@ -875,3 +877,52 @@ def test_dragging_a_keyframe_to_the_pole_locks_it_without_a_spin(app):
     # the roll is the only way left to turn it, and a further drag leaves the pole cleanly
     _drag_on_sphere(app, _marker(app.view.nose_start), (0.3, 0.3))
     assert -90 < app.pitch0.value < 0 and app.last_error is None
+
+
+# -- issue 29: the figure at the width the page gives it ------------------------------------------
+#: (room, window height) in CSS px: 1280x720 in Voila (beside the controls), 853x480 (1280x720
+#: at 150% zoom) and JupyterLab's column with the file browser open (under them).
+ROOMS = {"1280x720": (1240, 720), "853x480": (833, 480), "lab": (800, 640)}
+
+
+@pytest.mark.parametrize("room", sorted(ROOMS))
+@pytest.mark.parametrize("preset", [WIDE, WRAP, LOCK])
+def test_no_figure_text_collides_or_is_cut_at_each_width(app, room, preset):
+    """At 853x480 the readouts "49° from start" / "28° from start" once overlapped and the
+    sphere's and 4D titles were cut at the right: the narrow arrangement fixes both."""
+    fresh(app, preset, t=0.25)
+    app.long_way.value = preset == WRAP            # with the off-the-chart note
+    try:
+        app.fit(*ROOMS[room])
+        assert app.view.arrangement == ("wide" if room == "1280x720" else "narrow")
+        assert text_collisions(app.fig) == []
+    finally:
+        app.long_way.value = False
+        app.fit(*ROOMS["1280x720"])
+
+
+@pytest.mark.parametrize("room", sorted(ROOMS))
+def test_the_whole_4d_circle_is_inside_its_panel(app, room):
+    """The 4D circle was cut at the bottom of the figure, with the -q1 marker on the cut."""
+    fresh(app, WIDE, t=0.25)
+    app.fit(*ROOMS[room])
+    try:
+        app.fig.canvas.draw()
+        ax = app.view.ax_4d
+        ring = ax.transData.transform(np.stack(app.view.circle4d.get_data(), axis=1))
+        box = ax.bbox.padded(1.0)
+        assert all(box.contains(x, y) for x, y in ring)
+        assert box.y0 >= 0 and box.x1 <= app.fig.bbox.x1 + 1
+        other = ax.transData.transform(np.stack(app.view.other_dot.get_data(), axis=1))[0]
+        assert box.contains(*other)
+    finally:
+        app.fit(*ROOMS["1280x720"])
+
+
+def test_the_angle_turned_is_right_under_t(app):
+    """Primary, right after Play and t: on a narrow page it is on the first screen with the
+    figure, not under the long panel below the fold."""
+    side = app.app_root.children[1]
+    assert side.children[1] is app.panels["turned"]
+    assert "angle turned" in app.panels["turned"].value
+    assert "angle turned" not in app.panels["info"].value

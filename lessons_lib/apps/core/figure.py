@@ -142,6 +142,23 @@ def smallest_text_px(fig) -> float:
     return min(sizes) * fig.dpi / ratio / 72.0 if sizes else math.inf
 
 
+def text_collisions(fig) -> list[str]:
+    """What is wrong with the visible texts of ``fig`` as drawn now: each one cut by the
+    figure's edge, and each pair whose boxes overlap, as short descriptions (empty: none).
+    Draws the figure first (tick labels are made as it is drawn)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    texts = [(t.get_text().replace("\n", " / "), t.get_window_extent(renderer))
+             for t in _shown(fig) if isinstance(t, Text) and t.get_text().strip()]
+    edge = fig.bbox.padded(0.5)
+    found = [f"{name!r} is cut by the figure's edge" for name, box in texts
+             if not (edge.contains(box.x0, box.y0) and edge.contains(box.x1, box.y1))]
+    for i, (a, box_a) in enumerate(texts):
+        found += [f"{a!r} overlaps {b!r}" for b, box_b in texts[i + 1:]
+                  if box_a.overlaps(box_b)]
+    return found
+
+
 def _resend_settings(canvas, content, _buffers) -> None:
     """When a page's view of the canvas is ready, send it the settings again.
 

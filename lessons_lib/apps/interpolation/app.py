@@ -23,7 +23,7 @@ from .model import (
 from .model import (
     PRESETS as BLEND_PRESETS,
 )
-from .panel import info, readouts
+from .panel import info, readouts, turned
 from .view import BlendView, Camera
 
 #: The preset the app opens on: its angles are the sliders' defaults.
@@ -169,7 +169,12 @@ class InterpolationApp(LessonApp):
         self.aim(which, self.view.sphere_direction(event.xdata, event.ydata, front))
 
     def panel(self, state: BlendState, frame) -> dict[str, str]:
-        return {"info": info(state)}
+        return {"turned": turned(state), "info": info(state)}
+
+    def resized(self, width: int, height: int) -> None:
+        """The view takes the arrangement its new width calls for (wide, or narrow: the
+        aeroplanes above the sphere, the 4D plane and the speed plot)."""
+        self.view.fit()
 
     def layout(self) -> widgets.Widget:
         """Beside the figure (under it on a narrow page): Play and t, the start and end
@@ -184,6 +189,7 @@ class InterpolationApp(LessonApp):
                                column("end (t = 1)", ("yaw1", "pitch1", "roll1"))],
                               layout=widgets.Layout(flex_flow="row wrap"))
         return self.arrange(
-            primary=[self.play_row(), angles, self.drag_hint, self.preset, self.long_way],
+            primary=[self.play_row(), self.panel_widget("turned"), angles, self.drag_hint,
+                     self.preset, self.long_way],
             readout=[self.panel_widget("info")], extra=[self.preset_note, self.status],
             secondary=[self.wrap_euler, self.show_up], side=420, name="interpolation-app")

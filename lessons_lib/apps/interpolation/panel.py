@@ -36,11 +36,19 @@ def readouts(state: BlendState, poses: dict) -> dict[str, str]:
     return out
 
 
-def info(state: BlendState) -> str:
-    """The panel: angles turned, the quaternions and the sign rule, what each toggle does."""
+def turned(state: BlendState) -> str:
+    """One line, right under t: the angle each method turns from start to end, and the
+    shortest turn (kept out of :func:`info`, which a narrow page shows below the fold)."""
     totals = " &nbsp; ".join(
         f"<b style='color:{COLOURS[m]}'>{LABELS[m]} {state.totals[m]:.0f}°</b>"
         for m in METHODS)
+    return (f"<div class='lesson-turned' style='font-size:14px;line-height:1.4'>"
+            f"<b>angle turned</b>: {totals}<br>shortest turn from start to end: "
+            f"<b>{state.true_angle:.0f}°</b></div>")
+
+
+def info(state: BlendState) -> str:
+    """The panel: the quaternions and the sign rule, what each toggle does."""
     plane = state.plane
     if plane is None:
         four_d = "Start and end are one point of the 4D sphere: there is no chord or arc."
@@ -52,8 +60,6 @@ def info(state: BlendState) -> str:
             f"spaced: {plane.omega:.0f}° of the 4D circle, half the {state.slerp_angle:.0f}° "
             "turn.")
     rows = [
-        f"<b>angle turned</b>: {totals}",
-        f"shortest turn from start to end: <b>{state.true_angle:.0f}°</b>",
         f"q₀ = {html.escape(fmt_q(state.q0))}, &nbsp; q₁ = {html.escape(fmt_q(state.q1))}",
         f"<b>take the long way</b>: {state.long_way_note()}",
         f"<b>wrap Euler angles</b>: {html.escape(state.wrap_note())}",

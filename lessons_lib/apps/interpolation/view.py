@@ -19,7 +19,6 @@ from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgb
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
-from matplotlib.transforms import ScaledTranslation
 
 from ..core import PALETTE, make_figure, rc_context
 from .model import BEAD_STEP, GHOSTS, LABELS, METHODS, NOSE, UP, BlendState
@@ -30,6 +29,29 @@ COLOURS = {"euler": PALETTE["vermillion"], "nlerp": PALETTE["purple"], "slerp": 
 STYLES = {"euler": dict(lw=3.4, ls="-", zorder=2.0),
           "nlerp": dict(lw=2.0, ls=(0, (6, 2, 1.5, 2)), zorder=2.1),
           "slerp": dict(lw=1.8, ls=(0, (4, 2.5)), zorder=2.2)}
+
+#: Where each panel goes, in figure fractions (left, bottom, width, height). ``wide``: the
+#: three aeroplanes, the speed plot under them, the sphere and the 4D plane on the right.
+#: ``narrow`` (a figure under :data:`NARROW_IN` wide: a projector at 150% zoom, JupyterLab's
+#: column): the three aeroplanes across the top, wide enough for their readouts, and the
+#: speed plot, the sphere and the 4D plane side by side under them, with shorter titles.
+ARRANGEMENTS = {
+    "wide": dict(planes=[(0.006 + 0.2 * i, 0.44, 0.194, 0.5) for i in range(3)],
+                 sphere=(0.605, 0.43, 0.39, 0.51), speed=(0.075, 0.085, 0.505, 0.225),
+                 plane4d=(0.6, 0.005, 0.395, 0.37)),
+    "narrow": dict(planes=[(0.004 + 0.333 * i, 0.53, 0.325, 0.39) for i in range(3)],
+                   sphere=(0.365, 0.005, 0.3, 0.41), speed=(0.115, 0.1, 0.225, 0.25),
+                   plane4d=(0.685, 0.005, 0.31, 0.41)),
+}
+#: Titles that change with the arrangement.
+TITLES = {
+    "wide": dict(sphere="nose paths on the unit sphere", speed="angular speed, ° per unit of t",
+                 plane4d="4D: the plane of q₀ and q₁"),
+    "narrow": dict(sphere="nose paths", speed="speed, °/t", plane4d="4D: q₀, q₁ plane"),
+}
+#: A figure narrower than this (inches at its dpi, so a width in text sizes: about 730 CSS
+#: px at 100% zoom) takes the narrow arrangement.
+NARROW_IN = 6.3
 
 #: How near (in points) a press must be to a keyframe's nose marker on the sphere to grab it.
 GRAB_PT = 9.0
@@ -314,6 +336,8 @@ class BlendView:
             self._build_speed()
             self._build_plane4d()
         self._build_static()
+        self.arrangement = "wide"
+        self._cut: list[str] = []
 
     # -- construction -------------------------------------------------------------------------
     def _build_planes(self) -> None:
@@ -326,7 +350,7 @@ class BlendView:
         cam = self.camera
         ax = self.ax_sphere = self.fig.add_axes((0.605, 0.43, 0.39, 0.51))
         _plain_view(ax, 1.1)
-        ax.set_title("nose paths on the unit sphere", pad=3, y=1.0)
+        self.title_sphere = ax.set_title(TITLES["wide"]["sphere"], pad=3, y=1.0)
         rim = np.linspace(0, 2 * np.pi, 121)
         front, back = [np.stack([np.cos(rim), np.sin(rim)], axis=1)], []
         for circle in _sphere_circles():
@@ -365,7 +389,8 @@ class BlendView:
         ax = self.ax_speed = self.fig.add_axes((0.075, 0.085, 0.505, 0.225))
         ax.set_xlim(0, 1)
         ax.set_xticks([0, 0.25, 0.5, 0.75, 1])
-        ax.set_xticklabels(["t = 0", "", "0.5", "", "1"])
+        # t = 1 at the right: "t = 0" at the left touched the speed's own 0 in the corner
+        ax.set_xticklabels(["0", "", "0.5", "", "t = 1"])
         ax.tick_params(labelsize=9, pad=2)
         ax.yaxis.set_major_locator(MaxNLocator(3, integer=True))
         self.speed_lines = {}
@@ -376,13 +401,15 @@ class BlendView:
         # every title gets y=1: an automatic title position measures the axes' tick labels
         # on every draw, a few milliseconds per axes that never move
         title_pad = 20
-        ax.set_title("angular speed, ° per unit of t", loc="left", fontsize=10,
+        self.title_speed = ax.set_title(TITLES["wide"]["speed"], loc="left", fontsize=10,
                      fontweight="bold", pad=title_pad, y=1.0)
         # on the title's line, right-aligned: one line lower it touched the legend's "slerp"
-        self.off_chart = ax.text(
-            1.0, 1.0, "", ha="right", va="baseline", fontsize=9, color=PALETTE["black"],
-            transform=ax.transAxes + ScaledTranslation(0, title_pad / 72,
-                                                       self.fig.dpi_scale_trans))
+        # in the plot's top right corner, over the curve it names (on the title's line it
+        # reached the title at 1280x720, and the legend one line lower)
+        self.off_chart = ax.text(0.99, 0.97, "", ha="right", va="top", fontsize=9,
+                                 color=PALETTE["black"], transform=ax.transAxes, zorder=6,
+                                 bbox=dict(facecolor="white", edgecolor="none", alpha=0.85,
+                                           pad=1.0))
         self.legend = ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3,
                                 frameon=False, fontsize=9, handlelength=3.2,
                                 borderaxespad=0.1, columnspacing=1.2)
@@ -391,7 +418,8 @@ class BlendView:
         ax = self.ax_4d = self.fig.add_axes((0.6, 0.005, 0.395, 0.37))
         _plain_view(ax, 1.3, bottom=-1.05)
         ax.set_aspect("equal", adjustable="datalim")      # the box stays; limits follow
-        ax.set_title("4D: the plane of q₀ and q₁", fontsize=10, fontweight="bold", pad=3,
+        self.title_4d = ax.set_title(TITLES["wide"]["plane4d"], fontsize=10,
+                                     fontweight="bold", pad=3,
                      y=1.0)
         s = np.linspace(0, 2 * np.pi, 121)
         (self.circle4d,) = ax.plot(np.cos(s), np.sin(s), color=PALETTE["light"], lw=1.0,
@@ -436,6 +464,46 @@ class BlendView:
                               if isinstance(a, Text) and a not in dynamic_text))
         self.static.add(*self.gizmo, *self.sphere_grid, self.legend)
 
+    # -- the arrangement: wide or narrow, chosen by the figure's width --------------------------
+    def fit(self) -> str:
+        """Take the arrangement (:data:`ARRANGEMENTS`) the figure's present width calls for:
+        ``"narrow"`` under :data:`NARROW_IN` inches (the width in text sizes), else
+        ``"wide"``. Call it after each resize, before drawing; returns the arrangement."""
+        narrow = self.fig.get_size_inches()[0] < NARROW_IN
+        self.arrange("narrow" if narrow else "wide")
+        return self.arrangement
+
+    def arrange(self, name: str) -> None:
+        """Move the panels to arrangement ``name`` and set its titles."""
+        if name not in ARRANGEMENTS:
+            raise ValueError(f"arrangement is 'wide' or 'narrow', not {name!r}")
+        rects, titles = ARRANGEMENTS[name], TITLES[name]
+        for m, rect in zip(METHODS, rects["planes"], strict=True):
+            self.planes.ax[m].set_position(rect)
+        self.ax_sphere.set_position(rects["sphere"])
+        self.ax_speed.set_position(rects["speed"])
+        self.ax_4d.set_position(rects["plane4d"])
+        self.title_sphere.set_text(titles["sphere"])
+        self.title_speed.set_text(titles["speed"])
+        self.title_4d.set_text(titles["plane4d"])
+        narrow = name == "narrow"
+        self.legend.set_visible(not narrow)      # the aeroplanes' titles carry the colours
+        for artist in self.gizmo:                # its letters reached the first title
+            artist.set_visible(not narrow)
+        self.arrangement = name
+        self._show_off_chart()
+        if self._state is not None:
+            self._show_plane(self._state)
+
+    def _show_off_chart(self) -> None:
+        if not self._cut:
+            self.off_chart.set_text("")
+        elif self.arrangement == "narrow":
+            self.off_chart.set_text("↑ " + ", ".join(c.replace(" peaks at", "")
+                                                     for c in self._cut))
+        else:
+            self.off_chart.set_text("↑ " + ", ".join(self._cut))
+
     # -- the state: paths, speeds, the 4D plane ---------------------------------------------------
     def show_state(self, state: BlendState, show_up: bool) -> None:
         """Everything that depends on the orientations and toggles, not on t."""
@@ -465,7 +533,8 @@ class BlendView:
         top, cut = speed_scale(state)
         self.ax_speed.set_ylim(0.0, top)
         self.static.scale = top                         # its tick labels are pre-rendered
-        self.off_chart.set_text(("↑ " + ", ".join(cut)) if cut else "")
+        self._cut = cut
+        self._show_off_chart()
         self.planes.show_state(state)
         self._show_plane(state)
 
@@ -478,7 +547,8 @@ class BlendView:
         for artist in moving:
             artist.set_visible(plane is not None)
         if plane is None:
-            self.note4d.set_text("start = end: one point of the\n4D sphere, so no plane")
+            self.note4d.set_text("start = end:\nno plane" if self.arrangement == "narrow" else
+                                 "start = end: one point of the\n4D sphere, so no plane")
             self._display = None
             return
         self.note4d.set_text("")
@@ -493,7 +563,7 @@ class BlendView:
         self.rays.set_segments([np.stack([[0.0, 0.0], p]) for p in nl[every]])
         q0 = np.array([1.0, 0.0]) @ m
         target, other = plane.target @ m, plane.other @ m
-        self._fit_plane(np.vstack([arc, chord, [[0.0, 0.0]], [other]]))
+        self._fit_plane()
         for label, point in ((self.label_q0, q0), (self.label_target, target),
                              (self.label_other, other)):
             _place_label(label, point)
@@ -507,17 +577,23 @@ class BlendView:
             self.label_other.set_ha("right")
             self.label_q0.set_ha("left")
 
-    def _fit_plane(self, points: np.ndarray) -> None:
-        """Frame the origin, the arc, the chord and both copies of q1, at equal scales."""
-        lo, hi = points.min(axis=0), points.max(axis=0)
-        centre, half = (lo + hi) / 2, (hi - lo) / 2 + [0.42, 0.25]   # room for the labels
+    def _fit_plane(self) -> None:
+        """Frame the whole unit circle (the arc, the chord, the origin and both copies of q1
+        lie on it or in it: a circle cut at the box's edge once hid -q1 on the cut), at
+        equal scales, with room for the labels just outside it (at 1.1, a line of text
+        tall and three characters wide) at any size of the box."""
         box = self.ax_4d.get_position(original=True)
         fig_w, fig_h = self.fig.get_size_inches()
-        aspect = (box.height * fig_h) / (box.width * fig_w)          # height / width
-        half_x = max(half[0], half[1] / aspect)
-        half_y = half_x * aspect
-        self.ax_4d.set_xlim(centre[0] - half_x, centre[0] + half_x)
-        self.ax_4d.set_ylim(centre[1] - half_y, centre[1] + half_y)
+        width, height = box.width * fig_w * 72, box.height * fig_h * 72     # in points
+        size = self.label_q0.get_fontsize()
+        label_h, label_w = 1.3 * size, 2.0 * size
+        # the label's far edge, 1.1 + its size in data units, reaches the box's edge
+        half_y = 1.1 / max(0.2, 1.0 - 2.0 * label_h / height)
+        half_x = 1.1 / max(0.2, 1.0 - 2.0 * label_w / width)
+        half_x = max(half_x, half_y * width / height)
+        half_y = half_x * height / width
+        self.ax_4d.set_xlim(-half_x, half_x)
+        self.ax_4d.set_ylim(-half_y, half_y)
 
     # -- the keyframe markers, for a drag on the sphere -------------------------------------------
     def keyframe_at(self, x: float, y: float) -> str | None:
