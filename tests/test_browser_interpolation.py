@@ -217,3 +217,96 @@ def test_every_preset_in_jupyterlab(lab_server, page):
     h.open_in_lab(page, lab_server, NOTEBOOK)
     _app_to_top(page)
     _screenshot_every_preset(page, "02_euler_vs_slerp-lab")
+
+
+# -- issue 31: drag a keyframe's nose on the sphere ----------------------------------------------
+def _twin(page):
+    """A headless copy of the page's app, fitted to the room the page reported, so that its
+    figure is arranged as the page's (to find the pixels of sphere points)."""
+    from lessons_lib.apps.interpolation import InterpolationApp
+
+    room = page.locator(".lesson-figure-text span").first.get_attribute("data-room")
+    width, height, present = (int(v) for v in room.split())
+    twin = InterpolationApp()
+    if present:
+        twin.present(True)
+    twin.fit(width, height)
+    twin.fig.canvas.draw()              # the sphere's axes take their square box as drawn
+    return twin
+
+
+def _sphere_point(page, twin, x: float, y: float) -> tuple[float, float]:
+    """Where point (x, y) of the sphere's picture is on the page."""
+    box = page.locator(".jupyter-matplotlib-figure canvas").first.bounding_box()
+    px, py = twin.view.ax_sphere.transData.transform((x, y))
+    width, height = twin.fig.bbox.width, twin.fig.bbox.height
+    return (box["x"] + px / width * box["width"],
+            box["y"] + (height - py) / height * box["height"])
+
+
+def _angle_readout(page, label: str, which: int) -> int:
+    """The value the app's ``which``-th slider labelled ``label`` shows (0: start, 1: end)."""
+    slider = page.locator(h.SLIDER).filter(has=page.locator(".widget-label", has_text=label))
+    return int(slider.nth(which).locator(".widget-readout").inner_text().replace("−", "-"))
+
+
+def _drag(page, a, b, steps: int = 8) -> None:
+    page.mouse.move(*a)
+    page.mouse.down()
+    for k in range(1, steps + 1):
+        page.mouse.move(a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
+        page.wait_for_timeout(60)
+    page.wait_for_timeout(300)
+    page.mouse.up()
+
+
+def _settled_angles(page, which: int, timeout: float = 40.0) -> tuple[int, int, int]:
+    """The keyframe's (yaw, pitch, roll) from the sliders, once they stopped changing."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        now = tuple(_angle_readout(page, k, which) for k in ("yaw", "pitch", "roll"))
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since > 1.5:
+            break
+        page.wait_for_timeout(250)
+    return last
+
+
+def test_drag_a_keyframe_on_the_sphere_and_read_its_angles_back(voila_server, page):
+    """Press on the start's ○, drag it across the sphere, let go: the start's yaw and pitch
+    sliders show the angles whose nose is where it was dropped; roll is kept. Then the
+    end's ✖, which opens behind the sphere and is dragged on its far side."""
+    import numpy as np
+
+    from lessons_lib.apps.interpolation import NOSE
+    from lessons_lib.rotations import euler_to_matrix
+
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=2)
+    page.wait_for_selector("text=on the sphere to aim that nose", timeout=15_000)
+    _app_to_top(page)
+    h.wait_idle(page)
+    twin = _twin(page)
+    for which, marker, drop in ((0, twin.view.nose_start, (0.45, 0.3)),
+                                (1, twin.view.nose_end, (-0.3, -0.5))):
+        roll = _angle_readout(page, "roll", which)
+        xs, ys = marker.get_data()
+        front = which == 0
+        before = h.canvas_images(page)
+        _drag(page, _sphere_point(page, twin, xs[0], ys[0]), _sphere_point(page, twin, *drop))
+        h.wait_for_pixels_change(page, before, figure=0, timeout=40)
+        yaw, pitch, kept = _settled_angles(page, which)
+        assert kept == roll
+        seen = twin.camera.project(euler_to_matrix(yaw, pitch, roll) @ NOSE)
+        # where it was dropped, to the sliders' whole degrees (0.02 of the radius) and a pixel
+        assert (seen[2] > 0) == front, (which, yaw, pitch)
+        assert np.hypot(*(seen[:2] - drop)) < 0.03, (which, yaw, pitch, drop)
+        h.wait_idle(page)
+        h.assert_no_error_text(page)
+    _app_to_top(page)
+    h.screenshot(page, "02_euler_vs_slerp-keyframes-dragged")
+    assert page.locator(".widget-dropdown select").first.input_value() == "(your own angles)"
+    assert not page.console_errors, page.console_errors

@@ -106,7 +106,8 @@ class InterpolationApp(LessonApp):
         self.view = BlendView(self.camera)
         self.fig = self.view.fig
         self.drag_hint = widgets.HTML(
-            f"<div style='font-size:14px;color:#444;max-width:400px'>{DRAG_HINT}</div>")
+            f"<div style='font-size:14px;line-height:1.4;color:#444;max-width:400px'>"
+            f"{DRAG_HINT}</div>")
         self.drag_hint.add_class("lesson-drag-hint")
         self.drag = DragHandler(self.fig, self.guard(self._on_press),
                                 self.guard(self._on_drag))
