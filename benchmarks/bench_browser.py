@@ -204,7 +204,10 @@ LESSONS = [
            animations=[("Lock it", "Reset", LOCK_FRAMES * LOCK_INTERVAL_MS / 1000,
                          LOCK_FRAMES)],
            figure_drag=[(0, (0.3, 0.5), (0.55, 0.58))]),
+    # the figure: the start keyframe's ○ dragged across the sphere and back (issue 31; the
+    # canvas fractions of its opening place and of (0.45, 0.3) on the sphere, wide layout)
     Lesson("slerp", "02_euler_vs_slerp.ipynb", keyboard=["t", "yaw"], drag=["t"],
+           figure_drag=[(0, (0.783, 0.322), (0.86, 0.245))],
            play="lessons_lib.apps.interpolation:InterpolationApp"),
     Lesson("steering", "03_spline_steering.ipynb", keyboard=["Speed", "Time"],
            drag=["Time", "Speed"], clicks=[(0, [(0.25, 0.3), (0.42, 0.15)])],

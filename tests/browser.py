@@ -230,6 +230,36 @@ def wait_for_pixels_change(page, before: list[str], figure: int | None = None,
     raise AssertionError(f"the figure's pixels did not change within {timeout} s")
 
 
+def drag(page, a, b, steps: int = 10) -> None:
+    """Press at page point ``a``, move to ``b`` in ``steps`` moves, release; lingering on
+    ``b`` first, so that the last move reaches the kernel before the release."""
+    page.mouse.move(*a)
+    page.mouse.down()
+    for k in range(1, steps + 1):
+        page.mouse.move(a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
+        page.wait_for_timeout(60)
+    for _ in range(3):
+        page.wait_for_timeout(250)
+        page.mouse.move(b[0] + 0.5, b[1])
+        page.mouse.move(b[0], b[1])
+    page.mouse.up()
+
+
+def settled(page, read, timeout: float = 40.0):
+    """``read()`` once it has returned the same for 1.5 s (the kernel has worked through
+    every move of a drag), or its last value after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        now = read()
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since > 1.5:
+            break
+        page.wait_for_timeout(250)
+    return last
+
+
 def page_errors(page) -> list[str]:
     """Error text a learner would see: tracebacks, Voila's cell errors, stderr outputs."""
     text = page.inner_text("body")

@@ -39,34 +39,9 @@ def _page_point(page, figure: int, app, x: float, y: float) -> tuple[float, floa
             box["y"] + (height - py) / height * box["height"])
 
 
-def _drag(page, a, b, steps: int = 10) -> None:
-    page.mouse.move(*a)
-    page.mouse.down()
-    for k in range(1, steps + 1):
-        page.mouse.move(a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
-        page.wait_for_timeout(60)
-    for _ in range(3):   # linger on the target, so the last move reaches the kernel
-        page.wait_for_timeout(250)
-        page.mouse.move(b[0] + 0.5, b[1])
-        page.mouse.move(b[0], b[1])
-    page.mouse.up()
-
-
 def _settle(page, labels, app: int, timeout: float = 40.0) -> list[float]:
-    """Wait until the readouts of ``labels`` have not changed for 1.5 s (the kernel has
-    worked through every move of a drag), and return them."""
-    import time
-
-    deadline = time.monotonic() + timeout
-    last, since = None, time.monotonic()
-    while time.monotonic() < deadline:
-        now = [_readout(page, label, app) for label in labels]
-        if now != last:
-            last, since = now, time.monotonic()
-        elif time.monotonic() - since > 1.5:
-            break
-        page.wait_for_timeout(250)
-    return last
+    """The readouts of ``labels`` once they stopped changing (:func:`browser.settled`)."""
+    return h.settled(page, lambda: [_readout(page, label, app) for label in labels], timeout)
 
 
 def _readout(page, label: str, app: int) -> float:
@@ -189,7 +164,7 @@ def test_drag_start_and_goal_then_read_the_bends_back(voila_server, page):
     h.wait_idle(page)
     # drag the goal down the left room (on the floor all the way)
     before = h.canvas_images(page)
-    _drag(page, _page_point(page, FUNNEL, twin, *twin.goal),
+    h.drag(page, _page_point(page, FUNNEL, twin, *twin.goal),
           _page_point(page, FUNNEL, twin, 1.5, 2.0))
     h.wait_for_pixels_change(page, before, figure=FUNNEL, timeout=40)
     _settle(page, ["goal x", "goal y"], FUNNEL)
@@ -242,7 +217,7 @@ def test_grid_app_presets_drag_and_the_pictures(voila_server, page):
     # drag the goal to the top right cell: the A* readout follows
     before = h.canvas_images(page)
     gx, gy = twin.goal
-    _drag(page, _page_point(page, GRID, twin, gx + 0.5, gy + 0.5),
+    h.drag(page, _page_point(page, GRID, twin, gx + 0.5, gy + 0.5),
           _page_point(page, GRID, twin, 10.5, 6.5), steps=6)
     h.wait_for_pixels_change(page, before, figure=GRID)
     page.wait_for_function("() => !document.body.innerText.includes('9 points, length 9.66')",

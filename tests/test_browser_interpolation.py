@@ -250,30 +250,10 @@ def _angle_readout(page, label: str, which: int) -> int:
     return int(slider.nth(which).locator(".widget-readout").inner_text().replace("−", "-"))
 
 
-def _drag(page, a, b, steps: int = 8) -> None:
-    page.mouse.move(*a)
-    page.mouse.down()
-    for k in range(1, steps + 1):
-        page.mouse.move(a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps)
-        page.wait_for_timeout(60)
-    page.wait_for_timeout(300)
-    page.mouse.up()
-
-
-def _settled_angles(page, which: int, timeout: float = 40.0) -> tuple[int, int, int]:
+def _settled_angles(page, which: int) -> tuple[int, int, int]:
     """The keyframe's (yaw, pitch, roll) from the sliders, once they stopped changing."""
-    import time
-
-    deadline = time.monotonic() + timeout
-    last, since = None, time.monotonic()
-    while time.monotonic() < deadline:
-        now = tuple(_angle_readout(page, k, which) for k in ("yaw", "pitch", "roll"))
-        if now != last:
-            last, since = now, time.monotonic()
-        elif time.monotonic() - since > 1.5:
-            break
-        page.wait_for_timeout(250)
-    return last
+    return h.settled(page, lambda: tuple(_angle_readout(page, k, which)
+                                         for k in ("yaw", "pitch", "roll")))
 
 
 def test_drag_a_keyframe_on_the_sphere_and_read_its_angles_back(voila_server, page):
@@ -296,7 +276,7 @@ def test_drag_a_keyframe_on_the_sphere_and_read_its_angles_back(voila_server, pa
         xs, ys = marker.get_data()
         front = which == 0
         before = h.canvas_images(page)
-        _drag(page, _sphere_point(page, twin, xs[0], ys[0]), _sphere_point(page, twin, *drop))
+        h.drag(page, _sphere_point(page, twin, xs[0], ys[0]), _sphere_point(page, twin, *drop))
         h.wait_for_pixels_change(page, before, figure=0, timeout=40)
         yaw, pitch, kept = _settled_angles(page, which)
         assert kept == roll
