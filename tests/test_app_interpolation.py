@@ -803,9 +803,11 @@ def _marker(artist) -> np.ndarray:
     return np.array([xs[0], ys[0]], dtype=float)
 
 
+@pytest.mark.parametrize("room", [(1240, 720), (833, 480)])      # wide and narrow
 @pytest.mark.parametrize("which", ["start", "end"])
-def test_dragging_a_keyframe_on_the_sphere_sets_its_yaw_and_pitch(app, which):
+def test_dragging_a_keyframe_on_the_sphere_sets_its_yaw_and_pitch(app, which, room):
     fresh(app, WIDE, t=0.4)
+    app.fit(*room)
     view, i = app.view, 0 if which == "start" else 1
     app.set(**{f"yaw{i}": 40, f"pitch{i}": -10})          # its nose on the near side
     app.fig.canvas.draw()
@@ -829,6 +831,7 @@ def test_dragging_a_keyframe_on_the_sphere_sets_its_yaw_and_pitch(app, which):
     # and a slider moves the marker back
     getattr(app, f"yaw{i}").value = yaw - 40
     assert not np.allclose(_marker(marker), drop, atol=0.05)
+    app.fit(1240, 720)
 
 
 def test_a_keyframe_behind_the_sphere_is_dragged_on_the_far_side(app):
