@@ -256,7 +256,7 @@ def _settled_angles(page, which: int) -> tuple[int, int, int]:
                                          for k in ("yaw", "pitch", "roll")))
 
 
-def test_drag_a_keyframe_on_the_sphere_and_read_its_angles_back(voila_server, page):
+def _drag_both_keyframes(page, shot: str) -> None:
     """Press on the start's ○, drag it across the sphere, let go: the start's yaw and pitch
     sliders show the angles whose nose is where it was dropped; roll is kept. Then the
     end's ✖, which opens behind the sphere and is dragged on its far side."""
@@ -265,7 +265,6 @@ def test_drag_a_keyframe_on_the_sphere_and_read_its_angles_back(voila_server, pa
     from lessons_lib.apps.interpolation import NOSE
     from lessons_lib.rotations import euler_to_matrix
 
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=2)
     page.wait_for_selector("text=on the sphere to aim that nose", timeout=15_000)
     _app_to_top(page)
     h.wait_idle(page)
@@ -287,6 +286,18 @@ def test_drag_a_keyframe_on_the_sphere_and_read_its_angles_back(voila_server, pa
         h.wait_idle(page)
         h.assert_no_error_text(page)
     _app_to_top(page)
-    h.screenshot(page, "02_euler_vs_slerp-keyframes-dragged")
+    h.screenshot(page, shot)
     assert page.locator(".widget-dropdown select").first.input_value() == "(your own angles)"
     assert not page.console_errors, page.console_errors
+
+
+def test_drag_a_keyframe_on_the_sphere_and_read_its_angles_back(voila_server, page):
+    """In Voila at 1280x720 (the wide arrangement)."""
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=2)
+    _drag_both_keyframes(page, "02_euler_vs_slerp-keyframes-dragged")
+
+
+def test_drag_a_keyframe_in_jupyterlab(lab_server, page):
+    """In JupyterLab's column with the file browser open (the narrow arrangement)."""
+    h.open_in_lab(page, lab_server, NOTEBOOK, figures=2)
+    _drag_both_keyframes(page, "02_euler_vs_slerp-lab-keyframes-dragged")
