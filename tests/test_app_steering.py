@@ -550,24 +550,6 @@ def test_following_each_tuning_hint_in_order_reaches_a_pass():
     assert challenge.check() is True
 
 
-@pytest.mark.parametrize("term", ["position", "heading", "crosstrack"])
-def test_term_figures_show_the_library_value(term):
-    from lessons_lib.apps.steering.figures import _demo_situation, term_figure
-
-    title = term_figure(term).axes[0].get_title()
-    _, _, _, terms = _demo_situation()
-    value = {"position": f"{terms.position_delta:+.1f}°", "heading": f"{terms.heading_delta:+.1f}°",
-             "crosstrack": f"{terms.crosstrack_error:+.2f} m"}[term]
-    assert value in title
-    sign = {"position": terms.position_delta, "heading": terms.heading_delta,
-            "crosstrack": terms.crosstrack_error}[term]
-    side, other = ("right", "left") if sign > 0 else ("left", "right")  # the picture's side
-    assert f"{side} of the line" in title or f"car's {side}" in title
-    assert f"car's {other}" not in title and f"{other} of the line" not in title
-    with pytest.raises(ValueError, match="term must be"):
-        term_figure("yaw")
-
-
 def test_slope_run_and_sweep_figures():
     from lessons_lib.apps.steering import run_figure, slope_figure, sweep_figure
 
@@ -686,27 +668,6 @@ def test_the_long_look_ahead_preset_says_where_it_starts_and_the_tables_number()
         fixed_look_ahead=25.0), 10.0, 30.0).metrics()["rms_crosstrack"]  # section 3's row
     assert f"RMS {app.metrics['rms_crosstrack']:.2f} m over 30 s starting 30 m along" in note
     assert f"as in section 3's table, {table:.2f} m" in note
-
-
-def test_the_crosstrack_figure_keeps_its_labels_off_the_car_and_the_offset_on_top():
-    from matplotlib.patches import Polygon as PolygonPatch
-
-    from lessons_lib.apps.steering.figures import term_figure
-    from lessons_lib.apps.steering.view import COLOURS
-
-    fig = term_figure("crosstrack")
-    ax = fig.axes[0]
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    car = next(p for p in ax.patches if isinstance(p, PolygonPatch))
-    car_box = car.get_window_extent(renderer)
-    for text in ax.texts:
-        box = text.get_window_extent(renderer)
-        assert not box.overlaps(car_box), text.get_text()
-        assert box.x0 >= 0 and box.x1 <= fig.bbox.width, text.get_text()  # not cut off
-    # the offset (orange, outlined) is drawn over the car body
-    orange = [ln for ln in ax.lines if ln.get_color() == COLOURS["offset"]]
-    assert orange and all(ln.get_zorder() > car.get_zorder() for ln in orange)
 
 
 def test_the_mystery_run_shows_the_road_and_its_direction_and_the_hint_names_no_term():

@@ -1,7 +1,6 @@
-"""Lesson 3's static figures and the notebook's table helper (no widgets).
+"""Lesson 3's static figures and the notebook's table helper (no widgets). (The three
+terms' pictures are live: :class:`.terms.TermApp`.)
 
-* :func:`term_figure`: one labelled diagram per steering term, with the value the library
-  computes in its title;
 * :func:`slope_figure`: a ramp with world up, the road normal and the right vector;
 * :func:`run_figure`: one run's path and crosstrack error (the exercises);
 * :func:`sweep_figure`: the speed sweep on every track (the look-ahead section);
@@ -15,105 +14,14 @@ import html
 import math
 
 import numpy as np
-from matplotlib.patches import Polygon
-from matplotlib.patheffects import withStroke
 
 from ... import validate as check
 from ...spline import Spline
-from ...steering import SteeringParams, road_right, steer
+from ...steering import SteeringParams, road_right
 from ...tracks import TRACKS
-from ...vehicle import Vehicle
 from ..core import PALETTE, make_figure, rc_context
 from . import model
 from .view import COLOURS, MODE_COLOURS, ROAD_HALF_WIDTH, SWEEP_LIMITS
-
-_DEMO_TRACK = [[-20.0, 0.0], [0.0, 0.0], [12.0, 2.0], [22.0, 7.0], [30.0, 14.0]]
-
-
-def _demo_situation():
-    """A car 1.6 m right of a road that bends left, pointing a little left of the road."""
-    sp = Spline(_DEMO_TRACK)
-    s = 33.0
-    t = sp.direction_at(s)
-    pos = sp.location_at(s) + 2.4 * np.array([t[1], -t[0]])
-    yaw = math.degrees(math.atan2(t[1], t[0])) + 8.0
-    params = SteeringParams(adaptive_look_ahead=False, fixed_look_ahead=14.0)
-    return sp, pos, yaw, steer(pos, yaw, 10.0, sp, sp.closest_distance(pos), params)
-
-
-def _titled(name: str, value: float, unit: str, says: str) -> str:
-    """"Position Delta = -11.8°", then "the target is to the car's left (+ is right)": the value,
-    and the side its sign means in words, so the picture and the sign convention agree."""
-    digits = 2 if unit == " m" else 1
-    side = "right" if value > 0 else "left"
-    return f"{name} = {value:+.{digits}f}{unit}\n{says.format(side=side)} (+ is right)"
-
-
-def term_figure(term: str):
-    """A labelled diagram of one term ("position", "heading" or "crosstrack") on one
-    situation, with the value the library computes for it in the title."""
-    if term not in ("position", "heading", "crosstrack"):
-        raise ValueError(f"term must be 'position', 'heading' or 'crosstrack', got {term!r}")
-    sp, pos, yaw, terms = _demo_situation()
-    fig = make_figure(4.6, 3.0)
-    with rc_context():
-        ax = fig.add_axes((0.01, 0.01, 0.98, 0.86))
-    ax.set_xticks([])
-    ax.set_yticks([])
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    pts = sp.sample(200)
-    d = sp.direction_at(np.linspace(0, sp.length, 200))
-    right = np.c_[d[:, 1], -d[:, 0]]
-    for side in (-ROAD_HALF_WIDTH, ROAD_HALF_WIDTH):
-        ax.plot(*(pts + side * right).T, color=COLOURS["centre"], lw=0.8)
-    ax.plot(*pts.T, color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
-    car = Vehicle()
-    ax.add_patch(Polygon(car.outline(pos[0], pos[1], yaw), closed=True, fc=COLOURS["car"],
-                         ec=PALETTE["black"], lw=1.0, alpha=0.55, zorder=3))
-    heading = np.array([math.cos(math.radians(yaw)), math.sin(math.radians(yaw))])
-    stroke = [withStroke(linewidth=3.2, foreground=PALETTE["black"])]
-    ahead = pos + 9.0 * heading
-    ax.plot(*np.c_[pos, ahead], color=PALETTE["black"], lw=1.0, ls=":", zorder=4)
-    ax.text(*ahead, " car's heading", fontsize=9, va="center")
-    tg, td = terms.target, terms.target_direction
-    if term == "position":
-        ax.plot(*np.c_[pos, tg], color=COLOURS["to_target"], lw=2.0, path_effects=stroke,
-                zorder=6)
-        ax.plot(*tg, "o", color=COLOURS["target"], mec=PALETTE["black"], ms=8, zorder=8)
-        title = _titled("Position Delta", terms.position_delta, "°",
-                        "the target is to the car's {side}")
-    elif term == "heading":
-        ax.quiver([tg[0]], [tg[1]], [6 * td[0]], [6 * td[1]], color=COLOURS["tangent"],
-                  angles="xy", scale_units="xy", scale=1, width=0.012, zorder=7)
-        ax.quiver([pos[0]], [pos[1]], [6 * td[0]], [6 * td[1]], color=COLOURS["tangent"],
-                  alpha=0.45, angles="xy", scale_units="xy", scale=1, width=0.012, zorder=7)
-        ax.plot(*tg, "o", color=COLOURS["target"], mec=PALETTE["black"], ms=8, zorder=8)
-        title = _titled("Heading Delta", terms.heading_delta, "°",
-                        "the road ahead points to the car's {side}")
-    else:
-        pp, off = terms.progress_point, terms.perpendicular_offset
-        ax.quiver([pp[0]], [pp[1]], [off[0]], [off[1]], color=COLOURS["offset"], angles="xy",
-                  scale_units="xy", scale=1, width=0.012, zorder=7)
-        # the road's right vector drawn 8 m back along the road, clear of the car (drawn
-        # at the progress point, its label sat on the car); the offset over the car, outlined
-        back = sp.closest_distance(pp) - 8.0
-        bp, bd = sp.location_at(back), sp.direction_at(back)
-        br = np.array([bd[1], -bd[0]]) / math.hypot(*bd)
-        ax.quiver([bp[0]], [bp[1]], [3 * br[0]], [3 * br[1]], color=PALETTE["grey"],
-                  angles="xy", scale_units="xy", scale=1, width=0.006, zorder=6)
-        ax.text(*(bp + 3.0 * br + 0.8 * bd / math.hypot(*bd)), "road's right", fontsize=9,
-                ha="left", va="top")
-        ax.plot(*np.c_[pp, pp + off], color=COLOURS["offset"], lw=3.0, zorder=7.5,
-                path_effects=stroke, solid_capstyle="butt")
-        ax.plot(*pp, "o", color=COLOURS["progress"], mec=PALETTE["black"], ms=8, zorder=8)
-        title = _titled("Crosstrack Error", terms.crosstrack_error, " m",
-                        "the car is {side} of the line")
-    ax.set_title(title, fontsize=10)
-    ax.set_aspect("equal")
-    ax.set_xlim(4, 36)
-    ax.set_ylim(-6, 15)
-    return fig
 
 
 def slope_figure(grade: float = 0.5):
