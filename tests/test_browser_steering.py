@@ -177,3 +177,88 @@ def test_jupyterlab_with_the_file_browser_shows_the_whole_figure_and_wraps_the_c
     assert preset["y"] >= fig.bounding_box()["y"] + 300  # under the figure, not beside it
     h.screenshot(page, "03_spline_steering-lab")
     h.assert_no_error_text(page)
+
+
+# -- the three term figures: drag the car, its knob and the target ---------------------------
+def _term_app(page, term: str):
+    return page.locator(f".term-app-{term}").first
+
+
+def _term_sign(page, term: str) -> str:
+    """The sign the term's readout shows: '+', '-' or '0'."""
+    text = _term_app(page, term).locator(".lesson-term-readout").inner_text()
+    m = re.search(r"= ([+-])(\d+\.\d+)", text)
+    assert m, text
+    return "0" if float(m.group(2)) == 0 else m.group(1)
+
+
+def _to_page(page, term: str, point):
+    """Page pixels of ``point`` (metres on the figure's road), through a kernel-side copy
+    of the figure: its axes fill the figure, so a fraction of the figure is one of the
+    canvas however the page sized it."""
+    from lessons_lib.apps.steering.terms import TermApp
+
+    app = _FIGURES.setdefault(term, TermApp(term=term))
+    px, py = app.ax.transData.transform(point)
+    fx, fy = px / app.fig.bbox.width, 1.0 - py / app.fig.bbox.height
+    box = _term_app(page, term).locator(".jupyter-matplotlib-figure canvas").first \
+        .bounding_box()
+    return box["x"] + fx * box["width"], box["y"] + fy * box["height"]
+
+
+_FIGURES: dict = {}
+
+
+def _drag_until(page, term: str, start, end, sign: str, shot: str) -> None:
+    """Press at ``start``, move to ``end`` (metres) in small steps, wait (button held) for
+    the readout to show ``sign``, keep a screenshot mid-drag, release."""
+    (x0, y0), (x1, y1) = _to_page(page, term, start), _to_page(page, term, end)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for j in range(1, 13):
+        page.mouse.move(x0 + (x1 - x0) * j / 12, y0 + (y1 - y0) * j / 12)
+        page.wait_for_timeout(40)
+    for _ in range(100):
+        if _term_sign(page, term) == sign:
+            break
+        page.wait_for_timeout(100)
+    h.wait_idle(page)
+    assert _term_sign(page, term) == sign, _term_app(page, term).inner_text()
+    h.screenshot(page, shot)
+    page.mouse.up()
+    h.wait_idle(page)
+
+
+def test_drag_the_car_and_the_target_in_each_term_figure_and_read_the_sign(voila_server, page):
+    """Position Delta: the car dragged 4.5 m to the left of its line turns the target to its
+    right (+), the target dragged far round the bend puts it left again (-). Heading Delta:
+    the knob turned past the road's direction (+). Crosstrack Error: the car dragged across
+    the centre line (-). Each read back from the readout beside the figure."""
+    import math
+
+    from lessons_lib.apps.steering.terms import KNOB_M, START
+
+    page.set_viewport_size({"width": 1280, "height": 720})
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    x, y, yaw = START["car_x"], START["car_y"], math.radians(START["heading"])
+    body = (x + 1.3 * math.cos(yaw), y + 1.3 * math.sin(yaw))
+    knob = (x + KNOB_M * math.cos(yaw), y + KNOB_M * math.sin(yaw))
+    for term in ("position", "heading", "crosstrack"):
+        _term_app(page, term).evaluate("el => el.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(300)
+        assert _term_sign(page, term) == ("+" if term == "crosstrack" else "-")
+    term = "position"
+    _term_app(page, term).evaluate("el => el.scrollIntoView({block: 'center'})")
+    _drag_until(page, term, body, (body[0], body[1] + 4.5), "+", "03_term_position_car")
+    _FIGURES[term].set(car_y=y + 4.5)                   # the copy follows (for the target)
+    target = _FIGURES[term].state.values.target[:2]
+    _drag_until(page, term, target, (30.2, 14.2), "-", "03_term_position_target")
+    term = "heading"
+    _term_app(page, term).evaluate("el => el.scrollIntoView({block: 'center'})")
+    turned = (x + KNOB_M * math.cos(math.radians(80)), y + KNOB_M * math.sin(math.radians(80)))
+    _drag_until(page, term, knob, turned, "+", "03_term_heading_knob")
+    term = "crosstrack"
+    _term_app(page, term).evaluate("el => el.scrollIntoView({block: 'center'})")
+    _drag_until(page, term, body, (body[0] - 1.0, body[1] + 4.5), "-", "03_term_crosstrack_car")
+    h.assert_no_error_text(page)
+    assert not page.console_errors, page.console_errors

@@ -266,6 +266,14 @@ class TermApp(LessonApp):
                 f"max-width:380px;border-left:4px solid {colour};padding-left:8px'>"
                 f"{html.escape(describe(self.term, state.values))}</div>")
 
+    def layout(self):
+        """The figure; beside it (under it on a narrow page) the readout and the status
+        line; the four controls a drag sets behind "More controls" (for the keyboard)."""
+        root = self.arrange(primary=[], readout=[self.panel_widget()], extra=[self.status],
+                            secondary=self.control_widgets(), side=380, name="term-app")
+        root.add_class(f"term-app-{self.term}")
+        return root
+
     # -- dragging -------------------------------------------------------------------------------
     def _on_press(self, event):
         if event.inaxes is not self.ax or event.xdata is None:
