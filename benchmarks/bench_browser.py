@@ -93,7 +93,7 @@ PAGE_HOOKS = r"""
     if (blob && blob.type === 'image/png') B.received.push(now());
     return createURL.call(URL, blob);
   };
-  for (const type of ['keydown', 'pointerdown', 'pointerup', 'click']) {
+  for (const type of ['keydown', 'pointerdown', 'pointermove', 'pointerup', 'click']) {
     document.addEventListener(type, (e) => {
       B.inputs.push([performance.timeOrigin + e.timeStamp, type]);
     }, true);
@@ -211,8 +211,10 @@ LESSONS = [
            play="lessons_lib.apps.interpolation:InterpolationApp"),
     Lesson("steering", "03_spline_steering.ipynb", keyboard=["Speed", "Time"],
            drag=["Time", "Speed"], clicks=[(0, [(0.25, 0.3), (0.42, 0.15)])],
-           figure_drag=[(0, (0.25, 0.3), (0.42, 0.15))],
-           play="lessons_lib.apps.steering.app:SteeringApp"),
+           # the map of the big app; then the car of the Position Delta figure (figure 1)
+           # dragged 4.5 m to the left of its line and back (its sign flips each way)
+           figure_drag=[(0, (0.25, 0.3), (0.42, 0.15)), (1, (0.401, 0.77), (0.401, 0.612))],
+           play="lessons_lib.apps.steering.app:SteeringApp", figures=2),
     Lesson("funnel", "04_funnel_algorithm.ipynb", keyboard=["step", "agent radius"],
            drag=["step"], buttons=[("previous step", "next step"),
                     ("pause and go back to the start", "finish")],
@@ -384,6 +386,7 @@ class Session:
         self.tag = tag
         self.latency: dict[str, list[dict]] = {}     # what -> samples (breakdowns)
         self.drags: dict[str, list[tuple[float, float]]] = {}   # what -> (lag, repaints/s)
+        self.moves: dict[str, list[float]] = {}      # what -> each move's first repaint, ms
         self.missed: dict[str, int] = {}
         self.extra: list[dict] = []
         self._turn: dict[str, int] = {}
@@ -486,9 +489,11 @@ class Session:
 
             self._sample(what, act, "pointerdown")
 
-    def _drag(self, what: str, points, steps: int) -> None:
+    def _drag(self, what: str, points, steps: int, figure: int | None = None) -> None:
         """Press at ``points[0]``, move through ``steps`` moves ~16 ms apart to
-        ``points[1]``, release; keep (release -> last repaint, repaints/s while dragging)."""
+        ``points[1]``, release; keep (release -> last repaint, repaints/s while dragging)
+        and, for each move, the time to the next repaint of ``figure`` (any figure when
+        None): what the hand feels while it drags."""
         page = self.page
         self._settle()
         (x0, y0), (x1, y1) = points()
@@ -510,6 +515,11 @@ class Session:
         down = next((t for t, kind in st["inputs"] if kind == "pointerdown"), start)
         rate = len([t for t in paints if t <= up]) / max((up - down) / 1000, 1e-3)
         self.drags.setdefault(what, []).append((max(0.0, paints[-1] - up), rate))
+        mine = [t for t, f in st["paints"] if figure is None or f == figure]
+        for t in (t for t, kind in st["inputs"] if kind == "pointermove" and down <= t <= up):
+            later = [p for p in mine if p > t]
+            if later:
+                self.moves.setdefault(what, []).append(later[0] - t)
 
     def slider_drag(self, label: str, n: int) -> None:
         what = f"slider '{label}' drag"
@@ -542,7 +552,7 @@ class Session:
                 return ((box["x"] + p[0] * box["width"], box["y"] + p[1] * box["height"]),
                         (box["x"] + q[0] * box["width"], box["y"] + q[1] * box["height"]))
 
-            self._drag(what, points, 30)
+            self._drag(what, points, 30, figure=figure)
 
     def play(self) -> None:
         """New frames shown per second during Play, and how far the frame moved against
@@ -649,6 +659,10 @@ class Session:
             out.append(row(f"{self.prefix}: {what}, release -> settled", total,
                            note=f"n={total['n']}; {rate:.1f} repaints/s while dragging "
                                 "(moves every ~16 ms)"))
+        for what, samples in self.moves.items():
+            out.append(row(f"{self.prefix}: {what}, move -> repaint", stats(samples),
+                           note=f"n={len(samples)} moves; each pointer move to the next "
+                                "repaint of that figure"))
         return out + self.extra
 
 
