@@ -27,7 +27,7 @@ import lessons_lib.interpolation as interpolation_api
 import lessons_lib.rotations as rotations_api
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-LESSONS = ("01_gimbal_lock.ipynb", "02_euler_vs_slerp.ipynb")
+LESSONS = ("01_gimbal_lock.ipynb", "02_euler_vs_slerp.ipynb", "03_spline_steering.ipynb")
 
 #: Sentences that send the reader to a code cell.
 CELL_PHRASES = re.compile(r"\brun (the|this|that) cell|\brun (it )?again|\bedit (the|this) cell"
