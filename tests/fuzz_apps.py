@@ -46,9 +46,11 @@ from lessons_lib.apps.gimbal import exercises as gimbal_exercises  # noqa: E402
 from lessons_lib.apps.interpolation import figures as interpolation_figures  # noqa: E402
 from lessons_lib.apps.steering import figures as steering_figures  # noqa: E402
 from lessons_lib.apps.steering.challenge import TuningChallenge  # noqa: E402
+from lessons_lib.apps.steering.terms import TermApp  # noqa: E402
 
 APP_CLASSES = {name: getattr(apps, name) for name in sorted(apps.__all__)}
 APP_CLASSES["TuningChallenge"] = TuningChallenge
+APP_CLASSES["TermApp"] = TermApp      # lesson 3's small term figures (not in the catalogue)
 #: The loop's own hooks and plumbing (called by LessonApp, not by a learner or a notebook).
 LOOP = {"build", "compute", "draw", "panel", "layout", "dynamic_artists", "pointer_cost",
         "refresh_controls", "preset_list", "guard", "when_idle", "batch", "update",

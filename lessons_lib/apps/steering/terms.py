@@ -28,6 +28,7 @@ from ...spline import Spline
 from ...steering import SteeringParams, TermValues, steering_terms
 from ...vehicle import Vehicle
 from ..core import PALETTE, LessonApp, Params, Slider, make_figure, rc_context
+from ..core.controls import short
 from ..core.figure import DragHandler
 from .view import COLOURS, ROAD_HALF_WIDTH, TERM_COLOURS
 
@@ -83,8 +84,8 @@ def describe(term: str, values: TermValues) -> str:
 
 
 def _term(term) -> str:
-    if term not in TERMS:
-        raise ValueError(f"term must be 'position', 'heading' or 'crosstrack', got {term!r}")
+    if not isinstance(term, str) or term not in TERMS:
+        raise ValueError(f"term must be 'position', 'heading' or 'crosstrack', got {short(term)}")
     return term
 
 
