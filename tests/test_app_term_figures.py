@@ -197,3 +197,23 @@ def test_crosstrack_ignores_the_heading_and_the_target_as_the_page_says():
     drag(app, app.state.values.target[:2], (30.0, 14.0))
     assert app.heading.value != 27.0 and app.look_ahead.value != 14.0
     assert app.value == before
+
+
+@pytest.mark.parametrize("room", [(1250, 720), (823, 480), (1890, 1080)])
+def test_the_figure_keeps_its_text_size_at_every_fit_and_in_presenter_mode(room):
+    """The rules every catalogue app keeps (tests/test_apps_common.py), for this one too."""
+    from lessons_lib.apps.core.figure import PRESENT_TEXT_PX
+
+    app = TermApp(term="crosstrack", car_x=4.0, car_y=0.0, heading=0.0)
+    app.fit(*room)
+    app.fig.canvas.draw()
+    assert smallest_text_px(app.fig) >= MIN_TEXT_PX
+    app.present(True)                 # the label grows: placed again, still off the car
+    app.fig.canvas.draw()
+    try:
+        assert smallest_text_px(app.fig) >= PRESENT_TEXT_PX
+        renderer = app.fig.canvas.get_renderer()
+        assert not app.right_label.get_window_extent(renderer).overlaps(
+            app.car.get_window_extent(renderer))
+    finally:
+        app.present(False)
