@@ -217,3 +217,17 @@ def test_the_figure_keeps_its_text_size_at_every_fit_and_in_presenter_mode(room)
             app.car.get_window_extent(renderer))
     finally:
         app.present(False)
+
+
+def test_the_target_stays_in_the_picture_however_far_along_the_car_is():
+    from lessons_lib.apps.steering.terms import VIEW
+
+    app = TermApp(term="position", car_x=13.5, car_y=0.0, look_ahead=24.0)
+    assert app.look_ahead.value == 24.0
+    drag(app, _centre(app), (27.0, 10.0), (31.0, 15.0))        # the car far along the bend
+    x, y = app.state.values.target[:2]
+    assert VIEW[0] < x < VIEW[1] and VIEW[2] < y < VIEW[3], (x, y)
+    assert app.look_ahead.value == app.look_ahead.max < 24.0
+    drag(app, app.state.values.target[:2], (40.0, 30.0))      # dragged out: stops at the edge
+    x, y = app.state.values.target[:2]
+    assert VIEW[0] < x < VIEW[1] and VIEW[2] < y < VIEW[3], (x, y)

@@ -48,6 +48,8 @@ KNOB_M = 7.0
 PICK_M = 1.8
 #: The arc of an angle term is drawn at this radius around the car's rear axle.
 ARC_M = 10.0
+#: The look-ahead slider's range, in metres (see :func:`visible_look_ahead`).
+LOOK_MIN, LOOK_MAX = 2.0, 24.0
 #: The speed the terms are computed for (the look-ahead is fixed, so it changes nothing).
 SPEED = 10.0
 
@@ -112,6 +114,19 @@ def compute_terms(spline: Spline, x: float, y: float, heading: float,
         check.real(heading, "heading"))), SPEED, spline, float(progress), params)
 
 
+def visible_look_ahead(spline: Spline, x: float, y: float) -> float:
+    """The longest look-ahead (within the slider's range, on its 0.1 m steps) whose
+    target is inside :data:`VIEW` for a car at (x, y), at least :data:`LOOK_MIN`."""
+    start = spline.closest_distance((x, y))
+    ahead = np.arange(LOOK_MIN, LOOK_MAX + 0.05, 0.1)
+    pts = spline.location_at(np.minimum(start + ahead, spline.length))
+    inside = ((pts[:, 0] > VIEW[0] + 1) & (pts[:, 0] < VIEW[1] - 1)
+              & (pts[:, 1] > VIEW[2] + 1) & (pts[:, 1] < VIEW[3] - 1))
+    out = np.flatnonzero(~inside)
+    last = len(ahead) - 1 if not len(out) else out[0] - 1
+    return float(round(ahead[max(last, 0)], 1))
+
+
 class TermApp(LessonApp):
     """One steering term on a short road, the car and its target draggable. Made as
     ``TermApp(preset=None, *, term="position", **controls)``; controls ``car_x``, ``car_y``
@@ -124,8 +139,9 @@ class TermApp(LessonApp):
                readout=".1f"),
         Slider("heading", "heading (°)", -180.0, 180.0, step=1.0, value=START["heading"],
                help="counter-clockwise from +x"),
-        Slider("look_ahead", "look-ahead (m)", 2.0, 24.0, step=0.1, value=START["look_ahead"],
-               readout=".1f", help="how far along the road the target is"),
+        Slider("look_ahead", "look-ahead (m)", LOOK_MIN, LOOK_MAX, step=0.1,
+               value=START["look_ahead"], readout=".1f",
+               help="how far along the road the target is"),
     )
 
     def __init__(self, preset: str | None = None, *, term: str = "position",
@@ -140,6 +156,12 @@ class TermApp(LessonApp):
         values = compute_terms(self.road, params.car_x, params.car_y, params.heading,
                                params.look_ahead)
         return TermState(params.car_x, params.car_y, params.heading, params.look_ahead, values)
+
+    def control_bounds(self, params: Params) -> dict:
+        """The target stays in the picture: the look-ahead goes at most to where the road
+        leaves the view (1 m inside its edge), however far along the car is."""
+        return {"look_ahead": (LOOK_MIN, visible_look_ahead(self.road, params.car_x,
+                                                            params.car_y))}
 
     @property
     def value(self) -> float:
