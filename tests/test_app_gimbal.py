@@ -515,3 +515,127 @@ def test_reach_exercise_reads_the_sliders(reach):
     assert app.angles() == reach.target.start and reach.feedback.value == ""
     reach.hint_button.click()
     assert "Hint" in reach.feedback.value
+
+
+# -- Fly it: a drag on the aircraft turns it (issue 31) ------------------------------------------
+
+def _mouse(app, name, x, y, held=True):
+    from matplotlib.backend_bases import MouseEvent
+    event = MouseEvent(name, app.fig.canvas, x, y,
+                       button=1 if name != "motion_notify_event" or held else None)
+    event.buttons = {1} if held and name != "button_release_event" else set()
+    app.fig.canvas.callbacks.process(name, event)
+
+
+def _drag(app, start, moves):
+    """Press at ``start`` (pixels), move by each (dx, dy) in turn, release at the last."""
+    x, y = start
+    _mouse(app, "button_press_event", x, y)
+    for dx, dy in moves:
+        x, y = x + dx, y + dy
+        _mouse(app, "motion_notify_event", x, y)
+    _mouse(app, "button_release_event", x, y, held=False)
+    return x, y
+
+
+def _on_aircraft(app):
+    """A pixel on the aircraft's main wing as drawn (the middle of the wing's polygon)."""
+    app.fig.canvas.draw()
+    wing = app.view.aircraft.get_paths()
+    body = max(wing, key=lambda p: len(p.vertices))           # the wing has six corners
+    xy = app.ax.transData.transform(body.vertices).mean(axis=0)
+    assert app.view.hits_aircraft(*xy)
+    return tuple(xy)
+
+
+def test_a_drag_on_the_aircraft_turns_it_and_the_sliders_follow(app):
+    app.fig.canvas.draw()
+    start, camera = app.angles(), app.view.camera()
+    R, frame = app.state.matrix, app.view.camera_frame()
+    moves = [(3, 0), (3, 0), (6, 0), (6, 0)]       # the first is too short to choose alone
+    centre = tuple(app.view.centre_px())           # on the fuselage; a drag straight out
+    assert app.view.hits_aircraft(*centre)         # from it has no twist about the centre
+    _drag(app, centre, moves)
+    axis, _ = model.drag_turn(R, frame, 6, 0)
+    assert axis == "top"                           # left-right: about the aircraft's top
+    # 18 px to the right: about the top, by the drag's part about it (the page's pixels are
+    # whole, the centre is not: a hair of twist about the centre, well under 0.05°)
+    total = model.TURN_DEG_PER_PX * 18.0 * float(frame[1] @ R[:, 1])
+    want = model.fly(start, "top", total)
+    assert app.flight.after == pytest.approx(want.after, abs=0.05)
+    assert app.angles() == tuple(model.slider_angle(v) for v in app.flight.after) != start
+    assert app.view.camera() == camera              # no orbit while turning the aircraft
+    assert "about the top" in app.panels["fly"].value
+    # the orbit is back after the release: a drag off the aircraft moves the camera only
+    turned = app.angles()
+    corner = (app.fig.bbox.width * 0.95, app.fig.bbox.height * 0.9)
+    assert not app.view.hits_aircraft(*corner)
+    _drag(app, corner, [(-20, 5), (-20, 5)])
+    assert app.view.camera() != camera and app.angles() == turned
+
+
+def test_a_vertical_drag_turns_about_the_wing_and_the_picked_axis_wins(app):
+    app.set(yaw=0, pitch=0, roll=0)
+    app.fig.canvas.draw()
+    _drag(app, tuple(app.view.centre_px()), [(0, 10)])
+    assert app.flight.axis == "wing" and app.pitch.value != 0
+    app.set(yaw=0, pitch=0, roll=0, turn_about="nose")
+    _drag(app, _on_aircraft(app), [(0, 10)])
+    assert app.flight.axis == "nose" and app.roll.value != 0
+    assert app.view.camera() == pytest.approx(gimbal_module.VIEWS["3/4"])   # no orbit
+
+
+def test_rounding_to_the_sliders_never_piles_up_over_a_drag(app):
+    start = app.angles()
+    for _ in range(40):
+        app.turn("wing", 0.7)
+    assert app.flight.after == pytest.approx(model.fly(start, "wing", 28.0).after, abs=1e-9)
+    assert app.angles() == model.fly(start, "wing", 28.0).shown
+    app.yaw.value = 10                   # a slider moves: the next turn starts from it
+    assert app.flight is None and app.panels["fly"].value == ""
+    moved = app.angles()
+    app.turn("wing", 1.0)
+    assert app.flight.before == moved
+
+
+def test_turn_buttons_need_a_picked_axis_and_step_five_degrees(app):
+    minus, plus = app.turn_buttons[-1], app.turn_buttons[1]
+    assert minus.disabled and plus.disabled and "pick" in plus.tooltip
+    app.turn_about.value = "wing"
+    assert not plus.disabled
+    start = app.angles()
+    plus.click()
+    assert app.angles() == model.fly(start, "wing", model.TURN_STEP_DEG).shown
+    with pytest.raises(ValueError, match="nose, wing or top"):
+        app.turn("drag", 5)
+
+
+def test_near_the_lock_the_panel_says_how_fast_the_outer_and_inner_rings_spin(app):
+    from lessons_lib import flight
+    app.set(yaw=20, pitch=85, roll=0)
+    done = app.turn("top", 1.0)
+    rates = flight.ring_rates(20, 85, 0, "top")
+    assert done.rates == pytest.approx(rates)
+    spin = max(abs(rates[0]), abs(rates[2]))
+    assert spin > 10                                   # 1 / cos 85° = 11.5
+    text = app.panels["fly"].value
+    assert f"{spin:.1f}×" in text
+    from lessons_lib.apps.core import fmt_number
+    for rate in rates:
+        assert f"<b>{fmt_number(rate, 1, sign=True)}</b>" in text
+
+
+def test_at_the_lock_the_panel_says_which_split_was_taken(app):
+    app.lock_it()
+    before = app.angles()
+    done = app.turn("nose", 4.0)
+    assert done.locked
+    moved = done.ring_changes
+    assert moved[0] == pytest.approx(moved[2]) and moved[0] != 0     # shared evenly
+    text = app.panels["fly"].value
+    assert "not unique" in text and "shared evenly" in text
+    assert f"yaw {moved[0]:+.1f}°".replace("-", "\u2212") in text
+    # a turn about the lost direction has no ring rate there: the rings jump instead
+    app.set(yaw=before[0], pitch=before[1], roll=before[2])
+    lost = app.turn("top", 2.0)
+    assert np.isinf(lost.rates[0]) and "lost direction" in app.panels["fly"].value

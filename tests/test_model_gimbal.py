@@ -279,3 +279,36 @@ def test_the_table_above_exercise_5_does_not_give_its_answer():
     above = min(p for p in pitches if p > answer)
     for guess in (below, above, (below + above) / 2):
         assert abs(guess - answer) > tol, (below, above)
+
+
+# -- Fly it (issue 31) ---------------------------------------------------------------------------
+
+FACING = np.eye(3)       # a camera looking down -Z: right +X, up +Y, towards the reader +Z
+
+
+def test_a_drag_turns_about_the_body_axis_it_turns_most_like_a_trackball():
+    R = np.eye(3)        # nose +Z at the reader, top +Y, wing +X
+    assert model.drag_turn(R, FACING, 10, 0) == ("top", 5.0)    # right: the near side right
+    assert model.drag_turn(R, FACING, 0, 10) == ("wing", -5.0)  # up: the nose comes up
+    assert model.drag_turn(R, FACING, 0, 0, twist=4) == ("nose", 2.0)
+    axis, angle = model.drag_turn(R, FACING, 0, 10, axis="top")  # a picked axis: its part
+    assert (axis, angle) == ("top", 0.0)
+    # yawed 90° left: the wing now points at the reader, so a vertical drag still turns
+    # about the axis across the screen, now the nose (pointing left): a roll
+    R = rot.euler_to_matrix(-90, 0, 0)
+    axis, angle = model.drag_turn(R, FACING, 0, 10)
+    assert axis == "nose" and angle == pytest.approx(5.0)
+    for bad in ({"dx": float("nan"), "dy": 0}, {"dx": 0, "dy": 0, "axis": "tail"}):
+        with pytest.raises(ValueError):
+            model.drag_turn(np.eye(3), FACING, **bad)
+
+
+def test_fly_keeps_the_exact_angles_and_shows_them_on_the_sliders_steps():
+    done = model.fly((179.6, 10.0, -20.0), "top", 2.0)
+    assert done.after[0] > 180                       # continuous, past the slider's end ...
+    assert done.shown[0] == model.slider_angle(done.after[0]) < -170   # ... shown wrapped
+    assert all(v == round(v) for v in done.shown)
+    assert sum(c * c for c in done.ring_changes) < 9   # no jump: the nearest branch
+    assert model.slider_angle(180.0) == -180.0 and model.slider_angle(-540.4) == -180.0
+    with pytest.raises(ValueError, match="nose, wing, top"):
+        model.fly((0, 0, 0), "tail", 1.0)

@@ -5,22 +5,42 @@ declared controls; :func:`.model.compute_state` turns them into a frozen state;
 :class:`.view.GimbalView` and :mod:`.panel` show it. "Lock it" animates the middle ring to
 +-90 over a second, one frame per 40 ms: in a kernel on the clock of the core's Play
 (:meth:`LessonApp.animate`); elsewhere a hidden ``widgets.Play`` ticks in the page.
+
+Fly it (issue 31): a press on the aircraft and a drag turns it about its own nose, wing or
+top axis (:func:`.model.drag_turn`: the axis the drag turns about most, or the one picked in
+"turn about"), and the sliders follow (:func:`.model.fly`, through :meth:`LessonApp.set`); a
+press anywhere else orbits the camera, as mplot3d does. The "−5°"/"+5°" buttons turn about
+the picked axis from the keyboard. The panel says how fast each ring turned.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
+from dataclasses import dataclass
 
 import ipywidgets as widgets
 
 from ... import rotations as rot
 from ... import validate as check
-from ..core import Choice, LessonApp, Slider, figure_size, make_figure
+from ..core import Choice, DragHandler, LessonApp, Slider, figure_size, make_figure
 from ..core.controls import short
 from . import model, panel
 from .view import RING_COLOURS, VIEWS, GimbalView
 
 _ORDER_OPTIONS = [(panel.order_label(o, rot.ring_angle_names(o)), o) for o in rot.ORDERS]
+_TURN_OPTIONS = [("drag picks", "drag"), *((name, name) for name in model.FLY_AXES)]
+
+
+@dataclass
+class _Grab:
+    """A drag on the aircraft under way: where the pointer was, the exact angles reached so
+    far (the sliders hold them rounded), the body axis once chosen, the drag not yet used."""
+
+    x: float
+    y: float
+    axis: str | None
+    waiting: tuple[float, float] = (0.0, 0.0)
 
 
 def _angle(name: str, axis: str, value: float, turns: str) -> Slider:
@@ -46,6 +66,9 @@ class GimbalApp(LessonApp):
         _angle("roll", "Z", 15.0, "the nose axis Z"),
         Choice("order", "order", _ORDER_OPTIONS, value="YXZ", label_width="70px", primary=True,
                width="330px", help="the rings from outer to inner"),
+        Choice("turn_about", "turn about", _TURN_OPTIONS, value="drag", style="toggle",
+               label_width="70px", width="350px", redraw=True, primary=True,
+               help="the aircraft's own axis a drag on it (or the ±5° buttons) turns about"),
     )
 
     def __init__(self, preset: str | None = None, *, width: float = 4.8, height: float = 4.6,
@@ -62,6 +85,8 @@ class GimbalApp(LessonApp):
         self._size = figure_size(width, height)
         self._lock_run: tuple[str, str, list[float]] | None = None
         self._lock_task: asyncio.Future | None = None
+        #: the last body turn (a :class:`.model.Flight`), while the sliders still show it
+        self.flight: model.Flight | None = None
         super().__init__(preset, **controls)
         self._initial = dict(self.params)        # what Reset goes back to
 
@@ -92,6 +117,20 @@ class GimbalApp(LessonApp):
         for name, button in self.view_buttons.items():
             button.on_click(self.guard(lambda _b, n=name: self.set_view(n)))
         self.lock_play.observe(self.guard(self._on_lock_frame), names="value")
+        self.turn_buttons = {
+            sign: widgets.Button(description=f"{'−' if sign < 0 else '+'}"
+                                 f"{model.TURN_STEP_DEG:.0f}°",
+                                 layout=widgets.Layout(width="62px"))
+            for sign in (-1, 1)}
+        for sign, button in self.turn_buttons.items():
+            button.on_click(self.guard(
+                lambda _b, s=sign: self.turn(self.turn_about.value, s * model.TURN_STEP_DEG)))
+        self.fly_note = widgets.HTML(
+            '<div style="font-size:14px;line-height:1.3">Drag the aircraft to turn it about '
+            "its own axis; drag elsewhere to orbit.</div>")
+        # a press on the aircraft turns it; anywhere else mplot3d orbits the camera
+        self.drag = DragHandler(self.fig, self.guard(self._on_press),
+                                self.guard(self._on_drag), self.guard(self._on_release))
         # an orbit with the mouse moves the camera: keep the labels and world axes in view
         for event in ("motion_notify_event", "button_release_event"):
             self.fig.canvas.mpl_connect(event, self.guard(self._on_mouse))
@@ -108,6 +147,15 @@ class GimbalApp(LessonApp):
         wanted = [self.sliders[name] for name in names]
         if list(self.slider_box.children) != wanted:
             self.slider_box.children = wanted
+        picked = params.turn_about != "drag"
+        for button in self.turn_buttons.values():
+            button.disabled = not picked
+            button.tooltip = (f"turn the aircraft {button.description} about its "
+                              f"{params.turn_about}" if picked else
+                              "pick nose, wing or top first")
+        if self.flight is not None and (self.flight.order != params.order
+                                        or self.flight.shown != self.angles()):
+            self.flight = None              # the sliders moved on: that turn is history
 
     def draw(self, state, frame) -> None:
         self.view.draw(state, None if self.target is None else self.target.matrix)
@@ -117,7 +165,7 @@ class GimbalApp(LessonApp):
 
     def panel(self, state, frame) -> dict[str, str]:
         out = {"title": panel.title(state), "gauge": panel.gauge(state),
-               "motion": panel.motion(state)}
+               "motion": panel.motion(state), "fly": panel.flight(state, self.flight)}
         if not self.compact:
             out["info"] = panel.numbers(state)
         if self.target is not None:
@@ -129,7 +177,8 @@ class GimbalApp(LessonApp):
         on a narrow page); the camera buttons behind "More controls"."""
         views = widgets.HBox([widgets.Label("view", layout=widgets.Layout(width="44px"))]
                              + list(self.view_buttons.values()))
-        readout = [self.panel_widget("gauge"), self.panel_widget("motion")]
+        readout = [self.panel_widget("gauge"), self.panel_widget("fly"),
+                   self.panel_widget("motion")]
         if self.target is not None:
             readout.append(self.panel_widget("target"))
         extra = [self.panel_widget("info")] if not self.compact else []
@@ -139,7 +188,9 @@ class GimbalApp(LessonApp):
         box = self.arrange(
             above=[self.panel_widget("title")],
             primary=[self.slider_box, self.order, self.order_note,
-                     widgets.HBox([self.lock_button, self.reset_button])],
+                     widgets.HBox([self.lock_button, self.reset_button,
+                                   *self.turn_buttons.values()]),
+                     self.turn_about, self.fly_note],
             readout=readout, extra=[*extra, self.status, self.lock_play],
             secondary=[views], side=360, name=kind)
         box.add_class("gimbal-app")
@@ -238,6 +289,55 @@ class GimbalApp(LessonApp):
     def set_view(self, name: str) -> None:
         self.view.set_view(name)
         self.fig.canvas.draw_idle()
+
+    def turn(self, axis: str, angle: float) -> model.Flight:
+        """Turn the aircraft by ``angle`` degrees about its own ``axis`` ('nose', 'wing' or
+        'top'); the sliders follow, on the branch nearest where the rings were. The turn
+        starts from the last turn's exact angles while the sliders still show them (so
+        rounding to the sliders' steps never piles up over a drag)."""
+        if axis not in model.FLY_AXES:
+            raise ValueError(f"turn about nose, wing or top, not {short(axis)} (with "
+                             "'drag picks' the drag itself chooses)")
+        last = self.flight
+        start = (last.after if last is not None and last.order == self.order.value
+                 and last.shown == self.angles() else self.angles())
+        done = model.fly(start, axis, angle, self.order.value)
+        self._stop_lock()
+        self.flight = done
+        with self.batch():
+            self.set(**dict(zip(("yaw", "pitch", "roll"), done.shown, strict=True)))
+            self.request_update()           # the panel reads the turn even if nothing moved
+        return done
+
+    def _on_press(self, event):
+        if getattr(event, "button", None) != 1 or getattr(event, "x", None) is None:
+            return None
+        if not self.view.hits_aircraft(event.x, event.y):
+            return None                     # mplot3d orbits the camera
+        self.ax.disable_mouse_rotation()    # this press is ours: no orbit while it lasts
+        picked = self.turn_about.value
+        return _Grab(x=float(event.x), y=float(event.y),
+                     axis=None if picked == "drag" else picked)
+
+    def _on_drag(self, grab: _Grab, event) -> None:
+        x, y = float(event.x), float(event.y)
+        dx, dy = x - grab.x + grab.waiting[0], y - grab.y + grab.waiting[1]
+        cx, cy = self.view.centre_px()
+        px, py = grab.x - cx, grab.y - cy
+        twist = (px * (y - grab.y) - py * (x - grab.x)) / max(math.hypot(px, py), 30.0)
+        grab.x, grab.y = x, y
+        if grab.axis is None and math.hypot(dx, dy) < model.CHOOSE_AFTER_PX:
+            grab.waiting = (dx, dy)         # too short to choose an axis yet
+            return
+        grab.waiting = (0.0, 0.0)
+        axis, angle = model.drag_turn(self.state.matrix, self.view.camera_frame(), dx, dy,
+                                      twist, grab.axis)
+        grab.axis = axis
+        if angle != 0:
+            self.turn(axis, angle)
+
+    def _on_release(self, _grab, _event) -> None:
+        self.ax.mouse_init()                # the camera orbits again
 
     def _on_mouse(self, event) -> None:
         if self.view.follow_camera():

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ... import flight
 from ... import rotations as rot
 from ... import validate as check
 
@@ -238,3 +239,89 @@ def compute_state(yaw: float, pitch: float, roll: float, order: str = "YXZ",
         article_snapped=abs(mid) == 90.0,  # asin alone reaches 90 only past the threshold
         article_error=rot.angle_between(rot.euler_to_matrix(*article, order), R),
         target_error=None if target is None else target.error(yaw, pitch, roll))
+
+
+# -- Fly it: turn the aircraft itself (issue 31) -----------------------------------------------
+
+#: Degrees the aircraft turns per pixel of drag on it (a drag across the figure, about
+#: 400 px, turns it about 200°).
+TURN_DEG_PER_PX = 0.5
+#: Degrees per press of the "turn" buttons (the keyboard's way to fly).
+TURN_STEP_DEG = 5.0
+#: Pixels of drag before the drag chooses its body axis (a shorter jitter chooses nothing).
+CHOOSE_AFTER_PX = 4.0
+#: The body axes a drag may turn about, as the page names them.
+FLY_AXES = tuple(flight.BODY_AXES)
+
+
+@dataclass(frozen=True)
+class Flight:
+    """One body turn made by the student, and the rings that followed.
+
+    ``before``/``after``: (yaw, pitch, roll) solved exactly (:func:`lessons_lib.flight.
+    body_turn`, the branch nearest ``before``); ``shown``: ``after`` as the sliders hold it
+    (each angle within ±180 and on the sliders' 1° steps). ``rates``: degrees of each ring
+    (outer, middle, inner) per degree of this turn at ``before``; ``locked``: ``after`` is
+    at the lock, where the split between the outer and inner rings was a choice.
+    """
+
+    order: str
+    axis: str
+    angle: float
+    before: tuple[float, float, float]
+    after: tuple[float, float, float]
+    shown: tuple[float, float, float]
+    rates: tuple[float, float, float]
+    locked: bool
+
+    @property
+    def ring_changes(self) -> tuple[float, float, float]:
+        """How far each ring turned (outer, middle, inner), exactly."""
+        names = rot.ring_angle_names(self.order)
+        b = dict(zip(("yaw", "pitch", "roll"), self.before, strict=True))
+        a = dict(zip(("yaw", "pitch", "roll"), self.after, strict=True))
+        return tuple(a[n] - b[n] for n in names)
+
+
+def slider_angle(angle: float, step: float = 1.0) -> float:
+    """An angle as a ±180° slider in steps of ``step`` holds it: wrapped, then on a step."""
+    a = (float(angle) + 180.0) % 360.0 - 180.0
+    a = round(a / step) * step
+    return -180.0 if a >= 180.0 else a + 0.0
+
+
+def fly(before, axis: str, angle: float, order: str = "YXZ") -> Flight:
+    """Turn the aircraft at ``before`` (yaw, pitch, roll) by ``angle`` degrees about its own
+    ``axis`` (one of :data:`FLY_AXES`); the rings on the branch nearest ``before``."""
+    if axis not in FLY_AXES:
+        raise ValueError(f"unknown body axis {axis!r}: choose one of {', '.join(FLY_AXES)}")
+    turn = flight.body_turn(*before, axis, angle, order)
+    return Flight(order=order, axis=axis, angle=float(angle),
+                  before=tuple(float(v) for v in before), after=turn.angles,
+                  shown=tuple(slider_angle(v) for v in turn.angles), rates=turn.rates,
+                  locked=turn.locked)
+
+
+def drag_turn(matrix, camera, dx: float, dy: float, twist: float = 0.0,
+              axis: str | None = None) -> tuple[str, float]:
+    """The body turn a drag on the aircraft asks for: ``(axis, degrees)``.
+
+    ``camera``: rows are the screen's right, up and towards-the-reader directions in the
+    world (unit vectors); ``dx``, ``dy``: the drag in pixels (y up); ``twist``: pixels of
+    drag around the aircraft's centre on the screen (counter-clockwise positive). As on a
+    trackball, the drag asks for a turn about the screen axis square to it:
+    ``w = -dy * right + dx * up + twist * towards`` (a drag to the right swings the
+    near side of the aircraft to the right). ``axis`` None: the body axis (nose, wing, top)
+    that ``w`` turns about most; the angle is ``w``'s part about that axis, at
+    :data:`TURN_DEG_PER_PX`."""
+    R = check.array(matrix, "matrix", (3, 3))
+    cam = check.array(camera, "camera", (3, 3))
+    dx, dy, twist = (check.real(v, name) for v, name in ((dx, "dx"), (dy, "dy"),
+                                                          (twist, "twist")))
+    w = -dy * cam[0] + dx * cam[1] + twist * cam[2]
+    parts = {name: float(w @ (R @ flight.BODY_AXES[name])) for name in FLY_AXES}
+    if axis is None:
+        axis = max(FLY_AXES, key=lambda n: abs(parts[n]))
+    elif axis not in FLY_AXES:
+        raise ValueError(f"unknown body axis {axis!r}: choose one of {', '.join(FLY_AXES)}")
+    return axis, TURN_DEG_PER_PX * parts[axis]

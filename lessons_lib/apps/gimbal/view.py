@@ -26,6 +26,7 @@ import numpy as np
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
+from matplotlib.path import Path
 from mpl_toolkits.mplot3d import proj3d
 
 from ..core import PALETTE, fmt_number, rc_context
@@ -277,6 +278,41 @@ class GimbalView:
 
     def camera(self) -> tuple[float, float]:
         return float(self.ax.elev), float(self.ax.azim)
+
+    def camera_frame(self) -> np.ndarray:
+        """The screen's right, up and towards-the-reader directions in the world (rows, unit
+        vectors), at the centre of the picture, for the current camera."""
+        centre = self._screen(np.zeros(3))[0]
+        J = (self._screen(_BASIS * 1e-3) - centre).T          # (2, 3): px per world unit
+        right = J[0] / np.linalg.norm(J[0])
+        up = J[1] - (J[1] @ right) * right
+        up /= np.linalg.norm(up)
+        return np.stack([right, up, np.cross(right, up)])
+
+    def centre_px(self) -> np.ndarray:
+        """The pixel position of the centre of the rings (and of the aircraft)."""
+        return self._screen(np.zeros(3))[0]
+
+    def hits_aircraft(self, x: float, y: float, margin: float = 8.0) -> bool:
+        """Is the pixel (``x``, ``y``) on the aircraft as drawn, or within ``margin`` px of
+        it (its thin wings are easy to miss)?"""
+        if self._state is None:
+            return False
+        p = np.array([x, y], dtype=float)
+        if not np.all(np.isfinite(p)):
+            return False
+        to_px = self.ax.transData
+        for path in self.aircraft.get_paths():
+            poly = to_px.transform(path.vertices)
+            if Path(poly).contains_point(p):
+                return True
+            a, b = poly, np.roll(poly, -1, axis=0)
+            ab = b - a
+            t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.maximum(
+                np.einsum("ij,ij->i", ab, ab), 1e-12), 0.0, 1.0)
+            if np.min(np.linalg.norm(a + t[:, None] * ab - p, axis=1)) <= margin:
+                return True
+        return False
 
     def follow_camera(self) -> bool:
         """Re-project the frame if the camera moved (an orbit with the mouse); True when
