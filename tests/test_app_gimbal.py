@@ -9,10 +9,13 @@ import numpy as np
 import pytest
 from matplotlib.transforms import Bbox
 
+from lessons_lib import flight
 from lessons_lib import rotations as rot
 from lessons_lib.apps import GimbalApp
 from lessons_lib.apps import gimbal as gimbal_module
+from lessons_lib.apps.core import fmt_number
 from lessons_lib.apps.gimbal import ReachExercise, model
+from lessons_lib.apps.gimbal import panel as gimbal_panel
 from lessons_lib.apps.gimbal.view import FIN_TIP, to_plot
 
 from browser import run_async  # tests/browser.py
@@ -548,6 +551,10 @@ def _on_aircraft(app):
     return tuple(xy)
 
 
+def fmt(x):
+    return f"{fmt_number(x, 1, sign=True)}°"
+
+
 def test_a_drag_on_the_aircraft_turns_it_and_the_sliders_follow(app):
     app.fig.canvas.draw()
     start, camera = app.angles(), app.view.camera()
@@ -565,7 +572,8 @@ def test_a_drag_on_the_aircraft_turns_it_and_the_sliders_follow(app):
     assert app.flight.after == pytest.approx(want.after, abs=0.05)
     assert app.angles() == tuple(model.slider_angle(v) for v in app.flight.after) != start
     assert app.view.camera() == camera              # no orbit while turning the aircraft
-    assert "about the top" in app.panels["fly"].value
+    assert app.flight.angle == pytest.approx(total, abs=0.05) and app.flight.before == start
+    assert f"Turned <b>{fmt(app.flight.angle)} about its top" in app.panels["fly"].value
     # the orbit is back after the release: a drag off the aircraft moves the camera only
     turned = app.angles()
     corner = (app.fig.bbox.width * 0.95, app.fig.bbox.height * 0.9)
@@ -611,18 +619,17 @@ def test_turn_buttons_need_a_picked_axis_and_step_five_degrees(app):
 
 
 def test_near_the_lock_the_panel_says_how_fast_the_outer_and_inner_rings_spin(app):
-    from lessons_lib import flight
     app.set(yaw=20, pitch=85, roll=0)
     done = app.turn("top", 1.0)
-    rates = flight.ring_rates(20, 85, 0, "top")
+    rates = flight.ring_rates(*done.after, "top")
     assert done.rates == pytest.approx(rates)
     spin = max(abs(rates[0]), abs(rates[2]))
     assert spin > 10                                   # 1 / cos 85° = 11.5
     text = app.panels["fly"].value
+    assert f"yaw {fmt(done.ring_changes[0])}" in text
     assert f"{spin:.1f}×" in text
-    from lessons_lib.apps.core import fmt_number
     for rate in rates:
-        assert f"<b>{fmt_number(rate, 1, sign=True)}</b>" in text
+        assert f"<b>{fmt_number(rate, 1, sign=True)}°</b>" in text
 
 
 def test_at_the_lock_the_panel_says_which_split_was_taken(app):
@@ -634,8 +641,15 @@ def test_at_the_lock_the_panel_says_which_split_was_taken(app):
     assert moved[0] == pytest.approx(moved[2]) and moved[0] != 0     # shared evenly
     text = app.panels["fly"].value
     assert "not unique" in text and "shared evenly" in text
-    assert f"yaw {moved[0]:+.1f}°".replace("-", "\u2212") in text
-    # a turn about the lost direction has no ring rate there: the rings jump instead
-    app.set(yaw=before[0], pitch=before[1], roll=before[2])
-    lost = app.turn("top", 2.0)
-    assert np.isinf(lost.rates[0]) and "lost direction" in app.panels["fly"].value
+    assert f"yaw {fmt(moved[0])}, pitch {fmt(0)}, roll {fmt(moved[2])}" in text
+    # a small turn with a part along the lost direction: the outer and inner rings jump
+    jump = app.turn("top", 2.0)
+    assert not jump.locked and min(abs(jump.ring_changes[0]), abs(jump.ring_changes[2])) > 30
+    swing = max(abs(jump.ring_changes[0]), abs(jump.ring_changes[2])) / 2.0
+    assert f"swung <b>{swing:.1f}×</b>" in app.panels["fly"].value
+    # at the lock no rate makes such a turn: the panel says so (rates at a locked pose)
+    locked = model.Flight(order="YXZ", axis="top", angle=1.0, before=before, after=before,
+                          shown=before, rates=flight.ring_rates(*before, "top"), locked=True)
+    assert np.isinf(locked.rates[0])
+    text = gimbal_panel.flight(app.state, locked)
+    assert "lost direction" in text and "must jump" in text and "inf" not in text

@@ -5,9 +5,12 @@ fits. Screenshots of each state are kept in tests/screenshots/ for a person to l
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from lessons_lib import flight
 from lessons_lib import rotations as rot
+from lessons_lib.apps import GimbalApp
 from lessons_lib.apps.gimbal import model, panel
 
 import browser as h
@@ -162,6 +165,95 @@ def test_another_order_locks_and_every_view_keeps_the_labels(voila_server, page)
     h.wait_idle(page)
     h.screenshot(page, "01_gimbal_lock_orbited")
     h.assert_no_error_text(page)
+
+
+def _angles(page) -> tuple[float, float, float]:
+    return tuple(slider_value(page, label) for label in ("yaw (Y)", "pitch (X)", "roll (Z)"))
+
+
+def _best_top_turn(start, angles) -> tuple[float, float]:
+    """The body turn about the top that best explains going from ``start`` to ``angles``
+    (yaw, pitch, roll): its angle and how far (degrees) the sliders' orientation is from
+    that turn's (the sliders hold whole degrees)."""
+    R = rot.euler_to_matrix(*angles)
+    turns = np.arange(-180.0, 180.0, 0.05)
+    R0 = rot.euler_to_matrix(*start)
+    gaps = [rot.angle_between(R0 @ rot.axis_angle_matrix([0, 1, 0], a), R) for a in turns]
+    best = int(np.argmin(gaps))
+    return float(turns[best]), float(gaps[best])
+
+
+def _drag_aircraft(page, dx: float, steps: int = 10) -> float:
+    """Press on the middle of the main app's aircraft and drag ``dx`` CSS px to the right
+    in ``steps`` moves; the figure's pixels per CSS px."""
+    canvas = h.figure_canvas(page, 0)
+    box = canvas.bounding_box()
+    probe = GimbalApp()                    # the same pose and camera, headless: where the
+    cx, cy = probe.view.centre_px()        # centre of the rings (on the fuselage) falls
+    fx, fy = cx / probe.fig.bbox.width, 1 - cy / probe.fig.bbox.height
+    scale = page.evaluate("""c => c.width / c.getBoundingClientRect().width
+                                 / window.devicePixelRatio""", canvas.element_handle())
+    x, y = box["x"] + box["width"] * fx, box["y"] + box["height"] * fy
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in range(1, steps + 1):
+        page.mouse.move(x + dx * step / steps, y)
+        page.wait_for_timeout(40)
+    page.mouse.up()
+    return scale
+
+
+def test_fly_it_drag_the_aircraft_in_voila(voila_server, page):
+    """A press on the aircraft and a drag to the right turns it about its own top: the
+    sliders read back a body turn (flight.body_turn) of the size the drag asks for, the
+    camera stays; near the lock the outer and inner rings spin and the panel says so."""
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=3)
+    show_app(page)
+    start = _angles(page)
+    before = h.canvas_images(page)
+    scale = _drag_aircraft(page, 60.0)
+    page.wait_for_function(
+        """() => document.querySelector('.gimbal-app-main .gimbal-fly') !== null""",
+        timeout=WAIT)
+    h.wait_for_pixels_change(page, before, figure=0, timeout=WAIT / 1000)
+    h.wait_idle(page)
+    after = _angles(page)
+    assert after != start
+    turn, gap = _best_top_turn(start, after)
+    assert gap <= 1.0, (start, after, turn, gap)       # a pure turn about the top
+    probe = GimbalApp()
+    R, frame = probe.state.matrix, probe.view.camera_frame()
+    asked = model.TURN_DEG_PER_PX * 60.0 * scale * float(frame[1] @ R[:, 1])
+    assert turn == pytest.approx(asked, abs=1.5), (turn, asked, scale)
+    want = flight.body_turn(*start, "top", turn)
+    assert rot.angle_between(rot.euler_to_matrix(*want.angles),
+                             rot.euler_to_matrix(*after)) <= 1.0
+    assert f"{turn:+.0f}"[:2] in page.locator(f"{MAIN_APP} .gimbal-fly").inner_text()
+    assert "about its top" in page.locator(f"{MAIN_APP} .gimbal-fly").inner_text()
+    h.screenshot(page, "01_gimbal_lock_fly_drag")
+
+    # near the lock: Lock it, then four degrees back; a drag about the top spins the rings
+    page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
+    page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-locked", timeout=WAIT)
+    h.wait_idle(page)
+    h.move_slider(page, label="pitch (X)", key="ArrowRight", times=4)
+    page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-near", timeout=WAIT)
+    h.wait_idle(page)
+    show_app(page)
+    near = _angles(page)
+    page.locator(f"{MAIN_APP} .widget-toggle-buttons").get_by_role(
+        "button", name="top", exact=True).click()
+    h.wait_idle(page)
+    _drag_aircraft(page, 16.0, steps=4)
+    page.wait_for_function(
+        """() => /spin up to/.test(document.querySelector('.gimbal-app-main .gimbal-fly')
+                                    ?.innerText || '')""", timeout=WAIT)
+    h.wait_idle(page)
+    spun = _angles(page)
+    assert abs(spun[0] - near[0]) > 10 and abs(spun[2] - near[2]) > 10, (near, spun)
+    h.screenshot(page, "01_gimbal_lock_fly_near_lock")
+    h.assert_no_error_text(page)
+    assert not page.console_errors, page.console_errors
 
 
 def test_exercises_answer_in_voila(voila_server, page):

@@ -67,7 +67,7 @@ class GimbalApp(LessonApp):
         Choice("order", "order", _ORDER_OPTIONS, value="YXZ", label_width="70px", primary=True,
                width="330px", help="the rings from outer to inner"),
         Choice("turn_about", "turn about", _TURN_OPTIONS, value="drag", style="toggle",
-               label_width="70px", width="350px", redraw=True, primary=True,
+               label_width="70px", width="auto", redraw=True, primary=True,
                help="the aircraft's own axis a drag on it (or the ±5° buttons) turns about"),
     )
 
@@ -290,18 +290,20 @@ class GimbalApp(LessonApp):
         self.view.set_view(name)
         self.fig.canvas.draw_idle()
 
-    def turn(self, axis: str, angle: float) -> model.Flight:
+    def turn(self, axis: str, angle: float, more: bool = False) -> model.Flight:
         """Turn the aircraft by ``angle`` degrees about its own ``axis`` ('nose', 'wing' or
         'top'); the sliders follow, on the branch nearest where the rings were. The turn
         starts from the last turn's exact angles while the sliders still show them (so
-        rounding to the sliders' steps never piles up over a drag)."""
+        rounding to the sliders' steps never piles up over a drag); ``more``: it continues
+        that turn (the next step of a drag), and the panel counts from its start."""
         if axis not in model.FLY_AXES:
             raise ValueError(f"turn about nose, wing or top, not {short(axis)} (with "
                              "'drag picks' the drag itself chooses)")
-        last = self.flight
-        start = (last.after if last is not None and last.order == self.order.value
-                 and last.shown == self.angles() else self.angles())
-        done = model.fly(start, axis, angle, self.order.value)
+        last, order = self.flight, self.order.value
+        current = last is not None and last.order == order and last.shown == self.angles()
+        start = last.after if current else self.angles()
+        since = last if current and more and last.axis == axis else None
+        done = model.fly(start, axis, angle, order, since=since)
         self._stop_lock()
         self.flight = done
         with self.batch():
@@ -332,9 +334,9 @@ class GimbalApp(LessonApp):
         grab.waiting = (0.0, 0.0)
         axis, angle = model.drag_turn(self.state.matrix, self.view.camera_frame(), dx, dy,
                                       twist, grab.axis)
-        grab.axis = axis
         if angle != 0:
-            self.turn(axis, angle)
+            self.turn(axis, angle, more=grab.axis is not None)
+        grab.axis = axis
 
     def _on_release(self, _grab, _event) -> None:
         self.ax.mouse_init()                # the camera orbits again

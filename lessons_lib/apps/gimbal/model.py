@@ -256,13 +256,17 @@ FLY_AXES = tuple(flight.BODY_AXES)
 
 @dataclass(frozen=True)
 class Flight:
-    """One body turn made by the student, and the rings that followed.
+    """One body turn made by the student (a whole drag, or one press of a turn button), and
+    the rings that followed.
 
-    ``before``/``after``: (yaw, pitch, roll) solved exactly (:func:`lessons_lib.flight.
-    body_turn`, the branch nearest ``before``); ``shown``: ``after`` as the sliders hold it
-    (each angle within ±180 and on the sliders' 1° steps). ``rates``: degrees of each ring
-    (outer, middle, inner) per degree of this turn at ``before``; ``locked``: ``after`` is
-    at the lock, where the split between the outer and inner rings was a choice.
+    ``before``/``after``: (yaw, pitch, roll) at its start and now, solved exactly
+    (:func:`lessons_lib.flight.body_turn`, step by step on the branch nearest the last);
+    ``angle``: degrees turned about the body ``axis`` so far; ``shown``: ``after`` as the
+    sliders hold it (each angle within ±180 and on the sliders' 1° steps). ``rates``: degrees
+    of each ring (outer, middle, inner) per degree more of this turn at ``after``
+    (:func:`lessons_lib.flight.ring_rates`; ``inf`` at the lock for a turn with a part along
+    the lost direction); ``locked``: ``after`` is at the lock, where the split between the
+    outer and inner rings was a choice.
     """
 
     order: str
@@ -290,16 +294,24 @@ def slider_angle(angle: float, step: float = 1.0) -> float:
     return -180.0 if a >= 180.0 else a + 0.0
 
 
-def fly(before, axis: str, angle: float, order: str = "YXZ") -> Flight:
+def fly(before, axis: str, angle: float, order: str = "YXZ",
+        since: Flight | None = None) -> Flight:
     """Turn the aircraft at ``before`` (yaw, pitch, roll) by ``angle`` degrees about its own
-    ``axis`` (one of :data:`FLY_AXES`); the rings on the branch nearest ``before``."""
+    ``axis`` (one of :data:`FLY_AXES`); the rings on the branch nearest ``before``.
+    ``since``: the turn so far (same axis and order, ending at ``before``), which this step
+    continues: the result counts from its start."""
     if axis not in FLY_AXES:
         raise ValueError(f"unknown body axis {axis!r}: choose one of {', '.join(FLY_AXES)}")
+    if since is not None and (since.axis, since.order, since.after) != (axis, order,
+                                                                         tuple(before)):
+        raise ValueError("a turn continues only the one it follows: same axis, same order, "
+                         "from where that one ended")
     turn = flight.body_turn(*before, axis, angle, order)
-    return Flight(order=order, axis=axis, angle=float(angle),
-                  before=tuple(float(v) for v in before), after=turn.angles,
-                  shown=tuple(slider_angle(v) for v in turn.angles), rates=turn.rates,
-                  locked=turn.locked)
+    return Flight(order=order, axis=axis,
+                  angle=float(angle) + (since.angle if since is not None else 0.0),
+                  before=since.before if since is not None else tuple(float(v) for v in before),
+                  after=turn.angles, shown=tuple(slider_angle(v) for v in turn.angles),
+                  rates=flight.ring_rates(*turn.angles, axis, order), locked=turn.locked)
 
 
 def drag_turn(matrix, camera, dx: float, dy: float, twist: float = 0.0,

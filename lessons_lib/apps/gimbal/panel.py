@@ -167,39 +167,39 @@ def _deg(x: float) -> str:
 
 def flight(state, turn) -> str:
     """The last body turn (a :class:`.model.Flight`, or None): how far the aircraft turned
-    about which of its axes, each ring's rate for that turn (degrees of ring per degree of
-    turn, :func:`lessons_lib.flight.ring_rates`) and how far each ring really went; near the
-    lock how much faster the outer and inner rings spin than the aircraft turns; at it, that
-    the rings' angles are a choice and which one was made."""
+    about which of its axes and how far each ring went; what one degree more costs each ring
+    now (:func:`lessons_lib.flight.ring_rates`); near the lock how much faster the outer and
+    inner rings spin than the aircraft turns; at it, that the rings' angles are a choice and
+    which one was made."""
     if turn is None:
         return ""
     names = state.names
     ring = [f"{RING_NAMES[n]} ({_ring(n, names[n])})" for n in range(3)]
     moved = turn.ring_changes
-    head = (f"Last turn: <b>{_deg(turn.angle)} about the {html.escape(turn.axis)}</b>. ")
+    text = (f"Turned <b>{_deg(turn.angle)} about its {html.escape(turn.axis)}</b>: the rings "
+            "went " + ", ".join(f"{names[n]} {_deg(moved[n])}" for n in range(3))
+            + " (the sliders show whole degrees). ")
+    swing = max(abs(moved[0]), abs(moved[2])) / max(abs(turn.angle), 1e-9)
+    if swing >= 2.0:
+        text += (f"The {ring[0]} and {ring[2]} rings swung <b>{fmt_number(swing, 1)}×</b> as "
+                 "far as the aircraft turned. ")
     if math.isinf(turn.rates[0]):
-        rates = (f"No rate of the {ring[0]} and {ring[2]} rings makes this turn at the lock "
-                 f"(it is the lost direction); the {ring[1]} ring's rate is "
-                 f"{_deg(turn.rates[1])} per degree. To follow, the rings jumped: "
-                 + ", ".join(f"{names[n]} {_deg(moved[n])}" for n in range(3)) + ".")
+        text += (f"Now no rate of the {ring[0]} and {ring[2]} rings turns it further this "
+                 f"way: that turn has a part along the lost direction (the black dashes), "
+                 f"so the rings must jump.")
     else:
-        rates = ("Degrees of ring per degree of this turn: "
-                 + ", ".join(f"{ring[n]} <b>{fmt_number(turn.rates[n], 1, sign=True)}</b>"
-                             for n in range(3))
-                 + ". The rings turned " + ", ".join(f"{names[n]} {_deg(moved[n])}"
-                                                     for n in range(3)) + ".")
+        text += ("Each degree more now costs: " + ", ".join(
+            f"{ring[n]} <b>{fmt_number(turn.rates[n], 1, sign=True)}°</b>" for n in range(3))
+            + ".")
         spin = max(abs(turn.rates[0]), abs(turn.rates[2]))
         if spin >= 2.0:
-            rates += (f" Near the lock the {ring[0]} and {ring[2]} rings spin up to "
-                      f"<b>{fmt_number(spin, 1)}×</b> as far as the aircraft turns.")
-    tail = ""
+            text += (f" Near the lock the {ring[0]} and {ring[2]} rings spin up to "
+                     f"<b>{fmt_number(spin, 1)}×</b> as far as the aircraft turns.")
     if turn.locked:
         same = sense(state) == "same"
         pair = f"{names[0]} {'+' if same else '−'} {names[2]}"
-        tail = (f"<br><b>At the lock the rings' angles are not unique</b>: the orientation "
-                f"fixes only {pair}, and every split of its change shows the same aircraft. "
-                f"The split nearest the old angles is taken: the change shared evenly, "
-                f"{names[0]} {_deg(moved[0])} and {names[2]} {_deg(moved[2])} (the least ring "
-                "motion, neither ring favoured).")
-    return (f'<div class="gimbal-fly" style="font-size:14px;line-height:1.35">{head}{rates}'
-            f"{tail}</div>")
+        text += (f"<br><b>At the lock the rings' angles are not unique</b>: the orientation "
+                 f"fixes only {pair}, and every split of its change shows the same aircraft. "
+                 "The split nearest the old angles is taken, the change shared evenly "
+                 "(the least ring motion, neither ring favoured).")
+    return f'<div class="gimbal-fly" style="font-size:14px;line-height:1.35">{text}</div>'
