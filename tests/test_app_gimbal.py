@@ -567,13 +567,13 @@ def test_a_drag_on_the_aircraft_turns_it_and_the_sliders_follow(app):
     assert axis == "top"                           # left-right: about the aircraft's top
     # 18 px to the right: about the top, by the drag's part about it (the page's pixels are
     # whole, the centre is not: a hair of twist about the centre, well under 0.05°)
-    total = model.TURN_DEG_PER_PX * 18.0 * float(frame[1] @ R[:, 1])
+    total = model.drag_turn(R, frame, 18.0, 0.0)[1]
     want = model.fly(start, "top", total)
     assert app.flight.after == pytest.approx(want.after, abs=0.05)
     assert app.angles() == tuple(model.slider_angle(v) for v in app.flight.after) != start
     assert app.view.camera() == camera              # no orbit while turning the aircraft
     assert app.flight.angle == pytest.approx(total, abs=0.05) and app.flight.before == start
-    assert f"Turned <b>{fmt(app.flight.angle)} about its top" in app.panels["fly"].value
+    assert f"Turned <b>{fmt(app.flight.angle)} about its fin" in app.panels["fly"].value
     # the orbit is back after the release: a drag off the aircraft moves the camera only
     turned = app.angles()
     corner = (app.fig.bbox.width * 0.95, app.fig.bbox.height * 0.9)

@@ -183,9 +183,9 @@ def _best_top_turn(start, angles) -> tuple[float, float]:
     return float(turns[best]), float(gaps[best])
 
 
-def _drag_aircraft(page, dx: float, steps: int = 10) -> float:
-    """Press on the middle of the main app's aircraft and drag ``dx`` CSS px to the right
-    in ``steps`` moves; the figure's pixels per CSS px."""
+def _drag_aircraft(page, dx: float, dy: float = 0.0, steps: int = 10) -> float:
+    """Press on the middle of the main app's aircraft and drag by (``dx``, ``dy``) CSS px
+    (right, down) in ``steps`` moves; the figure's pixels per CSS px."""
     canvas = h.figure_canvas(page, 0)
     box = canvas.bounding_box()
     probe = GimbalApp()                    # the same pose and camera, headless: where the
@@ -197,7 +197,7 @@ def _drag_aircraft(page, dx: float, steps: int = 10) -> float:
     page.mouse.move(x, y)
     page.mouse.down()
     for step in range(1, steps + 1):
-        page.mouse.move(x + dx * step / steps, y)
+        page.mouse.move(x + dx * step / steps, y + dy * step / steps)
         page.wait_for_timeout(40)
     page.mouse.up()
     return scale
@@ -223,13 +223,13 @@ def test_fly_it_drag_the_aircraft_in_voila(voila_server, page):
     assert gap <= 1.0, (start, after, turn, gap)       # a pure turn about the top
     probe = GimbalApp()
     R, frame = probe.state.matrix, probe.view.camera_frame()
-    asked = model.TURN_DEG_PER_PX * 60.0 * scale * float(frame[1] @ R[:, 1])
+    axis, asked = model.drag_turn(R, frame, 60.0 * scale, 0.0)
+    assert axis == "top"
     assert turn == pytest.approx(asked, abs=1.5), (turn, asked, scale)
     want = flight.body_turn(*start, "top", turn)
     assert rot.angle_between(rot.euler_to_matrix(*want.angles),
                              rot.euler_to_matrix(*after)) <= 1.0
-    assert f"{turn:+.0f}"[:2] in page.locator(f"{MAIN_APP} .gimbal-fly").inner_text()
-    assert "about its top" in page.locator(f"{MAIN_APP} .gimbal-fly").inner_text()
+    assert "about its fin" in page.locator(f"{MAIN_APP} .gimbal-fly").inner_text()
     h.screenshot(page, "01_gimbal_lock_fly_drag")
 
     # near the lock: Lock it, then four degrees back; a drag about the top spins the rings
@@ -242,9 +242,13 @@ def test_fly_it_drag_the_aircraft_in_voila(voila_server, page):
     show_app(page)
     near = _angles(page)
     page.locator(f"{MAIN_APP} .widget-toggle-buttons").get_by_role(
-        "button", name="top", exact=True).click()
+        "button", name="fin", exact=True).click()
     h.wait_idle(page)
-    _drag_aircraft(page, 16.0, steps=4)
+    probe = GimbalApp(yaw=near[0], pitch=near[1], roll=near[2])
+    frame, top = probe.view.camera_frame(), probe.state.matrix[:, 1]
+    across = np.array([frame[1] @ top, frame[0] @ top])   # the drag that turns about it
+    across *= 16.0 / np.linalg.norm(across)               # (screen y is down on the page)
+    _drag_aircraft(page, across[0], across[1], steps=4)
     page.wait_for_function(
         """() => /spin up to/.test(document.querySelector('.gimbal-app-main .gimbal-fly')
                                     ?.innerText || '')""", timeout=WAIT)

@@ -290,7 +290,12 @@ def test_a_drag_turns_about_the_body_axis_it_turns_most_like_a_trackball():
     R = np.eye(3)        # nose +Z at the reader, top +Y, wing +X
     assert model.drag_turn(R, FACING, 10, 0) == ("top", 5.0)    # right: the near side right
     assert model.drag_turn(R, FACING, 0, 10) == ("wing", -5.0)  # up: the nose comes up
-    assert model.drag_turn(R, FACING, 0, 0, twist=4) == ("nose", 2.0)
+    axis, angle = model.drag_turn(R, FACING, 0, 0, twist=4)   # the nose at the reader
+    assert axis == "nose" and angle == pytest.approx(2.0 / model.MIN_ACROSS)
+    # an axis leaning 60° off the screen still turns at the full rate for a drag across it
+    lean = rot.euler_to_matrix(0, -60, 0)           # nose up 60°: the top leans back
+    axis, angle = model.drag_turn(lean, FACING, 10, 0, axis="top")
+    assert angle == pytest.approx(5.0)
     axis, angle = model.drag_turn(R, FACING, 0, 10, axis="top")  # a picked axis: its part
     assert (axis, angle) == ("top", 0.0)
     # yawed 90° left: the wing now points at the reader, so a vertical drag still turns

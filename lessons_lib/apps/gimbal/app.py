@@ -29,7 +29,7 @@ from . import model, panel
 from .view import RING_COLOURS, VIEWS, GimbalView
 
 _ORDER_OPTIONS = [(panel.order_label(o, rot.ring_angle_names(o)), o) for o in rot.ORDERS]
-_TURN_OPTIONS = [("drag picks", "drag"), *((name, name) for name in model.FLY_AXES)]
+_TURN_OPTIONS = [("drag picks", "drag"), *((model.FLY_LABELS[n], n) for n in model.FLY_AXES)]
 
 
 @dataclass
@@ -125,6 +125,11 @@ class GimbalApp(LessonApp):
         for sign, button in self.turn_buttons.items():
             button.on_click(self.guard(
                 lambda _b, s=sign: self.turn(self.turn_about.value, s * model.TURN_STEP_DEG)))
+        # the menu's name beside its buttons (a ToggleButtons' own description sits above them)
+        self.turn_about.description = ""
+        self.turn_row = widgets.HBox([widgets.Label("turn about",
+                                                    layout=widgets.Layout(width="74px")),
+                                      self.turn_about])
         self.fly_note = widgets.HTML(
             '<div style="font-size:14px;line-height:1.3">Drag the aircraft to turn it about '
             "its own axis; drag elsewhere to orbit.</div>")
@@ -151,8 +156,8 @@ class GimbalApp(LessonApp):
         for button in self.turn_buttons.values():
             button.disabled = not picked
             button.tooltip = (f"turn the aircraft {button.description} about its "
-                              f"{params.turn_about}" if picked else
-                              "pick nose, wing or top first")
+                              f"{model.FLY_LABELS.get(params.turn_about)}" if picked else
+                              "pick nose, wing or fin first")
         if self.flight is not None and (self.flight.order != params.order
                                         or self.flight.shown != self.angles()):
             self.flight = None              # the sliders moved on: that turn is history
@@ -190,7 +195,7 @@ class GimbalApp(LessonApp):
             primary=[self.slider_box, self.order, self.order_note,
                      widgets.HBox([self.lock_button, self.reset_button,
                                    *self.turn_buttons.values()]),
-                     self.turn_about, self.fly_note],
+                     self.turn_row, self.fly_note],
             readout=readout, extra=[*extra, self.status, self.lock_play],
             secondary=[views], side=360, name=kind)
         box.add_class("gimbal-app")

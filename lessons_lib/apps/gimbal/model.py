@@ -15,6 +15,7 @@ artists). Everything the app draws or prints is computed here and tested here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -250,8 +251,14 @@ TURN_DEG_PER_PX = 0.5
 TURN_STEP_DEG = 5.0
 #: Pixels of drag before the drag chooses its body axis (a shorter jitter chooses nothing).
 CHOOSE_AFTER_PX = 4.0
-#: The body axes a drag may turn about, as the page names them.
+#: An axis pointing at the reader has little length across the screen: the drag's part
+#: about it is divided by at least this much (see :func:`drag_turn`).
+MIN_ACROSS = 0.35
+#: The body axes a drag may turn about (:data:`lessons_lib.flight.BODY_AXES`) ...
 FLY_AXES = tuple(flight.BODY_AXES)
+#: ... and what the page calls them: the parts of the aircraft they run along ("fin", not
+#: "top", which is also a camera view's button).
+FLY_LABELS = {"nose": "nose", "wing": "wing", "top": "fin"}
 
 
 @dataclass(frozen=True)
@@ -325,7 +332,10 @@ def drag_turn(matrix, camera, dx: float, dy: float, twist: float = 0.0,
     ``w = -dy * right + dx * up + twist * towards`` (a drag to the right swings the
     near side of the aircraft to the right). ``axis`` None: the body axis (nose, wing, top)
     that ``w`` turns about most; the angle is ``w``'s part about that axis, at
-    :data:`TURN_DEG_PER_PX`."""
+    :data:`TURN_DEG_PER_PX`, divided by how much of the axis lies across the screen (at
+    least :data:`MIN_ACROSS`): a drag square to the axis on the screen turns at the full
+    rate however the axis leans, a drag along it not at all, and an axis at the reader
+    turns with the drag around the centre (``twist``)."""
     R = check.array(matrix, "matrix", (3, 3))
     cam = check.array(camera, "camera", (3, 3))
     dx, dy, twist = (check.real(v, name) for v, name in ((dx, "dx"), (dy, "dy"),
@@ -336,4 +346,6 @@ def drag_turn(matrix, camera, dx: float, dy: float, twist: float = 0.0,
         axis = max(FLY_AXES, key=lambda n: abs(parts[n]))
     elif axis not in FLY_AXES:
         raise ValueError(f"unknown body axis {axis!r}: choose one of {', '.join(FLY_AXES)}")
-    return axis, TURN_DEG_PER_PX * parts[axis]
+    b = R @ flight.BODY_AXES[axis]
+    across = max(math.hypot(float(cam[0] @ b), float(cam[1] @ b)), MIN_ACROSS)
+    return axis, TURN_DEG_PER_PX * parts[axis] / across

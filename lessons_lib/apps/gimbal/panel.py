@@ -10,7 +10,7 @@ import html
 import math
 
 from ..core import PALETTE, fmt_number
-from .model import NEAR_LOCK_DEG
+from .model import FLY_LABELS, NEAR_LOCK_DEG
 from .view import RING_COLOURS, RING_NAMES
 
 _BADGE = {"free": (PALETTE["green"], "free"), "near": (PALETTE["orange"], "near lock"),
@@ -176,7 +176,7 @@ def flight(state, turn) -> str:
     names = state.names
     ring = [f"{RING_NAMES[n]} ({_ring(n, names[n])})" for n in range(3)]
     moved = turn.ring_changes
-    text = (f"Turned <b>{_deg(turn.angle)} about its {html.escape(turn.axis)}</b>: the rings "
+    text = (f"Turned <b>{_deg(turn.angle)} about its {FLY_LABELS[turn.axis]}</b>: the rings "
             "went " + ", ".join(f"{names[n]} {_deg(moved[n])}" for n in range(3))
             + " (the sliders show whole degrees). ")
     swing = max(abs(moved[0]), abs(moved[2])) / max(abs(turn.angle), 1e-9)
