@@ -186,6 +186,10 @@ class Lesson:
     clicks: list[tuple[int, list[tuple[float, float]]]] = field(default_factory=list)
     figure_drag: list[tuple[int, tuple[float, float], tuple[float, float]]] = field(
         default_factory=list)                 # (figure, start, end) as canvas fractions
+    #: (figure, start, end, what): drags that must start on an object (lesson 1's
+    #: aircraft): each pressed at start, to end or to end's mirror image through start
+    object_drag: list[tuple[int, tuple[float, float], tuple[float, float], str]] = field(
+        default_factory=list)
     play: str | None = None                   # "module:Class" of the app Play runs in
     figures: int = 1
     #: (button, reset button, seconds, frames asked): an animation a button starts
@@ -203,7 +207,11 @@ LESSONS = [
            drag=["roll (Z)"], buttons=[("Lock it", "Reset"), ("top", "3/4")],
            animations=[("Lock it", "Reset", LOCK_FRAMES * LOCK_INTERVAL_MS / 1000,
                          LOCK_FRAMES)],
-           figure_drag=[(0, (0.3, 0.5), (0.55, 0.58))]),
+           figure_drag=[(0, (0.3, 0.5), (0.55, 0.58))],
+           # from the centre of the rings (on the fuselage, whatever the pose) to the right
+           # and to the left: turns about the fin (issue 31's Fly it); the orbit above starts
+           # off the aircraft
+           object_drag=[(0, (0.513, 0.486), (0.63, 0.486), "the aircraft")]),
     # the figure: the start keyframe's ○ dragged across the sphere and back (issue 31; the
     # canvas fractions of its opening place and of (0.45, 0.3) on the sphere, wide layout)
     Lesson("slerp", "02_euler_vs_slerp.ipynb", keyboard=["t", "yaw"], drag=["t"],
@@ -554,6 +562,23 @@ class Session:
 
             self._drag(what, points, 30, figure=figure)
 
+    def object_drag(self, figure: int, a: tuple[float, float], b: tuple[float, float],
+                    label: str, n: int) -> None:
+        """Drags that must start on an object (at ``a``, canvas fractions): to ``b``, then to
+        its mirror image through ``a``, in turn (so the object ends about where it began)."""
+        page, what = self.page, f"drag on {label} (figure {figure})"
+        canvas = harness.figure_canvas(page, figure)
+        canvas.scroll_into_view_if_needed()
+        for _ in range(n):
+            q = b if self._next(what) % 2 == 0 else (2 * a[0] - b[0], 2 * a[1] - b[1])
+
+            def points(q=q):
+                box = canvas.bounding_box()
+                return ((box["x"] + a[0] * box["width"], box["y"] + a[1] * box["height"]),
+                        (box["x"] + q[0] * box["width"], box["y"] + q[1] * box["height"]))
+
+            self._drag(what, points, 30, figure=figure)
+
     def play(self) -> None:
         """New frames shown per second during Play, and how far the frame moved against
         how far Play asks it to move in that time (its step per interval): x1.00 is a Play
@@ -781,7 +806,8 @@ def measure_lesson(browser, servers, lesson: Lesson, variants: list[Variant]) ->
                     for pair in lesson.buttons]
                  + [("figure_clicks", (f, pts), max(3, rounds // 2), per_round)
                     for f, pts in lesson.clicks]
-                 + [("figure_drag", (f, a, b), 3, 1) for f, a, b in lesson.figure_drag])
+                 + [("figure_drag", (f, a, b), 3, 1) for f, a, b in lesson.figure_drag]
+                 + [("object_drag", args, 4, 1) for args in lesson.object_drag])
         for method, args, times, n in tasks:
             print(f"  {lesson.name}: {method}{args[:1]}", file=sys.stderr, flush=True)
             for k in range(times):

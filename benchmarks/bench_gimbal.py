@@ -19,6 +19,49 @@ BUDGET = "<= 50 ms"
 
 
 
+def _aircraft_drag(app) -> list[dict]:
+    """Fly it: one pointer move of a drag on the aircraft (the canvas event through the
+    app's drag handler: the body turn, the sliders, the compute, the panel) plus a full
+    draw; and the turn alone (the screen drag to a body turn and its ring solve)."""
+    from matplotlib.backend_bases import MouseEvent
+
+    from lessons_lib.apps.gimbal import model
+
+    app.set_angles(yaw=35.0, pitch=-20.0, roll=15.0)
+    full_draw(app.fig)
+    canvas = app.fig.canvas
+    x0, y0 = app.view.centre_px()
+    press = MouseEvent("button_press_event", canvas, x0, y0, button=1)
+    canvas.callbacks.process("button_press_event", press)
+    steps = itertools.cycle([6.0] * 10 + [-6.0] * 10)       # to and fro, 60 px each way
+    at = [x0]
+
+    def step():
+        at[0] += next(steps)
+        event = MouseEvent("motion_notify_event", canvas, at[0], y0, button=1)
+        event.buttons = {1}
+        canvas.callbacks.process("motion_notify_event", event)
+        full_draw(app.fig)
+
+    rows = [row("drag on the aircraft: one move + full draw", time_ms(step), budget=BUDGET,
+                note="a turn about the fin, wall clock"),
+            row("drag on the aircraft: one move + full draw", cpu_ms(step), budget=BUDGET,
+                note="a turn about the fin, CPU time")]
+    canvas.callbacks.process("button_release_event", MouseEvent(
+        "button_release_event", canvas, at[0], y0, button=1))
+    assert app.flight is not None, "the drag did not turn the aircraft"
+    R, frame = app.state.matrix, app.view.camera_frame()
+    angles = app.angles()
+
+    def turn_alone():
+        axis, angle = model.drag_turn(R, frame, 6.0, 0.0)
+        model.fly(angles, axis, angle)
+
+    rows.append(row("drag on the aircraft: the turn alone", time_ms(turn_alone),
+                    note="drag -> body axis and angle -> rings solved (no draw)"))
+    return rows
+
+
 def run() -> list[dict]:
     rows = []
     app = GimbalApp()
@@ -50,6 +93,8 @@ def run() -> list[dict]:
                         budget=BUDGET, note="LOCKED, wall clock"))
         rows.append(row("yaw slider at the lock: callback + full draw", cpu_ms(move_locked),
                         budget=BUDGET, note="LOCKED, CPU time"))
+
+        rows.extend(_aircraft_drag(app))
 
         orders = itertools.cycle(rot.ORDERS)
 
