@@ -203,12 +203,9 @@ def _drag_aircraft(page, dx: float, dy: float = 0.0, steps: int = 10) -> float:
     return scale
 
 
-def test_fly_it_drag_the_aircraft_in_voila(voila_server, page):
-    """A press on the aircraft and a drag to the right turns it about its own top: the
-    sliders read back a body turn (flight.body_turn) of the size the drag asks for, the
-    camera stays; near the lock the outer and inner rings spin and the panel says so."""
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=3)
-    show_app(page)
+def _fly_right_and_check(page) -> None:
+    """Drag the main app's aircraft (at the lesson's start) 60 CSS px to the right and check
+    the sliders read back the body turn about its fin that the drag asks for."""
     start = _angles(page)
     before = h.canvas_images(page)
     scale = _drag_aircraft(page, 60.0)
@@ -230,7 +227,17 @@ def test_fly_it_drag_the_aircraft_in_voila(voila_server, page):
     assert rot.angle_between(rot.euler_to_matrix(*want.angles),
                              rot.euler_to_matrix(*after)) <= 1.0
     assert "about its fin" in page.locator(f"{MAIN_APP} .gimbal-fly").inner_text()
+
+
+def test_fly_it_drag_the_aircraft_in_voila(voila_server, page):
+    """A press on the aircraft and a drag to the right turns it about its own top: the
+    sliders read back a body turn (flight.body_turn) of the size the drag asks for, the
+    camera stays; near the lock the outer and inner rings spin and the panel says so."""
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=3)
+    show_app(page)
+    _fly_right_and_check(page)
     h.screenshot(page, "01_gimbal_lock_fly_drag")
+
 
     # near the lock: Lock it, then four degrees back; a drag about the top spins the rings
     page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
@@ -256,6 +263,25 @@ def test_fly_it_drag_the_aircraft_in_voila(voila_server, page):
     spun = _angles(page)
     assert abs(spun[0] - near[0]) > 10 and abs(spun[2] - near[2]) > 10, (near, spun)
     h.screenshot(page, "01_gimbal_lock_fly_near_lock")
+
+    # at the lock: the +5° button about the nose (the keyboard's way) keeps it locked, and
+    # the panel says the rings' angles are a choice
+    page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
+    page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-locked", timeout=WAIT)
+    h.wait_idle(page)
+    page.locator(f"{MAIN_APP} .widget-toggle-buttons").get_by_role(
+        "button", name="nose", exact=True).click()
+    h.wait_idle(page)
+    locked = _angles(page)
+    page.locator(MAIN_APP).get_by_role("button", name="+5°").click()
+    page.wait_for_function(
+        """() => /not unique/.test(document.querySelector('.gimbal-app-main .gimbal-fly')
+                                   ?.innerText || '')""", timeout=WAIT)
+    h.wait_idle(page)
+    assert "LOCKED" in badge(page)
+    now = _angles(page)
+    assert now[1] == locked[1] and now != locked
+    h.screenshot(page, "01_gimbal_lock_fly_at_lock")
     h.assert_no_error_text(page)
     assert not page.console_errors, page.console_errors
 
@@ -346,4 +372,16 @@ def test_gimbal_lesson_in_jupyterlab_with_the_file_browser_open(lab_server, page
         h.wait_idle(page)
         assert_fits(page)
         lab_screenshot(page, f"01_gimbal_lock_jupyterlab_{order}_locked")
+    h.assert_no_error_text(page)
+
+
+@pytest.mark.slow
+def test_fly_it_in_jupyterlab(lab_server, page):
+    """The same drag on the aircraft in JupyterLab (file browser open): the sliders follow."""
+    h.open_in_lab(page, lab_server, NOTEBOOK, figures=3)
+    page.wait_for_selector(MAIN_APP, timeout=60_000)
+    show_app(page)
+    h.wait_idle(page, timeout=20)
+    _fly_right_and_check(page)
+    lab_screenshot(page, "01_gimbal_lock_jupyterlab_fly_drag")
     h.assert_no_error_text(page)
