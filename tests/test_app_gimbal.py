@@ -14,6 +14,7 @@ from lessons_lib import rotations as rot
 from lessons_lib.apps import GimbalApp
 from lessons_lib.apps import gimbal as gimbal_module
 from lessons_lib.apps.core import fmt_number
+from lessons_lib.apps.core.app import iter_widgets
 from lessons_lib.apps.gimbal import ReachExercise, model
 from lessons_lib.apps.gimbal import panel as gimbal_panel
 from lessons_lib.apps.gimbal.view import FIN_TIP, to_plot
@@ -604,6 +605,21 @@ def test_rounding_to_the_sliders_never_piles_up_over_a_drag(app):
     moved = app.angles()
     app.turn("wing", 1.0)
     assert app.flight.before == moved
+
+
+def test_the_reach_exercise_is_flown_by_its_sliders_only():
+    exercise = ReachExercise()
+    app = exercise.app
+    try:
+        start = app.angles()
+        app.fig.canvas.draw()
+        _drag(app, tuple(app.view.centre_px()), [(10, 0), (10, 0)])
+        assert app.angles() == start and app.flight is None      # the camera turned instead
+        assert app.turn_row not in list(iter_widgets(app.widget))
+        with pytest.raises(ValueError, match="sliders only"):
+            app.turn("nose", 5)
+    finally:
+        plt.close(app.fig)
 
 
 def test_turn_buttons_need_a_picked_axis_and_step_five_degrees(app):

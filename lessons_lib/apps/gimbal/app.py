@@ -73,7 +73,7 @@ class GimbalApp(LessonApp):
 
     def __init__(self, preset: str | None = None, *, width: float = 4.8, height: float = 4.6,
                  target: model.Target | None = None, compact: bool = False,
-                 **controls) -> None:
+                 fly: bool = True, **controls) -> None:
         order = controls.get("order", "YXZ")
         if target is not None and not isinstance(target, model.Target):
             raise ValueError(f"target must be a model.Target (or None), got {short(target)}")
@@ -82,6 +82,7 @@ class GimbalApp(LessonApp):
                              f"{order}: give both the same order")
         self.target = target
         self.compact = check.flag(compact, "compact")
+        self.can_fly = check.flag(fly, "fly")
         self._size = figure_size(width, height)
         self._lock_run: tuple[str, str, list[float]] | None = None
         self._lock_task: asyncio.Future | None = None
@@ -134,8 +135,9 @@ class GimbalApp(LessonApp):
             '<div style="font-size:14px;line-height:1.3">Drag the aircraft to turn it about '
             "its own axis; drag elsewhere to orbit.</div>")
         # a press on the aircraft turns it; anywhere else mplot3d orbits the camera
-        self.drag = DragHandler(self.fig, self.guard(self._on_press),
-                                self.guard(self._on_drag), self.guard(self._on_release))
+        self.drag = (DragHandler(self.fig, self.guard(self._on_press),
+                                 self.guard(self._on_drag), self.guard(self._on_release))
+                     if self.can_fly else None)
         # an orbit with the mouse moves the camera: keep the labels and world axes in view
         for event in ("motion_notify_event", "button_release_event"):
             self.fig.canvas.mpl_connect(event, self.guard(self._on_mouse))
@@ -194,8 +196,8 @@ class GimbalApp(LessonApp):
             above=[self.panel_widget("title")],
             primary=[self.slider_box, self.order, self.order_note,
                      widgets.HBox([self.lock_button, self.reset_button,
-                                   *self.turn_buttons.values()]),
-                     self.turn_row, self.fly_note],
+                                   *(self.turn_buttons.values() if self.can_fly else ())]),
+                     *((self.turn_row, self.fly_note) if self.can_fly else ())],
             readout=readout, extra=[*extra, self.status, self.lock_play],
             secondary=[views], side=360, name=kind)
         box.add_class("gimbal-app")
@@ -301,6 +303,8 @@ class GimbalApp(LessonApp):
         starts from the last turn's exact angles while the sliders still show them (so
         rounding to the sliders' steps never piles up over a drag); ``more``: it continues
         that turn (the next step of a drag), and the panel counts from its start."""
+        if not self.can_fly:
+            raise ValueError("this app is turned by its sliders only (made with fly=False)")
         if axis not in model.FLY_AXES:
             raise ValueError(f"turn about nose, wing or top, not {short(axis)} (with "
                              "'drag picks' the drag itself chooses)")

@@ -29,8 +29,9 @@ class ReachExercise:
         self.single_ring_best = model.best_single_ring(self.target)
         self.two_rings_best = model.best_two_rings(self.target)
         yaw, pitch, roll = self.target.start
+        # the sliders only: flown, the aircraft would reach the ghost with no detour at all
         self.app = GimbalApp(width=width, height=height, target=self.target, compact=True,
-                             yaw=yaw, pitch=pitch, roll=roll, order=order)
+                             fly=False, yaw=yaw, pitch=pitch, roll=roll, order=order)
         names = rot.ring_angle_names(order)
         start = ", ".join(f"{n} {fmt_number(v, 0)}°"
                           for n, v in zip(("yaw", "pitch", "roll"), self.target.start,
