@@ -151,10 +151,12 @@ def test_another_order_locks_and_every_view_keeps_the_labels(voila_server, page)
         h.wait_for_pixels_change(page, before, figure=0, timeout=WAIT / 1000)
         h.wait_idle(page)
         h.screenshot(page, f"01_gimbal_lock_view_{view.replace('/', '')}")
-    # an orbit with the mouse
+    # an orbit with the mouse, pressed off the aircraft (a press on it turns the aircraft),
+    # with the figure back in the window (the view buttons sit below the side panel)
+    show_app(page)
     canvas = h.figure_canvas(page, 0)
     box = canvas.bounding_box()
-    x, y = box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5
+    x, y = box["x"] + box["width"] * 0.12, box["y"] + box["height"] * 0.35
     before = h.canvas_images(page)
     page.mouse.move(x, y)
     page.mouse.down()
