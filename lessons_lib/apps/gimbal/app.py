@@ -52,8 +52,12 @@ class GimbalApp(LessonApp):
     """Gimbal rings on sliders with the lock gauge, motion arrows and read-backs beside.
 
     Controls (attributes): ``yaw``, ``pitch``, ``roll`` (sliders, degrees), ``order``
-    (dropdown, outer ring first); ``lock_button``, ``reset_button``, ``view_buttons``
-    (dict). ``target`` (a :class:`.model.Target`) adds a see-through purple aircraft to
+    (dropdown, outer ring first), ``turn_about`` ("drag" or the body axis a drag on the
+    aircraft turns about); ``lock_button``, ``reset_button``, ``view_buttons`` (dict),
+    ``turn_buttons`` (−5°/+5° about the picked axis). :meth:`turn` flies the aircraft;
+    ``flight`` is the last turn (a :class:`.model.Flight`) while the sliders show it.
+    ``fly=False``: the sliders only (no drag on the aircraft, no turn buttons).
+    ``target`` (a :class:`.model.Target`) adds a see-through purple aircraft to
     reach. ``compact=True`` leaves out the matrix and quaternion (a small copy of the app
     beside an exercise). ``view`` holds the artists (``ring_lines``, ``axis_lines``,
     ``arrow_lines``, ``ring_labels``, ``missing_line``, ``aircraft``, ``ghost``), all of
