@@ -92,6 +92,7 @@ class GimbalApp(LessonApp):
         self._lock_task: asyncio.Future | None = None
         #: the last body turn (a :class:`.model.Flight`), while the sliders still show it
         self.flight: model.Flight | None = None
+        self._turn_tips: str | None = None      # the pick the turn buttons' tooltips are for
         super().__init__(preset, **controls)
         self._initial = dict(self.params)        # what Reset goes back to
 
@@ -158,12 +159,15 @@ class GimbalApp(LessonApp):
         wanted = [self.sliders[name] for name in names]
         if list(self.slider_box.children) != wanted:
             self.slider_box.children = wanted
-        picked = params.turn_about != "drag"
-        for button in self.turn_buttons.values():
-            button.disabled = not picked
-            button.tooltip = (f"turn the aircraft {button.description} about its "
-                              f"{model.FLY_LABELS.get(params.turn_about)}" if picked else
-                              "pick nose, wing or fin first")
+        if self.turn_buttons[1].disabled != (params.turn_about == "drag") or \
+                self._turn_tips != params.turn_about:     # only when the pick changed
+            picked = params.turn_about != "drag"
+            for button in self.turn_buttons.values():
+                button.disabled = not picked
+                button.tooltip = (f"turn the aircraft {button.description} about its "
+                                  f"{model.FLY_LABELS.get(params.turn_about)}" if picked else
+                                  "pick nose, wing or fin first")
+            self._turn_tips = params.turn_about
         if self.flight is not None and (self.flight.order != params.order
                                         or self.flight.shown != self.angles()):
             self.flight = None              # the sliders moved on: that turn is history
