@@ -349,14 +349,19 @@ def lab_screenshot(page, name: str) -> None:
     h.screenshot(page, name)
 
 
-@pytest.mark.slow
-def test_gimbal_lesson_in_jupyterlab_with_the_file_browser_open(lab_server, page):
-    """Slow (a JupyterLab of its own, every order locked there): `make test` checks the
-    JupyterLab layout on lesson 2 (test_browser_interpolation)."""
+def open_app_in_lab(page, lab_server) -> None:
+    """The lesson in JupyterLab, run, with the main app at the top and the page settled."""
     h.open_in_lab(page, lab_server, NOTEBOOK, figures=3)
     page.wait_for_selector(MAIN_APP, timeout=60_000)
     show_app(page)
     h.wait_idle(page, timeout=20)
+
+
+@pytest.mark.slow
+def test_gimbal_lesson_in_jupyterlab_with_the_file_browser_open(lab_server, page):
+    """Slow (a JupyterLab of its own, every order locked there): `make test` checks the
+    JupyterLab layout on lesson 2 (test_browser_interpolation)."""
+    open_app_in_lab(page, lab_server)
     assert_fits(page)
     lab_screenshot(page, "01_gimbal_lock_jupyterlab")
     page.locator(MAIN_APP).get_by_role("button", name="Lock it").click()
@@ -380,10 +385,7 @@ def test_gimbal_lesson_in_jupyterlab_with_the_file_browser_open(lab_server, page
 @pytest.mark.slow
 def test_fly_it_in_jupyterlab(lab_server, page):
     """The same drag on the aircraft in JupyterLab (file browser open): the sliders follow."""
-    h.open_in_lab(page, lab_server, NOTEBOOK, figures=3)
-    page.wait_for_selector(MAIN_APP, timeout=60_000)
-    show_app(page)
-    h.wait_idle(page, timeout=20)
+    open_app_in_lab(page, lab_server)
     _fly_right_and_check(page)
     lab_screenshot(page, "01_gimbal_lock_jupyterlab_fly_drag")
     h.assert_no_error_text(page)
