@@ -11,6 +11,7 @@ import pytest
 from matplotlib.backend_bases import MouseEvent
 
 from lessons_lib.apps.core.figure import MIN_TEXT_PX, smallest_text_px
+from lessons_lib.apps.core.text import fmt_number
 from lessons_lib.apps.steering.terms import KNOB_M, TERMS, TermApp, compute_terms, describe, road
 from lessons_lib.steering import SteeringParams
 from lessons_lib.vehicle import simulate
@@ -58,7 +59,7 @@ def test_each_figure_opens_with_the_librarys_value_and_its_side_in_words(term):
     value = app.value
     text = app.panels["info"].value
     name, _, unit, digits = TERMS[term][:4]
-    assert f"{name} = {value:+.{digits}f}{unit}" in text
+    assert f"{name} = {fmt_number(value, digits, sign=True)}{unit}" in text
     side = TERMS[term][4] if value > 0 else TERMS[term][5]
     assert side.replace("'", "&#x27;") in text
     app.fig.canvas.draw()
@@ -75,7 +76,7 @@ def test_dragging_the_target_past_the_cars_centre_line_flips_position_delta():
     far = app.value
     assert near > 0 > far, (near, far)
     assert app.look_ahead.value > 10.0 and app.car_x.value == 6.0   # only the target moved
-    assert "Position Delta = -" in app.panels["info"].value and "car&#x27;s left" in \
+    assert "Position Delta = \u2212" in app.panels["info"].value and "car&#x27;s left" in \
         app.panels["info"].value
     # and back: the sign flips again where the target crosses the line
     drag(app, app.state.values.target[:2], (12.0, 2.0), (8.0, 0.5))
@@ -146,7 +147,7 @@ def test_the_terms_are_the_simulations_own():
             assert getattr(app.state.values, name) == pytest.approx(run.terms[name][k],
                                                                     abs=1e-6), (k, name)
         assert describe("position", app.state.values).startswith(
-            f"Position Delta = {run.terms['position_delta'][k]:+.1f}°")
+            f"Position Delta = {fmt_number(run.terms['position_delta'][k], 1, sign=True)}°")
 
 
 def test_the_big_apps_steps_agree_with_the_small_figures_model():

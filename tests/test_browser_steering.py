@@ -187,9 +187,9 @@ def _term_app(page, term: str):
 def _term_sign(page, term: str) -> str:
     """The sign the term's readout shows: '+', '-' or '0'."""
     text = _term_app(page, term).locator(".lesson-term-readout").inner_text()
-    m = re.search(r"= ([+-])(\d+\.\d+)", text)
+    m = re.search(r"= ([+\u2212])(\d+\.\d+)", text)   # the page prints a typographic minus
     assert m, text
-    return "0" if float(m.group(2)) == 0 else m.group(1)
+    return "0" if float(m.group(2)) == 0 else m.group(1).replace("\u2212", "-")
 
 
 def _to_page(page, term: str, point):

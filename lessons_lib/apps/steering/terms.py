@@ -30,6 +30,7 @@ from ...vehicle import Vehicle
 from ..core import PALETTE, LessonApp, Params, Slider, make_figure, rc_context
 from ..core.controls import short
 from ..core.figure import DragHandler
+from ..core.text import fmt_number
 from .view import COLOURS, ROAD_HALF_WIDTH, TERM_COLOURS
 
 #: The road of the three figures: straight, then bending left, running on past the view.
@@ -82,7 +83,7 @@ def describe(term: str, values: TermValues) -> str:
     name, _, unit, digits, plus, minus, zero = TERMS[_term(term)]
     value = round(term_value(term, values), digits)
     side = plus if value > 0 else minus if value < 0 else zero
-    return f"{name} = {value + 0.0:+.{digits}f}{unit}: {side} (+ is right)"
+    return f"{name} = {fmt_number(value, digits, sign=True)}{unit}: {side} (+ is right)"
 
 
 def _term(term) -> str:
