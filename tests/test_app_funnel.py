@@ -667,13 +667,92 @@ def test_the_step_questions_above_exercise_3_do_not_give_its_answer(app):
     sources = ["".join(c["source"]) for c in nb["cells"]]
     first = next(i for i, s in enumerate(sources) if "first_corner_question" in s)
     asked = [int(m) for s in sources[:first]
-             for m in re.findall(r"step_question\(funnel_app, portal=(\d+)\)", s)]
+             for m in re.findall(r"step_question\(.*?portal=(\d+)\)", s)]
     assert asked
     k = int(exercises.first_corner_question(app).answer)
     for portal in asked:
         q = exercises.step_question(app, portal)
         assert f"step {k} " not in q.widget.children[0].value, portal
         assert f"step {k - 1})" not in q.widget.children[0].value, portal
+
+
+def _notebook_questions(namespace: dict) -> list:
+    """Lesson 4's exercise questions as its cells make them (each cell one expression)."""
+    import json
+    from pathlib import Path
+
+    from lessons_lib.apps.funnel import exercises
+
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "04_funnel_algorithm.ipynb")
+                    .read_text(encoding="utf-8"))
+    cells = ["".join(c["source"]).strip() for c in nb["cells"] if c["cell_type"] == "code"]
+    calls = [c for c in cells if c.startswith("exercises.") and "_question(" in c]
+    return [eval(c, {"FunnelApp": FunnelApp, "exercises": exercises, **namespace})  # noqa: S307
+            for c in calls]
+
+
+def _pixels(app) -> np.ndarray:
+    app.fig.canvas.draw()
+    return np.asarray(app.fig.canvas.buffer_rgba()).copy()
+
+
+def test_each_exercise_shows_its_case_in_a_small_map_beside_it(app):
+    """Exercises 2-4's "Show this case" changed the lesson's app, about 700 px above the
+    question: at 1280 x 720 the question and the map were never on screen together. Each
+    question of the lesson now has its own small copy of the map in its row, and the button
+    changes that copy's figure; the lesson's app is left as it was."""
+    import matplotlib.pyplot as plt
+
+    from lessons_lib.apps.core import iter_widgets
+
+    app.apply_preset(PRESETS[1].name)        # the lesson's app, somewhere a learner left it
+    before = (dict(app.params), app.step.value)
+    questions = _notebook_questions({"funnel_app": app})
+    assert len(questions) == 4                # exercise 2's two, exercises 3 and 4
+    copies = []
+    try:
+        for q in questions:
+            copy = q.beside
+            copies.append(copy)
+            assert isinstance(copy, FunnelApp) and copy.compact and copy is not app
+            assert copy not in copies[:-1]          # one copy each: a widget shown twice
+            shown = list(iter_widgets(q.widget))    # would fight over its size
+            assert copy.fig.canvas in shown and q.show_button in shown
+            assert "lesson-question-beside" in q.widget._dom_classes
+            # the copy is small: the map, its steps and the step sentence, no other control
+            assert copy.fig.get_figwidth() < 0.75 * app.fig.get_figwidth()
+            assert copy.next_button in shown and copy.panels["step"] in shown
+            assert copy.preset not in shown and copy.radius not in shown
+            old = _pixels(copy)
+            q.show_button.click()
+            assert not np.array_equal(old, _pixels(copy)), q.prompt.value
+            assert (dict(app.params), app.step.value) == before
+    finally:
+        for copy in copies:
+            plt.close(copy.fig)
+
+
+def test_a_question_beside_a_copy_takes_an_app_and_sizes_its_column_by_the_figure():
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+
+    from lessons_lib.apps.core import NumberQuestion
+    from lessons_lib.apps.core.exercise import BESIDE_MARGIN_PX
+
+    copy = FunnelApp(compact=True)
+    try:
+        q = NumberQuestion("How many?", 2.0, hint="count", beside=copy)
+        column, box = q.widget.children
+        assert box is q.box and column.children == (copy.widget,)
+        natural = round(copy.fig.get_figwidth() * copy.fig.dpi)
+        assert column.layout.flex == f"0 1 {natural + BESIDE_MARGIN_PX}px"
+        assert column.layout.min_width == "0"    # it may shrink: the copy then fits itself
+        assert q.widget.layout.flex_flow == "row wrap"
+        for bad in ("a map", widgets.HTML("a map"), 3):
+            with pytest.raises(ValueError, match="beside takes a lesson app"):
+                NumberQuestion("How many?", 2.0, hint="count", beside=bad)
+    finally:
+        plt.close(copy.fig)
 
 
 def test_the_rooms_question_is_the_presets_corner_count(app):

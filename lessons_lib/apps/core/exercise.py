@@ -9,7 +9,9 @@
   exercise instead of a verdict the reader cannot act on.
 
 Any question can take ``show=callable``: a "Show this case" button that puts an app into the
-state the question asks about.
+state the question asks about; and ``beside=app``: a small copy of the lesson's app laid out
+beside the question (lesson 1's exercise and lesson 2's planes are such copies), so that the
+button changes a figure next to the question, not one far up the page.
 """
 
 from __future__ import annotations
@@ -83,9 +85,36 @@ def parse_number(text: str) -> float:
     return top
 
 
+#: The column a copy beside a question gets: its figure's natural width and this margin,
+#: shrinking with the page (its figure is then drawn again at the width it has).
+BESIDE_MARGIN_PX = 24
+
+
+def beside_question(app, question_box: widgets.Widget) -> widgets.Box:
+    """``app`` (a lesson app, small) on the left and ``question_box`` on the right, the
+    question under the app where the page is too narrow for both. The app's column is as
+    wide as its figure's natural width and may shrink: the app is told the room it has
+    (:mod:`.layout`) and draws its figure to fit, so it never spills under the question."""
+    fig, box = getattr(app, "fig", None), getattr(app, "widget", None)
+    if fig is None or not isinstance(box, widgets.Widget):
+        raise ValueError(f"beside takes a lesson app (with .fig and .widget), not {short(app)}")
+    if not isinstance(question_box, widgets.Box):
+        raise ValueError(f"the question's box is a widgets box, not {short(question_box)}")
+    ratio = getattr(fig.canvas, "device_pixel_ratio", 1) or 1
+    width = round(fig.get_figwidth() * fig.dpi / ratio) + BESIDE_MARGIN_PX   # in CSS px
+    column = widgets.VBox([box], layout=widgets.Layout(flex=f"0 1 {width}px", min_width="0",
+                                                       margin="0 12px 0 0"))
+    question_box.layout.flex = "1 1 360px"
+    row = widgets.HBox([column, question_box],
+                       layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+    row.add_class("lesson-question-beside")
+    return row
+
+
 class _Question:
     def __init__(self, prompt: str, hint: str, control: widgets.Widget,
-                 show: Callable[[], None] | None = None, show_label: str = "Show this case"):
+                 show: Callable[[], None] | None = None, show_label: str = "Show this case",
+                 beside=None):
         for value, what in ((prompt, "prompt"), (hint, "hint"), (show_label, "show_label")):
             if not isinstance(value, str):
                 raise ValueError(f"{what} is text, not {short(value)}")
@@ -110,12 +139,16 @@ class _Question:
                                               layout=widgets.Layout(width="auto"))
             self.show_button.on_click(lambda _b: show())
             buttons.append(self.show_button)
-        self.widget = widgets.VBox(
-            [widgets.HTML(f'<div style="font-size:14px;{LINE_HEIGHT}"><b>{prompt}</b></div>'),
-             widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")),
+        self.prompt = widgets.HTML(
+            f'<div style="font-size:14px;{LINE_HEIGHT}"><b>{prompt}</b></div>')
+        self.box = widgets.VBox(
+            [self.prompt, widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")),
              self.feedback],
             layout=widgets.Layout(border=f"1px solid {PALETTE['light']}", padding="6px",
                                   margin="6px 0"))
+        #: the app beside the question (None: the question alone)
+        self.beside = beside
+        self.widget = self.box if beside is None else beside_question(beside, self.box)
         guard_widget(control, lambda text: setattr(self.feedback, "value", _NO.format(
             html.escape(text))))
 
@@ -173,7 +206,7 @@ class NumberQuestion(_Question):
 
     def __init__(self, prompt: str, answer: float, hint: str, tol: float = 0.5,
                  unit: str = "", explain: str = "", wrong: Mapping[float, str] | None = None,
-                 show: Callable[[], None] | None = None) -> None:
+                 show: Callable[[], None] | None = None, beside=None) -> None:
         if not is_number(answer) or not math.isfinite(answer):
             raise ValueError(f"answer must be a finite number, not {answer!r}")
         if not is_number(tol) or not math.isfinite(tol) or tol < 0:
@@ -191,7 +224,7 @@ class NumberQuestion(_Question):
                                  f"tolerance of the right one")
         control = widgets.Text(placeholder="your answer" + (f" ({unit})" if unit else ""),
                                continuous_update=False, layout=widgets.Layout(width="170px"))
-        super().__init__(prompt, hint, control, show)
+        super().__init__(prompt, hint, control, show, beside=beside)
         # Enter (or leaving the box) checks the answer; Check does too
         control.observe(lambda _c: None if self._submitting else self.submit(), names="value")
 
@@ -211,7 +244,7 @@ class ChoiceQuestion(_Question):
 
     def __init__(self, prompt: str, options: Sequence[str] | Mapping[str, str | None],
                  answer: str, hint: str, explain: str = "",
-                 show: Callable[[], None] | None = None) -> None:
+                 show: Callable[[], None] | None = None, beside=None) -> None:
         if isinstance(options, Mapping):
             reasons = dict(options)
         else:
@@ -229,7 +262,7 @@ class ChoiceQuestion(_Question):
         self.answer, self.explain, self.reasons = answer, explain, reasons
         control = widgets.RadioButtons(options=list(reasons), value=None,
                                        layout=widgets.Layout(width="auto"))
-        super().__init__(prompt, hint, control, show)
+        super().__init__(prompt, hint, control, show, beside=beside)
 
     def judge(self, value) -> tuple[bool, str]:
         if value is None:

@@ -40,6 +40,10 @@ from .model import (
 )
 from .view import FunnelView
 
+#: natural figure sizes (hundreds of CSS px): the lesson's app, and a small copy beside an
+#: exercise (the same map's aspect)
+FULL_SIZE = (6.6, 4.25)
+COMPACT_SIZE = (4.4, 2.85)
 #: the most steps a trace on the lesson map takes, with room to spare (the frame's range)
 MAX_STEPS = 400
 #: start and goal of the two-rooms route, corner to corner
@@ -150,7 +154,9 @@ class FunnelApp(LessonApp):
     ``method``, ``corridor``, ``show_zigzag``, ``show_shortest``, ``show_curve``; the frame
     ``step`` with ``play_button``, ``rewind_button``, ``prev_button``, ``next_button``,
     ``end_button``; ``click_mode`` (what a click on the map moves). ``view`` holds the
-    artists. :meth:`set_points` moves start and goal from code.
+    artists. :meth:`set_points` moves start and goal from code. ``compact=True`` makes a
+    small copy for beside an exercise (as lesson 1's): the map with its steps and the step
+    sentence only; the case is set by the exercise's "Show this case" button.
     """
 
     controls = (
@@ -175,11 +181,16 @@ class FunnelApp(LessonApp):
     #: a learner steps back and forth between a few starts, radii and methods
     compute_cache = 8
 
-    def __init__(self, preset: str | None = None, *, width: float = 6.6, height: float = 4.25,
-                 **controls) -> None:
-        self._size = figure_size(width, height)
+    def __init__(self, preset: str | None = None, *, width: float | None = None,
+                 height: float | None = None, compact: bool = False, **controls) -> None:
+        self.compact = check.flag(compact, "compact")
+        default = COMPACT_SIZE if self.compact else FULL_SIZE
+        self._size = figure_size(default[0] if width is None else width,
+                                 default[1] if height is None else height)
         super().__init__(preset, **controls)
         self.go_to_end()
+        if self.compact:
+            return      # the lesson's own app builds the floors below (one cache for all)
         # each radius's floor is built on its first visit (~50 ms, the slider's slowest
         # step): in a kernel, build them all while the learner reads
         r = self.radius
@@ -258,6 +269,12 @@ class FunnelApp(LessonApp):
                                   self.next_button, self.step, self.end_button],
                                  layout=widgets.Layout(align_items="center",
                                                        flex_flow="row wrap"))
+        if self.compact:
+            # the small copy: the map, its steps and the step sentence, under the map (an
+            # exercise's question sits beside it)
+            return self.arrange(primary=[steps_row],
+                                readout=[self.panel_widget("step", min_height="4em")],
+                                extra=[self.status], name="funnel-app-copy")
         where = widgets.VBox([widgets.HBox([self.start_x, self.start_y],
                                            layout=widgets.Layout(flex_flow="row wrap")),
                               widgets.HBox([self.goal_x, self.goal_y],
@@ -270,7 +287,7 @@ class FunnelApp(LessonApp):
             extra=[self.preset_note, self.panel_widget("radius"), self.click_mode,
                    widgets.HTML(panel.legend_html()), self.status],
             secondary=[where, self.show_zigzag, self.show_shortest, self.show_curve],
-            side=430, name="funnel-app")
+            side=430, name="funnel-app-main")
 
     def apply_preset(self, name: str) -> None:
         """Every preset opens at the finished path, as the app does: its description talks

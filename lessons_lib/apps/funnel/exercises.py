@@ -1,6 +1,10 @@
 """Lesson 4's exercises. Each asks before the page tells: its answer is computed from the
 model here, it is placed above any readout that gives it away, and its "Show this case"
-button puts the app in the state it asks about."""
+button puts the app in the state it asks about.
+
+Each question acts on the :class:`FunnelApp` it is given. The lesson gives each one a small
+copy (``FunnelApp(compact=True)``), laid out beside the question: the button then changes
+the map next to it, not the lesson's app some 700 px up the page."""
 
 from __future__ import annotations
 
@@ -28,6 +32,12 @@ def _check_app(app) -> FunnelApp:
     if not isinstance(app, FunnelApp):
         raise ValueError(f"app must be the lesson's FunnelApp, got {short(app)}")
     return app
+
+
+def _beside(app: FunnelApp) -> FunnelApp | None:
+    """The app to lay out beside the question: a small copy is, the lesson's own app (far
+    up the page, already shown) is not."""
+    return app if _check_app(app).compact else None
 
 
 def _state_of(app: FunnelApp, preset: str):
@@ -67,7 +77,7 @@ def step_question(app: FunnelApp, portal: int) -> ChoiceQuestion:
         hint="Test the right end first: is it between the two edges (it narrows the right), "
              "beyond the right edge (it would widen: ignored), or over the left edge (a "
              "corner)? Then the left end, the same way mirrored.",
-        explain=s.text, show=_show(app, ARTICLE, k - 1))
+        explain=s.text, show=_show(app, ARTICLE, k - 1), beside=_beside(app))
 
 
 _SAYS = {"inside": "lies inside the funnel, so it narrows its side",
@@ -128,7 +138,7 @@ def first_corner_question(app: FunnelApp) -> NumberQuestion:
         explain=f"{steps[first].text} The corner {_point(corner)} was reached at step "
                 f"{reached}, the crossing seen at step {seen}, and at step {k} the apex moves "
                 "there.",
-        wrong=wrong, show=_show(app, ARTICLE, 0))
+        wrong=wrong, show=_show(app, ARTICLE, 0), beside=_beside(app))
 
 
 def _point(p) -> str:
@@ -163,4 +173,4 @@ def rooms_corners_question(app: FunnelApp) -> NumberQuestion:
              "those corners on the map and count them.",
         explain="It bends at the wall's corner above the lower door and at the top left "
                 "corner of the right pillar.",
-        show=_show(app, ROOMS, 0))
+        show=_show(app, ROOMS, 0), beside=_beside(app))
