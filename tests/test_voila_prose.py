@@ -27,15 +27,18 @@ import lessons_lib.interpolation as interpolation_api
 import lessons_lib.rotations as rotations_api
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-LESSONS = ("01_gimbal_lock.ipynb", "02_euler_vs_slerp.ipynb", "03_spline_steering.ipynb")
+LESSONS = ("01_gimbal_lock.ipynb", "02_euler_vs_slerp.ipynb", "03_spline_steering.ipynb",
+           "04_funnel_algorithm.ipynb")
 
 #: Sentences that send the reader to a code cell.
-CELL_PHRASES = re.compile(r"\brun (the|this|that) cell|\brun (it )?again|\bedit (the|this) cell"
-                          r"|\bthe cell (below|above)|\brun the code", re.IGNORECASE)
+#: (Words may wrap onto the next line of a markdown source: any white space between them.)
+CELL_PHRASES = re.compile(r"\brun\s+(the|this|that)\s+cell|\brun\s+(it\s+)?again"
+                          r"|\bedit\s+(the|this)\s+cell|\bthe\s+cell\s+(below|above)"
+                          r"|\brun\s+the\s+code", re.IGNORECASE)
 #: Names that are maths in any text (a formula), not code.
 MATHS = {"R", "Rx", "Ry", "Rz", "R₁", "R₂", "R₃", "sin", "cos", "tan", "asin", "acos", "atan",
          "atan2", "sinc", "sqrt", "exp", "log", "lerp", "nlerp", "slerp", "yaw", "pitch",
-         "roll"}
+         "roll", "cross"}
 #: The library's own names: a reader of the Voila page never sees them defined.
 LIBRARY = {n for api in (rotations_api, interpolation_api) for n in api.__all__} | {
     "GimbalApp", "InterpolationApp", "ReachExercise", "check_function", "show_pace",
@@ -124,6 +127,8 @@ def executed(request):
     "`gimbal_axes` gives the three axes", "`quaternion_to_euler_naive` is that code",
     "`lerp_angles(..., wrap=True)` first moves", "Run the cell: the check compares it",
     "Fix it and run again.", "`app.save_gif(\"slerp.gif\")` writes", "the library's `nlerp`",
+    "The cell\nbelow measures them", "Fix it in the cell and run the\ncell again",
+    "`line_of_sight` is the whole algorithm", "A* does not (`corner_cutting=False`)",
     "the lesson's `shortest=False` keeps your sign",
     "Article 004 gives `QuaternionToYawPtichRoll`"])
 def test_markdown_rules_catch(text):
