@@ -181,3 +181,28 @@ def test_printed_outputs_are_sentences_or_labelled_tables(executed):
                 if c.cell_type == "code" for text in _shown_outputs(c)
                 for p in printed_problems(text)]
     assert not problems, "\n".join(problems)
+
+
+def test_lesson_4s_questions_made_in_its_library_never_talk_about_code():
+    """Lesson 4's questions are made by its exercises module, not in a cell: the strings they
+    show (prompt, options and why each is wrong, hint, explanation, known slips) are walked
+    here, as the cells' own questions are above."""
+    import html as html_lib
+
+    import matplotlib.pyplot as plt
+
+    from lessons_lib.apps.funnel import FunnelApp, exercises
+
+    app = FunnelApp(compact=True)
+    try:
+        questions = [exercises.step_question(app, 4), exercises.step_question(app, 6),
+                     exercises.first_corner_question(app), exercises.rooms_corners_question(app)]
+        problems = []
+        for q in questions:
+            texts = [html_lib.unescape(re.sub(r"<[^>]+>", " ", q.prompt.value)), q.hint,
+                     q.explain, *getattr(q, "reasons", {}), *filter(None, getattr(
+                         q, "reasons", {}).values()), *getattr(q, "wrong", {}).values()]
+            problems += [f"{t[:60]!r}: {p}" for t in texts for p in printed_problems(t)]
+        assert not problems, "\n".join(problems)
+    finally:
+        plt.close(app.fig)
