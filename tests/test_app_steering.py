@@ -7,12 +7,13 @@ import html
 import math
 from types import SimpleNamespace
 
+import matplotlib.colors as mcolors
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from PIL import Image
 
-from lessons_lib.apps.core import Params
+from lessons_lib.apps.core import PALETTE, Params
 from lessons_lib.apps.steering import SteeringApp
 from lessons_lib.apps.steering import model as m
 from lessons_lib.steering import SteeringParams
@@ -437,6 +438,53 @@ def test_ramp_shows_the_3d_view_with_both_right_vectors():
     assert "+1.34 m" in s.slope_text.get_text() and "+1.50 m" in s.slope_text.get_text()
     app.track.value = "oval"
     assert s.ax_close.get_visible() and not s.ax_slope.get_visible()
+
+
+def _screen_segment(line) -> np.ndarray:
+    """A 3D line's two ends in the figure's pixels, as drawn."""
+    from mpl_toolkits.mplot3d import proj3d
+
+    ax = line.axes
+    x, y, _z = proj3d.proj_transform(*line.get_data_3d(), ax.get_proj())
+    return ax.transData.transform(np.c_[x, y])
+
+
+def _segment_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """Least distance between two 2D segments (they do not cross here: checked apart)."""
+    def to_segment(p, s):
+        d = s[1] - s[0]
+        t = np.clip((p - s[0]) @ d / max(d @ d, 1e-12), 0.0, 1.0)
+        return float(np.hypot(*(s[0] + t * d - p)))
+    return min(*(to_segment(p, b) for p in a), *(to_segment(p, a) for p in b))
+
+
+def test_the_slope_views_two_right_vectors_lie_apart_and_read_red_and_yellow():
+    """Issue 32: the red and yellow bars overlapped almost completely, and the red read
+    orange (vermillion beside the orange offset arrow). Now the red one stands up the road
+    normal, apart from the yellow at every moment of the run, in a red far from orange."""
+    app = SteeringApp(preset="Slope: world up vs projected up")
+    s = app.scene
+    for t in np.linspace(0.0, app.time.max, 6):
+        app.time.value = float(t)
+        app.fig.canvas.draw()
+        gap = _segment_gap(_screen_segment(s.slope_vectors["right_world"]),
+                           _screen_segment(s.slope_vectors["right"]))
+        assert gap >= 6.0, (t, gap)
+    red = np.array(mcolors.to_rgb(s.slope_vectors["right_world"].get_color()))
+    for other in (PALETTE["orange"], PALETTE["vermillion"], PALETTE["yellow"]):
+        assert np.abs(red - mcolors.to_rgb(other)).sum() > 0.35, other
+    assert red[0] > 0.6 and red[1] < 0.2      # red, not orange: hardly any green in it
+
+
+def test_an_open_roads_end_bar_is_named():
+    """A short black bar at the end of the ramp went unexplained: it says 'end'."""
+    app = SteeringApp(preset="Slope: world up vs projected up")
+    label = app.scene.overview.end_label
+    end = app.spline.location_at(app.spline.length)[:2]
+    assert label.get_visible() and label.get_text() == "end"
+    assert np.allclose(label.xy, end)
+    app.track.value = "oval"
+    assert not app.scene.overview.end_label.get_visible()
 
 
 @pytest.mark.parametrize("view", ["Terms", "Phase portrait"])

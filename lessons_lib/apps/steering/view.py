@@ -32,6 +32,9 @@ MODE_COLOURS = {"Fixed long": PALETTE["vermillion"], "Fixed short": PALETTE["sky
                 "Adaptive": PALETTE["green"]}
 CONTROLLER_COLOURS = {"Article": PALETTE["blue"], "Pure pursuit": PALETTE["orange"],
                       "Stanley": PALETTE["purple"]}
+#: The slope view's right vector from world up: a plain red, apart from the yellow one and
+#: from the orange offset (vermillion, the palette's red, read as orange beside them)
+WORLD_RIGHT_COLOUR = "#C0182A"
 ROAD_HALF_WIDTH = 3.5  # m, for drawing the road
 SWEEP_LIMITS = (0.03, 30.0)  # m, the sweep's log scale
 WIDTH, HEIGHT = 7.9, 5.0     # inches at 100 dpi: 790 x 500 px
@@ -116,6 +119,10 @@ class SteeringView:
         (v.path_line,) = ax.plot([], [], color=COLOURS["path"], lw=1.4, alpha=0.9)
         (v.start_mark,) = ax.plot([], [], "x", color=COLOURS["path"], ms=7, mew=2)
         (v.end_mark,) = ax.plot([], [], "|", color=PALETTE["black"], ms=14, mew=3)
+        # an open road's end, named: a bare black bar there went unexplained
+        v.end_label = ax.annotate("end", (0, 0), xytext=(0, 11), textcoords="offset points",
+                                  ha="center", va="bottom", fontsize=9, color="#333333",
+                                  visible=False)
         v.car = Polygon(np.zeros((6, 2)), closed=True, fc=COLOURS["car"], ec=PALETTE["black"],
                         lw=1.2 if close else 0.8, zorder=5)
         ax.add_patch(v.car)
@@ -199,8 +206,8 @@ class SteeringView:
         for key, colour, lw in (("tangent", COLOURS["tangent"], 2.5),
                                 ("world_up", PALETTE["grey"], 2.0),
                                 ("normal", COLOURS["progress"], 2.5),
-                                ("right_world", PALETTE["vermillion"], 5.0),
-                                ("right", PALETTE["yellow"], 2.5),
+                                ("right_world", WORLD_RIGHT_COLOUR, 3.5),
+                                ("right", PALETTE["yellow"], 3.5),
                                 ("offset", COLOURS["offset"], 2.0)):
             (line,) = ax.plot([], [], [], color=colour, lw=lw, solid_capstyle="butt")
             self.slope_vectors[key] = line
@@ -209,8 +216,10 @@ class SteeringView:
                                  ("tangent", "T", COLOURS["tangent"]),
                                  ("world_up", "world up", "#555555"),
                                  ("normal", "projected up", COLOURS["progress"]))}
-        self.slope_text = ax.text2D(0.02, 0.98, "", transform=ax.transAxes, ha="left",
-                                    va="top", fontsize=9)
+        # at the foot of the view: at its top the labels of the up vectors ran into it
+        self.slope_text = ax.text2D(0.02, 0.02, "", transform=ax.transAxes, ha="left",
+                                    va="bottom", fontsize=9,
+                                    bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 1.5})
         ax.set_axis_off()
         ax.set_box_aspect((1, 1, 1), zoom=1.45)
 
@@ -228,6 +237,8 @@ class SteeringView:
             v.edge_left.set_data(left_edge[:, 0], left_edge[:, 1])
             v.edge_right.set_data(right_edge[:, 0], right_edge[:, 1])
             v.end_mark.set_data(([pts[-1, 0]], [pts[-1, 1]]) if not sp.closed else ([], []))
+            v.end_label.xy = tuple(pts[-1])
+            v.end_label.set_visible(not sp.closed)
         lo = pts.min(axis=0) - ROAD_HALF_WIDTH - 4
         hi = pts.max(axis=0) + ROAD_HALF_WIDTH + 4
         self._set_view(self.overview, lo, hi)
@@ -390,7 +401,9 @@ class SteeringView:
         vectors = {"tangent": scale * t, "world_up": scale * up, "normal": scale * normal,
                    "right_world": scale * right_world, "right": scale * right}
         for key, vec in vectors.items():
-            base = p + 0.4 * normal if key == "right_world" else p  # beside, not under
+            # the two right vectors side by side, the red one 1.5 m up the road normal (0.4 m
+            # up they overlapped almost completely): the red one is shorter
+            base = p + 1.5 * normal if key == "right_world" else p
             seg = np.c_[base, base + vec]
             self.slope_vectors[key].set_data_3d(seg[0], seg[1], seg[2])
         off = car - p
