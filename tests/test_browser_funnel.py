@@ -13,6 +13,10 @@ pytestmark = pytest.mark.browser
 
 NOTEBOOK = "04_funnel_algorithm.ipynb"
 GRID, FUNNEL = 0, 1  # figure order on the page
+COPIES = (2, 3, 4, 5)  # the small maps beside exercises 2 (two questions), 3 and 4
+COST, CURVE = 6, 7
+FIGURES = 8
+MAIN = ".funnel-app-main"   # the lesson's funnel app (each exercise has a small copy)
 
 
 def _canvas(page, figure: int):
@@ -55,22 +59,22 @@ def test_funnel_steps_and_every_preset_is_screenshotted(voila_server, page):
     from lessons_lib.apps.funnel.app import PRESETS
 
     n = FunnelApp().state.n_beats - 1     # the step slider counts beats: 17 on this corridor
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=FIGURES)
     h.assert_no_error_text(page)
     h.screenshot(page, "04_top")
     _show(page, FUNNEL)
-    page.wait_for_selector(f"text=Step {n} of {n}", timeout=15_000)
+    page.wait_for_selector(f"{MAIN} >> text=Step {n} of {n}", timeout=15_000)
     before = h.canvas_images(page)
     h.move_slider(page, label="step", key="ArrowLeft", times=3)
     after = h.wait_for_pixels_change(page, before, figure=FUNNEL)
-    page.wait_for_selector(f"text=Step {n - 3} of {n}", timeout=15_000)
-    page.locator("button[title='pause and go back to the start']").first.click()
-    page.wait_for_selector(f"text=Step 0 of {n}", timeout=15_000)
+    page.wait_for_selector(f"{MAIN} >> text=Step {n - 3} of {n}", timeout=15_000)
+    page.locator(f"{MAIN} button[title='pause and go back to the start']").first.click()
+    page.wait_for_selector(f"{MAIN} >> text=Step 0 of {n}", timeout=15_000)
     after = h.wait_for_pixels_change(page, after, figure=FUNNEL)
-    page.locator("button[title='next step']").click()
-    page.wait_for_selector(f"text=Step 1 of {n}", timeout=15_000)
-    page.locator("button[title='jump to the finished path']").click()
-    page.wait_for_selector(f"text=Step {n} of {n}", timeout=15_000)
+    page.locator(f"{MAIN} button[title='next step']").click()
+    page.wait_for_selector(f"{MAIN} >> text=Step 1 of {n}", timeout=15_000)
+    page.locator(f"{MAIN} button[title='jump to the finished path']").click()
+    page.wait_for_selector(f"{MAIN} >> text=Step {n} of {n}", timeout=15_000)
     h.wait_for_pixels_change(page, after, figure=FUNNEL)
     menu = _preset_menu(page, PRESETS[-1].name)
     for k, preset in enumerate(PRESETS):
@@ -92,7 +96,7 @@ def test_funnel_steps_and_every_preset_is_screenshotted(voila_server, page):
     menu.select_option(label=PRESETS[0].name)
     h.move_slider(page, label="step", key="Home")
     h.move_slider(page, label="step", key="ArrowRight", times=5)
-    page.wait_for_selector(f"text=Step 5 of {n}", timeout=15_000)
+    page.wait_for_selector(f"{MAIN} >> text=Step 5 of {n}", timeout=15_000)
     _show(page, FUNNEL)
     h.wait_idle(page)
     h.screenshot(page, "04_funnel_step_5")
@@ -124,33 +128,35 @@ def test_the_article_corridors_corners_come_in_two_beats_with_the_ray(voila_serv
     tests = [b for b, beat in enumerate(st.beats) if beat.phase == "test"]
     assert tests == [6, 11, 14]
     n = st.n_beats - 1
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=FIGURES)
     _show(page, FUNNEL)
-    page.wait_for_selector(f"text=Step {n} of {n}", timeout=15_000)
+    page.wait_for_selector(f"{MAIN} >> text=Step {n} of {n}", timeout=15_000)
     assert _warn_pixels(page) < 20          # the finished path: no ray
     h.move_slider(page, label="step", key="Home")
-    page.wait_for_selector(f"text=Step 0 of {n}", timeout=15_000)
+    page.wait_for_selector(f"{MAIN} >> text=Step 0 of {n}", timeout=15_000)
     at = 0
     for b in tests:
         h.move_slider(page, label="step", key="ArrowRight", times=b - at)
-        page.wait_for_selector(f"text=Step {b} of {n}", timeout=15_000)
+        page.wait_for_selector(f"{MAIN} >> text=Step {b} of {n}", timeout=15_000)
         beat = st.beats[b]
-        page.wait_for_selector(f"text=lies across the {beat.crossed} edge", timeout=15_000)
+        page.wait_for_selector(f"{MAIN} >> text=lies across the {beat.crossed} edge",
+                               timeout=15_000)
         _show(page, FUNNEL)
         h.wait_idle(page)
         assert _warn_pixels(page) > 150, f"no crossing ray at step {b}"
         h.screenshot(page, f"04_funnel_corner_beat_{b}_crossing")
         h.move_slider(page, label="step", key="ArrowRight")
-        page.wait_for_selector(f"text=Step {b + 1} of {n}", timeout=15_000)
+        page.wait_for_selector(f"{MAIN} >> text=Step {b + 1} of {n}", timeout=15_000)
         page.wait_for_selector(
-            f"text=becomes corner {st.steps[beat.step].n_corners}", timeout=15_000)
+            f"{MAIN} >> text=becomes corner {st.steps[beat.step].n_corners}", timeout=15_000)
         _show(page, FUNNEL)
         h.wait_idle(page)
         assert _warn_pixels(page) < 20, f"a ray left at step {b + 1}"
         h.screenshot(page, f"04_funnel_corner_beat_{b + 1}_moved")
         at = b + 1
-    page.get_by_text("why?").first.click()     # the long sentence behind the disclosure
-    page.wait_for_selector("text=becomes corner 3; the apex moves there", timeout=15_000)
+    page.locator(MAIN).get_by_text("why?").first.click()   # the long sentence behind it
+    page.wait_for_selector(f"{MAIN} >> text=becomes corner 3; the apex moves there",
+                           timeout=15_000)
     h.assert_no_error_text(page)
     assert not page.console_errors, page.console_errors
 
@@ -159,7 +165,7 @@ def test_drag_start_and_goal_then_read_the_bends_back(voila_server, page):
     from lessons_lib.apps.funnel import FunnelApp, model, panel
 
     twin = FunnelApp()  # same figure layout as the page's, to find pixels of map points
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=FIGURES)
     _show(page, FUNNEL)
     h.wait_idle(page)
     # drag the goal down the left room (on the floor all the way)
@@ -181,16 +187,17 @@ def test_drag_start_and_goal_then_read_the_bends_back(voila_server, page):
     assert abs(start[0] - 14.5) < 0.3 and abs(start[1] - 8.5) < 0.3
     assert abs(goal[0] - 1.5) < 0.3 and abs(goal[1] - 2.0) < 0.3
     # step to the end and read the bends the page reports
-    page.locator("button[title='jump to the finished path']").click()
+    page.locator(f"{MAIN} button[title='jump to the finished path']").click()
     state = model.compute_funnel(SimpleNamespace(
         start_x=start[0], start_y=start[1], goal_x=goal[0], goal_y=goal[1], radius=0.0,
         method="shrink", corridor="astar", show_curve=False))
     n = state.n_beats - 1   # the step slider counts beats: a corner takes two
-    page.wait_for_selector(f"text=Step {n} of {n}", timeout=15_000)
+    page.wait_for_selector(f"{MAIN} >> text=Step {n} of {n}", timeout=15_000)
     shown = page.locator(".lesson-bends").first.inner_text()
     assert shown == panel.bends_text(state), (shown, panel.bends_text(state))
     assert state.n_corners >= 2   # round the pillar and through a door
-    page.wait_for_selector(f"text=corners fixed so far: {state.n_corners}", timeout=15_000)
+    page.wait_for_selector(f"{MAIN} >> text=corners fixed so far: {state.n_corners}",
+                           timeout=15_000)
     _show(page, FUNNEL)
     h.wait_idle(page)
     h.screenshot(page, "04_funnel_dragged")
@@ -202,7 +209,7 @@ def test_grid_app_presets_drag_and_the_pictures(voila_server, page):
     from lessons_lib.apps.funnel import GridApp
 
     twin = GridApp()
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=FIGURES)
     _show(page, GRID)
     h.wait_idle(page)
     page.wait_for_selector("text=9 points, length 9.66", timeout=15_000)
@@ -226,7 +233,7 @@ def test_grid_app_presets_drag_and_the_pictures(voila_server, page):
     h.wait_idle(page)
     h.screenshot(page, "04_grid_dragged")
     h.assert_no_error_text(page)
-    for figure, name in ((2, "04_cost_plot"), (3, "04_curve_plot")):
+    for figure, name in ((COST, "04_cost_plot"), (CURVE, "04_curve_plot")):
         _show(page, figure)
         h.screenshot(page, name)
     assert not page.console_errors, page.console_errors
@@ -242,3 +249,35 @@ def test_jupyterlab_with_the_file_browser_shows_both_maps_whole(lab_server, page
         assert h.outside_output(page, figure) == [], figure
     h.screenshot(page, "04_funnel_algorithm-lab")
     h.assert_no_error_text(page)
+
+
+def test_each_show_this_case_changes_the_small_map_beside_its_question(voila_server, page):
+    """Issue 32: exercises 2-4's "Show this case" changed the lesson's app about 700 px above
+    the question, so at 1280x720 the button seemed to do nothing. Each question now has a
+    small copy of the map beside it: pressing the button changes that copy, whose whole
+    figure is then inside the viewport, and leaves the lesson's app as it was."""
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=FIGURES)
+    rows = page.locator(".lesson-question-beside")
+    page.wait_for_function(
+        "document.querySelectorAll('.lesson-question-beside .funnel-app-copy').length >= 4",
+        timeout=60_000)
+    assert rows.count() == 4
+    main_before = h.canvas_images(page)[FUNNEL]
+    for i, figure in enumerate(COPIES):
+        row = rows.nth(i)
+        button = row.locator("button", has_text="Show this case")
+        button.scroll_into_view_if_needed()
+        h.wait_idle(page)
+        before = h.canvas_images(page)
+        button.click()
+        h.wait_for_pixels_change(page, before, figure=figure, timeout=40)
+        h.wait_idle(page)
+        box = h.figure_canvas(page, figure).bounding_box()
+        pressed = button.bounding_box()
+        inner = page.evaluate("window.innerHeight")
+        assert box["y"] >= 0 and box["y"] + box["height"] <= inner, (i, box, inner)
+        assert pressed["y"] >= 0 and pressed["y"] + pressed["height"] <= inner, (i, pressed)
+        h.screenshot(page, f"04_exercise_show_case_{i}")
+    assert h.canvas_images(page)[FUNNEL] == main_before     # the lesson's app untouched
+    h.assert_no_error_text(page)
+    assert not page.console_errors, page.console_errors
