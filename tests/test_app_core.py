@@ -6,6 +6,7 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from matplotlib.backend_bases import MouseEvent
 from PIL import Image
@@ -422,6 +423,17 @@ def test_check_function_in_voila_shows_the_learners_function_not_the_lambda_arou
     text = out.children[0].value
     assert "def" in text and "_my_double" in text and "return" in text
     assert "check_function" not in text and "right one" not in text and "lambda" not in text
+
+
+def test_check_function_names_the_failed_case_as_a_learner_writes_it(monkeypatch):
+    """Lesson 4's my_cross in JupyterLab said 'my_cross(array([4.43056106, 0.11327553]),
+    ...)': numpy's repr, eight decimals. The case reads as a call with rounded tuples."""
+    monkeypatch.setenv("LESSONS_VOILA", "0")
+    a, b, c = np.array([4.43056106, 0.11327553]), np.array([4.762, -4.19164]), np.array([1, 2])
+    out = check_function(lambda a, b, c: -a[0], lambda a, b, c: a[0], [(a, b, c)], hint="")
+    assert not out.ok
+    assert "(4.431, 0.113), (4.762, -4.192), (1, 2)) gave -4.431, expected 4.431" in out.value
+    assert "array(" not in out.value
 
 
 @pytest.mark.parametrize("x, digits, sign, text", [

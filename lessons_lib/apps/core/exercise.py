@@ -302,20 +302,32 @@ def _highlighted(code: str) -> str:
     return highlight(code, PythonLexer(), formatter)
 
 
+def _value_text(value) -> str:
+    """A case's argument as a learner would write it: numbers rounded to 3 decimals, arrays
+    as tuples ("(4.431, 0.113)", not "array([4.43056106, 0.11327553])")."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return repr(value)
+    if arr.ndim == 0:
+        return f"{round(float(arr), 3):g}"
+    return "(" + ", ".join(_value_text(v) for v in arr) + ")"
+
+
 def _run_cases(fn, reference, cases, atol, name) -> list[str]:
     failures = []
     for args in cases:
+        call = f"{name}({', '.join(_value_text(a) for a in args)})"
         want = np.asarray(reference(*args), dtype=float)
         try:
             got = np.asarray(fn(*args), dtype=float)
         except Exception as exc:  # the learner's code: report, never raise
-            failures.append(f"{name}{args} raised {type(exc).__name__}: {exc}")
+            failures.append(f"{call} raised {type(exc).__name__}: {exc}")
             continue
         if got.shape != want.shape:
-            failures.append(f"{name}{args} has shape {got.shape}, expected {want.shape}")
+            failures.append(f"{call} has shape {got.shape}, expected {want.shape}")
         elif not np.allclose(got, want, atol=atol):
-            failures.append(f"{name}{args} gave {np.round(got, 3).tolist()}, "
-                            f"expected {np.round(want, 3).tolist()}")
+            failures.append(f"{call} gave {_value_text(got)}, expected {_value_text(want)}")
     return failures
 
 
