@@ -117,5 +117,25 @@ def _scaling_rows() -> list[dict]:
     return rows
 
 
+def _exercise_rows() -> list[dict]:
+    """An exercise's "Show this case" on its small copy of the map (two questions taking
+    turns, so that each press changes the case), with the copy's full draw."""
+    from lessons_lib.apps.funnel import exercises
+
+    copy = FunnelApp(compact=True)
+    copy.fig.canvas.syncing_data_url = False
+    try:
+        buttons = itertools.cycle([exercises.step_question(copy, 4).show_button,
+                                   exercises.rooms_corners_question(copy).show_button])
+
+        def show():
+            next(buttons).click()
+            full_draw(copy.fig)
+
+        return [row("exercise copy: Show this case + full draw", time_ms(show), budget=BUDGET)]
+    finally:
+        plt.close(copy.fig)
+
+
 def run() -> list[dict]:
-    return _app_rows() + _scaling_rows()
+    return _app_rows() + _exercise_rows() + _scaling_rows()
