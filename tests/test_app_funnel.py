@@ -250,7 +250,12 @@ def test_portals_numbered_big_enough_and_colours_that_mean_one_thing(app):
     v = app.view
     assert view.LABEL_SIZE * app.fig.dpi / 72 >= MIN_TEXT_PX     # >= 14 px on the page
     assert len(v.labels.get_paths()) == len(app.state.portals)
-    assert np.allclose(v.labels.get_offsets(), app.state.portals.mean(axis=1))
+    st = app.state
+    for at, (left, right) in zip(v.labels.get_offsets(), st.portals, strict=True):
+        mid = (left + right) / 2     # at the middle, unless that is by the start or the goal
+        near = min(np.hypot(*(mid - st.start)), np.hypot(*(mid - st.goal)))
+        assert np.allclose(at, mid) or (near < view.LABEL_CLEAR and abs(fn.cross(
+            left, right, at)) < 1e-9 and (at - left) @ (right - at) > 0)
     tested = mcolors.to_hex(v.tested.get_color())
     others = [v.left_ends, v.right_ends, v.left_edge, v.right_edge, v.corners, v.zigzag,
               v.shortest, v.curve, v.start_dot, v.goal_dot, v.apex]
@@ -983,14 +988,30 @@ def test_the_refused_doors_cross_leaves_its_portal_number_readable():
     st = app.state
     k = st.narrow_portal
     assert k is not None
-    mids, numbers = view.spaced_labels(st.portals)
-    label = mids[numbers.index(k)]
+    label = app.view.labels.get_offsets()[app.view.label_numbers.index(k)]
     mark = app.view.narrow_mark.get_xydata()[0]
     left, right = st.portals[k]
     assert abs(fn.cross(left, right, mark)) < 1e-9           # still on the refused portal
     to_px = app.ax.transData.transform
     gap = np.hypot(*(to_px(mark) - to_px(label)))
     assert gap > 20, gap    # the X (15 pt) and the number's box (about 13 px) do not overlap
+
+
+@pytest.mark.parametrize("preset", [p.name for p in PRESETS])
+def test_no_portal_number_hides_under_the_start_or_the_goal(preset):
+    """In 'A door narrower than the agent' the goal's square sat on the last portal's
+    number (its middle), and on an exercise's small map the apex star on the start covered
+    portal 0's, 0.6 m away. A number keeps view.LABEL_CLEAR (0.9 m) from the start and the
+    goal, moving along its portal when the middle is too close."""
+    app = FunnelApp(preset=preset)
+    v = app.view
+    shown = v.labels.get_offsets()
+    assert len(shown) == len(v.label_numbers) > 0
+    for at, k in zip(shown, v.label_numbers, strict=True):
+        for point in (app.state.start, app.state.goal):
+            assert np.hypot(*(at - point)) >= view.LABEL_CLEAR, (k, at, point)
+        left, right = app.state.portals[k]
+        assert abs(fn.cross(left, right, at)) < 1e-9       # on its own portal
 
 
 @pytest.mark.parametrize("preset", [p.name for p in PRESETS])

@@ -58,15 +58,29 @@ def label_paths(k: int) -> tuple[Path, Path]:
     return _LABEL_CACHE[k]
 
 
-def spaced_labels(portals, gap: float = 0.7) -> tuple[np.ndarray, list[int]]:
-    """Where to number the portals: at their middles, leaving out a number that would sit
-    closer than ``gap`` metres to one already placed (the eroded floor's many short portals
-    along a rounded corner would otherwise pile up)."""
+#: where along a portal its number may sit, in order of preference (0 left end, 1 right)
+_LABEL_AT = (0.5, 0.3, 0.7, 0.15, 0.85)
+#: metres a portal's number keeps from the start and the goal: the apex star (26 pt) sits on
+#: the start at step 0, and covered a number 0.6 m away on an exercise's small map
+LABEL_CLEAR = 0.9
+
+
+def spaced_labels(portals, gap: float = 0.7, avoid=(), clear: float = LABEL_CLEAR,
+                  ) -> tuple[np.ndarray, list[int]]:
+    """Where to number the portals: at their middles, or further along a portal whose
+    middle is within ``clear`` metres of a point of ``avoid`` (the start and the goal: the
+    goal's square hid the number of the door preset's last portal); leaving out a number
+    that would sit closer than ``gap`` metres to one already placed (the eroded floor's
+    many short portals along a rounded corner would otherwise pile up)."""
     placed: list[np.ndarray] = []
     numbers: list[int] = []
-    for k, mid in enumerate(np.asarray(portals, dtype=float).reshape(-1, 2, 2).mean(axis=1)):
-        if all(np.hypot(*(mid - q)) >= gap for q in placed):
-            placed.append(mid)
+    keep_off = np.asarray(avoid, dtype=float).reshape(-1, 2)
+    for k, (left, right) in enumerate(np.asarray(portals, dtype=float).reshape(-1, 2, 2)):
+        spots = [left + t * (right - left) for t in _LABEL_AT]
+        at = next((q for q in spots
+                   if np.all(np.hypot(*(keep_off - q).T) >= clear)), spots[0])
+        if all(np.hypot(*(at - q)) >= gap for q in placed):
+            placed.append(at)
             numbers.append(k)
     return np.asarray(placed).reshape(-1, 2), numbers
 
@@ -92,6 +106,7 @@ class FunnelView:
             self.ax = ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
         self.fig = fig
         self._route_for = None   # (state, show_zigzag, show_shortest) the route shows
+        self.label_numbers: list[int] = []
         lo, hi = mesh.bounds
         ax.set_xlim(lo[0] - 0.2, hi[0] + 0.2)
         ax.set_ylim(lo[1] - 0.2, hi[1] + 0.2)
@@ -185,7 +200,8 @@ class FunnelView:
         self.portal_lines.set_segments(list(portals))
         self.left_ends.set_data(*_xy(portals[:, 0] if len(portals) else []))
         self.right_ends.set_data(*_xy(portals[:, 1] if len(portals) else []))
-        mids, numbers = spaced_labels(portals)
+        mids, numbers = spaced_labels(portals, avoid=(state.start, state.goal))
+        self.label_numbers = numbers      # which portal each shown number belongs to
         pairs = [label_paths(k) for k in numbers]
         self.labels.set_paths([gl for gl, _b in pairs])
         self.labels.set_offsets(mids)
