@@ -75,10 +75,15 @@ def spaced_labels(portals, gap: float = 0.7, avoid=(), clear: float = LABEL_CLEA
     placed: list[np.ndarray] = []
     numbers: list[int] = []
     keep_off = np.asarray(avoid, dtype=float).reshape(-1, 2)
-    for k, (left, right) in enumerate(np.asarray(portals, dtype=float).reshape(-1, 2, 2)):
-        spots = [left + t * (right - left) for t in _LABEL_AT]
-        at = next((q for q in spots
-                   if np.all(np.hypot(*(keep_off - q).T) >= clear)), spots[0])
+    ends = np.asarray(portals, dtype=float).reshape(-1, 2, 2)
+    t = np.asarray(_LABEL_AT)[None, :, None]
+    spots = ends[:, None, 0] + t * (ends[:, None, 1] - ends[:, None, 0])   # portal, spot, xy
+    # all portals' spots against the points to keep off at once (a loop per portal cost
+    # ~0.4 ms on the eroded floor's 26 portals, on every radius change)
+    far = (np.linalg.norm(spots[:, :, None] - keep_off[None, None], axis=-1)
+           >= clear).all(axis=2)
+    first = np.where(far.any(axis=1), far.argmax(axis=1), 0)
+    for k, at in enumerate(spots[np.arange(len(spots)), first]):
         if all(np.hypot(*(at - q)) >= gap for q in placed):
             placed.append(at)
             numbers.append(k)
