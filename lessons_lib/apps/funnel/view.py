@@ -280,6 +280,14 @@ class FunnelView:
                  self.right_ghost, self.cross_ray, self.cross_end, self.corners, self.apex)
         for line in lines:
             line.set_data([], [])
+        try:
+            self._draw_beat(state, b)
+        finally:
+            # an empty line still costs a draw each frame (~0.1 ms each): hide it instead
+            for line in lines:
+                line.set_visible(len(line.get_xdata()) > 0)
+
+    def _draw_beat(self, state, b: int | None) -> None:
         if not state.beats or b is None:
             self.wedge.set_visible(False)
             return
