@@ -103,12 +103,18 @@ def _wait_fitted(page, count: int, present: bool = False, timeout: float = 60.0)
     last, since = None, time.monotonic()
     while time.monotonic() < deadline:
         infos = [_app_info(page, i) for i in range(count)]
-        ready = all(info["probe"] and info["present"] == present
-                    and info["probe"].endswith(" 1" if present else " 0")
-                    and info["room"] == info["probe"]
-                    and all(abs(a - int(b)) <= 1 for a, b in zip(
-                        info["canvas"][2:4], info["size"].split(), strict=True))
-                    for info in infos)
+        fitted = [bool(info["probe"] and info["present"] == present
+                       and info["probe"].endswith(" 1" if present else " 0")
+                       and info["room"] == info["probe"]
+                       and all(abs(a - int(b)) <= 1 for a, b in zip(
+                           info["canvas"][2:4], info["size"].split(), strict=True)))
+                  for info in infos]
+        ready = all(fitted)
+        for i, info in enumerate(infos):
+            if not fitted[i] and info["canvas"][2] == 0:
+                # JupyterLab renders a figure far below the fold only once it is scrolled
+                # to (the lesson 4 notebook's last copy sat 3,800 px down with a 0x0 canvas)
+                page.locator(".lesson-app").nth(i).scroll_into_view_if_needed()
         sizes = [tuple(info["canvas"][2:]) for info in infos]
         if sizes != last:
             last, since = sizes, time.monotonic()
