@@ -36,7 +36,7 @@ import numpy as np
 from . import rotations as rot
 from . import validate as check
 
-__all__ = ["BODY_AXES", "BodyTurn", "body_turn", "ring_rates"]
+__all__ = ["BODY_AXES", "BodyTurn", "aim_nose", "body_turn", "ring_rates"]
 
 #: The aircraft's own axes, in its body frame: about the nose is a roll-like turn, about
 #: the wing a pitch-like one, about the top (fin) a yaw-like one.
@@ -164,3 +164,52 @@ def body_turn(yaw, pitch, roll, axis, angle, order: str = "YXZ") -> BodyTurn:
     new = np.where(np.abs(new) < 1e-12, 0.0, new) + 0.0
     return BodyTurn(angles=tuple(float(v) for v in _ypr(order, new)),
                     rates=ring_rates(yaw, pitch, roll, a, order), locked=locked)
+
+
+# -- aiming the nose (lesson 2's drag of a keyframe on the sphere) -----------------------------
+#: Within this many degrees of the lock (middle ring at +-90) the outer ring's angle is kept:
+#: there every value of it points the nose the same way.
+AIM_LOCK_DEG = 1e-6
+
+
+def aim_nose(angles, direction, order: str = "YXZ") -> tuple[float, float, float]:
+    """The (yaw, pitch, roll) in degrees of a keyframe whose nose points along ``direction``
+    (a 3-vector, any length but zero), starting from ``angles``: what a drag of the
+    keyframe's nose marker on the sphere sets.
+
+    When the roll ring is the inner or the outer one (orders YXZ, XYZ, ZXY, ZYX) the roll is
+    kept and yaw and pitch are solved. At the lock (the middle ring at +-90) the nose points
+    along the outer ring's axis whatever the outer angle: that angle is kept, so a drag
+    through the pole does not spin the slider. With the roll ring in the middle (XZY, YZX)
+    a fixed roll cannot reach every direction: the keyframe is turned the shortest way onto
+    the new direction and all three angles follow.
+    """
+    order = rot.check_order(order)
+    yaw, pitch, roll = (float(a) for a in check.array(
+        angles, "angles", (3,), what="3 numbers (yaw, pitch, roll in degrees)"))
+    d = check.array(direction, "direction", (3,), what="3 numbers (a finite 3-vector)")
+    size = float(np.linalg.norm(d))
+    if not size > 0:
+        raise ValueError("the zero vector has no direction: give where the nose should point")
+    d = d / size
+    if order[1] == "Z":                                   # roll in the middle
+        R = rot.euler_to_matrix(yaw, pitch, roll, order=order)
+        turned = rot.turn_onto(R @ BODY_AXES["nose"], d) @ R
+        return rot.matrix_to_euler(turned, order=order)
+    if order[0] == "Z":                                   # roll outside: undo it first
+        d = rot.axis_rotation("z", roll).T @ d
+        aim_order = order[1:] + "Z"
+    else:
+        aim_order = order
+    # the two other rings, as they are, turned the shortest way onto d; the roll ring is
+    # innermost in aim_order and does not move the nose
+    two = rot.euler_to_matrix(yaw, pitch, 0.0, order=aim_order)
+    turned = rot.turn_onto(two @ BODY_AXES["nose"], d) @ two
+    new_yaw, new_pitch, _ = rot.matrix_to_euler(turned, order=aim_order)
+    middle = {"X": new_pitch, "Y": new_yaw}[aim_order[1]]
+    if abs(abs(middle) - 90.0) < AIM_LOCK_DEG:           # locked: keep the outer angle
+        if aim_order[0] == "Y":
+            new_yaw = yaw
+        else:
+            new_pitch = pitch
+    return new_yaw, new_pitch, roll

@@ -52,6 +52,7 @@ __all__ = [
     "lock_angle",
     "angle_between",
     "axis_angle_matrix",
+    "turn_onto",
     "as_unit_quaternion",
     "UNIT_TOLERANCE",
 ]
@@ -507,3 +508,24 @@ def axis_angle_matrix(axis, angle_deg) -> np.ndarray:
     K = np.array([[0, -z, y], [z, 0, -x], [-y, x, 0]])
     s, c = np.sin(t)[..., None, None], np.cos(t)[..., None, None]
     return np.eye(3) + s * K + (1 - c) * (K @ K)
+
+
+def turn_onto(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The smallest rotation (a 3x3 matrix) taking unit vector ``u`` onto unit vector ``v``;
+    for opposite vectors, a half turn about an axis square to ``u``. Any length but zero is
+    taken as its direction."""
+    u, v = (check.array(x, name, (3,), what="3 numbers (a finite 3-vector)")
+            for x, name in ((u, "u"), (v, "v")))
+    sizes = [float(np.linalg.norm(x)) for x in (u, v)]
+    if not min(sizes) > 0:
+        raise ValueError("turn_onto: the zero vector has no direction")
+    u, v = u / sizes[0], v / sizes[1]
+    axis = np.cross(u, v)
+    sin, cos = float(np.linalg.norm(axis)), float(np.clip(u @ v, -1.0, 1.0))
+    if sin < 1e-12:
+        if cos > 0:
+            return np.eye(3)
+        axis = np.cross(u, [1.0, 0.0, 0.0])              # opposite: any axis across u
+        if np.linalg.norm(axis) < 1e-6:
+            axis = np.cross(u, [0.0, 1.0, 0.0])
+    return axis_angle_matrix(axis, np.degrees(np.arctan2(sin, cos)))

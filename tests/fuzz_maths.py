@@ -277,6 +277,9 @@ body_axis = st.one_of(st.sampled_from(["nose", "wing", "top", "tail"]), point3)
 S["flight.body_turn"] = (flight.body_turn, [angle, angle, angle, body_axis, angle],
                          {"order": orders})
 S["flight.ring_rates"] = (flight.ring_rates, [angle, angle, angle, body_axis], {"order": orders})
+S["flight.aim_nose"] = (flight.aim_nose, [st.tuples(angle, angle, angle), point3],
+                       {"order": orders})
+S["rotations.turn_onto"] = (R.turn_onto, [point3, point3], {})
 S["rotations.as_unit_quaternion"] = (R.as_unit_quaternion, [unit_quaternions()],
                                      {"single": flags})
 I = interpolation

@@ -18,7 +18,6 @@ from lessons_lib.apps.interpolation import METHODS, NOSE, InterpolationApp
 from lessons_lib.apps.interpolation.model import (
     ARTICLE_TRIPLE,
     GHOSTS,
-    aim_keyframe,
     article_numbers,
     compute,
     describe,
@@ -26,6 +25,7 @@ from lessons_lib.apps.interpolation.model import (
 )
 from lessons_lib.apps.interpolation.model import PRESETS as MODEL_PRESETS
 from lessons_lib.apps.interpolation.view import FACE_POINTS, FIG_SIZE, STYLES, plane_display
+from lessons_lib.flight import aim_nose
 from lessons_lib.interpolation import angular_speed, euler_lerp, nlerp, slerp
 from lessons_lib.rotations import euler_to_matrix, euler_to_quaternion
 
@@ -758,7 +758,7 @@ def test_aim_keyframe_points_the_nose_and_keeps_the_roll_where_it_can(order):
     for _ in range(200):
         angles = rng.uniform([-180, -89, -180], [180, 89, 180])
         d = rng.normal(size=3)
-        yaw, pitch, roll = aim_keyframe(angles, 3.0 * d, order=order)
+        yaw, pitch, roll = aim_nose(angles, 3.0 * d, order=order)
         by_axis = {"Y": yaw, "X": pitch, "Z": roll}
         r = Rotation.from_euler(order, [by_axis[a] for a in order], degrees=True)
         nose = r.apply([0.0, 0.0, 1.0])
@@ -769,13 +769,13 @@ def test_aim_keyframe_points_the_nose_and_keeps_the_roll_where_it_can(order):
 
 def test_aim_keyframe_at_the_pole_keeps_yaw_and_refuses_no_direction():
     # pitch +90 points the nose straight down (-Y), -90 straight up, whatever the yaw
-    assert aim_keyframe((30, 10, 20), (0, -1, 0)) == (30, pytest.approx(90), 20)
-    assert aim_keyframe((-70, 10, 20), (0, 5, 0)) == (-70, pytest.approx(-90), 20)
+    assert aim_nose((30, 10, 20), (0, -1, 0)) == (30, pytest.approx(90), 20)
+    assert aim_nose((-70, 10, 20), (0, 5, 0)) == (-70, pytest.approx(-90), 20)
     for bad in ((0, 0, 0), (np.nan, 0, 1), (0, 1), "up"):
         with pytest.raises(ValueError):
-            aim_keyframe((0, 0, 0), bad)
+            aim_nose((0, 0, 0), bad)
     with pytest.raises(ValueError):
-        aim_keyframe((0, np.inf, 0), (0, 0, 1))
+        aim_nose((0, np.inf, 0), (0, 0, 1))
 
 
 def _mouse_at(app, name, xdata, ydata, buttons=None):

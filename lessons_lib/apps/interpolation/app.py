@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ... import flight
 from ...rotations import check_order
 from ..core import DragHandler, Frame, LessonApp, Params, Preset, Slider, Toggle
 from .model import (
     ANGLE_NAMES,
     METHODS,
     BlendState,
-    aim_keyframe,
     compute,
     describe,
 )
@@ -143,13 +143,13 @@ class InterpolationApp(LessonApp):
     def aim(self, which: str, direction) -> None:
         """Point keyframe ``which`` ("start" or "end")'s nose along ``direction`` (a world
         3-vector): yaw and pitch are solved and set on their sliders, on whole degrees, in
-        one update; roll is kept (:func:`.model.aim_keyframe`; with the roll ring in the
+        one update; roll is kept (:func:`lessons_lib.flight.aim_nose`; with the roll ring in the
         middle of ``order`` it moves too). An angle the slider cannot hold is clamped."""
         if which not in ("start", "end"):
             raise ValueError(f"aim which keyframe? 'start' or 'end', not {which!r}")
         i = 0 if which == "start" else 1
         names = [f"{k}{i}" for k in ANGLE_NAMES]
-        angles = aim_keyframe([getattr(self, n).value for n in names], direction,
+        angles = flight.aim_nose([getattr(self, n).value for n in names], direction,
                               order=self.order)
         self.set(**{n: int(self.on_grid(n, a)) for n, a in zip(names, angles, strict=True)})
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import quaternion
 
-from ... import validate as check
 from ...interpolation import (
     angle_between,
     angular_speed,
@@ -26,12 +25,8 @@ from ...interpolation import (
     total_angle,
 )
 from ...rotations import (
-    axis_angle_matrix,
-    axis_rotation,
     check_order,
-    euler_to_matrix,
     euler_to_quaternion,
-    matrix_to_euler,
     quaternion_to_euler,
 )
 from ..core.text import fmt_number
@@ -354,67 +349,6 @@ def compute(e0, e1, order: str = "YXZ", long_way: bool = False,
         profiles={m: SpeedProfile.measure(speeds[m], ts) for m in METHODS},
         path_gap=gaps, axis=axis, nose_tilt=tilt,
         plane=_plane(a, tb, paths, ts), wrap_changes=_wrap_changes(e0, e1))
-
-
-# -- aiming a keyframe's nose (the drag on the sphere) ------------------------------------------
-#: Within this many degrees of the lock (middle ring at +-90) the outer ring's angle is kept:
-#: there every value of it points the nose the same way.
-AIM_LOCK_DEG = 1e-6
-
-
-def _turn_onto(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """The smallest rotation taking unit vector ``u`` onto unit vector ``v``."""
-    axis = np.cross(u, v)
-    sin, cos = float(np.linalg.norm(axis)), float(np.clip(u @ v, -1.0, 1.0))
-    if sin < 1e-12:
-        if cos > 0:
-            return np.eye(3)
-        axis = np.cross(u, [1.0, 0.0, 0.0])              # opposite: any axis across u
-        if np.linalg.norm(axis) < 1e-6:
-            axis = np.cross(u, [0.0, 1.0, 0.0])
-    return axis_angle_matrix(axis, np.degrees(np.arctan2(sin, cos)))
-
-
-def aim_keyframe(angles, direction, order: str = "YXZ") -> tuple[float, float, float]:
-    """The (yaw, pitch, roll) in degrees of a keyframe whose nose points along ``direction``
-    (a 3-vector, any length but zero), starting from ``angles``: what a drag of the
-    keyframe's nose marker on the sphere sets.
-
-    When the roll ring is the inner or the outer one (orders YXZ, XYZ, ZXY, ZYX) the roll is
-    kept and yaw and pitch are solved. At the lock (the middle ring at +-90) the nose points
-    along the outer ring's axis whatever the outer angle: that angle is kept, so a drag
-    through the pole does not spin the slider. With the roll ring in the middle (XZY, YZX)
-    a fixed roll cannot reach every direction: the keyframe is turned the shortest way onto
-    the new direction and all three angles follow.
-    """
-    order = check_order(order)
-    yaw, pitch, roll = (float(check.real(a, name)) for a, name in
-                        zip(angles, ANGLE_NAMES, strict=True))
-    d = check.array(direction, "direction", (3,), what="3 numbers (a finite 3-vector)")
-    size = float(np.linalg.norm(d))
-    if not size > 0:
-        raise ValueError("the zero vector has no direction: give where the nose should point")
-    d = d / size
-    if order[1] == "Z":                                   # roll in the middle
-        R = euler_to_matrix(yaw, pitch, roll, order=order)
-        turned = _turn_onto(R @ NOSE, d) @ R
-        return matrix_to_euler(turned, order=order)
-    if order[0] == "Z":                                   # roll outside: undo it first
-        d = axis_rotation("z", roll).T @ d
-        aim_order = order[1:] + "Z"
-    else:
-        aim_order = order
-    # the two other rings, as they are, turned the shortest way onto d; the roll ring is
-    # innermost in aim_order and does not move the nose
-    two = euler_to_matrix(yaw, pitch, 0.0, order=aim_order)
-    new_yaw, new_pitch, _ = matrix_to_euler(_turn_onto(two @ NOSE, d) @ two, order=aim_order)
-    middle = {"X": new_pitch, "Y": new_yaw}[aim_order[1]]
-    if abs(abs(middle) - 90.0) < AIM_LOCK_DEG:           # locked: keep the outer angle
-        if aim_order[0] == "Y":
-            new_yaw = yaw
-        else:
-            new_pitch = pitch
-    return new_yaw, new_pitch, roll
 
 
 # -- presets and what they show ------------------------------------------------------------------
