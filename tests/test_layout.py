@@ -154,3 +154,23 @@ def test_presenter_mode_draws_larger_hides_more_controls_and_comes_back():
 def test_present_takes_only_true_or_false(bad):
     with pytest.raises(ValueError, match="True or False"):
         lessons_lib.present(bad)
+
+
+def test_lesson_3s_lower_plot_keeps_its_tick_labels_inside_the_figure_in_presenter_mode():
+    """Presenter mode draws larger text: the lower plot's left margin grows with it (kept at
+    the normal size, it cut "+1 right" off at the figure's left edge at 1920x1080)."""
+    from lessons_lib.apps.steering import SteeringApp
+
+    app = SteeringApp()
+    try:
+        for presenting in (False, True):
+            app.present(presenting)
+            app.fit(1900, 1000)
+            renderer = app.fig.canvas.get_renderer()
+            app.fig.canvas.draw()
+            for label in app.scene.ax_terms.get_yticklabels():
+                box = label.get_window_extent(renderer)
+                assert box.x0 >= 0, (presenting, label.get_text(), box.x0)
+    finally:
+        app.present(False)
+        plt.close(app.fig)

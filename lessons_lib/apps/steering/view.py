@@ -65,12 +65,16 @@ class SteeringView:
     def fit_margins(self, width: float, height: float) -> None:
         """Place the lower plots for a figure ``width`` x ``height`` CSS px, with the
         same margins in px for their tick labels (fractions would cut "+1 right" off in
-        a narrow column)."""
-        left, right = self.LEFT_PX / width, 1.0 - self.RIGHT_PX / width
+        a narrow column). The margins were set for text drawn at 100 dpi and grow with it:
+        kept at that size, "+1 right" lost its first pixels at FIGURE_DPI and its "+" in
+        presenter mode (PRESENT_DPI)."""
+        ratio = getattr(self.fig.canvas, "device_pixel_ratio", 1.0) or 1.0
+        scale = max(1.0, self.fig.dpi / ratio / 100.0)
+        left, right = scale * self.LEFT_PX / width, 1.0 - scale * self.RIGHT_PX / width
         for name, (x0, x1) in (("ax_terms", (left, right)), ("ax_phase", (left, right)),
                                ("ax_rms", (left, 0.47)), ("ax_max", (0.575, right))):
             ax = getattr(self, name)
-            ax.set_position((x0, self.BOTTOM_PX[name] / height, x1 - x0,
+            ax.set_position((x0, scale * self.BOTTOM_PX[name] / height, x1 - x0,
                              ax.get_position().height))
 
     def __init__(self) -> None:
