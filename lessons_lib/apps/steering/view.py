@@ -61,28 +61,36 @@ class SteeringView:
     LEFT_PX, RIGHT_PX = 0.085 * WIDTH * 100, 0.04 * WIDTH * 100
     BOTTOM_PX = {"ax_terms": 0.075 * HEIGHT * 100, "ax_rms": 0.075 * HEIGHT * 100,
                  "ax_max": 0.075 * HEIGHT * 100, "ax_phase": 0.1 * HEIGHT * 100}
+    #: Their heights (figure fractions) where there is room, the bottom of the views above
+    #: them, and the px kept clear under those views for the top tick label ("+1 right").
+    HEIGHTS = {"ax_terms": 0.27, "ax_rms": 0.27, "ax_max": 0.27, "ax_phase": 0.245}
+    VIEWS_BOTTOM, GAP_PX = 0.405, 16.0
 
     def fit_margins(self, width: float, height: float) -> None:
         """Place the lower plots for a figure ``width`` x ``height`` CSS px, with the
         same margins in px for their tick labels (fractions would cut "+1 right" off in
         a narrow column). The margins were set for text drawn at 100 dpi and grow with it:
         kept at that size, "+1 right" lost its first pixels at FIGURE_DPI and its "+" in
-        presenter mode (PRESENT_DPI)."""
+        presenter mode (PRESENT_DPI). A plot pushed up by its grown bottom margin gets
+        shorter rather than reach into the views above it: at 853x480 it overlapped them by
+        5 px, which also made every change of lesson 3 a full render (the painter redraws
+        one axes alone only when it overlaps no other)."""
         ratio = getattr(self.fig.canvas, "device_pixel_ratio", 1.0) or 1.0
         scale = max(1.0, self.fig.dpi / ratio / 100.0)
         left, right = scale * self.LEFT_PX / width, 1.0 - scale * self.RIGHT_PX / width
+        top = self.VIEWS_BOTTOM - scale * self.GAP_PX / height
         for name, (x0, x1) in (("ax_terms", (left, right)), ("ax_phase", (left, right)),
                                ("ax_rms", (left, 0.47)), ("ax_max", (0.575, right))):
-            ax = getattr(self, name)
-            ax.set_position((x0, scale * self.BOTTOM_PX[name] / height, x1 - x0,
-                             ax.get_position().height))
+            bottom = scale * self.BOTTOM_PX[name] / height
+            getattr(self, name).set_position(
+                (x0, bottom, x1 - x0, min(self.HEIGHTS[name], top - bottom)))
 
     def __init__(self) -> None:
         self.fig = make_figure(WIDTH, HEIGHT)
         fig = self.fig
         with rc_context():
-            self.ax_map = fig.add_axes((0.005, 0.405, 0.565, 0.59))
-            self.ax_close = fig.add_axes((0.58, 0.405, 0.415, 0.59))
+            self.ax_map = fig.add_axes((0.005, self.VIEWS_BOTTOM, 0.565, 0.59))
+            self.ax_close = fig.add_axes((0.58, self.VIEWS_BOTTOM, 0.415, 0.59))
             self.ax_slope = fig.add_axes((0.56, 0.39, 0.44, 0.62), projection="3d")
             self.ax_terms = fig.add_axes((0.085, 0.075, 0.875, 0.27))
             self.ax_rms = fig.add_axes((0.085, 0.075, 0.385, 0.27))
