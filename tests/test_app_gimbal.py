@@ -669,3 +669,27 @@ def test_at_the_lock_the_panel_says_which_split_was_taken(app):
     assert np.isinf(locked.rates[0])
     text = gimbal_panel.flight(app.state, locked)
     assert "lost direction" in text and "must jump" in text and "inf" not in text
+
+
+#: The rooms of issue 29 (CSS px an app is given): 1280x720, 853x480 (150 % zoom),
+#: JupyterLab's column, 1366x768, 1920x1080.
+ROOMS = {"1280x720": (1240, 720), "853x480": (833, 480), "lab": (800, 640),
+         "1366x768": (1326, 768), "1920x1080": (1880, 1080)}
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "present"])
+@pytest.mark.parametrize("room", sorted(ROOMS))
+def test_no_figure_text_collides_or_is_cut_in_each_room(app, room, present):
+    """Presenter mode at 853x480 drew the figure 310 px wide under the 20 px controls, and
+    the world axes' 'X' sat on 'Y up' and on 'Z'. Every standard view, free and locked."""
+    from lessons_lib.apps.core.figure import text_collisions
+    from lessons_lib.apps.gimbal.view import VIEWS
+
+    app.present(present)
+    app.fit(*ROOMS[room])
+    for locked in (False, True):
+        if locked:
+            app.lock_it()
+        for name in VIEWS:
+            app.set_view(name)
+            assert text_collisions(app.fig) == [], (name, locked, app.fitted)

@@ -20,6 +20,7 @@ from lessons_lib.apps.core.layout import (
     GAP_PX,
     HEIGHT_SHARE_BESIDE,
     HEIGHT_SHARE_UNDER,
+    PRESENT_ZOOM,
     SIDE_PX,
     SLACK_PX,
     figure_box,
@@ -52,6 +53,21 @@ def test_the_figure_is_never_taller_than_the_window_allows():
     assert beside and h <= HEIGHT_SHARE_BESIDE * 720 + 1
     w, h, beside = figure_box(823, 480, (820, 470))
     assert not beside and h <= HEIGHT_SHARE_UNDER * 480 + 1
+
+
+def test_in_presenter_mode_the_figure_under_the_controls_takes_the_window_less_a_row():
+    """853x480 (150 % zoom) in presenter mode: the 20 px controls do not fit beside lesson
+    1's figure, and under them it was held to 62 % of the window: 310 px wide in an 823 px
+    row, smaller than without presenter mode (450 px), its 20 px labels on top of each
+    other. Now it takes the window's height less about one zoomed control row (49 px)."""
+    natural = (480, 460)
+    normal_w, _, _ = figure_box(823, 480, natural)
+    w, h, beside = figure_box(823, 480, natural, SIDE_PX * PRESENT_ZOOM, present=True)
+    assert not beside and 0.8 * 480 <= h <= 480 - 49
+    assert w >= 0.9 * normal_w
+    # beside the controls, and out of presenter mode, nothing changes
+    assert figure_box(1250, 720, natural, present=True) == figure_box(1250, 720, natural)
+    assert figure_box(823, 480, (820, 470), present=False)[1] <= HEIGHT_SHARE_UNDER * 480 + 1
 
 
 @pytest.mark.parametrize("room, height", [(100, 100), (20_000, 20_000), (1, 1)])

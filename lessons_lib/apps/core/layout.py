@@ -58,6 +58,11 @@ BESIDE_SHARE = 0.75
 #: page's own margins), and under them (so that the control under it shows as well).
 HEIGHT_SHARE_BESIDE = 0.9
 HEIGHT_SHARE_UNDER = 0.62
+#: Under the controls in presenter mode: the figure is what the room looks at, so it takes
+#: the window's height less about one zoomed control row (49 px at 480 px), not 62 % of it
+#: (at 853x480, 150 % zoom, that drew lesson 1's figure 310 px wide, smaller than without
+#: presenter mode, its 20 px labels on top of each other).
+HEIGHT_SHARE_PRESENT_UNDER = 0.85
 #: The controls column's zoom in presenter mode: its 14 px text becomes 20 px.
 PRESENT_ZOOM = PRESENT_TEXT_PX / MIN_TEXT_PX
 
@@ -140,14 +145,16 @@ def parse_fit(text: str) -> tuple[int, int, bool]:
 
 
 def figure_box(room: float, view_height: float, natural: tuple[float, float],
-               side: float = SIDE_PX, gap: float = GAP_PX) -> tuple[int, int, bool]:
+               side: float = SIDE_PX, gap: float = GAP_PX,
+               present: bool = False) -> tuple[int, int, bool]:
     """The figure's (width, height) in CSS px and whether it sits beside the controls, for
     an app given ``room`` px of width in a window ``view_height`` px tall, with a figure
     whose natural size is ``natural`` and a controls column ``side`` px wide (0: none).
 
     Beside when the figure keeps :data:`BESIDE_SHARE` of its natural width there; else
-    under, at the full width (less the gap). Its aspect is kept; its height is held to the window's
-    share; the result lies within FIGURE_MIN_PX .. FIGURE_MAX_PX (a window too small for
+    under, at the full width (less the gap). Its aspect is kept; its height is held to the
+    window's share (under the controls a larger one when ``present``: presenter mode); the
+    result lies within FIGURE_MIN_PX .. FIGURE_MAX_PX (a window too small for
     the least figure gets the least figure)."""
     for name, value in (("room", room), ("view_height", view_height), ("side", side),
                         ("gap", gap), ("natural width", natural[0]),
@@ -162,7 +169,8 @@ def figure_box(room: float, view_height: float, natural: tuple[float, float],
     beside_room = room - side - gap - SLACK_PX
     beside = not side or beside_room >= BESIDE_SHARE * min(natural[0], room)
     width = beside_room if beside and side else room - gap
-    share = HEIGHT_SHARE_BESIDE if beside or not side else HEIGHT_SHARE_UNDER
+    share = (HEIGHT_SHARE_BESIDE if beside or not side
+             else HEIGHT_SHARE_PRESENT_UNDER if present else HEIGHT_SHARE_UNDER)
     width = min(width, share * view_height / aspect)
     width = min(FIGURE_MAX_PX, FIGURE_MAX_PX / aspect, max(width, FIGURE_MIN_PX,
                                                            FIGURE_MIN_PX / aspect))
@@ -280,7 +288,7 @@ class FitLayout:
         self._room = (int(width), int(height))
         presenting = self.presenting
         side = self._side_px * (PRESENT_ZOOM if presenting else 1.0)
-        fw, fh, beside = figure_box(width, height, self._natural, side)
+        fw, fh, beside = figure_box(width, height, self._natural, side, present=presenting)
         if presenting:
             self.app_root.add_class("lesson-present")
         else:
