@@ -44,6 +44,17 @@ VIEWS = {"3/4": (28.0, -32.0), "back": (10.0, 180.0), "side": (0.0, 90.0),
 #: Length of the motion arrows at the nose (world units; the outer ring has radius 1).
 ARROW = 0.45
 
+#: The world axes' corner (figure fractions), and its least side in heights of its labels'
+#: text: in a small figure with presenter mode's 20 px text (853x480 px at 150 % zoom, a
+#: window's bars taking some of it) the corner shrank to 69 px, and 'X' sat on 'Y up' and
+#: on 'Z'.
+GIZMO_BOX = (0.01, 0.01, 0.2, 0.24)
+GIZMO_MIN_LINES = 4.5
+#: A ring label's score off for each label (or world-axes label) its box would touch:
+#: above a place outside the figure (1e4) and several marks near it (2e3 each), as at 5e3
+#: a small figure at the lock put 'yaw 35°' on 'pitch −90°' rather than near three marks.
+CLASH_PENALTY = 2e4
+
 _BASIS = np.eye(3)
 _LABEL_CANDIDATES = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
 
@@ -187,11 +198,13 @@ class GimbalView:
         self.fig = fig
         with rc_context():
             self.ax = ax = fig.add_axes((0.0, 0.0, 1.0, 1.0), projection="3d")
-            self.gizmo_ax = fig.add_axes((0.01, 0.01, 0.2, 0.24))
+            self.gizmo_ax = fig.add_axes(GIZMO_BOX)
         self._state = None
         self._target = None
         self._camera = None
-        self._sizes: dict[str, tuple[float, float]] = {}
+        self._fitted_to = None           # the figure's (width, height, dpi) the corner fits
+        self._gizmo_boxes: list[tuple[float, float, float, float]] = []   # its labels, px
+        self._sizes: dict[tuple[str, float], tuple[float, float]] = {}
         ax.set_axis_off()
         lim = 1.02
         ax.set_xlim(-lim, lim)
@@ -322,6 +335,19 @@ class GimbalView:
         self.draw(self._state, self._target)
         return True
 
+    def _fit_gizmo(self) -> None:
+        """Size the world axes' corner for the figure as it is now: its share of the
+        figure (:data:`GIZMO_BOX`), but never under :data:`GIZMO_MIN_LINES` heights of its
+        labels' text; and place its axes again (their length follows the picture's)."""
+        fig = self.fig
+        width, height = fig.bbox.width, fig.bbox.height
+        self._fitted_to = (width, height, fig.dpi)
+        least = GIZMO_MIN_LINES * self.gizmo_labels[0].get_size() * fig.dpi / 72.0
+        x0, y0, w, h = GIZMO_BOX
+        self.gizmo_ax.set_position((x0, y0, min(0.5, max(w, least / width)),
+                                    min(0.5, max(h, least / height))))
+        self._camera = None
+
     def _place_gizmo(self, M: np.ndarray) -> None:
         self._camera = self.camera()
         centre = self._screen(np.zeros(3), M)[0]
@@ -332,17 +358,20 @@ class GimbalView:
             self.gizmo_lines[k].set_data([0, ends[k][0]], [0, ends[k][1]])
         for k, xy in enumerate(gizmo_label_positions(ends)):
             self.gizmo_labels[k].set_position(tuple(xy))
+        # the labels' boxes in px (centre, size), which the ring labels keep clear of
+        self._gizmo_boxes = [((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0)
+                             for x0, y0, x1, y1 in self.gizmo_boxes()]
 
     def _label_sizes(self) -> list[tuple[float, float]]:
         """Pixel width and height of each ring label's box (text and padding)."""
         sizes = []
         for t in self.ring_labels:
-            text = t.get_text()
-            size = self._sizes.get(text)
+            key = (t.get_text(), self.fig.dpi)   # presenter mode draws at another dpi
+            size = self._sizes.get(key)
             if size is None:
                 # its size is right even before it is placed (the position is not)
                 box = t.get_window_extent(self.fig.canvas.get_renderer())
-                size = self._sizes[text] = (box.width + 8.0, box.height + 6.0)
+                size = self._sizes[key] = (box.width + 8.0, box.height + 6.0)
             sizes.append(size)
         return sizes
 
@@ -374,6 +403,7 @@ class GimbalView:
         gizmo = self.gizmo_ax.get_position()
         gx1, gy1 = gizmo.x1 * width, gizmo.y1 * height
         placed: list[tuple[float, float, float, float]] = []
+        obstacles = self._gizmo_boxes
         for n, (w, h) in enumerate(sizes):
             pix = pix_all[n * n_c:(n + 1) * n_c]
             x, y = pix[:, 0], pix[:, 1]
@@ -386,9 +416,9 @@ class GimbalView:
             near = ((np.abs(x[:, None] - marks[:, 0]) < w / 2 + 12)
                     & (np.abs(y[:, None] - marks[:, 1]) < h / 2 + 12))
             score = score - 2e3 * near.sum(axis=1)
-            for px, py, pw, ph in placed:
+            for px, py, pw, ph in placed + obstacles:
                 clash = (np.abs(x - px) < (w + pw) / 2 + 2) & (np.abs(y - py) < (h + ph) / 2 + 2)
-                score = np.where(clash, score - 5e3, score)
+                score = np.where(clash, score - CLASH_PENALTY, score)
             best = int(np.argmax(score))
             placed.append((x[best], y[best], w, h))
             self.ring_labels[n].set_position(tuple(xy[n * n_c + best]))
@@ -433,6 +463,8 @@ class GimbalView:
 
     def draw(self, state, target_matrix: np.ndarray | None = None) -> None:
         pts = self._points(state, target_matrix)
+        if self._fitted_to != (self.fig.bbox.width, self.fig.bbox.height, self.fig.dpi):
+            self._fit_gizmo()
         M = self.ax.get_proj()
         if self.camera() != self._camera:
             self._place_gizmo(M)
