@@ -638,3 +638,23 @@ def test_a_preset_and_controls_at_construction():
     assert app.preset.value == "tall sine"     # squared is not part of that preset
     with pytest.raises(ValueError, match="unknown preset 'tall'; choose one of tall sine"):
         WaveApp("tall")
+
+
+def test_text_collisions_reads_a_3d_text_where_the_view_draws_it():
+    """A text in a 3D axes reports its box at its x and y read as 2D data: lesson 3's slope
+    labels (near x = 60 m) seemed far outside the figure, and two labels drawn on one spot
+    were not seen to overlap. Both are read where the projection puts them."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from lessons_lib.apps.core.figure import text_collisions
+
+    fig = Figure(figsize=(4, 3), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.1, 0.1, 0.8, 0.8), projection="3d")
+    ax.set(xlim=(58, 62), ylim=(58, 62), zlim=(0, 4))
+    ax.set_axis_off()
+    ax.text(60, 60, 2, "apart", fontsize=9)
+    assert text_collisions(fig) == []
+    ax.text(60, 60, 2, "together", fontsize=9)
+    assert text_collisions(fig) == ["'apart' overlaps 'together'"]

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator
 import matplotlib
 import matplotlib.pyplot as plt
 from matplotlib.text import Text
+from mpl_toolkits.mplot3d import proj3d
+from mpl_toolkits.mplot3d.art3d import Text3D
 
 from ... import validate as check
 from ..fastdraw import Painter, choose_throttle_ms
@@ -142,13 +144,28 @@ def smallest_text_px(fig) -> float:
     return min(sizes) * fig.dpi / ratio / 72.0 if sizes else math.inf
 
 
+def _drawn_extent(text: Text, renderer):
+    """Where ``text`` was drawn, in display px. A text in a 3D axes is drawn at its 3D
+    position projected by the view, but reports its box at its x and y read as 2D data
+    coordinates (the slope view's "T" and "world up" seemed to lie far outside the figure);
+    its box is moved to the projected point (its rotation is 0: no direction is given)."""
+    box = text.get_window_extent(renderer)
+    if not isinstance(text, Text3D):
+        return box
+    x, y, z = text.get_position_3d()
+    px, py, _ = proj3d.proj_transform(x, y, z, text.axes.get_proj())
+    to_display = text.get_transform().transform
+    (ax, ay), (bx, by) = to_display([text.get_position(), (px, py)])
+    return box.translated(bx - ax, by - ay)
+
+
 def text_collisions(fig) -> list[str]:
     """What is wrong with the visible texts of ``fig`` as drawn now: each one cut by the
     figure's edge, and each pair whose boxes overlap, as short descriptions (empty: none).
     Draws the figure first (tick labels are made as it is drawn)."""
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    texts = [(t.get_text().replace("\n", " / "), t.get_window_extent(renderer))
+    texts = [(t.get_text().replace("\n", " / "), _drawn_extent(t, renderer))
              for t in _shown(fig) if isinstance(t, Text) and t.get_text().strip()]
     edge = fig.bbox.padded(0.5)
     found = [f"{name!r} is cut by the figure's edge" for name, box in texts
