@@ -658,3 +658,23 @@ def test_text_collisions_reads_a_3d_text_where_the_view_draws_it():
     assert text_collisions(fig) == []
     ax.text(60, 60, 2, "together", fontsize=9)
     assert text_collisions(fig) == ["'apart' overlaps 'together'"]
+
+
+def test_text_collisions_leaves_out_tick_labels_beyond_the_axis_limits():
+    """A locator gives ticks past the view limits and matplotlib keeps their labels without
+    drawing them: lesson 3's tuning plot held a "0.4" over the figure's top at limits of
+    ±0.275. Only the drawn labels count; a drawn one over the edge still does."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from lessons_lib.apps.core.figure import text_collisions
+
+    fig = Figure(figsize=(3, 1.2), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.3, 0.1, 0.6, 0.9))     # up to the figure's top
+    ax.set_yticks([-0.4, -0.2, 0.0, 0.2, 0.4])
+    ax.set_ylim(-0.275, 0.275)
+    ax.set_xticks([])
+    assert text_collisions(fig) == []
+    ax.set_ylim(-0.41, 0.41)        # now "0.4" is drawn, and its top is over the edge
+    assert "'0.4' is cut by the figure's edge" in text_collisions(fig)
