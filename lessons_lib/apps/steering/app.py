@@ -166,7 +166,10 @@ class SteeringApp(LessonApp):
                 notes.insert(0, f"<div style='font-size:14px;color:{PALETTE['blue']}'>"
                                 f"&#8505; {note}</div>")
         labels = {c: r.label for c, r in state.runs().items()}
-        return {"readout": panel.readout(state, time), "numbers": panel.numbers(state),
+        readout = panel.readout(state, time)
+        if not self.scene.slope_crosstrack_shown:     # the figure has no room for them
+            readout += panel.slope_crosstrack(state, time)
+        return {"readout": readout, "numbers": panel.numbers(state),
                 "notes": "".join(notes), "key": panel.colour_key(state.view, labels)}
 
     def layout(self) -> widgets.Widget:

@@ -104,6 +104,18 @@ def readout(state: SteeringState, time: float | None) -> str:
             f"{side})</div>")
 
 
+def slope_crosstrack(state: SteeringState, time: float | None) -> str:
+    """On the ramp, both crosstracks at the current moment: under the figure when the slope
+    view is too narrow to give them (at 150 % zoom, in presenter mode); else empty."""
+    run = state.run
+    if run.world_up_crosstrack is None:
+        return ""
+    k = state.step(time)
+    return (f"<div style='{_SMALL}'>crosstrack with world up (red) "
+            f"<b>{_f(run.world_up_crosstrack[k], 2)} m</b>, with projected up (yellow) "
+            f"<b>{_f(run.trajectory.crosstrack_error[k], 2)} m</b></div>")
+
+
 def numbers(state: SteeringState) -> str:
     """The metrics of the run (of every controller computed, side by side)."""
     runs = state.runs()

@@ -9,11 +9,14 @@ sweep, or the phase portrait of the three controllers.
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from types import SimpleNamespace
 
 import numpy as np
+from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Polygon
 from matplotlib.patheffects import withStroke
+from mpl_toolkits.mplot3d import proj3d
 
 from ..core import PALETTE, make_figure, rc_context
 from ..fastdraw import StampedText
@@ -38,6 +41,8 @@ WORLD_RIGHT_COLOUR = "#C0182A"
 ROAD_HALF_WIDTH = 3.5  # m, for drawing the road
 SWEEP_LIMITS = (0.03, 30.0)  # m, the sweep's log scale
 WIDTH, HEIGHT = 7.9, 5.0     # inches at 100 dpi: 790 x 500 px
+SLOPE_HALF = 6.0             # m, the slope view's half width around the progress point
+SLOPE_MAX = 30.0             # degrees, steeper than the ramp: for placing its labels
 
 
 def _bare(ax, frame: bool = False) -> None:
@@ -56,34 +61,145 @@ class SteeringView:
     """Every artist of the app, made once; :meth:`show_track`, :meth:`show_run` and
     :meth:`draw` only move them."""
 
-    #: The lower plots' margins in CSS px at the figure's natural size: their tick labels
-    #: ("+1 right", "30 s") keep their size when the figure is drawn smaller or larger.
-    LEFT_PX, RIGHT_PX = 0.085 * WIDTH * 100, 0.04 * WIDTH * 100
-    BOTTOM_PX = {"ax_terms": 0.075 * HEIGHT * 100, "ax_rms": 0.075 * HEIGHT * 100,
-                 "ax_max": 0.075 * HEIGHT * 100, "ax_phase": 0.1 * HEIGHT * 100}
-    #: Their heights (figure fractions) where there is room, the bottom of the views above
-    #: them, and the px kept clear under those views for the top tick label ("+1 right").
-    HEIGHTS = {"ax_terms": 0.27, "ax_rms": 0.27, "ax_max": 0.27, "ax_phase": 0.245}
+    #: The bottom of the views above the lower plots, and the px kept clear under them
+    #: (at 100 dpi, growing with it): a lower plot reaching into them made every change a
+    #: full render (the painter redraws one axes alone only when it overlaps no other).
     VIEWS_BOTTOM, GAP_PX = 0.405, 16.0
+    #: The whole-track map's title, and the sweep's two titles: the first that fits.
+    MAP_TITLES = ("whole track: click to place the car", "click to place the car")
+    SWEEP_TITLES = {"rms": ("RMS crosstrack (m)", "RMS (m)"),
+                    "max": ("max crosstrack (m)", "max (m)")}
+    #: The sweep's speed ticks, from the most to the fewest: the first whose labels fit.
+    SWEEP_TICKS = ((4, 10, 15, 20, 25), (5, 15, 25), (5, 25))
+    #: The slope view's readout, from the widest to the narrowest: the first that fits.
+    #: The narrowest leaves both crosstracks to the readout under the figure
+    #: (:attr:`slope_crosstrack_shown`).
+    SLOPE_FORMATS = (
+        ("slope {slope:.1f}°   |T × up| = {norm:.2f}\n"
+         "crosstrack with world up (red): {world:+.2f} m\n"
+         "with projected up (yellow): {projected:+.2f} m"),
+        ("slope {slope:.1f}°, |T × up| = {norm:.2f}\ncrosstrack (m):\n"
+         "world up (red) {world:+.2f}\nprojected up (yellow) {projected:+.2f}"),
+        "slope {slope:.1f}°\n|T × up| = {norm:.2f}",
+    )
 
     def fit_margins(self, width: float, height: float) -> None:
-        """Place the lower plots for a figure ``width`` x ``height`` CSS px, with the
-        same margins in px for their tick labels (fractions would cut "+1 right" off in
-        a narrow column). The margins were set for text drawn at 100 dpi and grow with it:
-        kept at that size, "+1 right" lost its first pixels at FIGURE_DPI and its "+" in
-        presenter mode (PRESENT_DPI). A plot pushed up by its grown bottom margin gets
-        shorter rather than reach into the views above it: at 853x480 it overlapped them by
-        5 px, which also made every change of lesson 3 a full render (the painter redraws
-        one axes alone only when it overlaps no other)."""
+        """Place the lower plots and choose the figure's words and ticks for a figure
+        ``width`` x ``height`` CSS px, from the sizes of its texts as they will be drawn
+        (at 150 % zoom and in presenter mode the same words take a larger part of a
+        smaller figure): margins wide enough for the tick labels ("+1 right", "30 s"),
+        the sweep's two plots apart by their labels, and of each list of titles, ticks
+        and readouts the first that fits. Once per size, never per frame."""
         ratio = getattr(self.fig.canvas, "device_pixel_ratio", 1.0) or 1.0
-        scale = max(1.0, self.fig.dpi / ratio / 100.0)
-        left, right = scale * self.LEFT_PX / width, 1.0 - scale * self.RIGHT_PX / width
-        top = self.VIEWS_BOTTOM - scale * self.GAP_PX / height
-        for name, (x0, x1) in (("ax_terms", (left, right)), ("ax_phase", (left, right)),
-                               ("ax_rms", (left, 0.47)), ("ax_max", (0.575, right))):
-            bottom = scale * self.BOTTOM_PX[name] / height
-            getattr(self, name).set_position(
-                (x0, bottom, x1 - x0, min(self.HEIGHTS[name], top - bottom)))
+        renderer = self.fig.canvas.get_renderer()
+        pt = self.fig.dpi / ratio / 72.0          # CSS px per point
+
+        def wide(text: str, size: float = 9) -> float:
+            return renderer.get_text_width_height_descent(
+                text, FontProperties(size=size), ismath=False)[0] / ratio
+
+        line, tick, room = 1.25 * 9 * pt, 3 * pt, 0.35 * 9 * pt  # a label's height, tick+pad
+        self._fit = SimpleNamespace(width=width, height=height, line=line)
+        left = max(wide("+1 right") + tick + room,                    # the terms' labels
+                   1.25 * 10 * pt + pt + wide("−100") + tick + room)  # the phase portrait's
+        right = width - (wide("25 m/s") / 2 + room)
+        bottom = tick + line + room
+        top = min(0.345 * height,
+                  self.VIEWS_BOTTOM * height - max(1.0, pt * 72 / 100) * self.GAP_PX)
+        for name, low in (("ax_terms", bottom), ("ax_phase", bottom + pt + 1.25 * 10 * pt)):
+            getattr(self, name).set_position((left / width, low / height, (right - left) / width,
+                                              (top - low) / height))
+        self._fit_sweep(wide, left, right, bottom, top, tick, room)
+        self._fit_terms_ticks()
+        map_width = self.ax_map.get_position().width * width - 0.01 * width - 3 * 1.5 * pt
+        self.overview.title.set_text(next(
+            (t for t in self.MAP_TITLES if wide(t) <= map_width), self.MAP_TITLES[-1]))
+        slope_width = self.ax_slope.get_position().width * width * 0.98 - 2 * 1.5 * pt - 2
+        sample = {"slope": -88.8, "norm": 0.89, "world": -8.88, "projected": -8.88}
+        self._fit_slope_labels(wide, width, ratio)
+        self._slope_format = next(
+            (f for f in self.SLOPE_FORMATS
+             if max(wide(row) for row in f.format(**sample).split("\n")) <= slope_width),
+            self.SLOPE_FORMATS[-1])
+
+    def _fit_slope_labels(self, wide, width: float, ratio: float) -> None:
+        """The slope view's "projected up" reaches left from its tip and "world up" right
+        from its own: at 150 % zoom and in presenter mode they ran past the view's left edge
+        into the map's "end". Each gets the fewest lines that fit, and the scene is drawn
+        that far right of the view's middle (:attr:`_slope_shift`, m along the screen)."""
+        ax = self.ax_slope
+        ax.apply_aspect()                              # the square it draws in, at this size
+        centre = np.array([np.mean(ax.get_xlim()), np.mean(ax.get_ylim()),
+                           np.mean(ax.get_zlim())])
+        proj = ax.get_proj()
+        ends = [proj3d.proj_transform(*(centre + d), proj)[:2]
+                for d in (np.zeros(3), self._screen_right)]
+        (x0, _), (x1, _) = ax.transData.transform(ends) / ratio
+        per_m = abs(x1 - x0)                           # CSS px per m across the screen
+        box = ax.get_position()
+        half = 0.5 * box.width * width - 3.0           # px from the middle to either edge
+        tip = 1.1 * 3.5                                # m, where the labels sit on a vector
+        lean = tip * math.sin(math.radians(SLOPE_MAX)) * per_m + 0.3 * per_m
+        gap = 0.3 * per_m
+        for names in (("projected up", "world up"), ("projected\nup", "world up"),
+                      ("projected\nup", "world\nup")):
+            left, right = (max(wide(row) for row in n.split("\n")) for n in names)
+            lo, hi = left + lean - half, half - gap - right    # the shift's bounds in px
+            if lo <= hi:
+                break
+        shift = min(max(0.0, lo), hi) if lo <= hi else 0.5 * (lo + hi)
+        self.slope_labels["normal"].set_text(names[0])
+        self.slope_labels["world_up"].set_text(names[1])
+        self._slope_shift = shift / per_m
+
+    @property
+    def slope_crosstrack_shown(self) -> bool:
+        """Whether the slope view's readout gives both crosstracks (at this size)."""
+        return "{world" in self._slope_format
+
+    def _fit_sweep(self, wide, left, right, bottom, top, tick, room) -> None:
+        """The sweep's two plots side by side, apart by the right one's tick labels and the
+        left one's last speed label; their speed ticks, y ticks and titles."""
+        span = self.ax_rms.get_xlim()
+        y_labels = wide("0.1") + tick + room
+        for ticks in self.SWEEP_TICKS:
+            for unit_left in (True, False):
+                labels = [str(t) for t in ticks[:-1]] + [f"{ticks[-1]} m/s"]
+                left_labels = labels if unit_left else [str(t) for t in ticks]
+                gap = y_labels + wide(left_labels[-1]) / 2 + room
+                plot = (right - left - gap) / 2
+                per = plot / (span[1] - span[0])         # px per m/s
+                fits = all((b - a) * per >= (wide(la) + wide(lb)) / 2 + room
+                           for names in (labels, left_labels)
+                           for (a, la), (b, lb) in pairwise(zip(ticks, names, strict=True)))
+                if fits:
+                    break
+            if fits:
+                break
+        w, h = self._fit.width, self._fit.height
+        decade = (top - bottom) / math.log10(SWEEP_LIMITS[1] / SWEEP_LIMITS[0])
+        y_ticks = [0.1, 1, 10] if decade >= 1.2 * self._fit.line else [0.1, 10]
+        for key, ax, x0, names in (("rms", self.ax_rms, left, left_labels),
+                                   ("max", self.ax_max, left + plot + gap, labels)):
+            ax.set_position((x0 / w, bottom / h, plot / w, (top - bottom) / h))
+            ax.set_xticks(ticks, names)
+            ax.set_yticks(y_ticks, [f"{v:g}" for v in y_ticks])
+            ax.minorticks_off()
+            titles = self.SWEEP_TITLES[key]
+            self.sweep_titles[key].set_text(next(
+                (t for t in titles if wide(t, 10) <= 0.97 * plot - 4), titles[-1]))
+
+    def _fit_terms_ticks(self) -> None:
+        """The terms plot's "0" only where it keeps apart from "+1 right" and "−1 left" (a
+        run whose terms reach ±2.5 squeezes one unit to a few px on a short plot)."""
+        if self._fit is None:
+            return
+        lo, hi = self.ax_terms.get_ylim()
+        unit = self.ax_terms.get_position().height * self._fit.height / (hi - lo)
+        ticks = [-1, 0, 1] if unit >= 1.15 * self._fit.line else [-1, 1]
+        if list(self.ax_terms.get_yticks()) != ticks:      # a new run keeps them, mostly
+            names = {-1: "−1 left", 0: "0", 1: "+1 right"}
+            self.ax_terms.set_yticks(ticks, [names[t] for t in ticks])
 
     def __init__(self) -> None:
         self.fig = make_figure(WIDTH, HEIGHT)
@@ -109,6 +225,8 @@ class SteeringView:
         self._track = None
         self._run = None
         self._state = None
+        self._fit = None
+        self.fit_margins(WIDTH * 100, HEIGHT * 100)
 
     # -- building ------------------------------------------------------------------------
     def _build_map(self, ax, close: bool) -> SimpleNamespace:
@@ -172,12 +290,14 @@ class SteeringView:
         ax.set_xlim(0, DURATION)
         ax.set_ylim(-1.05, 1.05)
         ticks = np.arange(0, DURATION + 1, 5)
-        ax.set_xticks(ticks, [f"{t:.0f}" for t in ticks[:-1]] + [f"{ticks[-1]:.0f} s"])
+        # no "0" under the corner: it ran into "−1 left" beside it (a tick, no label)
+        ax.set_xticks(ticks, [""] + [f"{t:.0f}" for t in ticks[1:-1]] + [f"{ticks[-1]:.0f} s"])
         ax.set_yticks([-1, 0, 1], ["−1 left", "0", "+1 right"])
         ax.tick_params(length=2, pad=1)
 
     def _build_sweep(self) -> None:
         self.sweep_lines, self.sweep_spans, self.sweep_now = {}, {}, {}
+        self.sweep_titles = {}
         for ax, key, label in ((self.ax_rms, "rms", "RMS crosstrack (m)"),
                                (self.ax_max, "max", "max crosstrack (m)")):
             ax.set_yscale("log")
@@ -187,8 +307,9 @@ class SteeringView:
             ax.set_yticks([0.1, 1, 10], ["0.1", "1", "10"])
             ax.minorticks_off()
             ax.tick_params(length=2, pad=1)
-            ax.text(0.01, 0.98, label, transform=ax.transAxes, ha="left", va="top", fontsize=10,
-                    bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.0}, zorder=5)
+            self.sweep_titles[key] = ax.text(
+                0.01, 0.98, label, transform=ax.transAxes, ha="left", va="top", fontsize=10,
+                bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.0}, zorder=5)
             self.sweep_spans[key] = [ax.axvspan(v - 0.5, v + 0.5, color="none", lw=0, zorder=0)
                                      for v in range(4, 26)]
             self.sweep_lines[key] = {m: ax.plot([], [], color=MODE_COLOURS[m], lw=1.8,
@@ -209,7 +330,11 @@ class SteeringView:
     def _build_slope(self) -> None:
         ax = self.ax_slope
         ax.set_proj_type("ortho")
-        ax.view_init(elev=24, azim=-60)
+        azim = -60
+        ax.view_init(elev=24, azim=azim)
+        #: the world direction drawn left to right on the screen (orthographic view)
+        self._screen_right = np.array([-math.sin(math.radians(azim)),
+                                       math.cos(math.radians(azim)), 0.0])
         (self.slope_left,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8)
         (self.slope_right,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8)
         (self.slope_centre,) = ax.plot([], [], [], color=COLOURS["centre"], lw=1.0, ls="--")
@@ -223,7 +348,8 @@ class SteeringView:
                                 ("offset", COLOURS["offset"], 2.0)):
             (line,) = ax.plot([], [], [], color=colour, lw=lw, solid_capstyle="butt")
             self.slope_vectors[key] = line
-        self.slope_labels = {key: ax.text(0, 0, 0, text, fontsize=9, color=colour)
+        self.slope_labels = {key: ax.text(0, 0, 0, text, fontsize=9, color=colour,
+                                          va="top" if key == "tangent" else "center")
                              for key, text, colour in (
                                  ("tangent", "T", COLOURS["tangent"]),
                                  ("world_up", "world up", "#555555"),
@@ -234,6 +360,8 @@ class SteeringView:
                                     bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 1.5})
         ax.set_axis_off()
         ax.set_box_aspect((1, 1, 1), zoom=1.45)
+        ax.set(xlim=(-SLOPE_HALF, SLOPE_HALF), ylim=(-SLOPE_HALF, SLOPE_HALF),
+               zlim=(-SLOPE_HALF, SLOPE_HALF))     # the spans every frame keeps
 
     # -- which panels show ------------------------------------------------------------------
     def show_track(self, state: SteeringState) -> None:
@@ -316,6 +444,7 @@ class SteeringView:
         lo = min(-1.05, *(float(np.min(c[k])) - 0.05 for k in c))
         hi = max(1.05, *(float(np.max(c[k])) + 0.05 for k in c))
         self.ax_terms.set_ylim(max(lo, -2.5), min(hi, 2.5))
+        self._fit_terms_ticks()
         self.end_line.set_xdata([tr.t[-1], tr.t[-1]])
         self.end_line.set_visible(bool(tr.ended))
         self._run = run
@@ -422,20 +551,31 @@ class SteeringView:
         off = off - t * (off @ t)
         seg = np.c_[p, p + off]
         self.slope_vectors["offset"].set_data_3d(seg[0], seg[1], seg[2])
-        for key, lift in (("tangent", 0.0), ("world_up", 1.2), ("normal", -1.2)):
-            tip = p + 1.1 * vectors[key] + lift * right
-            self.slope_labels[key].set_position_3d(tip)
+        # each label beside its tip on the side away from the others: the two ups on
+        # either side of the screen's x between their tips (lifted apart by 1.2 m across
+        # the road, they still ran into each other), "T" just under its tip, away from both
+        lean = float(self._screen_right @ normal)     # < 0: projected up leans left
+        sides = {"tangent": 1.0 if self._screen_right @ t >= 0 else -1.0,
+                 "normal": -1.0 if lean < 0 else 1.0, "world_up": 1.0 if lean < 0 else -1.0}
+        for key, side in sides.items():
+            label = self.slope_labels[key]
+            drop = 0.4 * up if key == "tangent" else 0.0  # "T" a little under its tip
+            label.set_position_3d(p + 1.1 * vectors[key] + 0.3 * side * self._screen_right
+                                  - drop)
+            ha = "left" if side > 0 else "right"
+            if label.get_ha() != ha:
+                label.set_ha(ha)
         outline = tr.vehicle.outline(tr.x[k], tr.y[k], tr.yaw[k])
         z = np.full(len(outline), p[2]) + (outline - p[:2]) @ t[:2] * (t[2] / max(
             np.linalg.norm(t[:2]), 1e-9))
         self.slope_car.set_data_3d(outline[:, 0], outline[:, 1], z)
-        half = 6.0
-        self.ax_slope.set_xlim(p[0] - half, p[0] + half)
-        self.ax_slope.set_ylim(p[1] - half, p[1] + half)
-        self.ax_slope.set_zlim(p[2] - half, p[2] + half)
+        half = SLOPE_HALF
+        mid = p - self._slope_shift * self._screen_right      # the scene right of the middle
+        self.ax_slope.set_xlim(mid[0] - half, mid[0] + half)
+        self.ax_slope.set_ylim(mid[1] - half, mid[1] + half)
+        self.ax_slope.set_zlim(mid[2] - half, mid[2] + half)
         slope = math.degrees(math.atan2(t[2], math.hypot(t[0], t[1])))
         world = run.world_up_crosstrack[k] if run.world_up_crosstrack is not None else math.nan
-        self.slope_text.set_text(
-            f"slope {slope:.1f}°   |T × up| = {np.linalg.norm(right_world):.2f}\n"
-            f"crosstrack with world up (red): {world:+.2f} m\n"
-            f"with projected up (yellow): {tr.crosstrack_error[k]:+.2f} m")
+        self.slope_text.set_text(self._slope_format.format(
+            slope=slope, norm=np.linalg.norm(right_world), world=world,
+            projected=tr.crosstrack_error[k]))
