@@ -105,8 +105,9 @@ def readout(state: SteeringState, time: float | None) -> str:
 
 
 def slope_crosstrack(state: SteeringState, time: float | None) -> str:
-    """On the ramp, both crosstracks at the current moment: under the figure when the slope
-    view is too narrow to give them (at 150 % zoom, in presenter mode); else empty."""
+    """On the ramp, both crosstracks at the current moment, for the readout under the
+    figure when the slope view is too narrow to give them (at 150 % zoom, in presenter
+    mode: :attr:`.view.SteeringView.slope_crosstrack_shown`); off the ramp, empty."""
     run = state.run
     if run.world_up_crosstrack is None:
         return ""
