@@ -30,7 +30,9 @@ def slope_figure(grade: float = 0.5):
     grade = check.real(grade, "grade", lo=-3.0, hi=3.0)
     fig = make_figure(4.6, 3.6)
     with rc_context():
-        ax = fig.add_axes((0.0, 0.02, 0.88, 0.88), projection="3d")
+        # room on the left and below for the z and x tick labels (at 0.0, 0.02 the z axis
+        # label and the x axis's "0" were cut by the figure's edge)
+        ax = fig.add_axes((0.06, 0.05, 0.88, 0.86), projection="3d")
     ramp = Spline([[0.0, 0.0, 0.0], [10.0, 0.0, 10.0 * grade]])
     s = 0.5 * ramp.length
     p, t = ramp.location_at(s), ramp.direction_at(s)
