@@ -1,0 +1,137 @@
+"""Issue 29: every figure's text is whole and apart on every screen it is shown on.
+
+The page-level sweep (test_browser_layout) checks that nothing on the page is clipped and that
+text is big enough; this checks inside the figures, where the browser sees only a bitmap:
+:func:`text_collisions` lists each visible text cut by the figure's edge and each pair of texts
+that overlap. Every app of every lesson (and the lesson 3 term figures and lesson 4's exercise
+copies) is fitted to the rooms the lessons are shown in, in normal and presenter mode.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lessons_lib import apps, pathsmooth
+from lessons_lib.apps.core.figure import text_collisions
+from lessons_lib.apps.funnel import figures as funnel_figures
+from lessons_lib.apps.funnel.app import CURVE_GOAL, CURVE_START
+from lessons_lib.apps.funnel.model import CURVE_SAMPLES
+from lessons_lib.apps.interpolation.planes import PlanesApp
+from lessons_lib.apps.steering import TuningChallenge, run_figure, slope_figure, sweep_figure
+from lessons_lib.apps.steering.terms import TERMS, TermApp
+from lessons_lib.catalogue import app_registry
+from lessons_lib.navmesh import lesson_navmesh
+from lessons_lib.steering import SteeringParams
+from lessons_lib.tracks import track
+from lessons_lib.vehicle import simulate
+
+#: (room, window height) in CSS px that ``LessonApp.fit`` gets from the page: the row beside
+#: or above the controls in Voila at 1280x720, 853x480 (1280x720 at 150 % zoom), 1366x768 and
+#: 1920x1080, and JupyterLab's column with its file browser open.
+ROOMS = {"1280x720": (1240, 720), "853x480": (833, 480), "lab": (800, 640),
+         "1366x768": (1326, 768), "1920x1080": (1880, 1080)}
+
+MAKERS = {name: (lambda name=name: getattr(apps, name)()) for name in sorted(app_registry())}
+MAKERS |= {f"TermApp-{term}": (lambda term=term: TermApp(term=term)) for term in TERMS}
+MAKERS["FunnelApp-compact"] = lambda: apps.FunnelApp(compact=True)
+MAKERS["GimbalApp-compact"] = lambda: apps.GimbalApp(width=4.4, height=4.0, compact=True)
+MAKERS["PlanesApp"] = PlanesApp
+
+
+def _steering_run_figure():
+    hairpin = track("hairpin")
+    run = simulate(hairpin, SteeringParams(use_heading=False), 12.0, 30.0, start_offset=2.0)
+    return run_figure(run, hairpin, title="the mystery run: default settings, one term off")
+
+
+def _funnel_curve_figure():
+    mesh = lesson_navmesh()
+    across = mesh.route(CURVE_START, CURVE_GOAL)
+    curve = pathsmooth.catmull_rom(across.path, samples=CURVE_SAMPLES)
+    off = np.array([mesh.locate(q) is None for q in curve])
+    return funnel_figures.curve_figure(mesh, across.path, curve, curve[off])
+
+
+#: The notebooks' figures that keep one size (pictures beside the prose, an exercise's
+#: plot), made as the notebooks make them.
+FIXED = {
+    "slope_figure": lambda: slope_figure(grade=0.5),
+    "run_figure": _steering_run_figure,
+    "sweep_figure": sweep_figure,
+    "TuningChallenge": lambda: TuningChallenge(track_name="hairpin", speed=12.0, target=0.25,
+                                               start_offset=2.0).fig,
+    "cost_figure": lambda: funnel_figures.cost_figure(
+        [funnel_figures.string_pull_work(n) for n in (2, 4, 8, 12, 16)],
+        [funnel_figures.funnel_work(n) for n in (10, 30, 100, 300, 1000)]),
+    "curve_figure": _funnel_curve_figure,
+}
+
+
+def _collisions_at_every_size(app, where: str) -> list[str]:
+    """Fit ``app`` to every room, normal and presenter, and list what collides where."""
+    found = []
+    for present in (False, True):
+        app.present(present)
+        for room, size in ROOMS.items():
+            app.fit(*size)
+            mode = "presenter" if present else "normal"
+            found += [f"{where}, {room} {mode}: {c}" for c in text_collisions(app.fig)]
+    app.present(False)
+    return found
+
+
+def _frames(app) -> list:
+    """The first, middle and last frame of the app's Play control (none: just as it is)."""
+    frame = app.frame
+    if frame is None:
+        return [None]
+    return [frame.at(k) for k in sorted({0, frame.count // 2, frame.count})]
+
+
+@pytest.fixture(params=sorted(MAKERS))
+def app(request):
+    return MAKERS[request.param]()
+
+
+def test_figure_text_is_whole_and_apart_at_every_size(app):
+    """The app as a student first sees it, at every size, normal and presenter."""
+    assert _collisions_at_every_size(app, "as opened") == []
+
+
+@pytest.mark.slow
+def test_figure_text_is_whole_and_apart_in_every_preset_and_frame(app):
+    """Every preset at its first, middle and last frame (where a car, a plane or a funnel
+    has moved its labels), at every size, normal and presenter."""
+    found = []
+    for preset in app.preset_list() or [None]:
+        if preset is not None:
+            app.preset.value = preset.name
+        for value in _frames(app):
+            if value is not None:
+                app.frame_slider.value = value
+            where = f"{getattr(preset, 'name', 'as opened')!r} at frame {value}"
+            found += _collisions_at_every_size(app, where)
+    assert found == [], f"{len(found)} collisions, first: {found[:12]}"
+
+
+@pytest.mark.parametrize("name", sorted(FIXED))
+def test_the_notebooks_fixed_size_figures_keep_their_text_whole_and_apart(name):
+    assert text_collisions(FIXED[name]()) == []
+
+
+def test_the_check_finds_a_cut_and_an_overlap():
+    """The check itself: a text pushed over the figure's edge and two texts in one place."""
+    app = apps.GimbalApp()
+    app.fit(*ROOMS["1280x720"])
+    assert text_collisions(app.fig) == []
+    ax = app.fig.axes[0]
+    cut = app.fig.text(0.99, 0.5, "over the edge")
+    one, two = ax.text(0, 0, 0, "first"), ax.text(0, 0, 0, "second")
+    try:
+        found = text_collisions(app.fig)
+        assert "'over the edge' is cut by the figure's edge" in found
+        assert "'first' overlaps 'second'" in found
+    finally:
+        for text in (cut, one, two):
+            text.remove()
