@@ -759,6 +759,7 @@ ROOMS = {"1280x720": (1240, 720), "853x480": (833, 480), "lab": (800, 640),
          "1366x768": (1326, 768), "1920x1080": (1880, 1080)}
 
 
+@pytest.mark.slow          # ~15 s; make test keeps the as-opened check in test_figure_text.py
 @pytest.mark.parametrize("preset", sorted(SCENARIOS))
 def test_no_figure_text_collides_or_is_cut_at_each_size(preset):
     """At 150 % zoom the terms plot's "0" ran into "−1 left", the sweep's speed ticks into
