@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.transforms import Bbox
+from rooms import ROOMS as SCREEN_ROOMS
 
 from lessons_lib import flight
 from lessons_lib import rotations as rot
@@ -671,12 +672,8 @@ def test_at_the_lock_the_panel_says_which_split_was_taken(app):
     assert "lost direction" in text and "must jump" in text and "inf" not in text
 
 
-#: The rooms of issue 29 (CSS px an app is given): 1280x720, 853x480 (150 % zoom),
-#: JupyterLab's column, 1366x768, 1920x1080.
-ROOMS = {"1280x720": (1240, 720), "853x480": (833, 480), "lab": (800, 640),
-         "1366x768": (1326, 768), "1920x1080": (1880, 1080),
-         # 1280x720 at 150 % in a browser window whose own bars take 120 px
-         "853x400": (833, 400)}
+#: The rooms of issue 29, and 1280x720 at 150 % in a browser window whose own bars take 120 px
+ROOMS = {**SCREEN_ROOMS, "853x400": (833, 400)}
 
 
 @pytest.mark.parametrize("present", [False, True], ids=["normal", "present"])

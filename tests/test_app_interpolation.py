@@ -9,6 +9,7 @@ import pytest
 import quaternion
 from matplotlib.backend_bases import MouseEvent
 from matplotlib.text import Text
+from rooms import ROOMS as ALL_ROOMS
 from scipy.spatial.transform import Rotation, Slerp
 
 from lessons_lib.apps import InterpolationApp as Exported
@@ -883,11 +884,9 @@ def test_dragging_a_keyframe_to_the_pole_locks_it_without_a_spin(app):
 
 
 # -- issue 29: the figure at the width the page gives it ------------------------------------------
-#: (room, window height) in CSS px: 1280x720 in Voila (beside the controls), 853x480 (1280x720
-#: at 150% zoom) and JupyterLab's column with the file browser open (under them).
-ROOMS = {"1280x720": (1240, 720), "853x480": (833, 480), "lab": (800, 640)}
-#: Every room the probe of issue 29 measures: the three above, 1366x768 and 1920x1080.
-ALL_ROOMS = {**ROOMS, "1366x768": (1326, 768), "1920x1080": (1880, 1080)}
+#: 1280x720 in Voila (beside the controls), 853x480 (1280x720 at 150% zoom) and JupyterLab's
+#: column with the file browser open (under them); ALL_ROOMS adds 1366x768 and 1920x1080.
+ROOMS = {k: ALL_ROOMS[k] for k in ("1280x720", "853x480", "lab")}
 
 
 @pytest.mark.parametrize("present", [False, True], ids=["normal", "present"])

@@ -12,9 +12,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from PIL import Image
+from rooms import ROOMS
 
 from lessons_lib.apps.core import PALETTE, Params
-from lessons_lib.apps.core.figure import text_collisions
 from lessons_lib.apps.steering import SteeringApp
 from lessons_lib.apps.steering import model as m
 from lessons_lib.steering import SteeringParams
@@ -751,35 +751,6 @@ def test_the_mystery_run_shows_the_road_and_its_direction_and_the_hint_names_no_
     hint = cell.split("hint=")[1].split("explain=")[0].lower()
     for giveaway in ("heading", "lined up", "stops turning", "parallel", "damp"):
         assert giveaway not in hint, giveaway
-
-
-#: Room beside the app (CSS px) for Voila at 1280x720, 853x480 (1280x720 at 150 % zoom),
-#: JupyterLab's column, 1366x768 and 1920x1080
-ROOMS = {"1280x720": (1240, 720), "853x480": (833, 480), "lab": (800, 640),
-         "1366x768": (1326, 768), "1920x1080": (1880, 1080)}
-
-
-@pytest.mark.slow          # ~15 s; make test keeps the as-opened check in test_figure_text.py
-@pytest.mark.parametrize("preset", sorted(SCENARIOS))
-def test_no_figure_text_collides_or_is_cut_at_each_size(preset):
-    """At 150 % zoom the terms plot's "0" ran into "−1 left", the sweep's speed ticks into
-    each other, the slope view's readout past the figure's edge and "world up" into
-    "projected up"; in presenter mode the sweep's titles and ticks piled up and the map's
-    title ran into "close-up". At every room, normal and presenter, at the start, the
-    middle and the end of the run, each text is whole and apart."""
-    app = SteeringApp()
-    try:
-        app.preset.value = preset
-        count = app.frame.count
-        for k in (0, count // 2, count):
-            app.frame_slider.value = app.frame.at(k)
-            for presenting in (False, True):
-                app.present(presenting)
-                for room, size in ROOMS.items():
-                    app.fit(*size)
-                    assert text_collisions(app.fig) == [], (k, presenting, room)
-    finally:
-        plt.close(app.fig)
 
 
 def test_a_narrow_slope_view_leaves_both_crosstracks_to_the_readout_under_the_figure():

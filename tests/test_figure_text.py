@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from rooms import ROOMS
 
 from lessons_lib import apps, pathsmooth
 from lessons_lib.apps.core.figure import text_collisions
@@ -25,12 +26,6 @@ from lessons_lib.navmesh import lesson_navmesh
 from lessons_lib.steering import SteeringParams
 from lessons_lib.tracks import track
 from lessons_lib.vehicle import simulate
-
-#: (room, window height) in CSS px that ``LessonApp.fit`` gets from the page: the row beside
-#: or above the controls in Voila at 1280x720, 853x480 (1280x720 at 150 % zoom), 1366x768 and
-#: 1920x1080, and JupyterLab's column with its file browser open.
-ROOMS = {"1280x720": (1240, 720), "853x480": (833, 480), "lab": (800, 640),
-         "1366x768": (1326, 768), "1920x1080": (1880, 1080)}
 
 MAKERS = {name: (lambda name=name: getattr(apps, name)()) for name in sorted(app_registry())}
 MAKERS |= {f"TermApp-{term}": (lambda term=term: TermApp(term=term)) for term in TERMS}

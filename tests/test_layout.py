@@ -9,6 +9,7 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from rooms import ROOMS
 
 import lessons_lib
 from lessons_lib.apps import GimbalApp, GridApp, InterpolationApp
@@ -198,9 +199,9 @@ def test_lesson_3s_lower_plot_keeps_its_tick_labels_inside_the_figure_in_present
 # -- every room keeps the painter's fast path ----------------------------------------------------
 #: (device pixel ratio, room, presenter): 100 %, 150 % zoom, JupyterLab's column, presenter
 #: mode on a 1920x1080 projector and on a 150 %-zoomed one.
-PAINT_ROOMS = {"100%": (1.0, (1240, 720), False), "150%": (1.5, (833, 480), False),
-               "lab": (1.0, (800, 640), False), "present": (1.0, (1880, 1080), True),
-               "present-150%": (1.5, (833, 480), True)}
+PAINT_ROOMS = {"100%": (1.0, ROOMS["1280x720"], False), "150%": (1.5, ROOMS["853x480"], False),
+               "lab": (1.0, ROOMS["lab"], False), "present": (1.0, ROOMS["1920x1080"], True),
+               "present-150%": (1.5, ROOMS["853x480"], True)}
 
 
 @pytest.mark.parametrize("name", sorted(app_registry()))
