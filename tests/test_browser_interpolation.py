@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 import browser as h
 
@@ -63,13 +64,15 @@ def test_lesson_renders_and_responds(voila_server, page):
     before = h.canvas_images(page)
     h.move_slider(page, index=0, key="ArrowLeft", times=10)
     h.wait_for_pixels_change(page, before, figure=0, timeout=60)
+    h.wait_idle(page)           # t's last frames must not pass for the yaw slider's redraw
     h.assert_no_error_text(page)
 
     # the start yaw slider (second slider), from the keyboard
     before = h.canvas_images(page)
     h.move_slider(page, index=1, key="ArrowLeft", times=15)
     h.wait_for_pixels_change(page, before, figure=0, timeout=60)
-    assert page.locator(".widget-dropdown select").first.input_value() == "(your own angles)"
+    expect(page.locator(".widget-dropdown select").first).to_have_value(
+        "(your own angles)", timeout=30_000)
 
     # a preset redraws (test_every_preset_redraws_in_voila, slow, tries them all)
     before = h.canvas_images(page)
