@@ -777,3 +777,25 @@ def test_a_narrow_slope_view_leaves_both_crosstracks_to_the_readout_under_the_fi
                 assert f"{abs(value):.2f}" in text
     finally:
         plt.close(app.fig)
+
+
+@pytest.mark.parametrize("room", ["1280x720", "853x480"])
+def test_the_sweep_titles_cover_no_dot(app, room):
+    """Each sweep plot's title sits in a corner free of dots, in every preset and at the
+    laptop's and the projector's size: at the top left it hid the fixed long look-ahead's
+    dots, at 8 m, under a white box (measured on the drawn figure, not on the model)."""
+    app.present(False)
+    app.fit(*ROOMS[room])
+    for preset in app.preset_list():
+        app.preset.value = preset.name
+        app.view.value = "Speed sweep"
+        app.fig.canvas.draw()
+        renderer = app.fig.canvas.get_renderer()
+        for key, ax in (("rms", app.scene.ax_rms), ("max", app.scene.ax_max)):
+            title = app.scene.sweep_titles[key]
+            box = title.get_bbox_patch().get_window_extent(renderer)
+            for line in app.scene.sweep_lines[key].values():
+                dots = ax.transData.transform(line.get_xydata())
+                inside = [(x, y) for x, y in dots if box.x0 - 3 < x < box.x1 + 3
+                          and box.y0 - 3 < y < box.y1 + 3]
+                assert not inside, (preset.name, key, title.get_text(), line.get_color())

@@ -99,7 +99,7 @@ class SteeringView:
                 text, FontProperties(size=size), ismath=False)[0] / ratio
 
         line, tick, room = 1.25 * 9 * pt, 3 * pt, 0.35 * 9 * pt  # a label's height, tick+pad
-        self._fit = SimpleNamespace(width=width, height=height, line=line)
+        self._fit = SimpleNamespace(width=width, height=height, line=line, titles={})
         left = max(wide("+1 right") + tick + room,                    # the terms' labels
                    1.25 * 10 * pt + pt + wide("−100") + tick + room)  # the phase portrait's
         right = width - (wide("25 m/s") / 2 + room)
@@ -186,8 +186,40 @@ class SteeringView:
             ax.set_yticks(y_ticks, [f"{v:g}" for v in y_ticks])
             ax.minorticks_off()
             titles = self.SWEEP_TITLES[key]
-            self.sweep_titles[key].set_text(next(
-                (t for t in titles if wide(t, 10) <= 0.97 * plot - 4), titles[-1]))
+            title = next((t for t in titles if wide(t, 10) <= 0.97 * plot - 4), titles[-1])
+            self.sweep_titles[key].set_text(title)
+            self._fit.titles[key] = ((wide(title, 10) + 6) / plot,
+                                     (self._fit.line * 10 / 9 + 3) / (top - bottom))
+        self._place_sweep_titles()
+
+    #: Where a sweep plot's title may sit (axes fraction, alignment): the first corner that
+    #: covers the fewest dots. At the top left it hid the fixed long look-ahead's dots.
+    TITLE_CORNERS = ((0.01, 0.98, "left", "top"), (0.99, 0.98, "right", "top"),
+                     (0.01, 0.03, "left", "bottom"), (0.99, 0.03, "right", "bottom"))
+
+    def _place_sweep_titles(self) -> None:
+        """Each sweep title in the corner of its plot with the fewest dots under it (once per
+        size and once per sweep, never per frame)."""
+        if self._fit is None:
+            return
+        for key, ax in (("rms", self.ax_rms), ("max", self.ax_max)):
+            dots = [line.get_xydata() for line in self.sweep_lines[key].values()]
+            xy = np.concatenate(dots) if dots else np.empty((0, 2))
+            xy = xy[np.all(np.isfinite(xy), axis=1) & (xy[:, 1] > 0)]
+            frac = ax.transAxes.inverted().transform(ax.transData.transform(xy)) \
+                if len(xy) else np.empty((0, 2))
+            w, h = self._fit.titles[key]
+            m = 0.03                                   # a dot's radius and the line's width
+
+            def covered(corner, frac=frac, w=w, h=h, m=m) -> int:
+                x, y, ha, va = corner
+                x0 = x - w if ha == "right" else x
+                y0 = y - h if va == "top" else y
+                return int(np.count_nonzero((frac[:, 0] > x0 - m) & (frac[:, 0] < x0 + w + m)
+                                            & (frac[:, 1] > y0 - m) & (frac[:, 1] < y0 + h + m)))
+
+            x, y, ha, va = min(self.TITLE_CORNERS, key=covered)
+            self.sweep_titles[key].set(x=x, y=y, ha=ha, va=va)
 
     def _fit_terms_ticks(self) -> None:
         """The terms plot's "0" only where it keeps apart from "+1 right" and "−1 left" (a
@@ -464,6 +496,7 @@ class SteeringView:
                 span.set_facecolor(colour)
                 span.set_alpha(0.18)
             self.sweep_now[key].set_xdata([state.speed, state.speed])
+        self._place_sweep_titles()
 
     def show_phase(self, state: SteeringState) -> None:
         runs = {state.controller: state.run, **state.others}
