@@ -170,6 +170,30 @@ def test_presenter_mode_draws_larger_hides_more_controls_and_comes_back():
         plt.close(app.fig)
 
 
+def test_presenter_mode_on_a_small_screen_marks_the_app_stacked_for_its_tucked_controls():
+    """Lesson 2's angle sliders are tucked: the page hides them (CSS) when the app presents
+    with its controls under the figure (853x480), and only then."""
+    app = InterpolationApp()
+    try:
+        tucked = [w for w in iter_widgets(app.app_root) if "lesson-tuck" in w._dom_classes]
+        assert len(tucked) == 1 and len(list(iter_widgets(tucked[0]))) > 6
+        for room, presenting, stacked in (("853x480", True, True), ("1920x1080", True, False),
+                                          ("853x480", False, True)):
+            app.present(presenting)
+            fw, fh, beside = app.fit(*ROOMS[room])
+            classes = app.app_root._dom_classes
+            assert ("lesson-stacked" in classes) is stacked is (not beside)
+            assert ("lesson-present" in classes) is presenting
+    finally:
+        plt.close(app.fig)
+
+
+def test_only_a_primary_control_can_be_tucked(grid):
+    stray = widgets.Checkbox()
+    with pytest.raises(ValueError, match="only a primary control"):
+        grid.arrange(primary=[grid.fig.canvas], tuck=[stray])
+
+
 @pytest.mark.parametrize("bad", [1, "yes", None])
 def test_present_takes_only_true_or_false(bad):
     with pytest.raises(ValueError, match="True or False"):

@@ -19,7 +19,11 @@ app has and tells the kernel, which re-renders the figure at that size:
   background is keyed by canvas size, so it is rebuilt.
 * presenter mode (the Voila page's button, the P key or ``?present=1``; in JupyterLab
   :func:`present`) draws the figure at :data:`~.figure.PRESENT_DPI` (its smallest text
-  20 px), zooms the controls column to 20 px text, and hides "More controls".
+  20 px), zooms the controls column to 20 px text, and hides "More controls"; when the
+  zoomed controls go under the figure (a small screen) it also hides the primary controls
+  an app marks ``tuck`` (ones the figure can be dragged for instead), so that moving the
+  others keeps most of the figure in view. In page text, ``lesson-when-tucked`` and
+  ``lesson-when-shown`` spans say the one or the other.
 
 Text in the page is at least 14 px (:data:`APP_CSS`; panels write 14 px or more).
 """
@@ -77,6 +81,10 @@ APP_CSS = f"""
 .lesson-app.lesson-present .lesson-figure-column .widget-html-content {{
   zoom: {PRESENT_ZOOM:.4f}; }}
 .lesson-app.lesson-present .lesson-more {{ display: none !important; }}
+.lesson-app .lesson-when-tucked {{ display: none; }}
+.lesson-app.lesson-present.lesson-stacked .lesson-tuck,
+.lesson-app.lesson-present.lesson-stacked .lesson-when-shown {{ display: none !important; }}
+.lesson-app.lesson-present.lesson-stacked .lesson-when-tucked {{ display: inline; }}
 """
 
 #: The page's half of the fit (see the module docstring); ``this`` is the loader image.
@@ -191,13 +199,18 @@ class FitLayout:
 
     def arrange(self, *, primary: Sequence[widgets.Widget], above: Iterable = (),
                 readout: Iterable = (), extra: Iterable = (), secondary: Iterable = (),
-                side: int = SIDE_PX, name: str = "") -> widgets.HBox:
+                tuck: Iterable = (), side: int = SIDE_PX, name: str = "") -> widgets.HBox:
         """The app's widget: ``above`` and the figure in one column; ``primary`` (the
         controls the lesson's "things to try" use), ``readout`` (the main readout),
         ``extra`` (notes, legends, the status line) and, behind a "More controls" toggle,
-        ``secondary`` in the other, beside the figure or under it. ``name``: a CSS class
-        for the page's tests."""
+        ``secondary`` in the other, beside the figure or under it. ``tuck``: those of
+        ``primary`` hidden in presenter mode when the controls are under the figure.
+        ``name``: a CSS class for the page's tests."""
         clean = lambda ws: [w for w in ws if w is not None]  # noqa: E731
+        for w in clean(tuck):
+            if not any(w is p for p in primary):
+                raise ValueError("arrange(): only a primary control can be tucked away")
+            w.add_class("lesson-tuck")
         secondary = clean(secondary)
         column = list(clean(primary)) + clean(readout) + clean(extra)
         if secondary:
@@ -289,10 +302,8 @@ class FitLayout:
         presenting = self.presenting
         side = self._side_px * (PRESENT_ZOOM if presenting else 1.0)
         fw, fh, beside = figure_box(width, height, self._natural, side, present=presenting)
-        if presenting:
-            self.app_root.add_class("lesson-present")
-        else:
-            self.app_root.remove_class("lesson-present")
+        for name, on in (("lesson-present", presenting), ("lesson-stacked", not beside)):
+            (self.app_root.add_class if on else self.app_root.remove_class)(name)
         if self.fitted != (fw, fh, beside, presenting):
             self._resize_figure(fw, fh, PRESENT_DPI if presenting else FIGURE_DPI)
             self.fitted = (fw, fh, beside, presenting)

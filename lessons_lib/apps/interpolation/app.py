@@ -29,8 +29,10 @@ from .view import BlendView, Camera
 #: The preset the app opens on: its angles are the sliders' defaults.
 OPENING_PRESET = "Wide three-axis turn"
 #: The line beside the angle sliders that says the sphere's keyframe markers can be dragged.
-DRAG_HINT = ("Drag ○ (start) or ✖ (end) on the sphere to aim that nose: yaw and pitch "
-             "follow; roll stays on its slider.")
+DRAG_HINT = ("Drag ○ (start) or ✖ (end) on the sphere to aim that nose<span "
+             "class='lesson-when-shown'>: yaw and pitch follow; roll stays on its slider</span>."
+             "<span class='lesson-when-tucked'> (Presenter mode hides the angle sliders "
+             "here.)</span>")
 
 #: The t it opens at: a quarter of the way, where nlerp lags slerp most (2.2° on the opening
 #: preset) and Euler lerp is 33° off slerp; at t = 1 the three planes are one.
@@ -193,4 +195,5 @@ class InterpolationApp(LessonApp):
             primary=[self.play_row(), self.panel_widget("turned"), angles, self.drag_hint,
                      self.preset, self.long_way],
             readout=[self.panel_widget("info")], extra=[self.preset_note, self.status],
-            secondary=[self.wrap_euler, self.show_up], side=420, name="interpolation-app")
+            secondary=[self.wrap_euler, self.show_up], tuck=[angles], side=420,
+            name="interpolation-app")
