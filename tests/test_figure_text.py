@@ -3,8 +3,9 @@
 The page-level sweep (test_browser_layout) checks that nothing on the page is clipped and that
 text is big enough; this checks inside the figures, where the browser sees only a bitmap:
 :func:`text_collisions` lists each visible text cut by the figure's edge and each pair of texts
-that overlap. Every app of every lesson (and the lesson 3 term figures and lesson 4's exercise
-copies) is fitted to the rooms the lessons are shown in, in normal and presenter mode.
+that overlap. Every app of every lesson (and the lesson 3 term figures and tuning exercise, and
+lesson 4's exercise copies) is fitted to the rooms the lessons are shown in, in normal and
+presenter mode.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 from rooms import ROOMS
 
 from lessons_lib import apps, pathsmooth
-from lessons_lib.apps.core.figure import text_collisions
+from lessons_lib.apps.core.figure import fit_axes, text_collisions
 from lessons_lib.apps.funnel import figures as funnel_figures
 from lessons_lib.apps.funnel.app import CURVE_GOAL, CURVE_START
 from lessons_lib.apps.funnel.model import CURVE_SAMPLES
@@ -32,6 +33,20 @@ MAKERS |= {f"TermApp-{term}": (lambda term=term: TermApp(term=term)) for term in
 MAKERS["FunnelApp-compact"] = lambda: apps.FunnelApp(compact=True)
 MAKERS["GimbalApp-compact"] = lambda: apps.GimbalApp(width=4.4, height=4.0, compact=True)
 MAKERS["PlanesApp"] = PlanesApp
+
+
+def _challenge(checked: bool) -> TuningChallenge:
+    """Lesson 3's tuning exercise as the notebook makes it; checked: after one Check, with
+    its verdict over the plot and the run's limits."""
+    challenge = TuningChallenge(track_name="hairpin", speed=12.0, target=0.25,
+                                start_offset=2.0)
+    if checked:
+        challenge.check()
+    return challenge
+
+
+MAKERS["TuningChallenge"] = lambda: _challenge(False)
+MAKERS["TuningChallenge-checked"] = lambda: _challenge(True)
 
 
 def _steering_run_figure():
@@ -54,8 +69,6 @@ FIXED = {
     "slope_figure": lambda: slope_figure(grade=0.5),
     "run_figure": _steering_run_figure,
     "sweep_figure": sweep_figure,
-    "TuningChallenge": lambda: TuningChallenge(track_name="hairpin", speed=12.0, target=0.25,
-                                               start_offset=2.0).fig,
     "cost_figure": lambda: funnel_figures.cost_figure(
         [funnel_figures.string_pull_work(n) for n in (2, 4, 8, 12, 16)],
         [funnel_figures.funnel_work(n) for n in (10, 30, 100, 300, 1000)]),
@@ -130,3 +143,11 @@ def test_the_check_finds_a_cut_and_an_overlap():
     finally:
         for text in (cut, one, two):
             text.remove()
+
+
+@pytest.mark.parametrize("region", [(0.5, 0.0, 0.4, 1.0), (-0.1, 0.0, 1.0, 1.0),
+                                    (0.0, 0.0, 1.0, 1.5), (0.0, 0.3, 1.0, 0.3)])
+def test_fit_axes_refuses_a_region_outside_the_figure(region):
+    app = _challenge(False)
+    with pytest.raises(ValueError, match="fit_axes: region"):
+        fit_axes(app.ax_ct, region)

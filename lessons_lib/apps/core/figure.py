@@ -144,6 +144,33 @@ def smallest_text_px(fig) -> float:
     return min(sizes) * fig.dpi / ratio / 72.0 if sizes else math.inf
 
 
+def fit_axes(ax, region: tuple[float, float, float, float], pad_px: float = 3.0) -> None:
+    """Place the 2D axes ``ax`` so that it with its tick labels, axis labels and title fills
+    ``region`` (x0, y0, x1, y1 in figure fraction), measured as they are drawn now: at
+    presenter mode's 20 px, fractions chosen at 14 px cut a plot's labels. Twice, as the
+    ticks a locator picks change with the size. Call it once per size (``resized``) or per
+    new limits, never per frame: it draws nothing but measures every tick label."""
+    x0, y0, x1, y1 = region
+    if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
+        raise ValueError(f"fit_axes: region {region!r} is not (x0, y0, x1, y1) within 0..1")
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+    pad = pad_px * fig.dpi / 100.0
+    ax.set_position((x0, y0, x1 - x0, y1 - y0))
+    for _ in range(2):
+        inner, outer = ax.get_window_extent(renderer), ax.get_tightbbox(renderer)
+        left = (inner.x0 - outer.x0 + pad) / width
+        right = (outer.x1 - inner.x1 + pad) / width
+        bottom = (inner.y0 - outer.y0 + pad) / height
+        top = (outer.y1 - inner.y1 + pad) / height
+        w, h = x1 - x0 - left - right, y1 - y0 - bottom - top
+        if w <= 0 or h <= 0:            # no room for the plot at all: keep the region
+            ax.set_position((x0, y0, x1 - x0, y1 - y0))
+            return
+        ax.set_position((x0 + left, y0 + bottom, w, h))
+
+
 def _undrawn_tick_labels(fig) -> set[int]:
     """The ids of the tick labels matplotlib keeps but does not draw: those of ticks beyond
     their axis's view limits (a locator gives ticks past the limits; lesson 3's tuning

@@ -21,6 +21,7 @@ from ... import validate as check
 from ..core import PALETTE, LessonApp, Params, make_figure, rc_context
 from ..core.controls import short
 from ..core.exercise import hint_html, text_block
+from ..core.figure import fit_axes
 from . import model
 from .app import PARAM_CONTROLS, SteeringApp
 from .view import COLOURS, ROAD_HALF_WIDTH
@@ -156,8 +157,9 @@ class TuningChallenge(LessonApp):
             self.ax_ct.axhline(y, color=PALETTE["green"], lw=0.8, ls=":")
         # the first seconds, not judged, shaded and said so
         self.ax_ct.axvspan(0.0, JUDGED_FROM, color=PALETTE["light"], lw=0, zorder=0)
-        self.ax_ct.text(JUDGED_FROM / 2, 0.97, "not\njudged", ha="center", va="top",
-                        transform=self.ax_ct.get_xaxis_transform(), color=PALETTE["black"])
+        self.not_judged = self.ax_ct.text(
+            JUDGED_FROM / 2, 0.97, "not\njudged", ha="center", va="top",
+            transform=self.ax_ct.get_xaxis_transform(), color=PALETTE["black"])
         (self.ct_line,) = self.ax_ct.plot([], [], color=COLOURS["offset"], lw=1.6)
         (self.worst_dot,) = self.ax_ct.plot([], [], "o", color=PALETTE["vermillion"], ms=6,
                                             zorder=5)
@@ -189,15 +191,36 @@ class TuningChallenge(LessonApp):
         lim = max(1.0, float(np.max(np.abs(tr.crosstrack_error))) * 1.1)
         self.ax_ct.set_ylim(-lim, lim)
         sign = "<" if j.solved else "\u2265"
-        self.verdict.set_text(f"checked: RMS {j.rms:.2f} m after {JUDGED_FROM:g} s "
-                              f"({sign} {self.target:g} m)")
+        self.verdict.set_text(f"RMS {j.rms:.2f} m {sign} {self.target:g} m")
+        self._fit_plot()                             # new limits: new tick labels
+
+    #: The crosstrack plot's share of the figure, with its labels (the map has the rest).
+    CT_REGION = (0.45, 0.0, 1.0, 1.0)
+
+    def resized(self, width: int, height: int) -> None:
+        self._fit_plot()
+
+    def _fit_plot(self) -> None:
+        """The crosstrack plot's margins from its labels' sizes at this size and dpi; "not
+        judged" only where it fits inside the plot (the grey band and the task say it too)."""
+        fit_axes(self.ax_ct, self.CT_REGION)
+        renderer = self.fig.canvas.get_renderer()
+        self.not_judged.set_visible(True)
+        box, label = (a.get_window_extent(renderer) for a in (self.ax_ct, self.not_judged))
+        self.not_judged.set_visible(bool(box.x0 <= label.x0 and label.x1 <= box.x1
+                                         and box.y0 <= label.y0 and label.y1 <= box.y1))
 
     def layout(self) -> widgets.Widget:
+        """The task above the figure; the gains, Check and Hint, then the verdict beside it
+        (under it in a narrow column), as every app's: it fits the page and presents."""
         task = widgets.HTML(f"<b>{self.task()}</b>")
-        return widgets.VBox(
-            [task, *self.control_widgets(), widgets.HBox([self.check_button, self.hint_button]),
-             self.feedback, self.fig.canvas, self.status],
-            layout=widgets.Layout(border=f"1px solid {PALETTE['light']}", padding="6px"))
+        root = self.arrange(
+            above=[task], primary=[*self.control_widgets(),
+                                   widgets.HBox([self.check_button, self.hint_button])],
+            readout=[self.feedback], extra=[self.status], name="tuning-challenge")
+        root.layout.border = f"1px solid {PALETTE['light']}"
+        root.layout.padding = "6px"
+        return root
 
     def task(self) -> str:
         """The exercise's task, in one sentence."""
