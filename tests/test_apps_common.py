@@ -6,6 +6,7 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import pytest
 from matplotlib.text import Text
+from rooms import ROOMS
 
 from lessons_lib import apps
 from lessons_lib.apps.core import MIN_FONT_SIZE, LessonApp, iter_widgets
@@ -36,9 +37,9 @@ def test_no_figure_text_under_the_projector_minimum(app):
     assert smallest_text_px(app.fig) >= MIN_TEXT_PX
 
 
-@pytest.mark.parametrize("room", [(1250, 720), (823, 480), (1890, 1080)])
+@pytest.mark.parametrize("room", ["1280x720", "853x480", "1920x1080"])
 def test_the_figure_keeps_its_text_size_at_every_fit_and_grows_in_presenter_mode(app, room):
-    app.fit(*room)
+    app.fit(*ROOMS[room])
     app.fig.canvas.draw()
     assert smallest_text_px(app.fig) >= MIN_TEXT_PX
     app.present(True)
