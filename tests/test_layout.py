@@ -165,6 +165,9 @@ def test_presenter_mode_draws_larger_hides_more_controls_and_comes_back():
         assert "lesson-present" in app.app_root._dom_classes
         lessons_lib.present(False)
         assert not app.presenting and app.fig.dpi == FIGURE_DPI and app.fitted == shown
+        plt.close(app.fig)          # a closed app is left alone (the tests leave hundreds)
+        lessons_lib.present()
+        assert not app.presenting
     finally:
         lessons_lib.present(False)
         plt.close(app.fig)

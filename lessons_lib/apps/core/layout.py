@@ -36,6 +36,7 @@ import weakref
 from collections.abc import Iterable, Sequence
 
 import ipywidgets as widgets
+import matplotlib.pyplot as plt
 
 from ... import validate as check
 from .figure import (
@@ -137,7 +138,8 @@ def present(on: bool = True) -> None:
         raise ValueError(f"present() takes True or False, not {on!r}")
     _PRESENT[0] = on
     for app in list(_APPS):
-        app.present(on)
+        if plt.fignum_exists(app.fig.number):      # a closed figure is on no page any more
+            app.present(on)
 
 
 def parse_fit(text: str) -> tuple[int, int, bool]:
