@@ -71,6 +71,20 @@ def test_in_presenter_mode_the_figure_under_the_controls_takes_the_window_less_a
     assert figure_box(823, 480, (820, 470), present=False)[1] <= HEIGHT_SHARE_UNDER * 480 + 1
 
 
+def test_a_figure_held_to_the_least_size_that_would_not_fit_beside_goes_under():
+    """Lesson 3's tuning exercise (700x240, a wide strip) in presenter mode at 1280x720: its
+    height floor held it at 700 px where 649 px were left beside the 571 px controls, so the
+    page wrapped the controls under a 700x240 figure in a 1240 px row. Now it is laid out
+    under them, at the row's width."""
+    side = SIDE_PX * PRESENT_ZOOM
+    w, h, beside = figure_box(1240, 720, (700, 240), side, present=True)
+    assert not beside and w == 1240 - GAP_PX
+    for room in range(300, 2400, 7):                 # never wider than the room it is given
+        for natural in ((700, 240), (480, 460), (790, 500)):
+            w, _, beside = figure_box(room, 720, natural, side, present=True)
+            assert not beside or w <= room - side - GAP_PX - SLACK_PX, (room, natural)
+
+
 @pytest.mark.parametrize("room, height", [(100, 100), (20_000, 20_000), (1, 1)])
 def test_the_figure_stays_within_the_bounds(room, height):
     w, h, _ = figure_box(room, height, (600, 400))

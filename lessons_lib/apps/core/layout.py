@@ -178,12 +178,18 @@ def figure_box(room: float, view_height: float, natural: tuple[float, float],
     # layout must not push the controls under a figure that was meant to be beside them
     beside_room = room - side - gap - SLACK_PX
     beside = not side or beside_room >= BESIDE_SHARE * min(natural[0], room)
-    width = beside_room if beside and side else room - gap
-    share = (HEIGHT_SHARE_BESIDE if beside or not side
-             else HEIGHT_SHARE_PRESENT_UNDER if present else HEIGHT_SHARE_UNDER)
-    width = min(width, share * view_height / aspect)
-    width = min(FIGURE_MAX_PX, FIGURE_MAX_PX / aspect, max(width, FIGURE_MIN_PX,
-                                                           FIGURE_MIN_PX / aspect))
+
+    def sized(beside: bool) -> float:
+        width = beside_room if beside and side else room - gap
+        share = (HEIGHT_SHARE_BESIDE if beside or not side
+                 else HEIGHT_SHARE_PRESENT_UNDER if present else HEIGHT_SHARE_UNDER)
+        width = min(width, share * view_height / aspect)
+        return min(FIGURE_MAX_PX, FIGURE_MAX_PX / aspect,
+                   max(width, FIGURE_MIN_PX, FIGURE_MIN_PX / aspect))
+
+    width = sized(beside)
+    if beside and side and width > beside_room:   # held to the least figure, it would push
+        beside, width = False, sized(False)       # the controls under it anyway
     return int(width), int(round(width * aspect)), beside
 
 
