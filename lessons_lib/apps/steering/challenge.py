@@ -121,7 +121,7 @@ class TuningChallenge(LessonApp):
     ``last_metrics`` hold the verdict.
     """
 
-    controls = tuple(replace(spec, value=START[spec.name], width="380px")
+    controls = tuple(replace(spec, value=START[spec.name], width="390px", label_width="170px")
                      for spec in PARAM_CONTROLS if spec.name in START)
 
     def __init__(self, track_name: str = "hairpin", speed: float = 12.0, target: float = TARGET,
@@ -211,16 +211,16 @@ class TuningChallenge(LessonApp):
                                          and box.y0 <= label.y0 and label.y1 <= box.y1))
 
     def layout(self) -> widgets.Widget:
-        """The task above the figure; the gains, Check and Hint, then the verdict beside it
-        (under it in a narrow column), as every app's: it fits the page and presents."""
-        task = widgets.HTML(f"<b>{self.task()}</b>")
+        """The task, the gains, Check and Hint, then the verdict beside the figure (under it
+        in a narrow column), as every app's: it fits the page and presents."""
+        task = widgets.HTML(text_block(f"<b>{self.task()}</b>"))
         root = self.arrange(
-            above=[task], primary=[*self.control_widgets(),
-                                   widgets.HBox([self.check_button, self.hint_button])],
+            primary=[task, *self.control_widgets(),
+                     widgets.HBox([self.check_button, self.hint_button])],
             readout=[self.feedback], extra=[self.status], name="tuning-challenge")
-        root.layout.border = f"1px solid {PALETTE['light']}"
-        root.layout.padding = "6px"
-        return root
+        # framed around the app, not on it: the page measures the room inside the frame
+        return widgets.VBox([root], layout=widgets.Layout(
+            border=f"1px solid {PALETTE['light']}", padding="6px"))
 
     def task(self) -> str:
         """The exercise's task, in one sentence."""
