@@ -128,6 +128,28 @@ def test_the_ramp_compares_world_up_and_projected_up():
     assert tr.ended  # the ramp is open: the run stops at its end
 
 
+def test_the_slope_view_draws_the_car_on_the_roads_plane():
+    """Every corner of the car's outline in the slope view lies on the road's plane at the
+    progress point (through it, normal to projected up): it was drawn 2.4° flatter on the
+    26.6° ramp (sin for tan), its nose in the road. Start, middle and end of the run."""
+    app = SteeringApp()
+    try:
+        app.preset.value = "Slope: world up vs projected up"
+        tr = app.trajectory
+        for k in (0, len(tr) // 2, len(tr) - 1):
+            app.frame_slider.value = tr.t[k]
+            app.redraw()
+            f = app.state.spline.frame_at(float(tr.progress[app.state.step(tr.t[k])]))
+            t, up = np.array(f.tangent), np.array([0.0, 0.0, 1.0])
+            normal = up - t * (up @ t)
+            corners = np.array(app.scene.slope_car.get_data_3d()).T
+            assert len(corners) >= 4
+            heights = (corners - np.array(f.point)) @ (normal / np.linalg.norm(normal))
+            assert np.max(np.abs(heights)) < 1e-9, (k, heights)
+    finally:
+        plt.close(app.fig)
+
+
 # -- the speed sweep ---------------------------------------------------------------------------
 def test_the_sweep_equals_one_run_at_a_time():
     sp = track("hairpin")
