@@ -18,10 +18,18 @@ os.environ.setdefault("MPLBACKEND", "module://ipympl.backend_nbagg")
 
 @pytest.fixture(autouse=True)
 def _close_figures():
-    """Each app test makes its own figures; close them so memory stays flat over the run."""
+    """Each app test makes its own figures and widgets; close them so memory stays flat over
+    the run (ipywidgets keeps every open widget, and with it every app, alive: a full
+    garbage collection then walked hundreds of apps, seconds each time)."""
+    from ipywidgets.widgets import widget
+    before = set(widget._instances)
     yield
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].close("all")
+    for key in set(widget._instances) - before:
+        w = widget._instances.get(key)
+        if w is not None:
+            w.close()
 
 
 @pytest.fixture(scope="session")
