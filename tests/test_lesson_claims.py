@@ -299,3 +299,36 @@ def test_lesson_1_sentences_about_the_lock_animation_and_the_costly_turn():
     near = body_turn(30, 89, 20, "top", 2.0)
     assert all(abs(a - b) < 5 for a, b in zip(far.angles, (30, 30, 20), strict=True))
     assert abs(near.angles[0] - 30) >= 20 and abs(near.angles[2] - 20) >= 20
+
+
+# -- lesson 1's exercises 2 and 3: each has its own small copy beside it ----------------------
+def _run_cell(source: str, namespace: dict):
+    """Run a code cell's statements in ``namespace``; the value of its last expression."""
+    import ast
+
+    tree = ast.parse(source)
+    last = tree.body.pop() if isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, "<cell>", "exec"), namespace)
+    return None if last is None else eval(compile(ast.Expression(last.value), "<cell>", "eval"),
+                                          namespace)
+
+
+@pytest.mark.parametrize("prompt", ["In order ZXY, whose axes", "Locked at pitch 90°, which"])
+def test_lesson_1_show_this_case_changes_the_copy_beside_its_question(prompt):
+    """Both questions changed one small copy in a cell above exercise 2: at 1280x720 it was
+    out of the window (its bottom about 90 px above the top for exercise 2, 300 px for
+    exercise 3), so the button seemed to do nothing. Each now lays its own copy beside it."""
+    import matplotlib.pyplot as plt
+
+    code = [c.source for c in cells("01_gimbal_lock.ipynb") if c.cell_type == "code"]
+    namespace: dict = {}
+    exec(code[0].replace("%matplotlib widget", ""), namespace)       # the imports
+    question = _run_cell(next(s for s in code if prompt in s), namespace)
+    try:
+        app = question.beside
+        assert app is not None and question.show_button is not None
+        assert app.compact and app.state.lock_angle > 10          # a small copy, not locked
+        question.show_button.click()
+        assert app.state.lock_angle < 1e-6                         # this copy is now locked
+    finally:
+        plt.close("all")
