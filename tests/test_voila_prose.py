@@ -81,6 +81,21 @@ def printed_problems(text: str) -> list[str]:
     return problems
 
 
+def crooked_rows(text: str) -> list[str]:
+    """Rows of a printed table (a run of lines with '|' in them) whose bars are not where
+    the first row has them (printed text is monospaced; a markdown table needs no lining up)."""
+    crooked, bars = [], None
+    for line in text.splitlines():
+        here = [i for i, ch in enumerate(line) if ch == "|"]
+        if not here:
+            bars = None
+        elif bars is None:
+            bars = here
+        elif here != bars:
+            crooked.append(line)
+    return crooked
+
+
 def exercise_strings(source: str) -> list[str]:
     """The strings a question widget shows: every string constant inside a NumberQuestion
     or ChoiceQuestion call (prompt, options and what they mean, hint, explanation), except
@@ -150,6 +165,14 @@ def test_printed_rules_catch_a_bare_matrix_and_a_repr():
     assert printed_problems("outer (yaw)   axis ( 0.00,  1.00,  0.00)") == []
 
 
+def test_printed_rules_catch_a_table_whose_bars_do_not_line_up():
+    """Lesson 1's read-back table had its header's bars 1, 6 and 4 characters right of the
+    rows' bars."""
+    assert crooked_rows(" true pitch | reads      | exact\n   85.0°  | (1, 2) |  85.00°\n")
+    assert crooked_rows("true pitch | reads  | exact\n    85.0°  | (1, 2) | 85.00°\n"
+                        "\nlater | text\n") == []
+
+
 def test_exercise_strings_are_read_from_the_calls():
     src = ('NumberQuestion("P?", answer=1, hint="take np.degrees(x)", explain="E", '
            'show=lambda: app.set(t=0.5))')
@@ -180,6 +203,9 @@ def test_printed_outputs_are_sentences_or_labelled_tables(executed):
     problems = [f"{lesson} code cell {i}: {p}" for i, c in enumerate(nb.cells)
                 if c.cell_type == "code" for text in _shown_outputs(c)
                 for p in printed_problems(text)]
+    problems += [f"{lesson} code cell {i}: a table's columns do not line up: {row!r}"
+                 for i, c in enumerate(nb.cells) if c.cell_type == "code"
+                 for text in _shown_outputs(c) for row in crooked_rows(text)]
     assert not problems, "\n".join(problems)
 
 
