@@ -776,6 +776,28 @@ def test_the_rooms_question_is_the_presets_corner_count(app):
     assert not re.search(words, q.hint.lower()), q.hint
 
 
+def test_exercise_4s_prose_says_what_its_button_shows(app):
+    """The page said 'press the button: the small map beside the question shows the route',
+    but the button opens the route at step 0, where the funnel path is not drawn yet and the
+    only line is the dashed zigzag (3 bends; the answer is 2). The prose names the step and
+    the button that draws the path, and those do what it says."""
+    import json
+    from pathlib import Path
+
+    from lessons_lib.apps.funnel import exercises
+
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "04_funnel_algorithm.ipynb")
+                    .read_text())
+    prose = next(" ".join("".join(c["source"]).split()) for c in nb["cells"]
+                 if c["cell_type"] == "markdown" and "*Exercise 4.*" in "".join(c["source"]))
+    q = exercises.rooms_corners_question(app)
+    q.show_button.click()
+    assert f"at step {app.step.value}" in prose and "zigzag" in prose
+    assert f"**{app.end_button.description}**" in prose
+    app.end_button.click()
+    assert app.step.value == app.step.max and app.state.n_corners == q.answer
+
+
 def test_the_curve_figure_marks_the_samples_off_the_floor_on_a_frameless_map():
     from lessons_lib import pathsmooth as ps
     from lessons_lib.apps.funnel import figures
