@@ -776,6 +776,29 @@ def test_the_rooms_question_is_the_presets_corner_count(app):
     assert not re.search(words, q.hint.lower()), q.hint
 
 
+def test_portal_numbers_grow_with_the_figures_dpi(app):
+    """The numbers' points-to-pixels scale was fixed at the dpi the figure was made with:
+    on a 150 % screen (ipympl raises the dpi to 174) and in presenter mode (160 dpi) they
+    stayed 11.6 px tall while every other text grew, about 9 CSS px of font at 150 %."""
+    def glyph_px_per_dpi():
+        app.fig.canvas.draw()
+        labels = app.view.labels
+        to_px = labels.get_transform()
+        tallest = max(np.ptp(to_px.transform(p.vertices)[:, 1]) for p in labels.get_paths())
+        return tallest / app.fig.dpi
+
+    base = glyph_px_per_dpi()
+    assert base * app.fig.dpi > 11                      # 9.5 pt digits at 116 dpi
+    app.fig.canvas._set_device_pixel_ratio(1.5)
+    assert app.fig.dpi > 170 and glyph_px_per_dpi() == pytest.approx(base)
+    app.fig.canvas._set_device_pixel_ratio(1)
+    app.present(True)
+    try:
+        assert app.fig.dpi > 150 and glyph_px_per_dpi() == pytest.approx(base)
+    finally:
+        app.present(False)
+
+
 def test_exercise_4s_prose_says_what_its_button_shows(app):
     """The page said 'press the button: the small map beside the question shows the route',
     but the button opens the route at step 0, where the funnel path is not drawn yet and the

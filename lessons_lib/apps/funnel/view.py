@@ -39,7 +39,7 @@ CURVE_COLOUR = PALETTE["orange"]
 WARN_COLOUR = "#A50F15"
 WALL_COLOUR = "#5A5A5A"
 FLOOR_COLOUR = "#F4F4F4"
-#: portal numbers, in points: 9.5 pt is 13 px at the figures' 100 dpi
+#: portal numbers, in points: 9.5 pt is 15 px at the figures' 116 dpi
 LABEL_SIZE = 9.5
 
 _LABEL_CACHE: dict[int, tuple[Path, Path]] = {}
@@ -135,7 +135,9 @@ class FunnelView:
         ax.add_patch(self.wedge)
         (self.left_ends,) = ax.plot([], [], "o", ms=5, color=LEFT_COLOUR, zorder=6)
         (self.right_ends,) = ax.plot([], [], "o", ms=5, color=RIGHT_COLOUR, zorder=6)
-        points = Affine2D().scale(fig.dpi / 72.0)
+        # points to pixels at the figure's dpi whenever it is drawn: presenter mode and a
+        # hi-dpi screen (ipympl multiplies the dpi by the device pixel ratio) raise it later
+        points = Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans
         self.label_boxes = PathCollection([], offsets=np.zeros((0, 2)),
                                           offset_transform=ax.transData, transform=points,
                                           facecolors="white", edgecolors="#777777",
