@@ -332,3 +332,19 @@ def test_lesson_1_show_this_case_changes_the_copy_beside_its_question(prompt):
         assert app.state.lock_angle < 1e-6                         # this copy is now locked
     finally:
         plt.close("all")
+
+
+def test_lesson_1_exercise_1_names_the_sign_slip_and_the_cosine():
+    """Typing 0.5 (the minus sign left out) was answered "0.5 is too high", which sends a
+    learner after the size, not the sign; 0.866 (the cosine beside it) likewise."""
+    from lessons_lib.apps.core import NumberQuestion
+
+    source = next(c.source for c in cells("01_gimbal_lock.ipynb")
+                  if c.cell_type == "code" and "Row 2, column 3 of Rx(30°)" in c.source)
+    question = eval(source, {"NumberQuestion": NumberQuestion, "np": np})  # noqa: S307
+    ok, message = question.judge("0.5")
+    assert not ok and "sign" in message and "too high" not in message
+    for cosine in ("0.866", "−0.866", "0.87"):
+        ok, message = question.judge(cosine)
+        assert not ok and "cos 30°" in message and "too" not in message, cosine
+    assert question.judge("−0.5")[0] and question.judge("-1/2")[0]
