@@ -776,6 +776,22 @@ def test_the_rooms_question_is_the_presets_corner_count(app):
     assert not re.search(words, q.hint.lower()), q.hint
 
 
+def test_the_readout_points_at_the_sky_blue_line_only_when_the_map_draws_it(app):
+    """'The curve clips the wall' (and any drag with the default toggles) said 'no smoothing
+    inside it can reach the sky-blue line' with no sky-blue line on the map."""
+    import re
+
+    def said():
+        return re.sub("<[^>]+>", "", app.panel_widget("lengths").value)
+
+    app.apply_preset("The curve clips the wall")
+    assert not app.params.show_shortest and not app.view.shortest.get_visible()
+    assert "does not hold the shortest path" in said() and "sky-blue line" not in said()
+    assert app.show_shortest.description in said()      # it names the toggle that draws it
+    app.set(show_shortest=True)
+    assert app.view.shortest.get_visible() and "reach the sky-blue line" in said()
+
+
 def test_portal_numbers_grow_with_the_figures_dpi(app):
     """The numbers' points-to-pixels scale was fixed at the dpi the figure was made with:
     on a 150 % screen (ipympl raises the dpi to 174) and in presenter mode (160 dpi) they

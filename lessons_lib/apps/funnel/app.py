@@ -172,7 +172,7 @@ class FunnelApp(LessonApp):
         Choice("corridor", "corridor", CORRIDORS, value="astar", label_width="95px", primary=True,
                width="400px", help="the polygons the funnel runs through"),
         Toggle("show_zigzag", "portal-midpoint zigzag (grey)", value=True, redraw=True),
-        Toggle("show_shortest", "exact shortest path (sky blue)", value=False, redraw=True),
+        Toggle("show_shortest", panel.SHORTEST_TOGGLE, value=False, redraw=True),
         Toggle("show_curve", "Catmull-Rom curve through the path", value=False),
     )
     frame = Frame("step", "step", 0, MAX_STEPS, step=1, value=0, integer=True,
@@ -257,7 +257,7 @@ class FunnelApp(LessonApp):
         note = (f"<div style='font-size:14px;color:{PALETTE['blue']}'>&#8505; "
                 f"{html.escape(note)}</div>" if note else "")
         return {"step": note + panel.step_html(state, k if k is not None else 0),
-                "lengths": panel.lengths_html(state),
+                "lengths": panel.lengths_html(state, self.params.show_shortest),
                 "radius": panel.radius_html(state)}
 
     def layout(self) -> widgets.Widget:

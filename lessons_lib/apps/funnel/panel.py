@@ -111,8 +111,13 @@ def grazing(n: int) -> str:
     return f"{n} pulled segment grazes" if n == 1 else f"{n} pulled segments graze"
 
 
-def lengths_html(state) -> str:
-    """The optimality readout: funnel, exact shortest and zigzag, with their excess."""
+#: the label of the app's toggle that draws the exact shortest path
+SHORTEST_TOGGLE = "exact shortest path (sky blue)"
+
+
+def lengths_html(state, shortest_drawn: bool = True) -> str:
+    """The optimality readout: funnel, exact shortest and zigzag, with their excess;
+    ``shortest_drawn``: whether the map draws the exact shortest path (sky blue)."""
     if state.midpoints is None:
         return ""
     L = state.lengths
@@ -144,7 +149,9 @@ def lengths_html(state) -> str:
         if state.shortest is not None and state.excess("path") > 0.05 \
                 and state.point_path is None:
             extra += (" <b>This corridor does not hold the shortest path:</b> no smoothing "
-                      "inside it can reach the sky-blue line.")
+                      "inside it can reach " + ("the sky-blue line." if shortest_drawn else
+                                                f"it (tick <i>{SHORTEST_TOGGLE}</i> under "
+                                                "More controls to see it)."))
     return _BOX.format(f'<table style="font-size:14px">{body}</table>{extra}')
 
 
