@@ -752,7 +752,7 @@ def test_a_question_beside_a_copy_takes_an_app_and_sizes_its_column_by_the_figur
         natural = round(copy.fig.get_figwidth() * copy.fig.dpi)
         assert column.layout.flex == f"0 1 {natural + BESIDE_MARGIN_PX}px"
         assert column.layout.min_width == "0"    # it may shrink: the copy then fits itself
-        assert q.widget.layout.flex_flow == "row wrap"
+        assert q.widget.layout.flex_flow == "row wrap-reverse"
         for bad in ("a map", widgets.HTML("a map"), 3):
             with pytest.raises(ValueError, match="beside takes a lesson app"):
                 NumberQuestion("How many?", 2.0, hint="count", beside=bad)

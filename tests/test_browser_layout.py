@@ -11,6 +11,9 @@ new room and the kernel redraws the figure), then presenter mode; and JupyterLab
   would: the figure's top scrolled to the top of the viewport, then the least scroll that
   shows the control; afterwards the control, not covered, and at least half of the figure
   are inside the viewport;
+- each "Show this case" button, pressed with its question scrolled to the top of the
+  viewport: the app it changes is a copy beside the question, and the button and at least
+  half of that copy's figure are in view;
 - the smallest DOM text (computed size times CSS zoom) and the smallest figure text (the
   kernel's smallest text in the picture's px, times the canvas's scale on the page) are at
   least 14 px (20 px in presenter mode).
@@ -31,7 +34,7 @@ import browser as h
 
 pytestmark = pytest.mark.browser
 
-LESSONS = {"01_gimbal_lock": 4, "02_euler_vs_slerp": 1, "03_spline_steering": 5,
+LESSONS = {"01_gimbal_lock": 4, "02_euler_vs_slerp": 2, "03_spline_steering": 5,
            "04_funnel_algorithm": 6}
 VIEWPORTS = [(1920, 1080), (1366, 768), (1280, 720), (853, 480)]
 MIN_PX, PRESENT_PX = 14.0, 20.0
@@ -192,6 +195,42 @@ def _move_each_primary_control(page, i: int) -> list[str]:
     return problems
 
 
+_SHOW_JS = """(args) => {
+  const [k, act] = args;
+  const buttons = [...document.querySelectorAll('.lesson-question button')]
+    .filter(b => b.textContent.trim() === 'Show this case');
+  if (k === null) return buttons.length;
+  const button = buttons[k], question = button.closest('.lesson-question');
+  if (act === 'scroll') { question.scrollIntoView({block: 'start'}); return null; }
+  // the app the question acts on: its copy beside it, else the last app above it
+  const row = button.closest('.lesson-question-beside');
+  const above = [...document.querySelectorAll('.lesson-app')]
+    .filter(a => a.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const app = row ? row.querySelector('.lesson-app') : above[above.length - 1];
+  const rect = e => { const b = e.getBoundingClientRect();
+                      return {top: b.top, bottom: b.bottom, height: b.height}; };
+  return {button: rect(button), figure: rect(app.querySelector('canvas')),
+          view: {top: 0, bottom: innerHeight}, beside: !!row,
+          prompt: question.textContent.trim().slice(0, 40)};
+}"""
+
+
+def _show_each_case(page) -> list[str]:
+    """Press every "Show this case" as a learner who has read the question from its top:
+    the button and at least half of the figure it changes are then in view."""
+    problems = []
+    for k in range(page.evaluate(_SHOW_JS, [None, None])):
+        page.evaluate(_SHOW_JS, [k, "scroll"])
+        page.locator(".lesson-question button", has_text="Show this case").nth(k).click()
+        h.wait_idle(page)
+        m = page.evaluate(_SHOW_JS, [k, "measure"])
+        share = _visible_share(m["figure"], m["view"])
+        if not m["beside"] or m["button"]["bottom"] > m["view"]["bottom"] or share < 0.5:
+            problems.append(f"{m['prompt']!r}: copy beside {m['beside']}, button bottom "
+                            f"{m['button']['bottom']:.0f}, figure {share:.0%} in view")
+    return problems
+
+
 def _check_apps(page, count: int, width: int, present: bool = False) -> list[str]:
     """Every rule of the module docstring for the apps on the page; what went wrong."""
     problems = []
@@ -246,6 +285,7 @@ def test_every_app_fits_each_screen_and_presenter_mode(voila_server, chromium, n
             for i in range(count):
                 problems += [f"{width} px, app {i}: {p}"
                              for p in _move_each_primary_control(page, i)]
+            problems += [f"{width} px, show this case: {p}" for p in _show_each_case(page)]
         # presenter mode from the keyboard, at 1920x1080
         page.set_viewport_size({"width": 1920, "height": 1080})
         page.evaluate("document.activeElement && document.activeElement.blur()")

@@ -200,12 +200,14 @@ def test_exercise_2_shows_the_zxy_lock_from_above_where_the_shared_axis_is_long(
 
 # -- lesson 2's exercise 3: its own small copy -----------------------------------------------------
 def test_exercise_3_show_this_case_moves_a_small_copy_beside_the_question():
-    """'Show this case' used to change the big app about 3,000 px up the page; the question now
-    has its own small copy of the three planes in the cell just above it."""
+    """'Show this case' used to change the big app about 3,000 px up the page, and then a copy
+    in the cell above the question (off screen once the question was read); the question now
+    lays out its own small copy of the three planes beside it (above it on a narrow page)."""
     sources = [c.source for c in cells("02_euler_vs_slerp.ipynb") if c.cell_type == "code"]
     q = next(i for i, s in enumerate(sources) if "which methods are exactly halfway" in s)
-    assert sources[q - 1].startswith("halfway = PlanesApp()")
+    assert sources[q - 1].strip() == "halfway = PlanesApp()"     # made, not shown, there
     assert "show=lambda: halfway.set(t=0.5)" in sources[q] and "app." not in sources[q]
+    assert "beside=halfway" in sources[q]
 
 
 def test_the_small_copy_shows_what_exercise_3_asks_about():

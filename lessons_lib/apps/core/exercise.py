@@ -92,7 +92,7 @@ BESIDE_MARGIN_PX = 24
 
 def beside_question(app, question_box: widgets.Widget) -> widgets.Box:
     """``app`` (a lesson app, small) on the left and ``question_box`` on the right, the
-    question under the app where the page is too narrow for both. The app's column is as
+    question above the app where the page is too narrow for both. The app's column is as
     wide as its figure's natural width and may shrink: the app is told the room it has
     (:mod:`.layout`) and draws its figure to fit, so it never spills under the question."""
     fig, box = getattr(app, "fig", None), getattr(app, "widget", None)
@@ -105,8 +105,11 @@ def beside_question(app, question_box: widgets.Widget) -> widgets.Box:
     column = widgets.VBox([box], layout=widgets.Layout(flex=f"0 1 {width}px", min_width="0",
                                                        margin="0 12px 0 0"))
     question_box.layout.flex = "1 1 360px"
+    # wrap-reverse: where the page is too narrow for both, the question goes on top and the
+    # copy right under its "Show this case" button (under the copy, the copy's own controls
+    # pushed the question a screen below its figure); flex-end is the top edge then
     row = widgets.HBox([column, question_box],
-                       layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+                       layout=widgets.Layout(flex_flow="row wrap-reverse", align_items="flex-end"))
     row.add_class("lesson-question-beside")
     return row
 
@@ -146,6 +149,7 @@ class _Question:
              self.feedback],
             layout=widgets.Layout(border=f"1px solid {PALETTE['light']}", padding="6px",
                                   margin="6px 0"))
+        self.box.add_class("lesson-question")
         #: the app beside the question (None: the question alone)
         self.beside = beside
         self.widget = self.box if beside is None else beside_question(beside, self.box)
