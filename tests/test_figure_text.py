@@ -151,3 +151,23 @@ def test_fit_axes_refuses_a_region_outside_the_figure(region):
     app = _challenge(False)
     with pytest.raises(ValueError, match="fit_axes: region"):
         fit_axes(app.ax_ct, region)
+
+
+def test_the_check_finds_a_text_crossing_its_panels_frame():
+    """Lesson 2's readouts under the aeroplanes crossed their frames at 853x480 and in
+    presenter mode (each frame shrank to the drawing's shape inside a wider slot): the
+    check sees a text past a framed panel's edge, and the panels now fill their slots."""
+    app = apps.InterpolationApp()
+    app.present(True)
+    app.fit(*ROOMS["1280x720"])
+    assert text_collisions(app.fig) == []
+    ax = app.view.planes.ax["slerp"]
+    slot = ax.get_position(original=True)
+    assert ax.get_position().width == pytest.approx(slot.width)     # the frame fills it
+    wide = ax.text(0.5, 0.5, "a sentence much wider than the aeroplane's panel",
+                   transform=ax.transAxes, ha="center")
+    try:
+        assert ("\"a sentence much wider than the aeroplane's panel\" crosses its "
+                "panel's frame") in text_collisions(app.fig)
+    finally:
+        wide.remove()

@@ -204,10 +204,27 @@ def _drawn_extent(text: Text, renderer):
     return box.translated(bx - ax, by - ay)
 
 
+def _framed_escapes(fig, renderer) -> list[str]:
+    """Texts written inside a framed panel (a 2D axes drawing its spines) that cross the
+    frame: lesson 2's readouts under the aeroplanes ran past their panels' frames."""
+    found = []
+    for ax in fig.axes:
+        if ax.name == "3d" or not ax.axison or not ax.get_visible() \
+                or not any(s.get_visible() for s in ax.spines.values()):
+            continue
+        frame = ax.get_window_extent(renderer).padded(0.5)
+        found += [f"{t.get_text().replace(chr(10), ' / ')!r} crosses its panel's frame"
+                  for t in ax.texts if t.get_visible() and t.get_text().strip()
+                  and not all(frame.contains(x, y) for x, y in
+                              t.get_window_extent(renderer).corners())]
+    return found
+
+
 def text_collisions(fig) -> list[str]:
     """What is wrong with the visible texts of ``fig`` as drawn now: each one cut by the
-    figure's edge, and each pair whose boxes overlap, as short descriptions (empty: none).
-    Draws the figure first (tick labels are made as it is drawn)."""
+    figure's edge, each pair whose boxes overlap, and each text of a framed panel that
+    crosses the frame, as short descriptions (empty: none). Draws the figure first (tick
+    labels are made as it is drawn)."""
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     undrawn = _undrawn_tick_labels(fig)
@@ -220,7 +237,7 @@ def text_collisions(fig) -> list[str]:
     for i, (a, box_a) in enumerate(texts):
         found += [f"{a!r} overlaps {b!r}" for b, box_b in texts[i + 1:]
                   if box_a.overlaps(box_b)]
-    return found
+    return found + _framed_escapes(fig, renderer)
 
 
 def _resend_settings(canvas, content, _buffers) -> None:

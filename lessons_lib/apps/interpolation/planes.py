@@ -58,6 +58,9 @@ class PlanesApp(LessonApp):
         self.current = {m: state.pose(m, t) for m in METHODS}
         self.planes.show_frame(state, t, self.current, readouts(state, self.current))
 
+    def resized(self, width: int, height: int) -> None:
+        self.planes.fill()
+
     def dynamic_artists(self):
         p = self.planes
         return [*p.bodies.values(), *p.trails.values(), *p.readouts.values(),

@@ -208,6 +208,11 @@ class StaticLayer(Artist):
         self._cache[key] = renderer.copy_from_bbox(fig.bbox)
 
 
+#: What each aeroplane's panel must show, in its data units: x and y up to PLANE_HALF, and
+#: down to PLANE_BOTTOM (room for the two readout lines under the aeroplane).
+PLANE_HALF, PLANE_BOTTOM = 1.2, -1.62
+
+
 def _plain_view(ax, half: float, bottom: float | None = None) -> None:
     ax.set_xlim(-half, half)
     ax.set_ylim(-half if bottom is None else bottom, half)
@@ -249,7 +254,7 @@ class Planes:
         self.trails, self.readouts = {}, {}
         for i, m in enumerate(METHODS):
             ax = fig.add_axes(rects[i])
-            _plain_view(ax, 1.2, bottom=-1.62)
+            _plain_view(ax, PLANE_HALF, bottom=PLANE_BOTTOM)
             ax.set_title(LABELS[m], color=COLOURS[m], fontweight="bold", pad=3, y=1.0)
             for spine in ax.spines.values():
                 spine.set_visible(True)
@@ -267,17 +272,42 @@ class Planes:
             self.readouts[m] = ax.text(0.5, 0.02, "", transform=ax.transAxes, ha="center",
                                        va="bottom", fontsize=fontsize, linespacing=1.15)
             self.ax[m] = ax
+        self.fill()
 
     def _draw_gizmo(self, ax, fontsize: float) -> list[Artist]:
-        """Small world X, Y, Z axes in the upper-left corner, inside the panel's frame."""
-        origin = np.array([-0.88, 0.78])
+        """Small world X, Y, Z axes in the upper-left corner, inside the panel's frame
+        (placed there by :meth:`fill`)."""
         drawn = []
+        self._gizmo_tips = []
         for name, vec in (("X", [1, 0, 0]), ("Y", [0, 1, 0]), ("Z", [0, 0, 1])):
-            p = self.camera.project(np.array(vec, float))[:2] * 0.22
-            drawn += ax.plot(*np.stack([origin, origin + p]).T, color=PALETTE["grey"], lw=1.0)
-            drawn.append(ax.text(*(origin + p * 1.45), name, color="#555555",
-                                 fontsize=fontsize, ha="center", va="center"))
+            tip = self.camera.project(np.array(vec, float))[:2] * 0.22
+            self._gizmo_tips.append(tip)
+            drawn += ax.plot([], [], color=PALETTE["grey"], lw=1.0)
+            drawn.append(ax.text(0, 0, name, color="#555555", fontsize=fontsize,
+                                 ha="center", va="center"))
         return drawn
+
+    def fill(self) -> None:
+        """Each frame as wide as its slot on the figure as sized now: in a slot wider than
+        the drawing the x limits grow (equal scales kept) instead of the frame shrinking to
+        the drawing's shape, which left a narrow frame with the readout under the aeroplane
+        wider than it; in a taller slot the frame shrinks to the drawing's height, so the
+        readout stays under the aeroplane. The gizmo goes to the frame's upper-left corner.
+        Call it after each resize."""
+        fig = next(iter(self.ax.values())).figure
+        width_in, height_in = fig.get_size_inches()
+        for ax in self.ax.values():
+            slot = ax.get_position(original=True)
+            aspect = (slot.height * height_in) / (slot.width * width_in)   # height / width
+            span = PLANE_HALF - PLANE_BOTTOM
+            ax.set_xlim(*(np.array([-1, 1]) * max(PLANE_HALF, span / aspect / 2)))
+            ax.set_ylim(PLANE_BOTTOM, PLANE_HALF)
+        ax = self.ax[METHODS[0]]
+        origin = np.array([ax.get_xlim()[0] + 0.32, ax.get_ylim()[1] - 0.42])
+        for k, tip in enumerate(self._gizmo_tips):
+            line, label = self.gizmo[2 * k], self.gizmo[2 * k + 1]
+            line.set_data(*np.stack([origin, origin + tip]).T)
+            label.set_position(origin + tip * 1.45)
 
     def outline(self, frame: np.ndarray) -> np.ndarray:
         return self.camera.project(_EDGES @ frame.T)[..., :2]
@@ -480,6 +510,7 @@ class BlendView:
         rects, titles = ARRANGEMENTS[name], TITLES[name]
         for m, rect in zip(METHODS, rects["planes"], strict=True):
             self.planes.ax[m].set_position(rect)
+        self.planes.fill()
         self.ax_sphere.set_position(rects["sphere"])
         self.ax_speed.set_position(rects["speed"])
         self.ax_4d.set_position(rects["plane4d"])
