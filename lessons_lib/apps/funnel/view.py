@@ -65,28 +65,69 @@ _LABEL_AT = (0.5, 0.3, 0.7, 0.15, 0.85)
 LABEL_CLEAR = 0.9
 
 
+#: in points, from a number's centre: the start's or goal's centre (the 26-pt apex star and
+#: a box), the path's line (half a 2-digit box's diagonal and the line's half width)
+LABEL_CLEAR_PT, LABEL_PATH_PT = 22.0, 10.0
+
+
+def _distance_to_polyline(points: np.ndarray, line: np.ndarray) -> np.ndarray:
+    """Each point's distance to the polyline ``line`` (n, 2), n >= 2; points (..., 2)."""
+    a, b = line[:-1], line[1:]
+    ab = b - a
+    t = np.einsum("...sk,sk->...s", points[..., None, :] - a, ab) / np.maximum(
+        np.einsum("sk,sk->s", ab, ab), 1e-18)
+    near = a + np.clip(t, 0.0, 1.0)[..., None] * ab
+    return np.linalg.norm(points[..., None, :] - near, axis=-1).min(axis=-1)
+
+
+def _half_box(k: int, metres_per_point: float) -> np.ndarray:
+    """Half the width and height of number ``k``'s box on the map, in metres, with a
+    point of margin."""
+    box = label_paths(k)[1].get_extents()
+    return (np.array([box.width, box.height]) / 2 + 1.0) * metres_per_point
+
+
 def spaced_labels(portals, gap: float = 0.7, avoid=(), clear: float = LABEL_CLEAR,
+                  path=None, path_clear: float = 0.0, metres_per_point: float = 0.0,
                   ) -> tuple[np.ndarray, list[int]]:
     """Where to number the portals: at their middles, or further along a portal whose
     middle is within ``clear`` metres of a point of ``avoid`` (the start and the goal: the
-    goal's square hid the number of the door preset's last portal); leaving out a number
-    that would sit closer than ``gap`` metres to one already placed (the eroded floor's
-    many short portals along a rounded corner would otherwise pile up)."""
+    goal's square hid the number of the door preset's last portal) or within
+    ``path_clear`` metres of the polyline ``path`` (the route, drawn over the numbers; on
+    a portal with no spot clear of it, the spot furthest from it), and neither within
+    ``gap`` metres of a number already placed nor with its box (at ``metres_per_point``)
+    on that number's; a portal with no such spot goes unnumbered (the eroded floor's many
+    short portals along a rounded corner would otherwise pile up)."""
     placed: list[np.ndarray] = []
     numbers: list[int] = []
     keep_off = np.asarray(avoid, dtype=float).reshape(-1, 2)
     ends = np.asarray(portals, dtype=float).reshape(-1, 2, 2)
     t = np.asarray(_LABEL_AT)[None, :, None]
     spots = ends[:, None, 0] + t * (ends[:, None, 1] - ends[:, None, 0])   # portal, spot, xy
-    # all portals' spots against the points to keep off at once (a loop per portal cost
-    # ~0.4 ms on the eroded floor's 26 portals, on every radius change)
+    # all portals' spots against the points to keep off and the path at once (a loop per
+    # portal cost ~0.4 ms on the eroded floor's 26 portals, on every radius change)
     far = (np.linalg.norm(spots[:, :, None] - keep_off[None, None], axis=-1)
            >= clear).all(axis=2)
-    first = np.where(far.any(axis=1), far.argmax(axis=1), 0)
-    for k, at in enumerate(spots[np.arange(len(spots)), first]):
-        if all(np.hypot(*(at - q)) >= gap for q in placed):
-            placed.append(at)
-            numbers.append(k)
+    far[~far.any(axis=1), 0] = True          # nowhere clear of them: the middle
+    line = None if path is None else np.asarray(path, dtype=float).reshape(-1, 2)
+    off_path = (_distance_to_polyline(spots, line) if line is not None and len(line) >= 2
+                and len(spots) else np.full(far.shape, np.inf))
+    halves: list[np.ndarray] = []
+    for k in range(len(spots)):
+        half = _half_box(k, metres_per_point)
+        free = far[k].copy()
+        if placed:                  # each spot against every number placed, at once
+            apart = spots[k][:, None] - np.asarray(placed)[None]           # spot, placed, xy
+            free &= ((np.hypot(apart[..., 0], apart[..., 1]) >= gap)
+                     & (np.abs(apart) >= half + np.asarray(halves)).any(axis=2)).all(axis=1)
+        if not free.any():
+            continue
+        clear_of_path = free & (off_path[k] >= path_clear)
+        pick = clear_of_path.argmax() if clear_of_path.any() else np.where(
+            free, off_path[k], -1.0).argmax()
+        placed.append(spots[k, pick])
+        halves.append(half)
+        numbers.append(k)
     return np.asarray(placed).reshape(-1, 2), numbers
 
 
@@ -190,15 +231,27 @@ class FunnelView:
         (self.goal_dot,) = ax.plot([], [], "s", ms=11, color=GOAL_COLOUR, mec="black",
                                    mew=1.0, zorder=12)
 
+    def _metres_per_point(self) -> float:
+        """How many metres of the map one point of text covers at the figure's size now
+        (the numbers are sized in points: on a small copy in presenter mode they grow
+        against the map, and their spacing in metres must grow with them)."""
+        ax, (width, height) = self.ax, self.fig.get_size_inches()
+        box = ax.get_position(original=True)
+        x0, x1 = ax.get_xlim()
+        y0, y1 = ax.get_ylim()
+        inches_per_metre = min(width * box.width / (x1 - x0), height * box.height / (y1 - y0))
+        return round(1.0 / (72.0 * inches_per_metre), 6)
+
     def draw_route(self, state, show_zigzag: bool, show_shortest: bool) -> None:
         """Everything that depends on the query, not on the step. Set only when the state
         or an overlay changed since the last call: a step change leaves these artists
         alone, so only the step's own artists are drawn again."""
         drawn = self._route_for
+        pt = self._metres_per_point()
         if drawn is not None and drawn[0] is state and drawn[1:] == (show_zigzag,
-                                                                      show_shortest):
+                                                                      show_shortest, pt):
             return
-        self._route_for = (state, show_zigzag, show_shortest)
+        self._route_for = (state, show_zigzag, show_shortest, pt)
         eroded = state.method == "erode" and state.radius > 0
         self.floor.set_facecolor("#D9D9D9" if eroded else FLOOR_COLOUR)
         self.agent_floor.set_verts(state.mesh.coords if eroded else [])
@@ -207,7 +260,10 @@ class FunnelView:
         self.portal_lines.set_segments(list(portals))
         self.left_ends.set_data(*_xy(portals[:, 0] if len(portals) else []))
         self.right_ends.set_data(*_xy(portals[:, 1] if len(portals) else []))
-        mids, numbers = spaced_labels(portals, avoid=(state.start, state.goal))
+        mids, numbers = spaced_labels(
+            portals, avoid=(state.start, state.goal),
+            clear=max(LABEL_CLEAR, LABEL_CLEAR_PT * pt), path=state.path,
+            path_clear=LABEL_PATH_PT * pt, metres_per_point=pt)
         self.label_numbers = numbers      # which portal each shown number belongs to
         pairs = [label_paths(k) for k in numbers]
         self.labels.set_paths([gl for gl, _b in pairs])
