@@ -645,15 +645,29 @@ def test_cached_static_layer_matches_a_plain_render(app, tmp_path):
 
 
 def test_layout_play_the_angles_and_the_preset_beside_the_figure(app):
-    """Issue 29: an end angle and the sphere on one screen: Play, t, both ends' angles and
-    the preset are primary (beside the figure or right under it)."""
+    """Issue 29: an end angle and the sphere on one screen: Play, t, both ends' angles, the
+    preset and the two toggles the lesson's things to try tick are primary (beside the figure
+    or right under it). "wrap Euler angles" sat behind More controls, 1,000 px under the
+    figure at 853x480; the preset's note came after the 345-px panel, below the fold at
+    1280x720, though the lesson says to read it on picking a preset."""
     figure_column, side = app.app_root.children[:2]
     assert app.fig.canvas in figure_column.children
     shown = set(map(id, iter_widgets(side))) - set(map(id, iter_widgets(app.more_box)))
     for w in (app.play_button, app.t, app.preset, app.yaw0, app.yaw1, app.roll1,
-              app.panels["info"]):
+              app.panels["info"], app.long_way, app.wrap_euler, app.preset_note):
         assert id(w) in shown, w
-    assert id(app.show_up) not in shown and id(app.wrap_euler) not in shown
+    assert id(app.show_up) not in shown
+    order = [id(w) for w in iter_widgets(side)]
+    at = {name: order.index(id(getattr(app, name))) for name in
+          ("yaw1", "long_way", "wrap_euler", "preset", "preset_note")}
+    # the note right under the preset it describes, before the panel; the toggles above the
+    # preset (under it, at 853x480 ticking one scrolled half of the figure away)
+    assert at["preset_note"] == at["preset"] + 1
+    assert at["preset_note"] < order.index(id(app.panels["info"]))
+    assert at["yaw1"] < at["long_way"] < at["wrap_euler"] < at["preset"]
+    prose = " ".join(notebook_source().split())           # and the lesson says so
+    assert "**preset**: the note right under it says what it shows" in prose
+    assert "tick *up-vector paths* (under *More controls*)" in prose
 
 
 def test_bad_construction_arguments_are_refused_before_any_figure_exists():

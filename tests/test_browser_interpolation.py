@@ -79,6 +79,14 @@ def test_lesson_renders_and_responds(voila_server, page):
     _choose_preset(page, "Wide three-axis turn")
     h.wait_for_pixels_change(page, before, figure=0, timeout=60)
     h.wait_idle(page)
+    # with the app at the top, the preset's note and both toggles the lesson asks to tick are
+    # on screen beside the figure (the note was 739-837 px down, "wrap Euler angles" behind
+    # More controls further still)
+    _app_to_top(page)
+    for shown in (page.locator(".interpolation-app .lesson-preset-note"),
+                  page.locator(".widget-checkbox", has_text="wrap Euler angles")):
+        box = shown.first.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= h.VIEWPORT["height"], box
 
     # the long-way toggle changes the drawing even where q0 . q1 > 0 (it used to change no
     # pixel there), and the panel says what it did

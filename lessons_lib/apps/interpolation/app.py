@@ -77,7 +77,7 @@ class InterpolationApp(LessonApp):
         _angle("roll1", "roll", -180, 180),
         Toggle("long_way", "take the long way", primary=True,
                help="nlerp and slerp head for the far copy of q₁: 360° minus the short turn"),
-        Toggle("wrap_euler", "wrap Euler angles",
+        Toggle("wrap_euler", "wrap Euler angles", primary=True,
                help="Euler lerp moves each angle the short way round (at most 180°)"),
         Toggle("show_up", "up-vector paths", help="also draw where the fin points",
                redraw=True),
@@ -181,8 +181,12 @@ class InterpolationApp(LessonApp):
 
     def layout(self) -> widgets.Widget:
         """Beside the figure (under it on a narrow page): Play and t, the start and end
-        angles, the preset and the long way, then the readout; the two other toggles
-        behind "More controls"."""
+        angles, the two toggles the lesson's things to try tick, the preset with its note
+        right under it, then the readout; the up-vector paths behind "More controls".
+
+        The note follows the preset it describes: after the 345-px readout it was below the
+        fold at 1280x720 (739 px down, in presenter mode 1055). The toggles come before the
+        preset, so that at 853x480 ticking one still leaves half of the figure in view."""
         def column(title, names):
             return widgets.VBox([widgets.HTML(f"<b>{title}</b>"),
                                  *(getattr(self, n) for n in names)],
@@ -191,9 +195,12 @@ class InterpolationApp(LessonApp):
         angles = widgets.HBox([column("start (t = 0)", ("yaw0", "pitch0", "roll0")),
                                column("end (t = 1)", ("yaw1", "pitch1", "roll1"))],
                               layout=widgets.Layout(flex_flow="row wrap"))
+        self.long_way.layout.margin = "0 20px 0 0"        # apart from the next label
+        toggles = widgets.HBox([self.long_way, self.wrap_euler],
+                               layout=widgets.Layout(flex_flow="row wrap"))
         return self.arrange(
             primary=[self.play_row(), self.panel_widget("turned"), angles, self.drag_hint,
-                     self.preset, self.long_way],
-            readout=[self.panel_widget("info")], extra=[self.preset_note, self.status],
-            secondary=[self.wrap_euler, self.show_up], tuck=[angles], side=420,
+                     toggles, self.preset, self.preset_note],
+            readout=[self.panel_widget("info")], extra=[self.status],
+            secondary=[self.show_up], tuck=[angles], side=420,
             name="interpolation-app")
