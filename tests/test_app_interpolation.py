@@ -953,3 +953,18 @@ def test_the_angle_turned_is_right_under_t(app):
     assert side.children[1] is app.panels["turned"]
     assert "angle turned" in app.panels["turned"].value
     assert "angle turned" not in app.panels["info"].value
+
+
+def test_the_4d_note_calls_nlerp_bunched_only_where_its_pace_is_uneven(app):
+    """The panel said nlerp's beads are "bunched at the ends, spread in the middle" on every
+    pair; on the wrap-around (a 10° turn) the preset's note beside it says nlerp "keeps a
+    steady 10°/t", and the beads are as even as slerp's."""
+    for preset in (WRAP, WIDE, ONE_AXIS):
+        fresh(app, preset)
+        steady = app.state.profiles["nlerp"].kind == "steady"
+        assert steady == (preset == WRAP)
+        assert ("bunched at the ends" in app.panels["info"].value) != steady, preset
+        assert ("its pace too: it keeps a steady" in app.preset_note.value) == steady
+    app.long_way.value = True                # the long way round the wrap-around: 350°
+    assert app.state.profiles["nlerp"].kind != "steady"
+    assert "bunched at the ends" in app.panels["info"].value

@@ -53,10 +53,14 @@ def info(state: BlendState) -> str:
     if plane is None:
         four_d = "Start and end are one point of the 4D sphere: there is no chord or arc."
     else:
+        # "bunched" only where the speed plot shows it: a 10° turn keeps a steady pace
+        spacing = ("as evenly spaced as slerp's ◆ over so small a turn"
+                   if state.profiles["nlerp"].kind == "steady"
+                   else "bunched at the ends, spread in the middle")
         four_d = (
             "4D, bottom right: nlerp walks the straight chord (○ every 0.1 of t), which "
             f"dips to {plane.shortest_chord:.2f} from the centre, and is pushed out onto the "
-            "circle (■): bunched at the ends, spread in the middle. slerp's ◆ are evenly "
+            f"circle (■): {spacing}. slerp's ◆ are evenly "
             f"spaced: {plane.omega:.0f}° of the 4D circle, half the {state.slerp_angle:.0f}° "
             "turn.")
     rows = [
