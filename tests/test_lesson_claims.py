@@ -350,3 +350,19 @@ def test_lesson_1_exercise_1_names_the_sign_slip_and_the_cosine():
         ok, message = question.judge(cosine)
         assert not ok and "cos 30°" in message and "too" not in message, cosine
     assert question.judge("−0.5")[0] and question.judge("-1/2")[0]
+
+
+def test_lesson_2_exercise_5_names_the_ratio_turned_upside_down():
+    """0.5 (slowest ÷ fastest, for 2) was answered "0.5 is too low", which sends a learner
+    after the size, not the way the ratio is turned."""
+    from lessons_lib.apps.core import NumberQuestion
+
+    source = next(c.source for c in cells("02_euler_vs_slerp.ipynb")
+                  if c.cell_type == "code" and "fastest speed divided by its slowest" in c.source)
+    question = eval(source, {"NumberQuestion": NumberQuestion, "np": np})  # noqa: S307
+    for upside_down in ("0.5", "1/2"):
+        ok, message = question.judge(upside_down)
+        assert not ok and "the other way up" in message and "too low" not in message
+    ok, message = question.judge("1.41")
+    assert not ok and message.split(". ", 1)[1][0].isupper()     # "That is 1 / cos(45°)"
+    assert question.judge("2")[0]
