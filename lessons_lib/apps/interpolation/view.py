@@ -292,18 +292,27 @@ class Planes:
         the drawing the x limits grow (equal scales kept) instead of the frame shrinking to
         the drawing's shape, which left a narrow frame with the readout under the aeroplane
         wider than it; in a taller slot the frame shrinks to the drawing's height, so the
-        readout stays under the aeroplane. The gizmo goes to the frame's upper-left corner.
-        Call it after each resize."""
+        readout stays under the aeroplane. The gizmo goes to the frame's upper-left corner,
+        its letters a quarter of their size inside the frame (placed at a fixed 0.42 below
+        the top, the "Y" sat on the frame's line at every size). Call it after each resize."""
         fig = next(iter(self.ax.values())).figure
         width_in, height_in = fig.get_size_inches()
+        span = PLANE_HALF - PLANE_BOTTOM
         for ax in self.ax.values():
             slot = ax.get_position(original=True)
             aspect = (slot.height * height_in) / (slot.width * width_in)   # height / width
-            span = PLANE_HALF - PLANE_BOTTOM
             ax.set_xlim(*(np.array([-1, 1]) * max(PLANE_HALF, span / aspect / 2)))
             ax.set_ylim(PLANE_BOTTOM, PLANE_HALF)
         ax = self.ax[METHODS[0]]
-        origin = np.array([ax.get_xlim()[0] + 0.32, ax.get_ylim()[1] - 0.42])
+        (left, right), (_, top) = ax.get_xlim(), ax.get_ylim()
+        slot = ax.get_position(original=True)
+        # data units per point of the frame as drawn (equal scales: the tighter direction)
+        per_pt = max((right - left) / (slot.width * width_in * 72),
+                     span / (slot.height * height_in * 72))
+        size = self.gizmo[1].get_fontsize() * per_pt          # a letter's size, in data units
+        tips = 1.45 * np.array(self._gizmo_tips)
+        origin = np.array([left + (0.35 + 0.25) * size - tips[:, 0].min(),
+                           top - (0.6 + 0.25) * size - tips[:, 1].max()])
         for k, tip in enumerate(self._gizmo_tips):
             line, label = self.gizmo[2 * k], self.gizmo[2 * k + 1]
             line.set_data(*np.stack([origin, origin + tip]).T)
