@@ -994,3 +994,18 @@ def test_the_world_axes_letters_sit_inside_the_first_frame(make):
                 px = label.get_fontsize() * app.fig.dpi / 72
                 assert clear >= 0.2 * px, (room, present, label.get_text(), clear, px)
     plt.close(app.fig)
+
+
+def test_exercise_1_is_checked_where_the_lesson_says(app):
+    """Exercise 1 said "set the start and end yaw sliders and read the panel": from the
+    opening pair that left pitch and roll at −20°/70° and 10°/120°, and the panel held no
+    angle turned. The Wrap-around preset's pitches and rolls are 0; with the two yaws set,
+    "angle turned" under t gives the answer."""
+    text = " ".join(notebook_source().split())
+    assert ("pick *Wrap-around* (its pitches and rolls are 0), set the start and end yaw, and "
+            "read *angle turned* under `t`") in text
+    fresh(app, WRAP)
+    assert (app.pitch0.value, app.roll0.value, app.pitch1.value, app.roll1.value) == (0,) * 4
+    app.set(yaw0=-150, yaw1=120)
+    assert "Euler lerp 270°" in app.panels["turned"].value
+    assert "angle turned" not in app.panels["info"].value
