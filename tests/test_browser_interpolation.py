@@ -312,3 +312,21 @@ def test_drag_a_keyframe_in_jupyterlab(lab_server, page):
     """In JupyterLab's column with the file browser open (the narrow arrangement)."""
     h.open_in_lab(page, lab_server, NOTEBOOK, figures=2)
     _drag_both_keyframes(page, "02_euler_vs_slerp-lab-keyframes-dragged")
+
+
+def test_the_pace_figure_grows_in_presenter_mode(voila_server, page):
+    """The nlerp pace figure was a plain image: presenter mode zooms the page's widgets to 20
+    px text and left it at 14 px. It is a picture widget now, zoomed with the rest, drawn at
+    twice its pixels so that the zoom keeps it sharp."""
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=2)
+    figure = page.locator(".lesson-pace-figure").first
+    figure.scroll_into_view_if_needed()
+    width = figure.bounding_box()["width"]
+    assert figure.evaluate("e => e.naturalWidth") >= 2 * width - 1
+    page.keyboard.press("p")
+    page.wait_for_function("document.documentElement.classList.contains('lessons-present')")
+    figure.scroll_into_view_if_needed()
+    grown = figure.bounding_box()["width"]
+    assert grown >= 1.35 * width, (width, grown)          # 14 px text at 20 px
+    assert grown <= h.VIEWPORT["width"]
+    h.assert_no_error_text(page)

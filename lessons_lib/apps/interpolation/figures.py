@@ -75,17 +75,31 @@ def pace_figure(turns=TURNS) -> Figure:
     return fig
 
 
-def png(fig: Figure) -> bytes:
-    """A static figure as PNG bytes (what the notebook shows)."""
+def png(fig: Figure, scale: float = 1.0) -> bytes:
+    """A static figure as PNG bytes, at ``scale`` times its pixels (what the notebook shows)."""
     if not isinstance(fig, Figure):
         raise ValueError(f"png takes a matplotlib Figure, got {type(fig).__name__}")
+    scale = check.real(scale, "scale", lo=0.5, hi=4.0)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=fig.dpi)
+    fig.savefig(buf, format="png", dpi=fig.dpi * scale)
     return buf.getvalue()
 
 
-def show_pace():
-    """The pace figure as an image for a notebook cell (no interactive canvas)."""
-    from IPython.display import Image
+#: The pace figure is drawn at this many times its pixels and shown at its natural width.
+PACE_SCALE = 2.0
 
-    return Image(png(pace_figure()))
+
+def show_pace():
+    """The pace figure as a picture widget, 820 CSS px wide at most: in Voila's presenter
+    mode the page zooms widgets outside the apps to its 20 px text, and a plain image stayed
+    at 14 px. It is drawn at twice its pixels, so that the zoom (and a HiDPI screen) keeps it
+    sharp."""
+    import ipywidgets as widgets
+
+    fig = pace_figure()
+    width = round(fig.get_size_inches()[0] * fig.dpi)
+    image = widgets.Image(value=png(fig, PACE_SCALE), format="png",
+                          layout=widgets.Layout(width=f"{width}px", max_width="100%",
+                                                height="auto"))
+    image.add_class("lesson-pace-figure")
+    return image
