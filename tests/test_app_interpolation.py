@@ -26,7 +26,13 @@ from lessons_lib.apps.interpolation.model import (
 )
 from lessons_lib.apps.interpolation.model import PRESETS as MODEL_PRESETS
 from lessons_lib.apps.interpolation.planes import PlanesApp
-from lessons_lib.apps.interpolation.view import FACE_POINTS, FIG_SIZE, STYLES, plane_display
+from lessons_lib.apps.interpolation.view import (
+    FACE_POINTS,
+    FIG_SIZE,
+    NARROW_IN,
+    STYLES,
+    plane_display,
+)
 from lessons_lib.flight import aim_nose
 from lessons_lib.interpolation import angular_speed, euler_lerp, nlerp, slerp
 from lessons_lib.rotations import euler_to_matrix, euler_to_quaternion
@@ -1009,3 +1015,27 @@ def test_exercise_1_is_checked_where_the_lesson_says(app):
     app.set(yaw0=-150, yaw1=120)
     assert "Euler lerp 270°" in app.panels["turned"].value
     assert "angle turned" not in app.panels["info"].value
+
+
+def test_where_the_lesson_says_the_sphere_is(app):
+    """The lesson put the sphere "bottom middle in a narrow column"; presenter mode at
+    1280x720 also draws the figure narrow (630 px beside its zoomed controls), with the
+    sphere bottom middle on a wide page. It now says "when the figure is narrow"."""
+    text = " ".join(notebook_source().split())
+    assert "The sphere (top right, or bottom middle when the figure is narrow)" in text
+    assert "(*angle turned*, under `t`, adds up the way)" in text
+    seen = {}
+    for present in (False, True):
+        app.present(present)
+        for room, size in ALL_ROOMS.items():
+            app.fit(*size)
+            seen[room, present] = app.view.arrangement
+            narrow = app.fig.get_size_inches()[0] < NARROW_IN
+            assert seen[room, present] == ("narrow" if narrow else "wide")
+            sphere, planes = app.view.ax_sphere.get_position(), app.view.planes.ax["slerp"]
+            if narrow:                                  # under the planes, in the middle
+                assert sphere.y1 <= planes.get_position().y0 and 0.3 < sphere.x0 < 0.5
+            else:                                       # the right half, at the top
+                assert sphere.x0 > 0.5 and sphere.y1 > 0.9
+    app.present(False)
+    assert seen["1280x720", True] == "narrow" and seen["1280x720", False] == "wide"
