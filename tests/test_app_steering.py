@@ -621,6 +621,37 @@ def test_following_each_tuning_hint_in_order_reaches_a_pass():
     assert challenge.check() is True
 
 
+def test_a_tuning_that_circles_off_the_road_is_shown_and_named():
+    """Too strong a crosstrack push (0.65 with the article's other settings) sends the car
+    round in circles beside the first straight, 11 m off it: the map widens to show the
+    whole run and its red dot, and the feedback says the car circles off the road (how far
+    it drove, how little of that along the road) instead of naming a part of the road; the
+    "not judged" label sits on the band's grey over the curve."""
+    from lessons_lib.apps.steering import TuningChallenge
+
+    challenge = TuningChallenge()
+    challenge.set(look_ahead_base=3.0, look_ahead_speed_factor=0.3, heading_weight=0.85,
+                  max_yaw_delta=60.0, crosstrack_gain=0.65)
+    assert challenge.check() is False
+    j, tr = challenge.judged, challenge.judged.run.trajectory
+    (x0, x1), (y0, y1) = challenge.ax_map.get_xlim(), challenge.ax_map.get_ylim()
+    assert x0 <= tr.x.min() and tr.x.max() <= x1 and y0 <= tr.y.min() and tr.y.max() <= y1
+    wx, wy = challenge.worst_car.get_xdata()[0], challenge.worst_car.get_ydata()[0]
+    assert x0 < wx < x1 and y0 < wy < y1
+    text = html.unescape(challenge.feedback.value)
+    assert j.lost and j.along < 0.1 * j.driven
+    assert (f"circles off the road: from 5 s on it drove {j.driven:.0f} m but got only "
+            f"{max(j.along, 0):.0f} m along it") in text
+    assert "of the judged error" not in text and j.where not in text
+    label = challenge.not_judged
+    assert label.get_bbox_patch() is not None and label.zorder > challenge.ct_line.zorder
+    # a run on the road keeps the road's own frame and the part of the road it failed in
+    challenge.set(crosstrack_gain=0.02)
+    challenge.check()
+    assert not challenge.judged.lost and "of the judged error" in challenge.feedback.value
+    assert challenge.ax_map.get_ylim() == pytest.approx(challenge.road_box[1::2])
+
+
 def test_slope_run_and_sweep_figures():
     from lessons_lib.apps.steering import run_figure, slope_figure, sweep_figure
 

@@ -7,7 +7,8 @@ offset, are not judged: no setting removes the offset at t = 0. The target is on
 article's own settings reach (RMS 0.225 m on the hairpins at 12 m/s against 0.25 m). Hints
 come one at a time, each naming one knob, the way to move it and how far; followed in order
 from the badly tuned start they reach a pass (a test follows them), and the feedback names
-the part of the run that failed (a bend or a straight, and when).
+the part of the run that failed (a bend or a straight, and when), or that the car circles
+off the road; the map widens to show a run that left it.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ TARGET = 0.25
 JUDGED_FROM = 5.0
 #: Curvature (1/m) above which a moment of the run counts as "in a bend" (radius < 20 m).
 BEND_CURVATURE = 0.05
+#: A run whose car got less than this share of the way it drove along the road, in the
+#: judged seconds, has lost the road (it circles beside it); which part of the road it was
+#: beside says nothing then.
+LOST_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -85,7 +90,8 @@ def part_of_track(spline, s: float) -> str:
 class Judged:
     """The run a Check judged, and its verdict: ``rms`` over the judged part (from
     :data:`JUDGED_FROM` s on), its worst step ``worst`` and where that was, and the share of
-    the judged squared error that came from the bends."""
+    the judged squared error that came from the bends; in the judged part, ``driven``, how far
+    (m) the car drove, and ``along``, how far along the road that took it."""
 
     run: model.Run
     rms: float
@@ -93,6 +99,14 @@ class Judged:
     worst: int
     where: str
     bend_share: float
+    along: float
+    driven: float
+
+    @property
+    def lost(self) -> bool:
+        """Less than :data:`LOST_SHARE` of the way it drove took the car along the road: it
+        left the road and circles beside it."""
+        return self.along < LOST_SHARE * self.driven
 
 
 def judge(spline, run: model.Run, target: float, start: float = JUDGED_FROM) -> Judged:
@@ -108,8 +122,13 @@ def judge(spline, run: model.Run, target: float, start: float = JUDGED_FROM) -> 
     bends = np.asarray(spline.curvature_at(tr.progress[part])) > BEND_CURVATURE
     total = float(np.sum(cte ** 2))
     share = float(np.sum(cte[bends] ** 2)) / total if total > 0 else 0.0
+    steps = np.diff(tr.progress[part])
+    if spline.closed:                       # across the start line, the short way
+        steps = (steps + spline.length / 2) % spline.length - spline.length / 2
+    along = float(np.sum(steps))
+    driven = float(np.sum(np.hypot(np.diff(tr.x[part]), np.diff(tr.y[part]))))
     return Judged(run, rms, rms < target, worst, part_of_track(spline, tr.progress[worst]),
-                  share)
+                  share, along, driven)
 
 
 class TuningChallenge(LessonApp):
@@ -148,18 +167,24 @@ class TuningChallenge(LessonApp):
             self.ax_ct = self.fig.add_axes((0.52, 0.2, 0.46, 0.7))
         sp = model.road(self.track_name)
         pts = sp.sample(400)
+        #: the road's extent (m): the map shows it and, after a Check, the whole run
+        self.road_box = (*(pts[:, :2].min(axis=0) - ROAD_HALF_WIDTH),
+                         *(pts[:, :2].max(axis=0) + ROAD_HALF_WIDTH))
         self.ax_map.plot(pts[:, 0], pts[:, 1], color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
         (self.path_line,) = self.ax_map.plot([], [], color=COLOURS["path"], lw=1.4)
         self.ax_map.set_aspect("equal")
         self.ax_map.set_axis_off()
+        self.ax_map.set_xlim(self.road_box[0], self.road_box[2])
+        self.ax_map.set_ylim(self.road_box[1], self.road_box[3])
         self.ax_ct.axhline(0.0, color=PALETTE["grey"], lw=0.8)
         for y in (-self.target, self.target):
             self.ax_ct.axhline(y, color=PALETTE["green"], lw=0.8, ls=":")
         # the first seconds, not judged, shaded and said so
         self.ax_ct.axvspan(0.0, JUDGED_FROM, color=PALETTE["light"], lw=0, zorder=0)
-        self.not_judged = self.ax_ct.text(
+        self.not_judged = self.ax_ct.text(    # over the curve, on the band's grey
             JUDGED_FROM / 2, 0.97, "not\njudged", ha="center", va="top",
-            transform=self.ax_ct.get_xaxis_transform(), color=PALETTE["black"])
+            transform=self.ax_ct.get_xaxis_transform(), color=PALETTE["black"], zorder=4,
+            bbox={"facecolor": PALETTE["light"], "edgecolor": "none", "pad": 1.0})
         (self.ct_line,) = self.ax_ct.plot([], [], color=COLOURS["offset"], lw=1.6)
         (self.worst_dot,) = self.ax_ct.plot([], [], "o", color=PALETTE["vermillion"], ms=6,
                                             zorder=5)
@@ -188,11 +213,21 @@ class TuningChallenge(LessonApp):
         k = j.worst
         self.worst_dot.set_data([tr.t[k]], [tr.crosstrack_error[k]])
         self.worst_car.set_data([tr.x[k]], [tr.y[k]])
+        self._fit_map(tr)
         lim = max(1.0, float(np.max(np.abs(tr.crosstrack_error))) * 1.1)
         self.ax_ct.set_ylim(-lim, lim)
         sign = "<" if j.solved else "\u2265"
         self.verdict.set_text(f"RMS {j.rms:.2f} m {sign} {self.target:g} m")
         self._fit_plot()                             # new limits: new tick labels
+
+    def _fit_map(self, tr) -> None:
+        """The map's limits: the road and the whole run (a car that left the road, and its
+        red dot, stay in the picture)."""
+        x0, y0, x1, y1 = self.road_box
+        x0, x1 = min(x0, float(tr.x.min()) - 1.0), max(x1, float(tr.x.max()) + 1.0)
+        y0, y1 = min(y0, float(tr.y.min()) - 1.0), max(y1, float(tr.y.max()) + 1.0)
+        self.ax_map.set_xlim(x0, x1)
+        self.ax_map.set_ylim(y0, y1)
 
     #: The crosstrack plot's share of the figure, with its labels (the map has the rest).
     CT_REGION = (0.45, 0.0, 1.0, 1.0)
@@ -258,6 +293,11 @@ class TuningChallenge(LessonApp):
         where = (f"the car left the road ({abs(off):.1f} m {side} of the line, the road is "
                  f"{ROAD_HALF_WIDTH:g} m each side)" if left_road else
                  f"the car is {abs(off):.2f} m {side} of the line")
+        if j.lost:      # circling off the road: which part of the road it was beside is moot
+            return (f"{head} The worst moment (red dot on both plots) is at t = "
+                    f"{tr.t[k]:.1f} s: {where}. It circles off the road: from {JUDGED_FROM:g} s "
+                    f"on it drove {j.driven:.0f} m but got only {max(j.along, 0.0):.0f} m "
+                    "along it.")
         part, share = (("the bends", j.bend_share) if j.bend_share >= 0.5
                        else ("the straights", 1.0 - j.bend_share))
         return (f"{head} The worst moment (red dot on both plots) is at t = {tr.t[k]:.1f} s, "
