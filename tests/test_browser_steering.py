@@ -262,3 +262,25 @@ def test_drag_the_car_and_the_target_in_each_term_figure_and_read_the_sign(voila
     _drag_until(page, term, body, (body[0] - 1.0, body[1] + 4.5), "-", "03_term_crosstrack_car")
     h.assert_no_error_text(page)
     assert not page.console_errors, page.console_errors
+
+
+def test_every_formula_fits_its_column_on_a_projector(voila_server, chromium):
+    """853x480 (1280x720 at 150 % zoom) in presenter mode: each displayed formula fits the
+    prose column (MathJax does not break lines; four pairs of equations side by side and
+    the steering formula ran 100-500 px past it, cut off mid-word: 'LookAhead = ... ×
+    Curvatu')."""
+    context = chromium.new_context(viewport={"width": 853, "height": 480})
+    page = context.new_page()
+    try:
+        page.goto(voila_server.render_url(NOTEBOOK) + "?present=1", timeout=120_000)
+        page.wait_for_selector("mjx-container[display='true'] mjx-math", timeout=120_000)
+        page.wait_for_function(
+            "document.querySelectorAll(\"mjx-container[display='true']\").length >= 7",
+            timeout=60_000)
+        too_wide = page.evaluate("""() => [...document.querySelectorAll(
+              "mjx-container[display='true']")].map(m => [m.textContent.slice(0, 30),
+              Math.round(m.firstElementChild.getBoundingClientRect().width),
+              Math.round(m.getBoundingClientRect().width)]).filter(r => r[1] > r[2])""")
+        assert too_wide == [], too_wide
+    finally:
+        context.close()
