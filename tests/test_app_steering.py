@@ -54,7 +54,8 @@ def test_compute_is_the_simulation_of_the_controls():
     # one sign convention: + offset is right of the line, + heading points right of the road
     assert state.trajectory.crosstrack_error[0] == pytest.approx(2.0)
     assert state.trajectory.heading_delta[0] < 0  # the road is then to the car's left
-    assert state.run.heading_error[0] == pytest.approx(-10.0, abs=0.01)
+    # the phase portrait starts where the start controls say: (+2 m, +10°), both right
+    assert state.run.heading_error[0] == pytest.approx(10.0, abs=0.01)
 
 
 def test_the_drawn_terms_add_up_to_the_steering():
@@ -387,6 +388,23 @@ def test_sweep_view_marks_the_speed_and_shades_the_winners():
     assert "best: <b>adaptive</b>" in app.panels["notes"].value
     app.speed.value = 12.0  # the sweep is not run again for a new speed
     assert app.state.sweep is sw and s.sweep_now["rms"].get_xdata()[0] == 12.0
+
+
+def test_the_phase_portrait_starts_where_the_start_controls_say():
+    """Both start controls read + as right, and so do both axes of the phase portrait: a car
+    0.5 m left of the line pointing 20° right of the road starts at (-0.5, +20), not at
+    (-0.5, -20) as before, and the key says which way + is; the dot follows the run."""
+    from lessons_lib.apps.steering import panel
+
+    app = SteeringApp(view="Phase portrait", start_offset=-0.5, start_heading=20.0)
+    dot = app.scene.phase_dot
+    assert dot.get_xdata()[0] == pytest.approx(-0.5, abs=0.01)
+    assert dot.get_ydata()[0] == pytest.approx(20.0, abs=0.05)
+    key = panel.colour_key("Phase portrait")
+    assert "+ is right on both axes" in key and "pointing right of the road" in key
+    app.controller.value = "Stanley"   # Stanley's heading error has the same sign
+    assert app.scene.phase_dot.get_ydata()[0] == pytest.approx(20.0, abs=0.05)
+    assert "heading error +20.0°" in html.unescape(app.panel_widget("readout").value)
 
 
 def test_the_key_puts_the_maps_colours_on_one_line_and_the_lower_plots_on_the_next():

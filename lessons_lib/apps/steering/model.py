@@ -91,7 +91,7 @@ class Run:
     metrics: dict
     progress_point: np.ndarray      # (n, 2) blue point
     target: np.ndarray              # (n, 2) red point (pure pursuit: its look-ahead point)
-    heading_error: np.ndarray       # deg, + = the road at the progress point is to the right
+    heading_error: np.ndarray       # deg, + = the car points right of the road (at progress)
     contributions: dict             # term -> share of the steering (article only)
     world_up_crosstrack: np.ndarray | None = None  # ramp: with cross(T, world up), unnormalised
 
@@ -129,9 +129,12 @@ def article_label(params: SteeringParams) -> str:
 
 
 def _heading_error(spline: Spline, traj: Trajectory) -> np.ndarray:
+    """How far (deg) the car points right of the road at its progress point: the sign of
+    the start heading control and of the crosstrack error, so that the phase portrait
+    starts where those two controls say (and the sign of Stanley's heading error)."""
     d = spline.direction_at(traj.progress)
     path_yaw = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
-    return (traj.yaw - path_yaw + 180.0) % 360.0 - 180.0
+    return (path_yaw - traj.yaw + 180.0) % 360.0 - 180.0
 
 
 def _contributions(traj: Trajectory, params: SteeringParams) -> dict:

@@ -30,8 +30,10 @@ def _swatch(colour: str, kind: str) -> str:
 
 
 def _key(*groups) -> str:
-    """Swatches and labels, one line per group (the maps' colours, then the lower plot's)."""
-    lines = [" &nbsp;".join(f"<span style='white-space:nowrap'>{_swatch(colour, kind)} "
+    """Swatches and labels, one line per group (the maps' colours, then the lower plot's);
+    an item of kind "text" is words alone."""
+    lines = [" &nbsp;".join(label if kind == "text" else     # words alone wrap
+                            f"<span style='white-space:nowrap'>{_swatch(colour, kind)} "
                             f"{label}</span>" for colour, kind, label in items)
              for items in groups]
     return f"<div class='steering-key' style='{_SMALL}'>" + "<br>".join(lines) + "</div>"
@@ -54,6 +56,9 @@ def colour_key(view: str = "Terms", labels: dict[str, str] | None = None) -> str
         labels = labels or {}
         lower = [(CONTROLLER_COLOURS[c], "line", html.escape(labels.get(c, c)))
                  for c in CONTROLLERS]
+        lower += [("#000000", "dot", "now"),
+                  ("", "text", "+ is right on both axes: right of the line, pointing right "
+                               "of the road")]
     else:
         lower = [(TERM_COLOURS["position"], "line", "Position"),
                  (TERM_COLOURS["heading"], "line", "Heading"),
