@@ -1,4 +1,4 @@
-"""Lessons 1 and 2: the summaries, exercises and sentences with numbers, against the models.
+"""Lessons 1 to 3: the summaries, exercises and sentences with numbers, against the models.
 
 A summary bullet is a claim like any other: each number it gives is measured here from the
 model of the app it sums up, and each general statement is checked on every preset.
@@ -366,3 +366,26 @@ def test_lesson_2_exercise_5_names_the_ratio_turned_upside_down():
     ok, message = question.judge("1.41")
     assert not ok and message.split(". ", 1)[1][0].isupper()     # "That is 1 / cos(45°)"
     assert question.judge("2")[0]
+
+
+def test_lesson_3_exercise_1_names_each_slip_in_the_curvature_scale():
+    """The look-ahead at 12 m/s in a 10 m bend: 4.62 (0.3 taken off the scale itself) and
+    6.27 (the curvature not tripled) were answered "too low" / "too high", which names no
+    step; each now names its step, and the task asks for the formula, not "(not the
+    code!)" that Voila hides."""
+    from lessons_lib.apps.core import NumberQuestion
+    from lessons_lib.steering import SteeringParams, look_ahead_distance
+
+    source = next(c.source for c in cells("03_spline_steering.ipynb")
+                  if c.cell_type == "code" and "bend of radius 10 m?" in c.source)
+    question = eval(source, {"NumberQuestion": NumberQuestion,  # noqa: S307
+                             "SteeringParams": SteeringParams,
+                             "look_ahead_distance": look_ahead_distance})
+    base = SteeringParams().look_ahead_base + 12 * SteeringParams().look_ahead_speed_factor
+    for slip, words in (((base * (1 - 0.3)), "0.5 gap"), (base * (1 - 0.5 * 0.1), "triples")):
+        ok, message = question.judge(f"{slip:.2f}")
+        assert not ok and words in message and "too" not in message, slip
+    assert question.judge("5.61")[0]
+    task = next(c.source for c in cells("03_spline_steering.ipynb")
+                if c.cell_type == "markdown" and "Exercise 1" in c.source)
+    assert "code" not in task
