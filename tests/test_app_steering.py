@@ -639,6 +639,25 @@ def test_following_each_tuning_hint_in_order_reaches_a_pass():
     assert challenge.check() is True
 
 
+def test_each_preset_opens_at_the_moment_its_description_talks_about():
+    """A preset's description talks about a moment of the drive ('the red point is already
+    round the bend', 'the yellow line opens up to 29°'); the menu opened each at t = 0,
+    on the straight before it. It now sets the time slider to that moment, which scrubbing
+    or Play then leave without dropping the preset; the lesson still opens on its start."""
+    assert SteeringApp(preset="All three: back to the centre line").frame_value == 0.0
+    app = SteeringApp()
+    for sc in m.SCENARIOS:
+        app.preset.value = sc.name
+        assert app.preset.value == sc.name and app.frame_value == pytest.approx(sc.moment)
+        assert sc.moment <= app.state.trajectory.t[-1]
+    for name in ("Fixed long look-ahead cuts the corner", "Position only slides across the line"):
+        app.preset.value = name                 # the yellow line at its widest from the nose
+        tr, k = app.state.trajectory, app.state.step(app.frame_value)
+        assert abs(tr.position_delta[k]) >= 0.9 * np.abs(tr.position_delta).max(), name
+    app.frame_slider.value = 1.0
+    assert app.preset.value == "Position only slides across the line"
+
+
 def test_a_tuning_that_circles_off_the_road_is_shown_and_named():
     """Too strong a crosstrack push (0.65 with the article's other settings) sends the car
     round in circles beside the first straight, 11 m off it: the map widens to show the

@@ -143,7 +143,8 @@ def test_each_article_scenario_renders(voila_server, page, name):
         h.wait_for_pixels_change(page, before, figure=0, timeout=30.0)
     h.wait_idle(page)
     page.wait_for_selector(".lesson-preset-note", timeout=30_000)
-    _set_time(page, SCENARIOS[name].moment)
+    # the preset sets the time its note talks about
+    page.wait_for_selector(f"text=t = {SCENARIOS[name].moment:.2f} s", timeout=30_000)
     _show_app(page)
     page.mouse.move(1275, 715)
     page.wait_for_timeout(500)

@@ -120,6 +120,13 @@ class SteeringApp(LessonApp):
     def compute(self, params):
         return model.compute(params)
 
+    def apply_preset(self, name: str) -> None:
+        """The preset's controls, then its moment on the time slider: the one its
+        description talks about (the bend, the weave), not the start of the drive. The
+        moment is no part of the preset: scrubbing or Play keeps it selected."""
+        super().apply_preset(name)
+        self.set(time=_MOMENTS[name])
+
     def control_bounds(self, params) -> dict:
         """The start goes at most to the track's end (a short track, a shorter slider)."""
         return {"start_distance": (0.0, model.max_start_distance(model.road(params.track)))}
@@ -241,6 +248,10 @@ class SteeringApp(LessonApp):
     def _on_drag(self, _item, event) -> None:
         if event.inaxes is self.ax_map:
             self.place_car(float(event.xdata), float(event.ydata))
+
+
+#: each preset's moment (s), where its description can be seen
+_MOMENTS = {sc.name: sc.moment for sc in SCENARIOS}
 
 
 def _others(params) -> dict:
