@@ -285,3 +285,36 @@ def test_every_formula_fits_its_column_on_a_projector(voila_server, chromium):
         assert too_wide == [], too_wide
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", [(853, 480), (1280, 720)])
+def test_the_tuning_verdict_is_read_beside_the_plots_it_points_at(voila_server, chromium,
+                                                                   viewport):
+    """In presenter mode the tuning exercise's controls sit under its figure; its verdict
+    ("the red dot on both plots") came under the five gains, and read there it left 57 %
+    of the plots in view at 1280x720 and none at 853x480. Check, scroll the verdict into
+    view: it and three quarters of the figure are on screen."""
+    present = True
+    width, height = viewport
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        page.goto(voila_server.render_url(NOTEBOOK) + ("?present=1" if present else ""),
+                  timeout=120_000)
+        app = page.locator(".tuning-challenge").first
+        app.locator(h.FIGURE).first.wait_for(state="visible", timeout=120_000)
+        h.wait_idle(page)
+        app.locator("button", has_text="Check").first.click()
+        verdict = app.locator("text=Not yet.").first
+        verdict.wait_for(timeout=60_000)
+        h.wait_idle(page)
+        verdict.evaluate("e => e.closest('.widget-html').scrollIntoView({block: 'nearest'})")
+        page.wait_for_timeout(300)
+        fig = app.locator(".jupyter-matplotlib-figure").first.bounding_box()
+        text = verdict.evaluate("e => { const b = e.closest('.widget-html')"
+                                ".getBoundingClientRect(); return [b.top, b.bottom]; }")
+        shown = min(fig["y"] + fig["height"], height) - max(fig["y"], 0)
+        assert -1 <= text[0] and text[1] <= height + 1, text
+        assert shown >= 0.75 * fig["height"], (shown, fig)
+    finally:
+        context.close()

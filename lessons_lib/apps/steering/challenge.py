@@ -246,13 +246,16 @@ class TuningChallenge(LessonApp):
                                          and box.y0 <= label.y0 and label.y1 <= box.y1))
 
     def layout(self) -> widgets.Widget:
-        """The task, the gains, Check and Hint, then the verdict beside the figure (under it
-        in a narrow column), as every app's: it fits the page and presents."""
+        """The task, Check and Hint, the verdict (or hint) right under them, then the gains,
+        beside the figure (under it in a narrow column), as every app's: it fits the page
+        and presents. The verdict points at the plots ("red dot on both plots"): under the
+        gains it was 240-400 px below the figure, which a narrow page or presenter mode
+        scrolled away while it was read."""
         task = widgets.HTML(text_block(f"<b>{self.task()}</b>"))
         root = self.arrange(
-            primary=[task, *self.control_widgets(),
-                     widgets.HBox([self.check_button, self.hint_button])],
-            readout=[self.feedback], extra=[self.status], name="tuning-challenge")
+            primary=[task, widgets.HBox([self.check_button, self.hint_button]),
+                     self.feedback, *self.control_widgets()],
+            extra=[self.status], name="tuning-challenge")
         # framed around the app, not on it: the page measures the room inside the frame
         return widgets.VBox([root], layout=widgets.Layout(
             border=f"1px solid {PALETTE['light']}", padding="6px"))
