@@ -389,3 +389,22 @@ def test_lesson_3_exercise_1_names_each_slip_in_the_curvature_scale():
     task = next(c.source for c in cells("03_spline_steering.ipynb")
                 if c.cell_type == "markdown" and "Exercise 1" in c.source)
     assert "code" not in task
+
+
+def test_lesson_3_says_the_grey_line_is_the_clamped_sum():
+    """Section 1 called the thick grey line 'the sum before it is clamped to ±1'; the app
+    draws the steering, which is that sum clamped: with a strong crosstrack push the terms
+    add up to 2 while the grey line stays at 1."""
+    from lessons_lib.apps import SteeringApp
+
+    app = SteeringApp(speed=15.0, start_offset=3.5, start_heading=20.0, start_distance=160.5,
+                      heading_weight=0.95)
+    c = app.state.run.contributions
+    total = c["position"] + c["heading"] + c["crosstrack"]
+    drawn = app.scene.term_lines["steering"].get_ydata()
+    assert np.abs(total).max() > 1.5
+    np.testing.assert_allclose(drawn, np.clip(total, -1.0, 1.0), atol=1e-9)
+    text = " ".join(next(c.source for c in cells("03_spline_steering.ipynb")
+                         if c.cell_type == "markdown" and "## 1 · Drive it first" in c.source)
+                    .split())
+    assert "the thick grey line is the steering itself: their sum, clamped to ±1" in text
