@@ -249,7 +249,11 @@ def angular_speed(qs, t) -> np.ndarray:
 
     ``qs`` is a 1D array of unit quaternions sampled at the increasing values ``t`` (same
     length). Inside the path the speed is the angle between the two neighbours divided by
-    their ``t`` distance (a central difference); at the ends, a one-sided one.
+    their ``t`` distance (a central difference). At the ends, the speeds of the first two
+    (last two) steps, each the speed halfway along its step, are extended in a straight line
+    to the end sample (with three samples or more): a plain one-sided difference gives the
+    speed half a step in, which on lesson 2's wide three-axis turn read 208 where the path
+    starts at 209 degrees per unit t.
     """
     path = _float_path(qs)
     tt = check.numbers(t, "t")
@@ -263,9 +267,11 @@ def angular_speed(qs, t) -> np.ndarray:
     steps = _step_angles(path)
     dt = np.diff(tt)
     speed = np.empty(len(path))
-    speed[0] = steps[0] / dt[0]
-    speed[-1] = steps[-1] / dt[-1]
+    mid = steps / dt                           # the speed halfway along each step
+    speed[0], speed[-1] = mid[0], mid[-1]
     if len(path) > 2:
         # central difference: the angle between samples i-1 and i+1
         speed[1:-1] = _angles(path[:-2], path[2:]) / (tt[2:] - tt[:-2])
+        speed[0] = max(0.0, mid[0] + (mid[0] - mid[1]) * dt[0] / (dt[0] + dt[1]))
+        speed[-1] = max(0.0, mid[-1] + (mid[-1] - mid[-2]) * dt[-1] / (dt[-1] + dt[-2]))
     return speed

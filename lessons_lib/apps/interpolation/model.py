@@ -111,7 +111,7 @@ class SpeedProfile:
         return cls(kind, *args)
 
     def sentence(self) -> str:
-        """What the speed does, as a verb phrase: "only slows down, from 208 to 99°/t"."""
+        """What the speed does, as a verb phrase: "only slows down, from 209 to 99°/t"."""
         if self.kind == "steady":
             return f"keeps a steady {fmt_number(self.high, 0)}°/t"
         if self.kind == "falls":
