@@ -721,6 +721,8 @@ def test_exercise_5_is_a_prediction_not_arithmetic_on_what_the_page_shows():
     ex5 = text.index("### Exercise 5")
     after = text.index("What is its fastest speed divided by its slowest?")
     assert text.index('print(" turn   fastest/slowest') > after
+    table = text[text.index('print(" turn   fastest/slowest'):]
+    assert "for angle in (10, 30, 60, 90, 120, 150):" in table   # its last row is not 2.0
     assert "cos²(θ/4)" not in text[:after] and "1 / cos²(45°)" in text[after:]
     assert "180°" in text[ex5:after + 100]
     t = np.linspace(0, 1, 401)
