@@ -1115,8 +1115,12 @@ def test_portal_numbers_keep_apart_and_off_the_path_at_every_size(compact, room,
     of them across the presets and rooms (portal 0 by the goal, among others). Now no two
     boxes overlap, and a number the path crosses sits on a portal where every other spot
     is by the path, the start or the goal (checked with shapely) or would put its box on
-    an earlier number's."""
+    an earlier number's or within the numbers' least spacing of it."""
+    import inspect
+
     from rooms import ROOMS
+
+    gap = inspect.signature(view.spaced_labels).parameters["gap"].default
 
     app = FunnelApp(compact=compact)
     app.present(present)
@@ -1150,4 +1154,6 @@ def test_portal_numbers_keep_apart_and_off_the_path_at_every_size(compact, room,
                                Point(spot).distance(Point(st.goal)))
                         < max(view.LABEL_CLEAR, view.LABEL_CLEAR_PT * pt)
                         or any(there.buffer(k).intersects(box_polygon(*b))
-                               for b in boxes[:i])), (preset.name, n, t)
+                               for b in boxes[:i])
+                        or any(np.hypot(*(spot - q)) < gap
+                               for q in v.labels.get_offsets()[:i])), (preset.name, n, t)

@@ -1024,8 +1024,8 @@ def test_exercise_1_is_checked_where_the_lesson_says(app):
 
 def test_where_the_lesson_says_the_sphere_is(app):
     """The lesson put the sphere "bottom middle in a narrow column"; presenter mode at
-    1280x720 also draws the figure narrow (630 px beside its zoomed controls), with the
-    sphere bottom middle on a wide page. It now says "when the figure is narrow"."""
+    150 % zoom also draws the figure narrow (711 px over its zoomed controls in a 833 px
+    row), with the sphere bottom middle. It now says "when the figure is narrow"."""
     text = " ".join(notebook_source().split())
     assert "The sphere (top right, or bottom middle when the figure is narrow)" in text
     assert "(*angle turned*, under `t`, adds up the way)" in text
@@ -1043,4 +1043,4 @@ def test_where_the_lesson_says_the_sphere_is(app):
             else:                                       # the right half, at the top
                 assert sphere.x0 > 0.5 and sphere.y1 > 0.9
     app.present(False)
-    assert seen["1280x720", True] == "narrow" and seen["1280x720", False] == "wide"
+    assert seen["853x480", True] == "narrow" and seen["1280x720", True] == "wide"

@@ -854,7 +854,7 @@ def test_a_narrow_slope_view_leaves_both_crosstracks_to_the_readout_under_the_fi
         world = app.state.run.world_up_crosstrack[k]
         projected = app.trajectory.crosstrack_error[k]
         for presenting, room, shown in ((False, "1920x1080", True), (False, "853x480", False),
-                                        (True, "1280x720", False)):
+                                        (True, "853x480", False), (True, "1280x720", True)):
             app.present(presenting)
             app.fit(*ROOMS[room])
             app.fig.canvas.draw()

@@ -20,7 +20,9 @@ from lessons_lib.apps.core.layout import (
     BESIDE_SHARE,
     GAP_PX,
     HEIGHT_SHARE_BESIDE,
+    HEIGHT_SHARE_PRESENT_UNDER,
     HEIGHT_SHARE_UNDER,
+    PRESENT_UNDER_GAIN,
     PRESENT_ZOOM,
     SIDE_PX,
     SLACK_PX,
@@ -69,6 +71,27 @@ def test_in_presenter_mode_the_figure_under_the_controls_takes_the_window_less_a
     # beside the controls, and out of presenter mode, nothing changes
     assert figure_box(1250, 720, natural, present=True) == figure_box(1250, 720, natural)
     assert figure_box(823, 480, (820, 470), present=False)[1] <= HEIGHT_SHARE_UNDER * 480 + 1
+
+
+def test_in_presenter_mode_a_much_wider_figure_under_the_controls_wins():
+    """A 1280x720 projector in presenter mode: the 20 px controls (600 px) left lesson 2's
+    figure 659 px wide beside them, smaller than out of presenter mode (810 px), with 350 px
+    of the window empty under it. Under the controls it is 1067 px, so it goes there; lesson
+    1's near-square figure (as wide either way) stays beside, and at 1920x1080 every
+    lesson's figure stays beside its controls."""
+    naturals = {"gimbal": ((480, 460), 360), "interpolation": ((820, 470), 420),
+                "steering": ((790, 500), 420), "funnel": ((660, 425), 430)}
+    for name, (natural, side) in naturals.items():
+        zoomed = side * PRESENT_ZOOM
+        beside_w = figure_box(1250, 720, natural, zoomed, present=True)
+        if name == "gimbal":
+            assert beside_w[2], name
+        else:
+            w, h, beside = beside_w
+            assert not beside and h == round(HEIGHT_SHARE_PRESENT_UNDER * 720), name
+            assert w >= PRESENT_UNDER_GAIN * (1250 - zoomed - GAP_PX - SLACK_PX), name
+        assert figure_box(1890, 1080, natural, zoomed, present=True)[2], name
+        assert figure_box(1250, 720, natural, side)[2], name      # not presenting: beside
 
 
 def test_a_figure_held_to_the_least_size_that_would_not_fit_beside_goes_under():

@@ -68,6 +68,11 @@ HEIGHT_SHARE_UNDER = 0.62
 #: (at 853x480, 150 % zoom, that drew lesson 1's figure 310 px wide, smaller than without
 #: presenter mode, its 20 px labels on top of each other).
 HEIGHT_SHARE_PRESENT_UNDER = 0.85
+#: In presenter mode the figure goes under the controls when it is this much wider there:
+#: at 1280x720 the 571 px zoomed column left lesson 2's figure 659 px beside it (830 px out
+#: of presenter mode) with 350 px of the window empty under it; under the controls it is
+#: 1067 px. At 1920x1080 the gain is at most 1.26 (lesson 2) and the controls stay beside.
+PRESENT_UNDER_GAIN = 1.3
 #: The controls column's zoom in presenter mode: its 14 px text becomes 20 px.
 PRESENT_ZOOM = PRESENT_TEXT_PX / MIN_TEXT_PX
 
@@ -82,6 +87,7 @@ APP_CSS = f"""
 .lesson-app.lesson-present .lesson-figure-column .widget-html-content {{
   zoom: {PRESENT_ZOOM:.4f}; }}
 .lesson-app.lesson-present .lesson-more {{ display: none !important; }}
+.lesson-app.lesson-present.lesson-stacked {{ justify-content: center; }}
 .lesson-app .lesson-when-tucked {{ display: none; }}
 .lesson-app.lesson-present.lesson-stacked .lesson-tuck,
 .lesson-app.lesson-present.lesson-stacked .lesson-when-shown {{ display: none !important; }}
@@ -162,7 +168,8 @@ def figure_box(room: float, view_height: float, natural: tuple[float, float],
     whose natural size is ``natural`` and a controls column ``side`` px wide (0: none).
 
     Beside when the figure keeps :data:`BESIDE_SHARE` of its natural width there; else
-    under, at the full width (less the gap). Its aspect is kept; its height is held to the
+    under, at the full width (less the gap); in presenter mode also under when it is
+    :data:`PRESENT_UNDER_GAIN` times wider there. Its aspect is kept; its height is held to the
     window's share (under the controls a larger one when ``present``: presenter mode); the
     result lies within FIGURE_MIN_PX .. FIGURE_MAX_PX (a window too small for
     the least figure gets the least figure)."""
@@ -190,6 +197,8 @@ def figure_box(room: float, view_height: float, natural: tuple[float, float],
     width = sized(beside)
     if beside and side and width > beside_room:   # held to the least figure, it would push
         beside, width = False, sized(False)       # the controls under it anyway
+    elif beside and side and present and sized(False) >= PRESENT_UNDER_GAIN * width:
+        beside, width = False, sized(False)       # the room looks at the figure
     return int(width), int(round(width * aspect)), beside
 
 
