@@ -180,6 +180,22 @@ def wait_idle(page, quiet_ms: int = 400, timeout: float = 10.0) -> None:
             return
 
 
+def wait_layout_settled(locator, quiet_ms: int = 600, timeout: float = 20.0) -> None:
+    """Wait until ``locator``'s element keeps its size for ``quiet_ms``: under load the
+    page may still be laying out a panel (a feedback's lines, a zoom) after the pictures
+    have settled."""
+    deadline = time.monotonic() + timeout
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        box = locator.evaluate("e => { const b = e.getBoundingClientRect(); "
+                               "return [Math.round(b.width), Math.round(b.height)]; }")
+        if box != last:
+            last, since = box, time.monotonic()
+        elif (time.monotonic() - since) * 1000 >= quiet_ms:
+            return
+        locator.page.wait_for_timeout(100)
+
+
 def canvas_images(page) -> list[str]:
     """``toDataURL()`` of each figure's image canvas, in page order."""
     return page.evaluate(

@@ -308,13 +308,18 @@ def test_the_tuning_verdict_is_read_beside_the_plots_it_points_at(voila_server, 
         verdict = app.locator("text=Not yet.").first
         verdict.wait_for(timeout=60_000)
         h.wait_idle(page)
+        h.wait_layout_settled(app)      # once (in CI) measured 97 px taller than it settles
         verdict.evaluate("e => e.closest('.widget-html').scrollIntoView({block: 'nearest'})")
         page.wait_for_timeout(300)
         fig = app.locator(".jupyter-matplotlib-figure").first.bounding_box()
         text = verdict.evaluate("e => { const b = e.closest('.widget-html')"
                                 ".getBoundingClientRect(); return [b.top, b.bottom]; }")
         shown = min(fig["y"] + fig["height"], height) - max(fig["y"], 0)
-        assert -1 <= text[0] and text[1] <= height + 1, text
-        assert shown >= 0.75 * fig["height"], (shown, fig)
+        # what lies between the figure and the verdict, should this fail again
+        between = app.evaluate("""a => [...a.querySelectorAll('.lesson-side > *')].map(e =>
+            [e.className.slice(0, 40), Math.round(e.getBoundingClientRect().height),
+             e.innerText.slice(0, 40)])""")
+        assert -1 <= text[0] and text[1] <= height + 1, (text, between)
+        assert shown >= 0.75 * fig["height"], (shown, fig, between)
     finally:
         context.close()
