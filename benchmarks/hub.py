@@ -105,6 +105,14 @@ class Hub:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
+    def log_about(self, name: str, lines: int = 60) -> str:
+        """The log's warnings, errors and lines naming ``name``, the last ``lines`` of them:
+        what a failed visit needs (the log's tail is mostly the culler's polling)."""
+        keep = [line for line in self.log().splitlines()
+                if name in line or line.startswith(("[W ", "[E ", "[C ", "Traceback"))
+                or "Error" in line]
+        return "\n".join(keep[-lines:])
+
     def wait_ready(self, timeout: float = 120.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
