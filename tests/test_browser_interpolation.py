@@ -73,12 +73,16 @@ def test_lesson_renders_and_responds(voila_server, page):
     h.wait_for_pixels_change(page, before, figure=0, timeout=60)
     expect(page.locator(".widget-dropdown select").first).to_have_value(
         "(your own angles)", timeout=30_000)
+    h.wait_idle(page)   # the last yaw steps must not land after the preset (in one CI run
+    #                     they did: the angles were the learner's again, and no note)
 
     # a preset redraws (test_every_preset_redraws_in_voila, slow, tries them all)
     before = h.canvas_images(page)
     _choose_preset(page, "Wide three-axis turn")
     h.wait_for_pixels_change(page, before, figure=0, timeout=60)
     h.wait_idle(page)
+    expect(page.locator(".interpolation-app .lesson-preset-note").first).to_be_attached(
+        timeout=30_000)
     # with the app at the top, the preset's note and both toggles the lesson asks to tick are
     # on screen beside the figure (the note was 739-837 px down, "wrap Euler angles" behind
     # More controls further still)
