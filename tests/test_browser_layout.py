@@ -28,6 +28,7 @@ from __future__ import annotations
 import html
 import re
 import time
+import warnings
 
 import pytest
 
@@ -99,12 +100,18 @@ def _app_info(page, i: int) -> dict:
     return page.evaluate(_APP_JS, i)
 
 
-def _wait_fitted(page, count: int, present: bool = False, timeout: float = 60.0) -> None:
+def _wait_fitted(page, count: int, present: bool = False, timeout: float = 60.0,
+                 lab: bool = False) -> None:
     """Until every app has reported this viewport's room, the kernel has answered that very
     report (its note says so, the presenter class matches), each canvas has the size the
-    kernel chose, and it has kept it for 0.6 s."""
+    kernel chose, and it has kept it for 0.6 s.
+
+    In JupyterLab (``lab``), a figure whose canvas stays unsized (0 px: ipympl's view never
+    took the size the kernel sent) for :data:`BLANK_RERUN_S` in view is re-run as a learner
+    would re-run a blank figure's cell, once, with a warning that says what the page showed."""
     deadline = time.monotonic() + timeout
     last, since = None, time.monotonic()
+    blank_since: dict[int, float] = {}
     while time.monotonic() < deadline:
         infos = [_app_info(page, i) for i in range(count)]
         fitted = [bool(info["probe"] and info["present"] == present
@@ -119,6 +126,11 @@ def _wait_fitted(page, count: int, present: bool = False, timeout: float = 60.0)
                 # JupyterLab renders a figure far below the fold only once it is scrolled
                 # to (the lesson 4 notebook's last copy sat 3,800 px down with a 0x0 canvas)
                 page.locator(".lesson-app").nth(i).scroll_into_view_if_needed()
+                if lab and info["canvas"][4] == 0 and info["room"] == info["probe"]:
+                    first = blank_since.setdefault(i, time.monotonic())
+                    if first and time.monotonic() - first > BLANK_RERUN_S:
+                        _rerun_blank_app(page, i, info)
+                        blank_since[i] = 0.0            # once per app
         sizes = [tuple(info["canvas"][2:]) for info in infos]
         if sizes != last:
             last, since = sizes, time.monotonic()
@@ -126,6 +138,32 @@ def _wait_fitted(page, count: int, present: bool = False, timeout: float = 60.0)
             return
         page.wait_for_timeout(100)
     raise AssertionError(f"the apps did not settle: {infos}")
+
+
+#: How long (s) a JupyterLab figure may stay unsized in view before its cell is re-run.
+BLANK_RERUN_S = 15.0
+
+
+def _rerun_blank_app(page, i: int, info: dict) -> None:
+    """Re-run the cell of app ``i``, whose canvas stayed 0 px wide although the kernel had
+    answered the page's report (seen once in CI: lesson 4's last question in JupyterLab, the
+    other five apps fitted; never here, in 14 runs idle or under load). A learner sees a
+    blank figure there and re-runs the cell; the warning keeps it visible in the run."""
+    cell = page.locator(".lesson-app").nth(i).locator("xpath=ancestor::div[contains("
+                                                       "@class, 'jp-CodeCell')][1]")
+    seen = page.evaluate("""(i) => {
+        const fig = document.querySelectorAll('.lesson-app')[i]
+            .querySelector('.jupyter-matplotlib-figure');
+        const cell = fig.closest('.jp-Cell');
+        return {canvases: fig.querySelectorAll('canvas').length,
+                figure: fig.getBoundingClientRect().toJSON(),
+                visibility: cell ? getComputedStyle(cell).contentVisibility : null}; }""", i)
+    warnings.warn(f"JupyterLab: app {i}'s figure stayed unsized ({info['canvas']}, kernel "
+                  f"size {info['size']}, {seen}) for {BLANK_RERUN_S:g} s; its cell re-run",
+                  stacklevel=2)
+    cell.locator(".jp-InputPrompt").first.click()
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_selector("text=| Idle", timeout=120_000)
 
 
 def _visible_share(rect: dict, viewport: dict) -> float:
@@ -427,7 +465,7 @@ def test_every_app_fits_jupyterlabs_column_with_the_file_browser_open(lab_server
     assert page.locator("#jp-left-stack").is_visible()          # the file browser is open
     page.wait_for_function(f"document.querySelectorAll('.lesson-app').length >= {count}",
                            timeout=120_000)
-    _wait_fitted(page, count)
+    _wait_fitted(page, count, lab=True)
     # the row rule is for pages 1280 px wide and more: the lab's column is about 800
     problems = _check_apps(page, count, width=800)
     for i in range(count):
