@@ -766,6 +766,24 @@ def test_pace_figure_and_the_claims_beside_it():
     assert "the speed\nchanges by a third and the aeroplane is 2° off at times" in text
 
 
+def test_exercise_5s_answer_is_not_on_the_page_before_it_is_answered():
+    """Exercise 5 asks for a 180° nlerp's fastest / slowest speed (2). What follows it on the
+    page, the table, the pace figure and the prose, stops at 150° and does not name the
+    formula 1/cos²(θ/4): only the question's feedback does."""
+    from lessons_lib.apps.interpolation.figures import TURNS, pace_figure
+
+    fig = pace_figure()
+    assert max(TURNS) == 150
+    assert all(max(line.get_xdata()) <= 150 for ax in fig.axes for line in ax.lines)
+    texts = [t.get_text() for t in fig.findobj(Text)]
+    assert not any("cos" in t or "180" in t for t in texts), texts
+    source = notebook_source()
+    asked = source.index("What is its fastest speed divided by its slowest?")
+    feedback_end = source.index("wrong=", asked)
+    assert "1 / cos²(θ/4)" in source[asked:feedback_end]          # the feedback gives it
+    assert "cos²(θ/4)" not in source[:asked] + source[feedback_end:], "given away on the page"
+
+
 def test_the_readouts_are_the_shortest_turn_not_the_way_it_came(app):
     """The prose: under each plane, how far it is from the start and the end (the shortest
     turn), not the way it came, which the panel's "angle turned" adds up."""
