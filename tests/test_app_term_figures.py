@@ -66,6 +66,16 @@ def test_each_figure_opens_with_the_librarys_value_and_its_side_in_words(term):
     assert smallest_text_px(app.fig) >= MIN_TEXT_PX
 
 
+def test_the_position_and_heading_figures_open_on_different_numbers():
+    """Section 4 says the two angles do two different jobs; the figures open on one pose,
+    and there the two read at least 3° apart (at the old 14 m look-ahead both said -11.7°)."""
+    position, heading = TermApp(term="position"), TermApp(term="heading")
+    values = position.state.values
+    assert heading.state.values == values
+    assert abs(values.position_delta - values.heading_delta) >= 3.0
+    assert values.position_delta < 0 and values.heading_delta < 0    # both left, as before
+
+
 def test_dragging_the_target_past_the_cars_centre_line_flips_position_delta():
     """A car 1.5 m left of the line pointing along +x: the near target is below its dotted
     centre line (right, +); dragged along the road round the left bend it crosses that

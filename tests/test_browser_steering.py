@@ -231,10 +231,10 @@ def _drag_until(page, term: str, start, end, sign: str, shot: str) -> None:
 
 
 def test_drag_the_car_and_the_target_in_each_term_figure_and_read_the_sign(voila_server, page):
-    """Position Delta: the car dragged 4.5 m to the left of its line turns the target to its
-    right (+), the target dragged far round the bend puts it left again (-). Heading Delta:
-    the knob turned past the road's direction (+). Crosstrack Error: the car dragged across
-    the centre line (-). Each read back from the readout beside the figure."""
+    """Position Delta: the car dragged 6.5 m to the left of its line turns the target to its
+    right (+3.5°), the target dragged to the end of the view puts it left again (-3.6°).
+    Heading Delta: the knob turned past the road's direction (+). Crosstrack Error: the car
+    dragged across the centre line (-). Each read back from the readout beside the figure."""
     import math
 
     from lessons_lib.apps.steering.terms import KNOB_M, START
@@ -250,10 +250,10 @@ def test_drag_the_car_and_the_target_in_each_term_figure_and_read_the_sign(voila
         assert _term_sign(page, term) == ("+" if term == "crosstrack" else "-")
     term = "position"
     _term_app(page, term).evaluate("el => el.scrollIntoView({block: 'center'})")
-    _drag_until(page, term, body, (body[0], body[1] + 4.5), "+", "03_term_position_car")
-    _FIGURES[term].set(car_y=y + 4.5)                   # the copy follows (for the target)
+    _drag_until(page, term, body, (body[0], body[1] + 6.5), "+", "03_term_position_car")
+    _FIGURES[term].set(car_y=y + 6.5)                   # the copy follows (for the target)
     target = _FIGURES[term].state.values.target[:2]
-    _drag_until(page, term, target, (30.2, 14.2), "-", "03_term_position_target")
+    _drag_until(page, term, target, (33.2, 18.2), "-", "03_term_position_target")
     term = "heading"
     _term_app(page, term).evaluate("el => el.scrollIntoView({block: 'center'})")
     turned = (x + KNOB_M * math.cos(math.radians(80)), y + KNOB_M * math.sin(math.radians(80)))

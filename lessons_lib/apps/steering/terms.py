@@ -41,8 +41,10 @@ VIEW = (-3.0, 41.0, -6.0, 22.6)
 #: Figure size in hundreds of CSS px: 500 x 325.
 SIZE = (5.0, 3.25)
 #: Where the car starts: 2.4 m right of the line, pointing 8° left of the road, the target
-#: 14 m ahead (the situation the lesson's static pictures showed).
-START = {"car_x": 13.5, "car_y": 0.0, "heading": 27.0, "look_ahead": 14.0}
+#: 18 m ahead. (At 14 m the line to the target ran parallel to the road there, and the
+#: Position and Heading figures opened on the same number, -11.7°: two terms that looked
+#: like one. At 18 m, where the road has turned further, they read -12.3° and -17.1°.)
+START = {"car_x": 13.5, "car_y": 0.0, "heading": 27.0, "look_ahead": 18.0}
 #: The knob that turns the car sits this far in front of its rear axle (its nose is 3.55 m).
 KNOB_M = 7.0
 #: A press within this many metres of the knob, the target or the car picks it up.
