@@ -6,7 +6,8 @@ new room and the kernel redraws the figure), then presenter mode (at 1920x1080 a
 1280x720, where the figure must be no smaller than without it); and JupyterLab 4 at
 1280x720 with the file browser open. For every app on the page:
 
-- nothing clipped or scrolled sideways (no element past the app's column, no label cut);
+- nothing clipped or scrolled sideways (no element past either side of the app's column,
+  no label cut);
 - at 1280 and wider, no more than a quarter of the row left empty beside the app;
 - each primary control (sliders and checkboxes outside "More controls"), moved as a learner
   would: the figure's top scrolled to the top of the viewport, then the least scroll that
@@ -70,12 +71,16 @@ _APP_JS = """(i) => {
   const c = canvas.getBoundingClientRect();
   const span = app.querySelector('.lesson-figure-text span');
   const scale = c.width * devicePixelRatio / canvas.width;
-  // what reaches past the app's column; labels whose text is cut
+  // what reaches past the app's column, on either side (a centred row wider than the
+  // column is cut on the left); labels whose text is cut
   const past = [...app.querySelectorAll('*')].filter(e => {
       const b = e.getBoundingClientRect();
-      return b.width > 0 && b.height > 0 && b.right > box.right + 1; })
-    .slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + Math.round(
-      e.getBoundingClientRect().right) + ' > ' + Math.round(box.right));
+      return b.width > 0 && b.height > 0 && (b.right > box.right + 1
+                                             || b.left < box.left - 1); })
+    .slice(0, 5).map(e => { const b = e.getBoundingClientRect();
+      return e.tagName + '.' + e.className + ' ' + Math.round(b.left) + '..'
+             + Math.round(b.right) + ' outside ' + Math.round(box.left) + '..'
+             + Math.round(box.right); });
   const cut = [...app.querySelectorAll('.widget-label, label, .widget-readout')]
     .filter(e => e.offsetWidth > 0 && e.scrollWidth > e.clientWidth + 1)
     .slice(0, 5).map(e => e.textContent.trim().slice(0, 30));

@@ -87,7 +87,7 @@ APP_CSS = f"""
 .lesson-app.lesson-present .lesson-figure-column .widget-html-content {{
   zoom: {PRESENT_ZOOM:.4f}; }}
 .lesson-app.lesson-present .lesson-more {{ display: none !important; }}
-.lesson-app.lesson-present.lesson-stacked {{ justify-content: center; }}
+.lesson-app.lesson-present.lesson-stacked {{ justify-content: safe center; }}
 .lesson-app .lesson-when-tucked {{ display: none; }}
 .lesson-app.lesson-present.lesson-stacked .lesson-tuck,
 .lesson-app.lesson-present.lesson-stacked .lesson-when-shown {{ display: none !important; }}
