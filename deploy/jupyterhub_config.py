@@ -142,6 +142,10 @@ c.Spawner.environment = {
     "LESSONS_VOILA_JSON": str(ROOT / "voila.json"),
     "JUPYTER_PATH": str(ROOT / "share" / "jupyter"),  # the lessons' page template
     "LESSONS_ROLE": lambda spawner: "teacher" if spawner.user.admin else "student",
+    # kernels talk to their server over Unix sockets there (singleuser config: transport
+    # "ipc"); a socket's path must stay under 108 bytes, which a home's runtime folder
+    # and a long user name can pass, so it is a short one (a private /tmp with systemd)
+    "JUPYTER_RUNTIME_DIR": lambda spawner: f"/tmp/lessons-run-{spawner.user.name}",
 }
 c.Spawner.mem_guarantee = SINGLEUSER["memory"]["guarantee"]
 c.Spawner.mem_limit = SINGLEUSER["memory"]["limit"]

@@ -98,6 +98,11 @@ def test_single_host_hub_takes_its_values_from_the_kubernetes_file(mode, monkeyp
     assert env["LESSONS_ROLE"](Spawner) == "student"
     User.admin = True
     assert env["LESSONS_ROLE"](Spawner) == "teacher"
+    # the kernels' Unix sockets (transport "ipc") fit a socket path's 107 bytes, even for a
+    # long user name: "<runtime>/kernel-<uuid>-ipc-<n>"
+    User.name = "firstname.middlename.lastname"
+    socket = f"{env['JUPYTER_RUNTIME_DIR'](Spawner)}/kernel-{'0' * 36}-ipc-99"
+    assert User.name in socket and len(socket.encode()) <= 107
     assert c.JupyterHub.bind_url == "http://127.0.0.1:8000"
     if mode == "trial":
         assert c.JupyterHub.spawner_class == "simple"
@@ -163,6 +168,7 @@ def test_student_servers_apply_voila_json(role, monkeypatch):
     assert c.VoilaConfiguration.classic_tree is True  # the only tree that opens a subfolder
     assert c.VoilaExecutor.iopub_timeout == VOILA["VoilaExecutor"]["iopub_timeout"]
     assert dict(c.MappingKernelManager) == VOILA["MappingKernelManager"]
+    assert c.KernelManager.transport == "ipc"   # no TCP port two students' kernels can race for
     assert c.ServerApp.kernel_websocket_connection_class == \
         VOILA["Voila"]["kernel_websocket_connection_class"]
     if role == "student":

@@ -42,6 +42,14 @@ c.VoilaConfiguration.template = "lessons"
 c.VoilaConfiguration.classic_tree = True
 c.VoilaExecutor.update(settings.get("VoilaExecutor", {}))
 c.MappingKernelManager.update(settings.get("MappingKernelManager", {}))
+# Kernels talk to this server over Unix sockets, not TCP ports on 127.0.0.1. Every
+# student's server on a host picks its kernels' ports at random, and a port picked but
+# not yet bound can be taken by another process in the same moment: in a trial hub's CI
+# run one student's kernel failed to bind 127.0.0.1:37183 ("Address already in use"),
+# died before replying, failed every restart on the same port, and the student's page
+# never came (twice in seven runs). Socket files are per kernel, in the user's runtime
+# folder (JUPYTER_RUNTIME_DIR, set short by the hub).
+c.KernelManager.transport = "ipc"
 websocket_class = settings.get("Voila", {}).get("kernel_websocket_connection_class")
 if websocket_class:
     c.ServerApp.kernel_websocket_connection_class = websocket_class
