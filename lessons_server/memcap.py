@@ -35,6 +35,7 @@ import argparse
 import os
 import sys
 import threading
+import time
 
 from jupyter_server.services.kernels.kernelmanager import ServerKernelManager
 from traitlets import Int
@@ -49,6 +50,14 @@ KERNEL_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THRE
               "MALLOC_ARENA_MAX": "2"}
 #: Set in a capped kernel's environment to the cap in MiB (for the kernel's own code).
 CAP_ENV = "LESSONS_MEMORY_CAP_MB"
+#: A capped kernel whose resident memory passes this share of its cap stops too. The cap on
+#: address space only stops a kernel whose next allocation fails: one that filled itself to
+#: just under it (a page's crafted widgets, in issue 40: 1017 of 1024 MB, 780 MB resident)
+#: would sit there, holding the memory, for as long as its page stays open. The most a
+#: lesson holds is 453 MB resident (every figure at the pixel budget at once, see above).
+RESIDENT_SHARE = 0.625
+#: How often, in seconds, a capped kernel reads its own resident memory.
+RESIDENT_EVERY_S = 0.5
 
 
 def can_cap() -> bool:
@@ -91,12 +100,40 @@ def set_cap(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _out_of_memory(memory_mb: int):
+def resident_limit_mb(memory_mb: int) -> int:
+    """The resident memory past which a kernel capped at ``memory_mb`` stops."""
+    return int(memory_mb * RESIDENT_SHARE)
+
+
+def resident_mb() -> float:
+    """This process's resident memory in MiB (Linux's /proc; 0 where there is none)."""
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def watch_resident(limit_mb: int, stop, every_s: float = RESIDENT_EVERY_S) -> threading.Thread:
+    """A daemon thread that calls ``stop`` once this process holds more than ``limit_mb``
+    MiB resident (checked every ``every_s`` seconds)."""
+    def watch() -> None:
+        while resident_mb() <= limit_mb:
+            time.sleep(every_s)
+        stop()
+
+    thread = threading.Thread(target=watch, name="lessons-resident-watch", daemon=True)
+    thread.start()
+    return thread
+
+
+def _out_of_memory(memory_mb: int, what: str = "memory cap"):
     def stop(*_args) -> None:
         # straight to the server's log: ipykernel sends file descriptor 2 to the page (and
         # its streams may wait for a thread); it keeps the log's descriptor apart
         fd = getattr(sys.stderr, "_original_stdstream_copy", None)
-        line = (f"This kernel reached its memory cap of {memory_mb} MB and stops; the server "
+        line = (f"This kernel reached its {what} of {memory_mb} MB and stops; the server "
                 "and the other kernels go on.\n")
         try:
             os.write(fd if isinstance(fd, int) else 2, line.encode())
@@ -162,6 +199,9 @@ def main(argv: list[str] | None = None) -> None:
     app = IPKernelApp.instance()
     app.initialize(kernel_args)
     install_stop_on_memory_error(app.shell, _out_of_memory(args.memory_mb))
+    if can_cap():
+        limit = resident_limit_mb(args.memory_mb)
+        watch_resident(limit, _out_of_memory(limit, "resident memory limit"))
     app.start()
 
 

@@ -107,3 +107,17 @@ def test_the_stop_hooks_catch_every_way_a_memory_error_is_reported(monkeypatch):
     sys.excepthook(KeyError, KeyError(), None)
     threading.excepthook(type("Args", (), {"exc_type": MemoryError})())
     assert len(stops) == 4
+
+
+def test_the_resident_watch_stops_a_kernel_that_holds_too_much():
+    """The watch a capped kernel runs (memcap.main): past its resident limit, stop."""
+    import threading
+
+    stopped = threading.Event()
+    memcap.watch_resident(memcap.resident_mb() + 60, stopped.set, every_s=0.05)
+    assert not stopped.wait(0.4)
+    held = bytearray(b"x") * (150 * 2**20)   # written, so resident
+    assert stopped.wait(10)
+    del held
+    # the room's default: above the most a lesson holds (453 MB), well below the cap
+    assert 453 < memcap.resident_limit_mb(memcap.DEFAULT_MEMORY_MB) < memcap.DEFAULT_MEMORY_MB
