@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import math
 import os
 import secrets
@@ -53,6 +54,67 @@ class V1OnlyWebsocketConnection(ZMQChannelsWebsocketConnection):
 
     def handle_incoming_message(self, incoming_msg) -> None:
         if self._refused:
+            return
+        super().handle_incoming_message(incoming_msg)
+
+
+#: The most one message from a page may hold, in bytes. What a lesson page sends is small: a
+#: slider's value, a pointer event, the room report (a few hundred bytes each); 64 KiB leaves
+#: a wide margin and keeps a page from handing a kernel megabytes to hold.
+MAX_PAGE_MESSAGE = 64 * 2**10
+#: The most parts a page's message may have on the wire (channel, header, parent header,
+#: metadata, content and up to four buffers; a lesson page sends none).
+MAX_PAGE_PARTS = 9
+#: The comms a page may open. ipywidgets' front end opens its control channel to ask the
+#: kernel for every widget's state; every widget model itself is created by the kernel, so a
+#: page that opens ``jupyter.widget`` (to make a widget of its own, an Image with a large
+#: buffer, say) is refused.
+PAGE_COMM_TARGETS = frozenset({"jupyter.widget.control"})
+
+
+def page_message_problem(ws_msg) -> str | None:
+    """Why a v1 websocket message from a page must not reach the kernel, or None.
+
+    The framing is checked before anything reads it (its offset count, read as a number,
+    could otherwise make the server build a list billions long), then its size and, for a
+    ``comm_open``, the comm's target. Which message types may pass at all is Jupyter
+    Server's own ``MappingKernelManager.allowed_message_types`` (``voila.json``)."""
+    if not isinstance(ws_msg, bytes):
+        return "a text frame (the v1 protocol sends binary frames)"
+    if len(ws_msg) > MAX_PAGE_MESSAGE:
+        return f"{len(ws_msg)} bytes (a page may send at most {MAX_PAGE_MESSAGE})"
+    count = int.from_bytes(ws_msg[:8], "little") if len(ws_msg) >= 8 else 0
+    if not 6 <= count <= MAX_PAGE_PARTS + 1 or len(ws_msg) < 8 * (count + 1):
+        return f"a frame with {count} offsets (a message has 6 to {MAX_PAGE_PARTS + 1})"
+    offsets = [int.from_bytes(ws_msg[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
+    if offsets[0] != 8 * (count + 1) or offsets != sorted(offsets) or offsets[-1] > len(ws_msg):
+        return "a frame whose offsets do not fit it"
+    if ws_msg[offsets[0]:offsets[1]] != b"shell":
+        return "a message on a channel other than shell"
+    try:
+        header = json.loads(ws_msg[offsets[1]:offsets[2]])
+        if header.get("msg_type") != "comm_open":
+            return None
+        target = json.loads(ws_msg[offsets[4]:offsets[5]]).get("target_name")
+    except (ValueError, AttributeError):
+        return "a header or content that is not a JSON object"
+    if target not in PAGE_COMM_TARGETS:
+        return f"a comm_open for {str(target)[:40]!r} (the kernel makes every widget itself)"
+    return None
+
+
+class PageWebsocketConnection(V1OnlyWebsocketConnection):
+    """The kernel websocket of a lesson page: v1 only, and no message the page has no use
+    for reaches the kernel (:func:`page_message_problem`); with ``voila.json``'s
+    ``allowed_message_types`` only widget and comm messages and ``kernel_info_request``
+    pass, so no page can run code. Used by Voila in ``make voila``, ``make classroom`` and on
+    every student's server behind a hub; a teacher's JupyterLab keeps the plain v1 one."""
+
+    def handle_incoming_message(self, incoming_msg) -> None:
+        problem = page_message_problem(incoming_msg)
+        if problem is not None:
+            self.log.warning("Refused a message from a page to kernel %s: %s",
+                             self.kernel_id, problem)
             return
         super().handle_incoming_message(incoming_msg)
 

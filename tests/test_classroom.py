@@ -67,9 +67,12 @@ def test_standalone_voila_reads_the_repository_config(monkeypatch):
     assert vc.default_pool_size == CONFIG["VoilaConfiguration"]["default_pool_size"]
     assert vc.file_allowlist == CONFIG["VoilaConfiguration"]["file_allowlist"]
     assert vc.file_denylist == CONFIG["VoilaConfiguration"]["file_denylist"]
-    assert app.kernel_websocket_connection_class.__name__ == "V1OnlyWebsocketConnection"
+    assert app.kernel_websocket_connection_class.__name__ == "PageWebsocketConnection"
     assert app.config.MappingKernelManager.cull_idle_timeout == \
         CONFIG["MappingKernelManager"]["cull_idle_timeout"]
+    # no page runs code: Jupyter Server's own list of what a page's websocket may pass
+    assert sorted(app.config.MappingKernelManager.allowed_message_types) == sorted(
+        ["kernel_info_request", "comm_info_request", "comm_open", "comm_msg", "comm_close"])
     from voila.execute import VoilaExecutor
 
     executor = VoilaExecutor(nbformat.v4.new_notebook(), config=app.config)

@@ -26,6 +26,7 @@ import pytest
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
+import attacks
 import browser as harness
 
 pytestmark = pytest.mark.slow
@@ -38,13 +39,14 @@ TOKEN = "161803398874"
 
 
 def hog_notebook() -> nbformat.NotebookNode:
-    """A page with one number box: the kernel allocates (and holds) that many MB."""
+    """A page with one number box: the kernel allocates (and holds, written, so resident)
+    that many MB."""
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
         "import ipywidgets as widgets\n"
         "held = []\n"
         "box = widgets.IntText(value=0, description='MB')\n"
-        "box.observe(lambda change: held.append(bytearray(change['new'] * 2**20)),"
+        "box.observe(lambda change: held.append(bytearray(b'x') * (change['new'] * 2**20)),"
         " names='value')\n"
         "box")]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
@@ -175,3 +177,62 @@ def test_the_dead_kernels_page_says_so_and_reloads(room, chromium):
         harness.assert_no_error_text(page)
     finally:
         context.close()
+
+
+def _kernel_rss_mb(room, kernel_id: str) -> float:
+    import psutil
+
+    for p in psutil.Process(room.proc.pid).children(recursive=True):
+        if any(kernel_id in part for part in p.cmdline()):
+            return p.memory_info().rss / 2**20
+    raise AssertionError(f"no process for kernel {kernel_id}")
+
+
+def test_a_kernel_that_fills_its_memory_stops_before_its_cap(room):
+    """Resident memory past 5/8 of the cap (640 of 1024 MB) stops the kernel: the address
+    space cap alone let one sit at 1017 of 1024 MB for as long as its page was open."""
+    ps = _protocol()
+
+    async def scenario():
+        kernel_id, box, hog = await _hog_page(room, ps)
+        try:
+            hog.comm(box, {"method": "update", "state": {"value": 700}, "buffer_paths": []})
+            return await _until_dead(hog, time.monotonic() + 60)
+        finally:
+            hog.close()
+
+    assert harness.run_async(scenario(), timeout=200)[-1] == "dead"
+    assert "reached its resident memory limit of 640 MB" in room.log_path.read_text()
+
+
+def test_a_page_cannot_run_code_make_widgets_or_hand_its_kernel_megabytes(room, tmp_path):
+    """Issue 40's attacks on a room, through a page's own kernel websocket: code, a flood of
+    the page's own Image widgets (8 MiB each), a small widget of its own, a 5 MB state."""
+    ps = _protocol()
+    marker = tmp_path / "ran"
+
+    async def scenario():
+        kernel_id, box, page = await _hog_page(room, ps)
+        try:
+            ran = attacks.execute(page, f"open({str(marker)!r}, 'w').close()")
+            flood = [attacks.open_image_widget(page) for _ in range(40)]
+            small = attacks.open_image_widget(page, 0)
+            page.comm(box, {"method": "update", "buffer_paths": [],
+                            "state": {"description": "x" * (5 * 2**20)}})
+            replied = await attacks.replies_after(
+                page, {ran}, attacks.send(page, "kernel_info_request", {}))
+            comms = await attacks.comm_ids(page)
+            state = await attacks.widget_state(page, box)
+            return kernel_id, comms, flood + [small], replied, box, state
+        finally:
+            page.close()
+
+    kernel_id, comms, opened, replied, box, state = harness.run_async(scenario(), timeout=300)
+    assert not marker.exists() and not replied        # the code never reached the kernel
+    assert box in comms and not comms & set(opened)   # the page's own widgets were refused
+    assert state["description"] == "MB"              # and the 5 MB state
+    assert _kernel_rss_mb(room, kernel_id) < 300
+    log = room.log_path.read_text()
+    assert 'Received message of type "execute_request", which is not allowed' in log
+    assert "a comm_open for 'jupyter.widget'" in log
+    assert "bytes (a page may send at most 65536)" in log
