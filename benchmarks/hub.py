@@ -70,6 +70,25 @@ def free_port_run(count: int = 3) -> int:
     raise RuntimeError("no run of free ports on loopback")
 
 
+def resolve_localhost_subdomains() -> None:
+    """Let this process reach ``<name>.localhost`` (each student's origin on the trial hub)
+    as browsers do, on loopback: glibc resolves ``localhost`` but not its subdomains."""
+    import socket
+
+    if getattr(socket.getaddrinfo, "lessons_localhost", False):
+        return
+    system = socket.getaddrinfo
+
+    def getaddrinfo(host, *args, **kwargs):
+        if isinstance(host, (str, bytes)) and \
+                (host.decode() if isinstance(host, bytes) else host).endswith(".localhost"):
+            host = "127.0.0.1"
+        return system(host, *args, **kwargs)
+
+    getaddrinfo.lessons_localhost = True
+    socket.getaddrinfo = getaddrinfo
+
+
 class HubError(RuntimeError):
     """The hub did not do what a student or the teacher needs."""
 
@@ -80,8 +99,9 @@ class Hub:
 
     def __init__(self, cull_timeout: int | None = None, cull_every: int | None = None,
                  state: Path | None = None) -> None:
+        resolve_localhost_subdomains()
         self.port = free_port_run()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = trial.public_url({"LESSONS_HUB_URL": f"http://127.0.0.1:{self.port}"})
         self._tmp = None if state else tempfile.TemporaryDirectory(prefix="lessons-hub-")
         self.state = Path(state or self._tmp.name)
         self.api_token = secrets.token_hex(32)
@@ -100,6 +120,10 @@ class Hub:
         self.cpu_samples: list[tuple[float, float]] = []
         self._stop = threading.Event()
         self._sampler: threading.Thread | None = None
+
+    def user_url(self, name: str) -> str:
+        """``name``'s server, on an origin of its own (deploy/jupyterhub_config.py)."""
+        return f"http://{name}.localhost:{self.port}/user/{name}"
 
     # -- lifecycle ---------------------------------------------------------------------
     def log(self) -> str:
@@ -225,7 +249,7 @@ class Hub:
         q = self.lessons_query()
         params = {"repo": q["repo"], "branch": q["branch"], "targetpath": q["targetpath"]}
         events = []
-        with requests.get(f"{self.url}/user/{name}/git-pull/api", params=params,
+        with requests.get(f"{self.user_url(name)}/git-pull/api", params=params,
                           headers={"Authorization": f"token {token}"}, stream=True,
                           timeout=timeout) as r:
             if r.status_code != 200:
@@ -301,7 +325,7 @@ async def visit_all(hub: Hub, names: list[str], tokens: dict[str, str], lesson: 
     students = [ps.ProtocolStudent(i) for i in range(len(names))]
     start = time.monotonic()
     await asyncio.wait_for(asyncio.gather(*(
-        ps.visit(s, f"{hub.url}/user/{name}", render_path(name, lesson), tokens[name], start,
+        ps.visit(s, hub.user_url(name), render_path(name, lesson), tokens[name], start,
                  deadline_s, moves, None, token_in_header=True)
         for s, name in zip(students, names, strict=True))), timeout=deadline_s + 30)
     return students

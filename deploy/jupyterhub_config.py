@@ -63,6 +63,21 @@ def env(name: str, default: str) -> str:
 # -- where ---------------------------------------------------------------------------------
 url = urllib.parse.urlsplit(env("LESSONS_HUB_URL", "http://127.0.0.1:8000"))
 c.JupyterHub.bind_url = url.geturl()
+# Each student's server on an origin of its own (https://<name>.<public host>/user/<name>/),
+# JupyterHub's one reliable way to keep one student's pages from acting as another on the
+# hub (docs/hub.md, "What a student can reach"). A trial uses <name>.localhost, which every
+# browser sends to this computer; a real hub needs a wildcard DNS name and certificate.
+if TRIAL:
+    public = f"http://localhost:{url.port or 80}"
+else:
+    public = os.environ.get("LESSONS_HUB_PUBLIC_URL", "")
+    if not public.startswith("https://"):
+        raise SystemExit(
+            "Set LESSONS_HUB_PUBLIC_URL to the hub's public https:// address, whose "
+            "subdomains (*.that-host, a wildcard DNS name and certificate) reach the same "
+            "TLS proxy: each student's server gets one of its own (docs/hub.md).")
+    c.JupyterHub.cookie_host_prefix_enabled = True   # cookies locked to their own host
+c.JupyterHub.subdomain_host = public
 # the hub's own API and the proxy's control API, on the ports after the public one
 c.JupyterHub.hub_bind_url = f"http://127.0.0.1:{(url.port or 80) + 1}"
 c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{(url.port or 80) + 2}"
@@ -100,11 +115,28 @@ if os.environ.get("LESSONS_HUB_API_TOKEN"):
         "scopes": ["admin:users", "admin:servers", "tokens", "list:users", "read:users"]})
 
 # -- each student's server -----------------------------------------------------------------
+# No config of the student's own (~/.jupyter) is read by their server.
+c.Spawner.disable_user_config = True
 if TRIAL:
+    homes = state / "home"
+    homes.mkdir(exist_ok=True)
     c.JupyterHub.spawner_class = "simple"
-    c.SimpleLocalProcessSpawner.home_dir_template = str(state / "home" / "{username}")
-    if os.geteuid() == 0:  # a container or CI: the servers run as the hub's user, root
-        c.Spawner.args = ["--allow-root"]
+    c.SimpleLocalProcessSpawner.home_dir_template = str(homes / "{username}")
+    if os.geteuid() == 0:
+        # started as root (a container, CI): the students' servers, and the code of the
+        # pages they open, run as the unprivileged TRIAL_USER, never as root
+        sys.path.insert(0, str(HERE))
+        from trial_spawner import TRIAL_USER, UnprivilegedSpawner, check_reachable
+
+        check_reachable(str(ROOT))
+        c.JupyterHub.spawner_class = UnprivilegedSpawner
+        for folder in (state, homes):   # they may pass through, not list or read
+            folder.chmod(0o711)
+        database = state / "jupyterhub.sqlite"   # for root alone (its journal follows it)
+        database.touch(mode=0o600)
+        database.chmod(0o600)
+        print(f"Trial hub started as root: students' servers run as {TRIAL_USER!r}.",
+              flush=True)
 else:
     c.JupyterHub.spawner_class = "systemdspawner.SystemdSpawner"
     c.SystemdSpawner.unit_name_template = "lessons-{USERNAME}"
@@ -137,6 +169,10 @@ else:
     branch = env("LESSONS_BRANCH", default_query["branch"])
 c.Spawner.default_url = lessons_url(repo, branch)
 c.Spawner.environment = {
+    # the one repository, branch and folder nbgitpuller may pull (lessons_server.student_server)
+    "LESSONS_REPO": repo,
+    "LESSONS_BRANCH": branch,
+    "LESSONS_TARGETPATH": default_query["targetpath"],
     # deploy/singleuser/jupyter_server_config.py: voila.json mapped onto the server
     "JUPYTER_CONFIG_PATH": str(HERE / "singleuser"),
     "LESSONS_VOILA_JSON": str(ROOT / "voila.json"),

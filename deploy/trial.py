@@ -15,6 +15,7 @@ import argparse
 import os
 import secrets
 import sys
+import urllib.parse
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -44,11 +45,20 @@ def command() -> list[str]:
             str(HERE / "jupyterhub_config.py")]
 
 
+def public_url(env: dict) -> str:
+    """Where a browser opens the trial: ``localhost``, whose subdomains (``<name>.localhost``,
+    each student's server) browsers send to this computer too."""
+    return f"http://localhost:{urllib.parse.urlsplit(env['LESSONS_HUB_URL']).port}"
+
+
 def banner(env: dict) -> str:
+    port = urllib.parse.urlsplit(env["LESSONS_HUB_URL"]).port
     line = "=" * 72
     return "\n".join([
         "", line,
-        f"  Trial hub at:  {env['LESSONS_HUB_URL']}/   (this computer only; Ctrl+C stops)", "",
+        f"  Trial hub at:  {public_url(env)}/   (this computer only; Ctrl+C stops)",
+        f"  Ports {port} (the hub), {port + 1} (its API) and {port + 2} (its proxy's API); "
+        "each student's server at http://<name>.localhost:" + f"{port}/", "",
         f"  Students: any name, password  {env['LESSONS_HUB_PASSWORD']}",
         f"  Teacher:  teacher, password   {env['LESSONS_HUB_ADMIN_PASSWORD']}",
         "", "  Passwords are new each time; servers and homes are kept in "

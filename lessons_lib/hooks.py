@@ -122,6 +122,11 @@ HOOKS: tuple[Hook, ...] = (
          "the pooled kernels per notebook: counted, and refilled after the room arrives"),
     Hook("voila", "voila.voila_kernel_manager:<pool>._initialize", _SERVER,
          "a pooled kernel's notebook run, followed by the warm-up"),
+    # voila: a student's server behind a hub loads Voila's extension itself, then puts
+    # the routes it added behind the login (Jupyter Server's own check misses them)
+    Hook("voila", "voila.server_extension:_load_jupyter_server_extension",
+         "lessons_server.student_server",
+         "Voila's extension entry point, called before the routes are wrapped"),
     # tornado: the static-file and gzip caches
     Hook("tornado", "tornado.web:RequestHandler()._headers", _SERVER,
          "a kept file's headers are replayed"),

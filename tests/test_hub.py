@@ -13,16 +13,19 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import sys
 import urllib.parse
+import uuid
 from pathlib import Path
 
 import pytest
 import yaml
 from traitlets.config import Config
 
+import attacks
 import browser as harness
 
 ROOT = harness.ROOT
@@ -53,13 +56,15 @@ def hub_config(monkeypatch, tmp_path, **env) -> Config:
 
 TRIAL = {"LESSONS_HUB_TRIAL": "1", "LESSONS_HUB_PASSWORD": "a-student-password",
          "LESSONS_HUB_ADMIN_PASSWORD": "t" * 32}
+SERVER = {"LESSONS_HUB_PUBLIC_URL": "https://lessons.example.org"}
 
 
 # -- the configuration, loaded ---------------------------------------------------------
 @pytest.mark.parametrize("mode", ["server", "trial"])
 def test_single_host_hub_takes_its_values_from_the_kubernetes_file(mode, monkeypatch, tmp_path):
     """Default URL, limits and culling are written once, in values.yaml; both hubs use them."""
-    c = hub_config(monkeypatch, tmp_path, **(TRIAL if mode == "trial" else {}))
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)   # as a normal user (root: below)
+    c = hub_config(monkeypatch, tmp_path, **(TRIAL if mode == "trial" else SERVER))
     single = VALUES["singleuser"]
     path, _, query = c.Spawner.default_url.partition("?")
     want_path, _, want_query = single["defaultUrl"].partition("?")
@@ -104,8 +109,14 @@ def test_single_host_hub_takes_its_values_from_the_kubernetes_file(mode, monkeyp
     socket = f"{env['JUPYTER_RUNTIME_DIR'](Spawner)}/kernel-{'0' * 36}-ipc-99"
     assert User.name in socket and len(socket.encode()) <= 107
     assert c.JupyterHub.bind_url == "http://127.0.0.1:8000"
+    # each student's server on an origin of its own, and pulling the lessons only
+    assert c.JupyterHub.subdomain_host == ("http://localhost:8000" if mode == "trial"
+                                           else SERVER["LESSONS_HUB_PUBLIC_URL"])
+    assert (env["LESSONS_REPO"], env["LESSONS_BRANCH"], env["LESSONS_TARGETPATH"]) == (
+        got["repo"], got["branch"], got["targetpath"])
+    assert c.Spawner.disable_user_config is True
     if mode == "trial":
-        assert c.JupyterHub.spawner_class == "simple"
+        assert c.JupyterHub.spawner_class == "simple"   # as a normal user
         assert c.JupyterHub.authenticator_class == "shared-password"
     else:  # limits enforced by systemd; system accounts' passwords
         assert c.JupyterHub.spawner_class == "systemdspawner.SystemdSpawner"
@@ -131,6 +142,52 @@ def test_the_kubernetes_hub_gives_teachers_the_same_role(monkeypatch, tmp_path):
     Spawner.user.admin = False
     assert role(Spawner) == "student"
     assert VALUES["cull"]["enabled"] is True and VALUES["cull"]["users"] is False
+
+
+def test_a_hub_for_a_class_needs_its_public_https_address(monkeypatch, tmp_path):
+    """Without one, students' servers would share the hub's origin: refused, saying why."""
+    with pytest.raises(SystemExit, match="LESSONS_HUB_PUBLIC_URL"):
+        hub_config(monkeypatch, tmp_path)
+    with pytest.raises(SystemExit, match="https"):
+        hub_config(monkeypatch, tmp_path, LESSONS_HUB_PUBLIC_URL="http://lessons.example.org")
+    c = hub_config(monkeypatch, tmp_path, **SERVER)
+    assert c.JupyterHub.cookie_host_prefix_enabled is True
+
+
+def test_kubernetes_hub_gives_each_student_an_origin_and_the_lessons_only():
+    """values.yaml: per-user subdomains with a wildcard host, host-locked cookies, and the
+    repository a student's server may pull equal to the default URL's."""
+    hub = VALUES["hub"]["config"]
+    host = urllib.parse.urlsplit(hub["JupyterHub"]["subdomain_host"])
+    assert host.scheme == "https" and hub["JupyterHub"]["cookie_host_prefix_enabled"] is True
+    assert hub["Spawner"]["disable_user_config"] is True
+    assert {host.hostname, f"*.{host.hostname}"} <= set(VALUES["ingress"]["hosts"])
+    assert {host.hostname, f"*.{host.hostname}"} <= set(VALUES["ingress"]["tls"][0]["hosts"])
+    query = dict(urllib.parse.parse_qsl(VALUES["singleuser"]["defaultUrl"].partition("?")[2]))
+    extra = VALUES["singleuser"]["extraEnv"]
+    assert (extra["LESSONS_REPO"], extra["LESSONS_BRANCH"], extra["LESSONS_TARGETPATH"]) == (
+        query["repo"], query["branch"], query["targetpath"])
+
+
+def test_a_trial_started_as_root_runs_students_unprivileged(monkeypatch, tmp_path):
+    sys.path.insert(0, str(DEPLOY))
+    import trial_spawner
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "geteuid", lambda: 0)
+        m.setattr(trial_spawner, "check_reachable", lambda checkout: None)
+        c = hub_config(monkeypatch, tmp_path, **TRIAL)
+    assert c.JupyterHub.spawner_class is trial_spawner.UnprivilegedSpawner
+    assert "args" not in c.Spawner   # no --allow-root
+    assert oct(tmp_path.stat().st_mode & 0o777) == "0o711"
+    assert oct((tmp_path / "jupyterhub.sqlite").stat().st_mode & 0o777) == "0o600"
+    closed = tmp_path / "closed"
+    (closed / "python").mkdir(parents=True)
+    closed.chmod(0o700)
+    assert str(closed) in trial_spawner.closed_folders([str(closed / "python")])
+    monkeypatch.setattr(trial_spawner, "closed_folders", lambda paths: ["/root"])
+    with pytest.raises(SystemExit, match="chmod o\\+x"):
+        trial_spawner.check_reachable(str(ROOT))
 
 
 def test_trial_needs_its_passwords(monkeypatch, tmp_path):
@@ -167,15 +224,29 @@ def test_student_servers_apply_voila_json(role, monkeypatch):
     assert c.VoilaConfiguration.template == "lessons"
     assert c.VoilaConfiguration.classic_tree is True  # the only tree that opens a subfolder
     assert c.VoilaExecutor.iopub_timeout == VOILA["VoilaExecutor"]["iopub_timeout"]
-    assert dict(c.MappingKernelManager) == VOILA["MappingKernelManager"]
+    for key, value in VOILA["MappingKernelManager"].items():
+        if key != "allowed_message_types":
+            assert c.MappingKernelManager[key] == value, key
     assert c.KernelManager.transport == "ipc"   # no TCP port two students' kernels can race for
-    assert c.ServerApp.kernel_websocket_connection_class == \
-        VOILA["Voila"]["kernel_websocket_connection_class"]
+    # every route behind the login; Voila and nbgitpuller loaded by the lessons' extension
+    assert c.ServerApp.allow_unauthenticated_access is False
+    extensions = c.ServerApp.jpserver_extensions
+    assert extensions["lessons_server.student_server"] is True
+    assert extensions["voila"] is False and extensions["nbgitpuller"] is False
+    assert c.MultiKernelManager.kernel_manager_class == "lessons_server.memcap.CappedKernelManager"
+    assert c.KernelRestarter.restart_limit == 0
     if role == "student":
-        assert c.ServerApp.jpserver_extensions["jupyterlab"] is False
+        assert extensions["jupyterlab"] is False
         assert c.ServerApp.terminals_enabled is False
-    else:
-        assert "jpserver_extensions" not in c.ServerApp
+        assert c.ServerApp.authorizer_class.endswith("StudentAuthorizer")
+        assert c.ServerApp.kernel_websocket_connection_class == \
+            VOILA["Voila"]["kernel_websocket_connection_class"]
+        assert c.MappingKernelManager.allowed_message_types == \
+            VOILA["MappingKernelManager"]["allowed_message_types"]
+    else:   # JupyterLab runs code
+        assert "jupyterlab" not in extensions
+        assert c.MappingKernelManager.allowed_message_types == []
+        assert c.ServerApp.kernel_websocket_connection_class.endswith("V1OnlyWebsocketConnection")
 
 
 def dockerfile() -> list[tuple[str, str]]:
@@ -261,7 +332,8 @@ def test_trial_banner_prints_the_address_and_passwords(tmp_path):
     assert len(env["LESSONS_HUB_ADMIN_PASSWORD"]) >= 32 and len(env["LESSONS_HUB_PASSWORD"]) >= 8
     assert trial.trial_env(8123, tmp_path)["LESSONS_HUB_PASSWORD"] != env["LESSONS_HUB_PASSWORD"]
     text = trial.banner(env)
-    assert "http://127.0.0.1:8123/" in text and env["LESSONS_HUB_PASSWORD"] in text
+    assert "http://localhost:8123/" in text and env["LESSONS_HUB_PASSWORD"] in text
+    assert "8124" in text and "8125" in text and "<name>.localhost" in text
     with pytest.raises(SystemExit, match="--port"):
         trial.main(["--port", "0"])
 
@@ -305,8 +377,8 @@ def test_every_student_gets_a_working_lesson_through_the_proxy(class_hub):
         assert s.first_image is not None and ps.image_ink(s.first_image) > 1000
         assert len(s.moves_ms) == 2 and s.slider
     # the pages came from each student's own server, behind the hub's proxy
-    for name in class_hub["names"]:
-        assert f"Adding user {name} to proxy /user/{name}/" in hub.log()
+    for name in class_hub["names"]:   # each on its own origin: <name>.localhost
+        assert f"Adding user {name} to proxy {name}.localhost/user/{name}/" in hub.log()
 
 
 @pytest.mark.slow
@@ -315,24 +387,25 @@ def test_a_student_cannot_open_another_students_server_or_kernel(class_hub):
 
     hub, (ada, bob) = class_hub["hub"], class_hub["names"][:2]
     tokens = class_hub["tokens"]
-    own = requests.get(f"{hub.url}/user/{bob}/api/kernels", timeout=30,
+    own = requests.get(f"{hub.user_url(bob)}/api/kernels", timeout=30,
                        headers={"Authorization": f"token {tokens[bob]}"})
     assert own.status_code == 200 and own.json(), own.text[:300]
     kernel = own.json()[0]["id"]
     as_ada = {"Authorization": f"token {tokens[ada]}"}
-    for path in (f"/user/{bob}/voila/tree/game-maths-lessons/notebooks",
-                 f"/user/{bob}/voila/render/game-maths-lessons/notebooks/{LESSON}.ipynb",
-                 f"/user/{bob}/api/kernels", f"/user/{bob}/api/kernels/{kernel}",
-                 f"/user/{bob}/api/contents/game-maths-lessons", f"/hub/api/users/{bob}"):
-        r = requests.get(hub.url + path, headers=as_ada, timeout=30, allow_redirects=False)
-        assert r.status_code in (403, 404), (path, r.status_code, r.text[:200])
+    bobs = hub.user_url(bob)
+    for url in (f"{bobs}/voila/tree/game-maths-lessons/notebooks",
+                f"{bobs}/voila/render/game-maths-lessons/notebooks/{LESSON}.ipynb",
+                f"{bobs}/api/kernels", f"{bobs}/api/kernels/{kernel}",
+                f"{bobs}/api/contents/game-maths-lessons", f"{hub.url}/hub/api/users/{bob}"):
+        r = requests.get(url, headers=as_ada, timeout=30, allow_redirects=False)
+        assert r.status_code in (403, 404), (url, r.status_code, r.text[:200])
         assert "kernelId" not in r.text
     # nor over the kernel's websocket, with the protocol's own subprotocol
     from tornado.httpclient import HTTPClientError, HTTPRequest
     from tornado.websocket import websocket_connect
 
     async def connect():
-        url = f"ws://127.0.0.1:{hub.port}/user/{bob}/api/kernels/{kernel}/channels"
+        url = f"{bobs.replace('http', 'ws', 1)}/api/kernels/{kernel}/channels"
         request = HTTPRequest(url, headers=as_ada)
         return await websocket_connect(request, subprotocols=["v1.kernel.websocket.jupyter.org"])
 
@@ -346,7 +419,7 @@ def test_a_logged_out_browser_gets_the_login_page(class_hub):
     import requests
 
     hub, name = class_hub["hub"], class_hub["names"][0]
-    r = requests.get(f"{hub.url}/user/{name}/voila/render/game-maths-lessons/notebooks/"
+    r = requests.get(f"{hub.user_url(name)}/voila/render/game-maths-lessons/notebooks/"
                      f"{LESSON}.ipynb", timeout=30)
     assert r.status_code == 200 and urllib.parse.urlsplit(r.url).path == "/hub/login", r.url
     assert 'name="password"' in r.text and "kernelId" not in r.text
@@ -366,18 +439,18 @@ def test_the_teacher_opens_jupyterlab_and_students_do_not(class_hub):
     hub, student = class_hub["hub"], class_hub["names"][0]
     token = hub.token_for("teacher")
     hub.spawn_all(["teacher"])
-    lab = requests.get(f"{hub.url}/user/teacher/lab", timeout=60,
+    lab = requests.get(f"{hub.user_url('teacher')}/lab", timeout=60,
                        headers={"Authorization": f"token {token}"})
     assert lab.status_code == 200 and "jupyter-config-data" in lab.text
-    tree = requests.get(f"{hub.url}/user/teacher/voila/tree", timeout=60,
+    tree = requests.get(f"{hub.user_url('teacher')}/voila/tree", timeout=60,
                         headers={"Authorization": f"token {token}"})
     assert tree.status_code == 200
     headers = {"Authorization": f"token {class_hub['tokens'][student]}"}
-    assert requests.get(f"{hub.url}/user/{student}/lab", headers=headers,
-                        timeout=60).status_code == 404
-    assert requests.get(f"{hub.url}/user/{student}/api/terminals", headers=headers,
-                        timeout=60).status_code == 404
-    assert requests.get(f"{hub.url}/user/{student}/voila/tree/game-maths-lessons/notebooks",
+    students = hub.user_url(student)
+    assert requests.get(f"{students}/lab", headers=headers, timeout=60).status_code == 404
+    assert requests.get(f"{students}/api/terminals", headers=headers,
+                        timeout=60).status_code in (403, 404)
+    assert requests.get(f"{students}/voila/tree/game-maths-lessons/notebooks",
                         headers=headers, timeout=60).status_code == 200
     # each server is told its limits (enforced by systemd or Kubernetes; the trial's plain
     # processes only carry them, for jupyter-resource-usage and the like to show)
@@ -416,7 +489,8 @@ def test_a_student_logs_in_with_a_browser_and_lands_on_the_lessons(class_hub, ch
         link = page.locator(f"a[href*='/voila/render/game-maths-lessons/notebooks/{LESSON}']")
         link.first.wait_for(timeout=60_000)
         harness.screenshot(page, "hub_student_lessons")
-        page.goto(hub.url + link.first.get_attribute("href"), timeout=120_000)
+        page.goto(urllib.parse.urljoin(page.url, link.first.get_attribute("href")),
+                  timeout=120_000)
         page.wait_for_selector(harness.FIGURE, timeout=180_000, state="visible")
         page.wait_for_selector(harness.SLIDER, timeout=60_000, state="visible")
         harness.wait_idle(page)
@@ -426,6 +500,11 @@ def test_a_student_logs_in_with_a_browser_and_lands_on_the_lessons(class_hub, ch
         harness.wait_for_pixels_change(page, before)
         harness.wait_idle(page)
         harness.screenshot(page, "hub_student_lesson")
+        # a shared lab computer: every student page has a way out, and out means out
+        page.locator("#lessons-logout").click()
+        page.wait_for_url(re.compile(r"/hub/(login|logout)"), timeout=60_000)
+        page.goto(f"{hub.user_url(name)}/voila/tree", timeout=60_000)
+        page.wait_for_url(re.compile(r"/hub/login"), timeout=60_000)
     finally:
         context.close()
 
@@ -440,7 +519,7 @@ def test_a_culled_server_comes_back_on_the_next_visit(class_hub, chromium):
 
     hub, bench = class_hub["hub"], class_hub["bench"]
     by_bookmark, by_login = class_hub["names"][-1], class_hub["names"][-2]
-    bookmark = (f"{hub.url}/user/{by_bookmark}/voila/render/game-maths-lessons/notebooks/"
+    bookmark = (f"{hub.user_url(by_bookmark)}/voila/render/game-maths-lessons/notebooks/"
                 f"{LESSON}.ipynb")
     context = chromium.new_context(viewport=harness.VIEWPORT)
     try:
@@ -475,3 +554,197 @@ def test_a_culled_server_comes_back_on_the_next_visit(class_hub, chromium):
     assert student.error is None, student.error
     assert len(student.moves_ms) == 1
     print(f"culled {', '.join(f'{n} {t:.0f} s' for n, t in waited.items())} into the wait")
+
+
+# -- what a student could try (issue 40) -------------------------------------------------
+def _auth(token: str) -> dict:
+    return {"Authorization": f"token {token}"}
+
+
+def _evil_repository(folder: Path) -> str:
+    """Another student's repository: a notebook whose output is a script."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "from IPython.display import HTML\nHTML('<script>document.title = \"pwned\"</script>')")]
+    folder.mkdir()
+    nbformat.write(nb, str(folder / "evil.ipynb"))
+    for cmd in (["init", "-q", "-b", "main"], ["add", "."],
+                ["-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "x"]):
+        subprocess.run(["git", *cmd], cwd=folder, check=True, timeout=60)
+    folder.chmod(0o755)
+    return str(folder)
+
+
+STEAL_TOKEN_JS = """async ([hub, name]) => {
+  const out = {};
+  try {
+    const home = await (await fetch(hub + '/hub/home', {credentials: 'include'})).text();
+    const xsrf = (home.match(/xsrf_token: "([^"]+)"/) || [])[1] || '';
+    out.home = 'read';
+    const r = await fetch(hub + '/hub/api/users/' + name + '/tokens', {
+      method: 'POST', credentials: 'include',
+      headers: {'Content-Type': 'application/json', 'X-XSRFToken': xsrf},
+      body: JSON.stringify({note: 'stolen', expires_in: 86400})});
+    out.token = r.status;
+  } catch (e) { out.error = String(e); }
+  return out;
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_link_cannot_pull_another_repository_nor_a_page_act_on_the_hub(
+        class_hub, chromium, tmp_path):
+    """Attack 1: B clicks A's nbgitpuller link to A's own repository; and a script on B's
+    server (what that notebook would have run) tries to make a hub token for B."""
+    hub, name = class_hub["hub"], class_hub["names"][0]
+    _back(class_hub, name)
+    evil = _evil_repository(tmp_path / "evil")
+    link = (f"{hub.url}/hub/user-redirect/git-pull?"
+            + urllib.parse.urlencode({"repo": evil, "branch": "main", "targetpath": "evil",
+                                      "urlpath": "voila/render/evil/evil.ipynb"}))
+    context = chromium.new_context(viewport=harness.VIEWPORT)
+    try:
+        page = context.new_page()
+        log_in(page, hub, name)
+        answer = page.goto(link, timeout=120_000)
+        assert answer.status == 403 and "This link is refused" in page.content()
+        harness.screenshot(page, "hub_link_refused")
+        assert page.url.startswith(hub.user_url(name))
+        page.goto(f"{hub.user_url(name)}/voila/tree/game-maths-lessons/notebooks")
+        stolen = page.evaluate(STEAL_TOKEN_JS, [hub.url, name])
+    finally:
+        context.close()
+    assert "error" in stolen and "token" not in stolen, stolen   # cross-origin: refused
+    assert not (Path(hub.state) / "home" / name / "evil").exists()
+    tokens = hub.rest("GET", f"/users/{name}/tokens")["api_tokens"]
+    assert not [t for t in tokens if t.get("note") == "stolen"], tokens
+
+
+@pytest.mark.slow
+def test_nothing_under_a_students_address_answers_without_their_login(class_hub):
+    """Attack 2: a picture in B's home, Voila's and the server's static files: anonymous,
+    with A's token (header and ?token=) and with A's own server cookie: the login page or
+    403. B's own token gets the picture (the test can tell)."""
+    import requests
+
+    # two students no other test logs in or out
+    hub, (ada, bob) = class_hub["hub"], class_hub["names"][2:4]
+    tokens = class_hub["tokens"]
+    _back(class_hub, ada, bob)
+    bobs = hub.user_url(bob)
+    picture = f"{bobs}/voila/files/game-maths-lessons/docs/img/01_gimbal_lock.png"
+    own = requests.get(picture, headers=_auth(tokens[bob]), timeout=60)
+    assert own.status_code == 200 and own.content[:4] == b"\x89PNG", (own.url, own.text[:300])
+    ada_browser = requests.Session()      # Ada logged in, with her own server's cookie
+    ada_browser.get(f"{hub.url}/hub/login", timeout=30)
+    ada_browser.post(f"{hub.url}/hub/login", timeout=120, data={
+        "username": ada, "password": hub.password, "_xsrf": ada_browser.cookies.get("_xsrf", "")})
+    assert ada_browser.get(f"{hub.user_url(ada)}/voila/tree", timeout=120).status_code == 200
+    ada_cookies = "; ".join(f"{c.name}={c.value}" for c in ada_browser.cookies)
+    for url in (picture, f"{bobs}/voila/static/voila.js", f"{bobs}/static/favicon.ico",
+                f"{bobs}/files/game-maths-lessons/docs/img/01_gimbal_lock.png",
+                f"{bobs}/voila/templates/lessons/static/favicon.ico"):
+        for how, kwargs in (("anonymous", {}), ("Ada's token", {"headers": _auth(tokens[ada])}),
+                            ("Ada's ?token=", {"params": {"token": tokens[ada]}}),
+                            ("Ada's cookies", {"headers": {"Cookie": ada_cookies}})):
+            r = requests.get(url, timeout=60, **kwargs)
+            login = r.status_code == 200 and urllib.parse.urlsplit(r.url).path == "/hub/login"
+            assert login or r.status_code == 403, (url, how, r.status_code, r.url)
+            assert not r.content.startswith(b"\x89PNG")
+
+
+def _back(class_hub, *names: str) -> None:
+    """These students' servers running with the lessons pulled: the idle culler (90 s here)
+    may have stopped them while other tests ran."""
+    hub = class_hub["hub"]
+    stopped = [n for n in names if not (hub.server(n) or {}).get("ready")]
+    if stopped:
+        hub.spawn_all(stopped)
+    for name in names:
+        hub.pull_lessons(name, class_hub["tokens"][name])
+
+
+def _kernel_of(hub, name: str, token: str) -> str:
+    import requests
+
+    kernels = requests.get(f"{hub.user_url(name)}/api/kernels", headers=_auth(token),
+                           timeout=60).json()
+    assert kernels, f"{name} has no lesson open"
+    return kernels[0]["id"]
+
+
+def _rss_mb(hub, kernel_id: str) -> float:
+    for p in hub.processes():
+        if any(kernel_id in part for part in p.cmdline()):
+            return p.memory_info().rss / 2**20
+    raise AssertionError(f"no process for kernel {kernel_id}")
+
+
+@pytest.mark.slow
+def test_a_students_token_and_page_cannot_run_code_nor_fill_a_kernel(class_hub, tmp_path):
+    """Attacks 3 and 4: with B's own token, through the REST API (a kernel, a session, a
+    notebook uploaded for Voila to run) and through B's lesson page's kernel websocket
+    (code, a flood of the page's own Image widgets, a widget of its own)."""
+    import protocol_student as ps
+    import requests
+
+    hub, name, other = class_hub["hub"], class_hub["names"][2], class_hub["names"][3]
+    token = class_hub["tokens"][name]
+    base = hub.user_url(name)
+    _back(class_hub, name, other)
+    opened = harness.run_async(class_hub["bench"].visit_all(   # B's lesson, and its kernel
+        hub, [name], class_hub["tokens"], LESSON, moves=1, deadline_s=240))[0]
+    assert opened.error is None, opened.error
+    notebook = {"type": "notebook", "content": {
+        "cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}}
+    for method, path, body in (("POST", "/api/kernels", {}),
+                               ("POST", "/api/sessions", {"path": "x.ipynb", "type": "notebook",
+                                                          "kernel": {"name": "python3"}}),
+                               ("PUT", "/api/contents/mine.ipynb", notebook),
+                               ("POST", "/api/contents", {"type": "file"})):
+        r = requests.request(method, base + path, json=body, headers=_auth(token), timeout=60)
+        assert r.status_code == 403, (method, path, r.status_code, r.text[:200])
+    kernel_id = _kernel_of(hub, name, token)
+    marker = f"/tmp/lessons-attack-{secrets.token_hex(8)}"
+
+    async def scenario():
+        from tornado.httpclient import HTTPRequest
+        from tornado.websocket import websocket_connect
+
+        session = uuid.uuid4().hex
+        ws = await websocket_connect(HTTPRequest(
+            f"{base.replace('http', 'ws', 1)}/api/kernels/{kernel_id}/channels"
+            f"?session_id={session}", headers=_auth(token)), subprotocols=[ps.V1])
+        page = ps._Kernel(ws, session)
+        try:
+            ran = attacks.execute(page, f"open({marker!r}, 'w').close()")
+            opened = [attacks.open_image_widget(page) for _ in range(40)]
+            opened.append(attacks.open_image_widget(page, 0))
+            replied = await attacks.replies_after(
+                page, {ran}, attacks.send(page, "kernel_info_request", {}))
+            return replied, opened, await attacks.comm_ids(page)
+        finally:
+            page.close()
+
+    replied, opened, comms = harness.run_async(scenario(), timeout=300)
+    assert not replied and not os.path.exists(marker)
+    assert comms and not comms & set(opened)
+    assert _rss_mb(hub, kernel_id) < 300
+    # every other student's page still answers
+    student = harness.run_async(class_hub["bench"].visit_all(
+        hub, [other], class_hub["tokens"], LESSON, moves=1, deadline_s=240))[0]
+    assert student.error is None and len(student.moves_ms) == 1, student.error
+
+
+@pytest.mark.slow
+def test_no_students_code_runs_as_root(class_hub):
+    """A trial started as root (CI) runs the students' servers and kernels unprivileged."""
+    servers = [p for p in class_hub["hub"].processes()
+               if "jupyterhub-singleuser" in " ".join(p.cmdline())]
+    assert servers
+    for server in servers:
+        for p in [server, *server.children(recursive=True)]:
+            assert p.uids().real != 0 and p.uids().effective != 0, p.cmdline()

@@ -19,6 +19,21 @@ Pre-heated kernel pools (``preheat_kernel``, ``VoilaKernelManager``) exist only 
 ``LESSONS_ROLE`` (set by the hub from the user's admin flag) is ``teacher`` or
 ``student``: a student's server offers the Voila pages (and nbgitpuller) but not
 JupyterLab or a terminal, which only the teacher needs.
+
+What a student may do there (docs/hub.md, "What a student can reach"), with Jupyter
+Server's own settings where it has one:
+
+- every route needs the student's login (``allow_unauthenticated_access = False``, and
+  :mod:`lessons_server.student_server` for Voila's plain static handlers);
+- links pull only the lessons (:mod:`lessons_server.student_server`, which loads Voila and
+  nbgitpuller itself);
+- no code runs but the lessons': the kernel websocket passes only widget and comm messages
+  (``allowed_message_types`` and ``PageWebsocketConnection``, as in the room), and the
+  authorizer refuses every write through the REST API (files, new kernels, sessions);
+- each kernel runs under the room's memory cap and resident-memory watch, and is not
+  restarted (its page says it stopped and offers a reload).
+
+A teacher's server keeps JupyterLab, plain kernel websockets and the whole REST API.
 """
 
 import json
@@ -50,11 +65,26 @@ c.MappingKernelManager.update(settings.get("MappingKernelManager", {}))
 # never came (twice in seven runs). Socket files are per kernel, in the user's runtime
 # folder (JUPYTER_RUNTIME_DIR, set short by the hub).
 c.KernelManager.transport = "ipc"
-websocket_class = settings.get("Voila", {}).get("kernel_websocket_connection_class")
-if websocket_class:
-    c.ServerApp.kernel_websocket_connection_class = websocket_class
+# Nothing under /user/<name>/ answers without that user's login (Jupyter Server's switch;
+# lessons_server.student_server covers the handlers it cannot reach). Voila and nbgitpuller
+# are loaded by that extension, after them, so their own loaders are off here.
+c.ServerApp.allow_unauthenticated_access = False
+c.ServerApp.jpserver_extensions = {"voila": False, "nbgitpuller": False,
+                                   "lessons_server.student_server": True}
+# Each lesson's kernel under the room's memory cap and resident watch; never restarted.
+c.MultiKernelManager.kernel_manager_class = "lessons_server.memcap.CappedKernelManager"
+c.KernelRestarter.restart_limit = 0
+c.VoilaConfiguration.resources = {"lessons_logout_url": os.environ.get(
+    "JUPYTERHUB_SERVICE_PREFIX", "/") + "logout"}
 
 if os.environ.get("LESSONS_ROLE", "student") != "teacher":
-    c.ServerApp.jpserver_extensions = {"jupyterlab": False, "notebook": False,
-                                       "nbclassic": False}
+    c.ServerApp.jpserver_extensions.update({"jupyterlab": False, "notebook": False,
+                                            "nbclassic": False})
     c.ServerApp.terminals_enabled = False
+    c.ServerApp.kernel_websocket_connection_class = settings["Voila"][
+        "kernel_websocket_connection_class"]
+    c.ServerApp.authorizer_class = "lessons_server.student_authorizer.StudentAuthorizer"
+else:  # JupyterLab runs code: the whole kernel protocol, and the plain v1 websocket
+    c.MappingKernelManager.allowed_message_types = []
+    c.ServerApp.kernel_websocket_connection_class = \
+        "lessons_server.classroom.V1OnlyWebsocketConnection"

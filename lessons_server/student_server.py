@@ -1,0 +1,162 @@
+"""A student's Jupyter server behind the hub: a server extension that makes every route
+need the student's login and lets nbgitpuller pull the lessons only.
+
+``deploy/singleuser/jupyter_server_config.py`` turns Voila's and nbgitpuller's own server
+extensions off and this one on; it loads them itself, so that it runs after them:
+
+- **Voila** is loaded as its extension would load it; then every route of the server whose
+  handler is not a Jupyter Server handler (Voila's static, template and ``/voila/files``
+  handlers are plain tornado ``StaticFileHandler``\\ s, which Jupyter Server's
+  ``allow_unauthenticated_access = False`` cannot reach) is put behind :class:`LoginRequired`.
+  Without it a logged-out browser got a picture from a student's home (issue 40).
+- **nbgitpuller**'s page and its pull are served only for the lessons' repository, branch
+  and folder (:func:`lessons_pull_problem`, from the environment the hub sets:
+  ``LESSONS_REPO``, ``LESSONS_BRANCH``, ``LESSONS_TARGETPATH``). Any other link a student is
+  sent (a notebook of another student's, pulled into their home and run by Voila in their
+  kernel) gets a page that says why it is refused.
+
+The identity of the user is Jupyter Server's (the hub's OAuth, through jupyterhub-singleuser);
+nothing here decides who is logged in.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+
+from jupyter_server.base.handlers import JupyterHandler
+from tornado import web
+
+#: The environment variables the hub sets on each student's server.
+REPO_ENV, BRANCH_ENV, TARGET_ENV = "LESSONS_REPO", "LESSONS_BRANCH", "LESSONS_TARGETPATH"
+
+
+def _jupyter_server_extension_points():
+    return [{"module": "lessons_server.student_server"}]
+
+
+# -- every route behind the login ------------------------------------------------------
+class LoginRequired(JupyterHandler):
+    """Mixed in before a plain tornado handler: Jupyter Server's own login check
+    (``JupyterHandler.prepare``, with ``allow_unauthenticated_access`` off) runs first, so
+    a browser without the user's login is sent to log in (GET) or refused (403)."""
+
+    @web.authenticated
+    def get(self, *args, **kwargs):
+        return super().get(*args, **kwargs)
+
+    @web.authenticated
+    def head(self, *args, **kwargs):
+        return super().head(*args, **kwargs)
+
+
+#: The handlers that answer without a login, by name: the hub's OAuth callback (the login
+#: itself), logging out, and ``/api`` (the server's version, which the hub asks for).
+OPEN_HANDLERS = frozenset({"JupyterHubOAuthCallbackHandler", "JupyterHubLogoutHandler",
+                           "APIVersionHandler"})
+
+
+def _open_without_login(handler: type) -> bool:
+    if not issubclass(handler, JupyterHandler):
+        return True     # plain tornado: Jupyter Server's login check never runs
+    return any(getattr(getattr(handler, method, None), "__allow_unauthenticated", False)
+               for method in ("get", "head"))
+
+
+def behind_login(handler: type) -> type:
+    """``handler`` with :class:`LoginRequired` in front, if it would answer a GET without
+    the user's login (a plain tornado handler, or Jupyter Server's static files) and is not
+    one of :data:`OPEN_HANDLERS`; else ``handler`` itself."""
+    if not isinstance(handler, type) or not issubclass(handler, web.RequestHandler) \
+            or handler.__name__ in OPEN_HANDLERS or not _open_without_login(handler):
+        return handler
+    return type(f"LoginRequired{handler.__name__}", (LoginRequired, handler), {})
+
+
+def _rules(router) -> list:
+    """Every rule of a tornado router and of the routers inside it."""
+    found = []
+    for rule in getattr(router, "rules", []):
+        if isinstance(rule.target, type):
+            found.append(rule)
+        else:
+            found.extend(_rules(rule.target))
+    return found
+
+
+def wrap_routes(web_app, wrap) -> list[str]:
+    """Replace every route's handler ``h`` with ``wrap(h)``; the names of those replaced."""
+    wrapped = []
+    for rule in _rules(web_app.default_router):
+        new = wrap(rule.target)
+        if new is not rule.target:
+            wrapped.append(rule.target.__name__)
+            rule.target = new
+    return wrapped
+
+
+# -- nbgitpuller: the lessons only -------------------------------------------------------
+def lessons_source(env=os.environ) -> dict[str, str]:
+    """The one repository, branch and folder a student's server may pull."""
+    return {"repo": env.get(REPO_ENV, ""), "branch": env.get(BRANCH_ENV, ""),
+            "targetpath": env.get(TARGET_ENV, "")}
+
+
+def lessons_pull_problem(args: dict[str, str], allowed: dict[str, str]) -> str | None:
+    """Why a pull with these link arguments is refused, or None. The repository must be the
+    lessons' (exactly), and the branch and folder the lessons' when the link names them."""
+    if not allowed["repo"]:
+        return "this server was started without the lessons' repository (LESSONS_REPO)"
+    if args.get("repo", "") != allowed["repo"]:
+        return (f"the link pulls {args.get('repo', '')[:200]!r}; this course's lessons come "
+                f"only from {allowed['repo']!r}")
+    for key in ("branch", "targetpath"):
+        if args.get(key) and allowed[key] and args[key] != allowed[key]:
+            return f"the link's {key} is {args[key][:100]!r}, the lessons' is {allowed[key]!r}"
+    return None
+
+
+def lessons_only(base: type) -> type:
+    """nbgitpuller's handler ``base``, refusing (403, with a page that says why) every link
+    that would pull anything but the lessons."""
+
+    class LessonsOnly(base):
+        async def get(self, *args, **kwargs):
+            query = {k: self.get_argument(k, "") for k in ("repo", "branch", "targetpath")}
+            query["targetpath"] = query["targetpath"] or self.get_argument("targetPath", "")
+            problem = lessons_pull_problem(query, lessons_source())
+            if problem is None:
+                return await super().get(*args, **kwargs)
+            self.log.warning("Refused a git-pull link: %s", problem)
+            self.set_status(403)
+            self.finish("<!doctype html><title>Link refused</title><body style='font: 18px "
+                        "sans-serif; max-width: 46em; margin: 2em auto'><h1>This link is "
+                        "refused</h1><p>It asks your server to fetch notebooks from "
+                        f"somewhere else: {html.escape(problem)}.</p><p>Only the course's "
+                        "lessons are pulled here, so that a page nobody checked cannot run "
+                        "in your account. Ask your teacher for the course's link.</p><p><a "
+                        f"href='{html.escape(self.base_url)}'>Back to your lessons</a></p>")
+            return None
+
+    LessonsOnly.__name__ = LessonsOnly.__qualname__ = f"LessonsOnly{base.__name__}"
+    return LessonsOnly
+
+
+def _lessons_only_pulls(handler: type) -> type:
+    from nbgitpuller.handlers import SyncHandler, UIHandler
+
+    return lessons_only(handler) if handler in (SyncHandler, UIHandler) else handler
+
+
+def _load_jupyter_server_extension(serverapp) -> None:
+    """Voila's and nbgitpuller's own extension loaders, then their routes narrowed."""
+    from nbgitpuller import _load_jupyter_server_extension as load_nbgitpuller
+    from voila.server_extension import _load_jupyter_server_extension as load_voila
+
+    load_voila(serverapp)
+    load_nbgitpuller(serverapp)
+    pulls = wrap_routes(serverapp.web_app, _lessons_only_pulls)
+    logins = wrap_routes(serverapp.web_app, behind_login)
+    serverapp.log.info("Lessons: nbgitpuller pulls the lessons only (%s); %d routes put "
+                       "behind the login (%s)", ", ".join(pulls), len(logins),
+                       ", ".join(sorted(set(logins))))
