@@ -25,7 +25,9 @@ nothing from threads. Sizes measured (``benchmarks/kernel_memory.py``, this repo
 lessons, 2026-12): a started kernel 219 MB of address space, 51 MB resident; a lesson run
 to its end 395-484 MB (126-140 MB resident); every figure of a lesson then drawn at the
 canvas guard's pixel budget at once 588-745 MB (220-453 MB resident). :data:`DEFAULT_MEMORY_MB`
-leaves about 280 MB above the largest of these. Where ``RLIMIT_AS`` does not exist
+leaves about 280 MB above the largest of these. A kernel also stops once it holds
+:data:`RESIDENT_SHARE` of its cap in resident memory (:func:`watch_resident`), so that none
+sits just under its cap holding the computer's memory. Where ``RLIMIT_AS`` does not exist
 (Windows) or is not enforced (macOS), the room starts without a cap and says so.
 """
 
