@@ -70,23 +70,34 @@ class ReachExercise:
         display(self.widget)
 
     def check(self) -> bool:
-        """Read the sliders and say how far the aircraft is from the ghost."""
-        error = self.target.error(*self.app.angles())
+        """Say how far the aircraft drawn is from the ghost: the sliders read in the order
+        the app draws, whichever the order menu shows."""
+        state = self.app.state
+        error = state.target_error
         self.solved = error <= model.REACH_TOL_DEG
         angles = ", ".join(f"{n} {fmt_number(v, 0)}°" for n, v in
-                           zip(("yaw", "pitch", "roll"), self.app.angles(), strict=True))
+                           zip(("yaw", "pitch", "roll"), state.angles, strict=True))
+        if state.order != self.target.order:
+            angles += f", order {state.order}"
         if self.solved:
             text = (f'<span style="color:{PALETTE["green"]};font-weight:600">&#10003; On the '
-                    f"ghost ({fmt_number(error, 1)}° away) with {html.escape(angles)}. All "
-                    "three rings had to move: keep any one where it started and the other "
-                    f"two together get no closer than {self._two}°. The turn the lock had "
-                    "lost is a detour through all three angles.</span>")
+                    f"ghost ({fmt_number(error, 1)}° away) with {html.escape(angles)}."
+                    f"{self._why_three(state.order)}</span>")
         else:
             text = (f'<span style="color:{PALETTE["vermillion"]};font-weight:600">&#10007; '
                     f"Not yet: {fmt_number(error, 1)}° from the ghost ({html.escape(angles)})."
                     "</span>")
         self.feedback.value = text_block(text)
         return self.solved
+
+    def _why_three(self, order: str) -> str:
+        """Why all three rings had to move: true of the exercise's own order, where the
+        start is locked (:func:`model.best_two_rings`)."""
+        if order != self.target.order:
+            return ""
+        return (" All three rings had to move: keep any one where it started and the other "
+                f"two together get no closer than {self._two}°. The turn the lock had lost "
+                "is a detour through all three angles.")
 
     def hint_text(self) -> str:
         """Which way to turn each ring, from the start to the whole-degree answer the
