@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import math
+from pathlib import Path
 from types import SimpleNamespace
 
 import matplotlib.colors as mcolors
@@ -18,8 +19,8 @@ from lessons_lib.apps.core import PALETTE, Params
 from lessons_lib.apps.steering import SteeringApp
 from lessons_lib.apps.steering import model as m
 from lessons_lib.steering import SteeringParams
-from lessons_lib.sweep import speed_sweep
-from lessons_lib.tracks import track
+from lessons_lib.sweep import ALL_OFF, NO_BEST, speed_sweep
+from lessons_lib.tracks import ROAD_HALF_WIDTH, track
 from lessons_lib.vehicle import Vehicle, simulate
 
 SCENARIOS = {sc.name: sc for sc in m.SCENARIOS}
@@ -210,6 +211,93 @@ def test_with_all_three_terms_the_sweep_says_where_the_claim_stops():
     assert list(on_line) != list(opening)
 
 
+OPENING = "All three: back to the centre line"
+
+
+def test_the_sweep_names_no_winner_where_every_look_ahead_leaves_the_road(app):
+    """Issue 41: the opening case (all three terms, 2.5 m off the oval's line) leaves the road
+    from 18 m/s with every look-ahead. No mode is best there, in the numbers, the caption and
+    the shading (grey); below, the best is the lowest RMS among the cars still on the road."""
+    from lessons_lib.apps.steering import panel
+    from lessons_lib.apps.steering.view import MODE_COLOURS, OFF_ROAD_COLOUR
+
+    values = {**SCENARIOS[OPENING].values, "speed": 20.0, "view": "Speed sweep"}
+    sw = m.compute(Params(values)).sweep
+    all_off = sw.off_road.all(axis=0)
+    assert list(sw.speeds[all_off]) == [float(v) for v in range(18, 26)]
+    assert np.array_equal(sw.off_road, sw.max > ROAD_HALF_WIDTH)
+    for metric in ("rms", "max"):
+        best = sw.best(metric)
+        assert np.all(best[all_off] == NO_BEST)
+        for i in np.flatnonzero(~all_off):
+            on = np.flatnonzero(~sw.off_road[:, i])
+            assert best[i] == on[np.argmin(getattr(sw, metric)[on, i])]
+    assert sw.regions() == [("Adaptive", 4.0, 17.0), (ALL_OFF, 18.0, 25.0)]
+    app.set(**values)
+    caption = panel.sweep_caption(app.state)
+    assert "every look-ahead leaves the road, so none is best" in caption
+    assert "best on the road" not in caption and "all off the road 18-25 m/s" in caption
+    for key in ("rms", "max"):
+        for span, b, off in zip(app.scene.sweep_spans[key], sw.best(key), all_off, strict=True):
+            want = OFF_ROAD_COLOUR if off else MODE_COLOURS[m.SWEEP_MODES[b]]
+            assert mcolors.same_color(span.get_facecolor()[:3], mcolors.to_rgb(want))
+    app.set(**m.DEFAULTS)
+
+
+@pytest.mark.parametrize("speed", [10.0, 16.0, 17.0, 18.0, 20.0, 25.0])
+def test_the_opening_case_says_when_and_why_it_leaves_the_road(app, speed):
+    """Issue 41: where the opening case leaves the road, the notes say so and name the cause,
+    a crosstrack gain that does not fade with speed: the same car with the gain faded as
+    Stanley's term fades stays on the road."""
+    values = {**SCENARIOS[OPENING].values, "speed": speed}
+    state = m.compute(Params(values))
+    off = state.metrics["max_crosstrack"] > ROAD_HALF_WIDTH
+    assert off == (speed >= 18.0)
+    assert bool(state.off_road) == off
+    if not off:
+        return
+    faded_gain = state.params.crosstrack_gain * m.FADE_FROM / speed
+    faded = m.run(state.track, "Article", state.params.replace(crosstrack_gain=faded_gain),
+                  speed, state.start)
+    assert faded.metrics["max_crosstrack"] <= ROAD_HALF_WIDTH
+    assert "The cause is the crosstrack gain" in state.off_road
+    assert f"{faded_gain:.3f} per m" in state.off_road
+    assert f"(RMS {faded.metrics['rms_crosstrack']:.2f} m)" in state.off_road
+    cte = state.trajectory.crosstrack_error
+    first = state.trajectory.t[np.argmax(np.abs(cte) > ROAD_HALF_WIDTH)]
+    assert f"leaves the road after {first:.1f} s" in state.off_road
+    app.set(**values)
+    assert html.escape(state.off_road) in app.panels["notes"].value
+    app.set(**m.DEFAULTS)
+
+
+def test_the_notebook_says_from_which_speed_the_opening_case_leaves_the_road():
+    """Sections 1 and 8: 'from 18 m/s this car swings wider at each crossing of the line and
+    leaves the road, with every look-ahead'; the same car with a faded gain stays on."""
+    import nbformat
+
+    from lessons_lib.sweep import SWEEP_SPEEDS
+
+    values = SCENARIOS[OPENING].values
+    states = {v: m.compute(Params({**values, "speed": v})) for v in SWEEP_SPEEDS}
+    off = [v for v, st in states.items() if st.off_road]
+    first = off[0]
+    assert off == [v for v in SWEEP_SPEEDS if v >= first]
+    for v in off:
+        assert "Its swings across the line grow" in states[v].off_road, v
+        assert "The cause is the crosstrack gain" in states[v].off_road, v
+    sw = m.sweep("oval", states[first].params, states[first].start)
+    assert list(sw.speeds[sw.off_road.all(axis=0)]) == off
+    nb = nbformat.read(Path(__file__).parent.parent / "notebooks" / "03_spline_steering.ipynb",
+                       as_version=4)
+    text = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    assert (f"from {first:.0f} m/s this car swings wider at each crossing of the line and "
+            "leaves the road, with every look-ahead") in text
+    assert f"throws the opening case off the road from {first:.0f} m/s" in text
+    assert f"starts {values['start_offset']:g} m right of the line at {values['speed']:g} m/s" \
+        in text
+
+
 # -- the scenarios ----------------------------------------------------------------------------
 def _scenario_state(name):
     return m.compute(Params(SCENARIOS[name].values))
@@ -385,7 +473,7 @@ def test_sweep_view_marks_the_speed_and_shades_the_winners():
                                                    .get_color())[:3])
     i = list(range(4, 26)).index(20)
     assert np.allclose(s.sweep_spans["rms"][i].get_facecolor()[:3], green)
-    assert "best: <b>adaptive</b>" in app.panels["notes"].value
+    assert "best on the road: <b>adaptive</b>" in app.panels["notes"].value
     app.speed.value = 12.0  # the sweep is not run again for a new speed
     assert app.state.sweep is sw and s.sweep_now["rms"].get_xdata()[0] == 12.0
 

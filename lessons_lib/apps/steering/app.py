@@ -168,7 +168,8 @@ class SteeringApp(LessonApp):
         notes = [panel.disabled_note(state, labels)]
         if state.view == "Speed sweep":
             notes.insert(0, panel.sweep_caption(state))
-        for note in (html.escape(state.note), self.placement_note):
+        for note in (html.escape(state.off_road), html.escape(state.note),
+                     self.placement_note):
             if note:
                 notes.insert(0, f"<div style='font-size:14px;color:{PALETTE['blue']}'>"
                                 f"&#8505; {note}</div>")
