@@ -435,7 +435,7 @@ def test_switching_controllers_and_the_phase_portrait():
     app.controller.value = "Stanley"
     assert lines["Stanley"].get_linewidth() > lines["Article"].get_linewidth()
     np.testing.assert_allclose(lines["Stanley"].get_xdata(), app.trajectory.crosstrack_error)
-    for label in ("Article (3 terms, its defaults)", "Pure pursuit", "Stanley"):
+    for label in ("Article (3 terms, our defaults)", "Pure pursuit", "Stanley"):
         assert label in app.panels["numbers"].value
     assert len(app.target_dot.get_xdata()) == 0  # Stanley has no look-ahead point
 
@@ -454,11 +454,11 @@ def test_the_phase_portrait_names_what_the_article_column_ran():
     assert "3 terms" not in app.panels["numbers"].value
     app.controller.value = "Stanley"
     article = app.state.others["Article"]
-    assert article.label == "Article (3 terms, its defaults)"
+    assert article.label == "Article (3 terms, our defaults)"
     ref = m.run("oval", "Article", SteeringParams(), 10.0, (0.0, 2.0, 0.0))
     assert article is ref
     assert m.article_label(SteeringParams(heading_weight=0.95)) == "Article (3 terms, weight 0.95)"
-    assert "Article (3 terms, its defaults)" in panel.colour_key(
+    assert "Article (3 terms, our defaults)" in panel.colour_key(
         "Phase portrait", {c: r.label for c, r in app.state.runs().items()})
 
 
@@ -706,7 +706,7 @@ def test_tuning_challenge_shows_the_run_it_judged_and_where_it_failed():
 
 def test_following_each_tuning_hint_in_order_reaches_a_pass():
     """From the badly tuned start, each hint's setting (named in its text) lowers the judged
-    RMS, and after the last one the exercise is solved; the article's own defaults pass."""
+    RMS, and after the last one the exercise is solved; our defaults pass."""
     from lessons_lib.apps.steering import TuningChallenge
     from lessons_lib.apps.steering.challenge import HINTS
 
@@ -880,7 +880,7 @@ def test_presets_say_which_of_the_articles_numbers_they_change():
     impossible from section 4's formula with the 0.85 it states; the preset says so."""
     app = SteeringApp(preset="All three: back to the centre line")
     note = html.unescape(app.preset_note.value)
-    assert "heading weight 0.95 (the article's default 0.85)" in note
+    assert "heading weight 0.95 (our default 0.85)" in note
     assert SCENARIOS["All three: back to the centre line"].values["heading_weight"] == 0.95
     app.apply_preset("Slope: world up vs projected up")      # changes none of them
     assert "This preset sets" not in app.preset_note.value

@@ -102,7 +102,7 @@ class Run:
         return len(self.trajectory)
 
 
-#: How :func:`article_label` names each of the article's numbers that differs from its default.
+#: How :func:`article_label` names each tunable that differs from our default.
 _SHORT = (("look_ahead_base", "base {:g} m"), ("look_ahead_speed_factor", "factor {:g} s"),
           ("heading_weight", "weight {:g}"), ("max_yaw_delta", "max yaw {:g}°"),
           ("crosstrack_gain", "gain {:g}"))
@@ -110,11 +110,12 @@ _SHORT = (("look_ahead_base", "base {:g} m"), ("look_ahead_speed_factor", "facto
 
 def article_label(params: SteeringParams) -> str:
     """What an article run ran, for a table column or a legend: "Article (3 terms, its
-    defaults)", or the terms on and every setting that differs from the article's defaults,
+    defaults)", or the terms on and every setting that differs from our defaults (the
+    article gives no values for them),
     e.g. "Article (Position only, fixed 25 m)"."""
     d = SteeringParams()
     if params == d:
-        return "Article (3 terms, its defaults)"
+        return "Article (3 terms, our defaults)"
     on = [n for n, use in (("Position", params.use_position), ("Heading", params.use_heading),
                            ("Crosstrack", params.use_crosstrack)) if use]
     parts = ["3 terms" if len(on) == 3 else "no terms" if not on
@@ -469,9 +470,9 @@ class Scenario:
         return {**DEFAULTS, **self.changes}
 
     def changed(self) -> str:
-        """Which of the article's six numbers this preset changes, and their defaults ("" if
+        """Which of the six tunables this preset changes, and our defaults ("" if
         none): a readout it moves (the heading weight) must not look like the formula's."""
-        parts = [f"{_NUMBER_NAMES[k][0]} {v:g}{_NUMBER_NAMES[k][1]} (the article's default "
+        parts = [f"{_NUMBER_NAMES[k][0]} {v:g}{_NUMBER_NAMES[k][1]} (our default "
                  f"{DEFAULTS[k]:g}{_NUMBER_NAMES[k][1]})"
                  for k, v in self.changes.items() if k in _NUMBER_NAMES and v != DEFAULTS[k]]
         return f" This preset sets {' and '.join(parts)}." if parts else ""
@@ -481,7 +482,8 @@ class Scenario:
         return self.claim(state) + self.changed()
 
 
-#: The article's six numbers, as a preset's description names them.
+#: The six tunables (the article names them, our defaults give their values), as a
+#: preset's description names them.
 _NUMBER_NAMES = {"look_ahead_base": ("look-ahead base", " m"),
                  "look_ahead_speed_factor": ("speed factor", " s"),
                  "fixed_look_ahead": ("fixed look-ahead", " m"),
