@@ -900,17 +900,14 @@ def test_the_long_look_ahead_preset_says_where_it_starts_and_the_tables_number()
 def test_the_mystery_run_shows_the_road_and_its_direction_and_the_hint_names_no_term():
     """Exercise 2's map had no road edges and no direction of travel, and its hint ('which
     term tells the car it is already lined up ... stops turning?') all but named Heading."""
-    import json
-    from pathlib import Path
-
     from matplotlib.text import Annotation
 
-    from lessons_lib.apps.steering.figures import run_figure
+    from lessons_lib.apps.steering import exercises
     from lessons_lib.apps.steering.view import COLOURS, ROAD_HALF_WIDTH
 
     hairpin = track("hairpin")
-    mystery = simulate(hairpin, SteeringParams(use_heading=False), 12.0, 30.0, start_offset=2.0)
-    ax = run_figure(mystery, hairpin).axes[0]
+    mystery = exercises.mystery_run()
+    ax = exercises.mystery_figure().axes[0]
     centre = hairpin.sample(400)[:, :2]
     edges = [ln for ln in ax.lines if len(ln.get_xdata()) == len(centre)
              and ln.get_linestyle() == "-" and ln.get_color() != COLOURS["path"]]
@@ -922,11 +919,7 @@ def test_the_mystery_run_shows_the_road_and_its_direction_and_the_hint_names_no_
     tip, tail = np.array(arrow.xy), np.array(arrow.xyann)
     t0 = hairpin.direction_at(float(mystery.progress[0]))[:2]
     assert float((tip - tail) @ t0) > 0          # it points the way the car drives
-    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "03_spline_steering.ipynb")
-                    .read_text(encoding="utf-8"))
-    cell = next("".join(c["source"]) for c in nb["cells"]
-                if "Which term is switched off" in "".join(c["source"]))
-    hint = cell.split("hint=")[1].split("explain=")[0].lower()
+    hint = exercises.mystery_question().hint.lower()
     for giveaway in ("heading", "lined up", "stops turning", "parallel", "damp"):
         assert giveaway not in hint, giveaway
 
