@@ -59,9 +59,9 @@ def colour_key(view: str = "Terms", labels: dict[str, str] | None = None) -> str
              (COLOURS["path"], "line", "car's path")]
     if view == "Speed sweep":
         lower = [(MODE_COLOURS[m], "line", m.lower()) for m in SWEEP_MODES]
-        lower += [("#000000", "line", "current speed (dashed); shading: best on the road at "
-                                      "that speed"),
-                  (OFF_ROAD_COLOUR, "line", "grey shading: every one leaves the road")]
+        lower += [("#000000", "line", "current speed (dashed)"),
+                  ("", "text", "shading: the best one on the road at that speed;"),
+                  (OFF_ROAD_COLOUR, "thick", "every one off the road")]
     elif view == "Phase portrait":
         labels = labels or {}
         lower = [(CONTROLLER_COLOURS[c], "line", html.escape(labels.get(c, c)))
