@@ -200,7 +200,8 @@ def cross_sign_question() -> ChoiceQuestion:
 
 def cross_cases(n: int = 20, seed: int = 4) -> list[tuple]:
     """Exercise 1's cases: ``n`` random triangles (a, b, c) in [-5, 5]²."""
-    rng = np.random.default_rng(seed)
+    n = check.integer(n, "n", lo=1, hi=1000)
+    rng = np.random.default_rng(check.integer(seed, "seed", lo=0))
     return [tuple(rng.uniform(-5, 5, (3, 2))) for _ in range(n)]
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from ... import rotations as rot
 from ..core import PALETTE, ChoiceQuestion, NumberQuestion, check_function, fmt_number
+from ..core.controls import short
 from ..core.exercise import LINE_HEIGHT, hint_html, text_block
 from . import model
 from .app import GimbalApp
@@ -153,15 +154,19 @@ def check_rx(my_rx):
                                "above the diagonal.")
 
 
-def _copy():
-    """A small copy of the app, laid out beside a question."""
-    return GimbalApp(width=4.6, height=4.0, compact=True)
+def _copy(app: GimbalApp | None) -> GimbalApp:
+    """``app`` (a GimbalApp), or a new small copy of the app to lay out beside a question."""
+    if app is None:
+        return GimbalApp(width=4.6, height=4.0, compact=True)
+    if not isinstance(app, GimbalApp):
+        raise ValueError(f"app must be a GimbalApp (or None for a small copy), not {short(app)}")
+    return app
 
 
 def zxy_lock_question(app: GimbalApp | None = None) -> ChoiceQuestion:
     """Exercise 2: which axes line up at the ZXY lock; "Show this case" locks ``app`` (a
     small copy of its own by default) and turns it to the top view."""
-    app = app or _copy()
+    app = _copy(app)
     return ChoiceQuestion(
         "In order ZXY, whose axes line up at the lock?",
         {"roll's and pitch's": "those two rings do lie in one plane (the pitch ring folds into "
@@ -180,7 +185,7 @@ def zxy_lock_question(app: GimbalApp | None = None) -> ChoiceQuestion:
 
 def lost_turn_question(app: GimbalApp | None = None) -> ChoiceQuestion:
     """Exercise 3: the turn no ring can make at the YXZ lock (pitch 90°)."""
-    app = app or _copy()
+    app = _copy(app)
     return ChoiceQuestion(
         "Locked at pitch 90°, which small turn of the aircraft can no ring produce?",
         {"a turn about the world's vertical axis": "yaw and roll both give that one now (their "

@@ -12,6 +12,7 @@ import quaternion
 from ...interpolation import nlerp
 from ...rotations import euler_to_quaternion
 from ..core import ChoiceQuestion, NumberQuestion, check_function
+from ..core.controls import short
 from .planes import PlanesApp
 
 
@@ -67,6 +68,9 @@ def check_nlerp(my_nlerp):
 def halfway_question(app: PlanesApp) -> ChoiceQuestion:
     """Exercise 3: which methods are halfway at t = 0.5, beside ``app`` (the small copy of
     the three planes); "Show this case" sets its t to 0.5."""
+    if not isinstance(app, PlanesApp):
+        raise ValueError(f"app must be the small copy of the planes (PlanesApp), not "
+                         f"{short(app)}")
     return ChoiceQuestion(
         "At t = 0.5, which methods are exactly halfway, in angle, between start and end?",
         {"only slerp": "look at nlerp's two angles at t = 0.5 as well.",
