@@ -203,6 +203,7 @@ def test_with_all_three_terms_the_sweep_says_where_the_claim_stops():
             assert np.all(sw.best("rms")[(sw.speeds >= 18.0) & (sw.speeds <= 24.0)] == 1)
     hairpin = m.sweep("hairpin", full, (0.0, 0.0, 0.0))
     assert hairpin.rms[:, hairpin.speeds >= 24.0].min() > 5.0
+    assert hairpin.regions()[-1] == (ALL_OFF, 24.0, 25.0)    # the sweep says so too
     # the page says so for a car starting on the line: from the app's opening start, 2.5 m
     # off it, the oval's regions above 17 m/s are others ("the regions shift")
     on_line = m.sweep("oval", full, (0.0, 0.0, 0.0)).best("rms")
