@@ -109,10 +109,9 @@ _SHORT = (("look_ahead_base", "base {:g} m"), ("look_ahead_speed_factor", "facto
 
 
 def article_label(params: SteeringParams) -> str:
-    """What an article run ran, for a table column or a legend: "Article (3 terms, its
+    """What an article run ran, for a table column or a legend: "Article (3 terms, our
     defaults)", or the terms on and every setting that differs from our defaults (the
-    article gives no values for them),
-    e.g. "Article (Position only, fixed 25 m)"."""
+    article gives no values for them), e.g. "Article (Position only, fixed 25 m)"."""
     d = SteeringParams()
     if params == d:
         return "Article (3 terms, our defaults)"
@@ -345,27 +344,34 @@ def swings(cte: np.ndarray) -> list[float]:
 
 def off_road_note(track_name: str, chosen: Run, params: SteeringParams, speed: float,
                   start: tuple[float, float, float]) -> str:
-    """When the run leaves the road: when and how far; and, for the article's steering above
-    :data:`FADE_FROM`, whether a crosstrack gain that fades with speed keeps the same car on
-    it (then that is the cause, and the note names it). "" while the car stays on."""
+    """When the run leaves the road: when and how far, and the cause when it is the gain
+    (:func:`gain_cause`). "" while the car stays on."""
     if not left_road(chosen):
         return ""
     tr = chosen.trajectory
     first = int(np.argmax(np.abs(tr.crosstrack_error) > ROAD_HALF_WIDTH))
-    out = (f"The car leaves the road after {tr.t[first]:.1f} s and gets "
-           f"{chosen.metrics['max_crosstrack']:.1f} m off the line (the road is "
-           f"{ROAD_HALF_WIDTH:g} m each side).")
+    return (f"The car leaves the road after {tr.t[first]:.1f} s and gets "
+            f"{chosen.metrics['max_crosstrack']:.1f} m off the line (the road is "
+            f"{ROAD_HALF_WIDTH:g} m each side)."
+            + gain_cause(track_name, chosen, params, speed, start))
+
+
+def gain_cause(track_name: str, chosen: Run, params: SteeringParams, speed: float,
+               start: tuple[float, float, float]) -> str:
+    """For the article's steering above :data:`FADE_FROM` that leaves the road: if the same
+    car with the crosstrack gain faded with speed stays on it, the sentences that name the
+    fixed gain as the cause (with the swings that grow, and the faded run's RMS); else ""."""
     if chosen.controller != "Article" or not params.use_crosstrack or speed <= FADE_FROM:
-        return out
+        return ""
     gain = params.crosstrack_gain
     faded = run(track_name, "Article", params.replace(crosstrack_gain=gain * FADE_FROM / speed),
                 speed, start)
     if left_road(faded):
-        return out
-    peaks = swings(tr.crosstrack_error)
+        return ""
+    peaks = swings(chosen.trajectory.crosstrack_error)
     grow = (f" Its swings across the line grow: {', '.join(f'{p:.1f}' for p in peaks)} m."
             if len(peaks) > 1 and np.all(np.diff(peaks) > 0) else "")
-    return out + grow + (
+    return grow + (
         f" The cause is the crosstrack gain: {gain:g} steering per metre off at every speed, "
         f"while the same steering turns a car {speed / FADE_FROM:.1f} times as fast at "
         f"{speed:g} m/s as at {FADE_FROM:g} m/s, so the push back overshoots the line. Faded "
@@ -439,7 +445,7 @@ __all__ = ["DURATION", "DT", "TRACK_LABELS", "CONTROLLERS", "VIEWS", "SLOPE_TRAC
            "FIXED_LONG", "FIXED_SHORT", "SWEEP_MODES", "SETTLE_TOLERANCE", "MAX_OFFSET",
            "Run", "SteeringState", "Placement", "compute", "run", "sweep", "road", "place",
            "steering_params", "article_label", "disabled_controls", "max_start_distance",
-           "centre_line_crossings", "off_road_note", "left_road", "swings"]
+           "centre_line_crossings", "off_road_note", "gain_cause", "left_road", "swings"]
 
 
 # -- the article's scenarios ---------------------------------------------------------------------
