@@ -11,7 +11,8 @@ PYTEST_ARGS ?=
 # `make test-all` both. PYTEST_ARGS adds to either (a `-m` in it replaces MARKERS).
 MARKERS ?= not slow
 
-.PHONY: lab voila classroom hub hub-setup test test-slow test-all test-plain bench lint clean setup
+.PHONY: lab afresh voila classroom hub hub-setup test test-slow test-all test-plain bench lint \
+	clean setup
 
 setup: $(STAMP)
 
@@ -23,8 +24,19 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[server,test]'
 	touch $(STAMP)
 
+# Self-study: JupyterLab on a working copy of the lessons in $(WORK) (git-ignored), made on
+# first use; outputs and edits are saved there and notebooks/ stays as shipped.
+# `make afresh LESSON=03_spline_steering` starts one lesson again (tools/workcopy.py).
+# LAB_ARGS adds to jupyter lab's own, e.g. LAB_ARGS="--no-browser --port=8899".
+WORK     ?= my-lessons
+LAB_ARGS ?=
 lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks
+	$(BIN)/python tools/workcopy.py $(WORK)
+	$(BIN)/jupyter lab --notebook-dir=$(WORK) $(LAB_ARGS)
+
+afresh: $(STAMP)
+	$(if $(LESSON),,$(error name the lesson: make afresh LESSON=03_spline_steering))
+	$(BIN)/python tools/workcopy.py $(WORK) --afresh $(LESSON)
 
 voila: $(STAMP)
 	@echo ""

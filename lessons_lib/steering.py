@@ -51,8 +51,9 @@ CURVY_HEADING_WEIGHT = 0.3
 class SteeringParams:
     """The article's tunables in snake_case, plus the term toggles.
 
-    The defaults are the article's final state (adaptive look-ahead, all three terms on),
-    with numbers tuned so the default car drives every built-in track at 5-15 m/s.
+    The defaults follow the article's final state (adaptive look-ahead, all three terms on).
+    The article names the tunables but gives none of their values: the numbers are ours,
+    tuned so the default car drives every built-in track at 5-15 m/s.
     """
 
     look_ahead_base: float = 3.0          # m

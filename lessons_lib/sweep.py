@@ -29,15 +29,20 @@ from .steering import (
     MIN_LOOK_AHEAD_SCALE,
     SteeringParams,
 )
+from .tracks import ROAD_HALF_WIDTH
 from .vehicle import SETTLE_TOLERANCE, Vehicle, _check_run, start_pose
 
 __all__ = ["simulate_many", "Runs", "speed_sweep", "SpeedSweep", "SWEEP_MODES",
-           "FIXED_LONG", "FIXED_SHORT", "SWEEP_SPEEDS", "MAX_CAR_STEPS"]
+           "FIXED_LONG", "FIXED_SHORT", "SWEEP_SPEEDS", "MAX_CAR_STEPS", "NO_BEST", "ALL_OFF"]
 
 #: The lesson's two fixed look-ahead distances (m): one long, one short.
 FIXED_LONG, FIXED_SHORT = 25.0, 1.5
 #: Look-ahead modes of a sweep, in the order of :attr:`SpeedSweep.rms`.
 SWEEP_MODES = ("Fixed long", "Fixed short", "Adaptive")
+#: :meth:`SpeedSweep.best` at a speed where every mode leaves the road: none is best there.
+NO_BEST = -1
+#: What :meth:`SpeedSweep.regions` names a run of speeds where every mode leaves the road.
+ALL_OFF = "All off the road"
 #: The most car-steps one :func:`simulate_many` runs (cars x duration / dt): 550 cars for
 #: 60 s at 60 Hz. Its memory is two floats per car-step (32 MB at the cap).
 MAX_CAR_STEPS = 2_000_000
@@ -192,29 +197,42 @@ class SpeedSweep:
     movement: np.ndarray
     look_ahead: tuple[float, float]  # the fixed long and fixed short distances (m)
 
+    @property
+    def off_road(self) -> np.ndarray:
+        """(3, n_speeds) bools: the mode's car got further than :data:`ROAD_HALF_WIDTH` from
+        the centre line at that speed (it left the road)."""
+        return self.max > ROAD_HALF_WIDTH
+
     def best(self, metric: str = "rms") -> np.ndarray:
         """Index into :data:`SWEEP_MODES` of the mode with the smallest ``metric`` at each
-        speed."""
+        speed among the modes that stay on the road; :data:`NO_BEST` where every mode leaves
+        it (a car off the road wins nothing)."""
         if metric not in ("rms", "max", "movement"):
             raise ValueError(f"metric must be 'rms', 'max' or 'movement', got {metric!r:.40}")
-        return np.argmin(getattr(self, metric), axis=0)
+        values = np.where(self.off_road, np.inf, getattr(self, metric))
+        return np.where(self.off_road.all(axis=0), NO_BEST, np.argmin(values, axis=0))
 
     def regions(self, metric: str = "rms") -> list[tuple[str, float, float]]:
-        """(mode, first speed, last speed) of each run of consecutive speeds one mode wins."""
+        """(mode, first speed, last speed) of each run of consecutive speeds one mode wins,
+        :data:`ALL_OFF` for a run where every mode leaves the road."""
         best = self.best(metric)
         out = []
         start = 0
         for i in range(1, len(best) + 1):
             if i == len(best) or best[i] != best[start]:
-                out.append((SWEEP_MODES[best[start]], float(self.speeds[start]),
-                            float(self.speeds[i - 1])))
+                name = ALL_OFF if best[start] == NO_BEST else SWEEP_MODES[best[start]]
+                out.append((name, float(self.speeds[start]), float(self.speeds[i - 1])))
                 start = i
         return out
 
+    def index(self, speed: float) -> int:
+        """The index of the sweep speed nearest to ``speed``."""
+        speed = check.real(speed, "speed", unit="m/s")
+        return int(np.argmin(np.abs(self.speeds - speed)))
+
     def at(self, speed: float) -> dict[str, tuple[float, float]]:
         """mode -> (RMS, max) at the sweep speed nearest to ``speed``."""
-        speed = check.real(speed, "speed", unit="m/s")
-        i = int(np.argmin(np.abs(self.speeds - speed)))
+        i = self.index(speed)
         return {m: (float(self.rms[j, i]), float(self.max[j, i]))
                 for j, m in enumerate(SWEEP_MODES)}
 

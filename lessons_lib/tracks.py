@@ -15,7 +15,12 @@ import numpy as np
 from . import validate as check
 from .spline import Spline
 
-__all__ = ["TRACKS", "track", "turtle_points", "sloped_road", "MAX_TURTLE_POINTS"]
+__all__ = ["TRACKS", "track", "turtle_points", "sloped_road", "MAX_TURTLE_POINTS",
+           "ROAD_HALF_WIDTH"]
+
+#: Metres from the centre line to either edge of every lesson road: a car further off the
+#: line than this has left the road.
+ROAD_HALF_WIDTH = 3.5
 
 #: name -> one-line description, in the order the app offers them.
 TRACKS = {

@@ -43,7 +43,9 @@ from lessons_lib.apps.core import exercise as core_exercise  # noqa: E402
 from lessons_lib.apps.funnel import exercises as funnel_exercises  # noqa: E402
 from lessons_lib.apps.funnel import figures as funnel_figures  # noqa: E402
 from lessons_lib.apps.gimbal import exercises as gimbal_exercises  # noqa: E402
+from lessons_lib.apps.interpolation import exercises as interpolation_exercises  # noqa: E402
 from lessons_lib.apps.interpolation import figures as interpolation_figures  # noqa: E402
+from lessons_lib.apps.steering import exercises as steering_exercises  # noqa: E402
 from lessons_lib.apps.steering import figures as steering_figures  # noqa: E402
 from lessons_lib.apps.steering.challenge import TuningChallenge  # noqa: E402
 from lessons_lib.apps.steering.terms import TermApp  # noqa: E402
@@ -62,7 +64,8 @@ NOT_CALLED = {"write_stored_sweeps"}
 MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercises,
            "interpolation.figures": interpolation_figures,
            "steering.figures": steering_figures, "gimbal.exercises": gimbal_exercises,
-           "core.exercise": core_exercise}
+           "core.exercise": core_exercise, "interpolation.exercises": interpolation_exercises,
+           "steering.exercises": steering_exercises}
 #: How one of each exercise class is made, for its methods' calls.
 EXAMPLES = {
     "NumberQuestion": lambda: core_exercise.NumberQuestion("How many?", 2.0, "Count them."),

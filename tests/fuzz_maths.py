@@ -445,6 +445,8 @@ S["Runs.metrics"] = (st.just(sweep.simulate_many(tracks.track("oval"), [steering
 S["SpeedSweep.best"] = (_method(sweeps(), "best"), [st.sampled_from(["rms", "max", "x"])], {})
 S["SpeedSweep.regions"] = (_method(sweeps(), "regions"), [st.sampled_from(["rms", "max"])], {})
 S["SpeedSweep.at"] = (_method(sweeps(), "at"), [st.floats(-10, 100)], {})
+S["SpeedSweep.index"] = (_method(sweeps(), "index"),
+                         [st.floats(-10, 100) | st.just(float("nan"))], {})
 def floors():
     return once(navmesh.lesson_walkable)
 

@@ -387,6 +387,18 @@ def test_check_function_in_jupyterlab_gives_a_verdict(monkeypatch):
     assert check_function(lambda x: 2 * x, lambda x: 2 * x, [(1,)], hint="").ok
 
 
+def test_check_function_needs_no_hint(monkeypatch):
+    """Issue 41: a learner checking a function of their own (lesson 1's my_ry) got
+    "missing 1 required positional argument: 'hint'"; without one, a failure shows no empty
+    Hint disclosure."""
+    monkeypatch.setenv("LESSONS_VOILA", "0")
+    out = check_function(_my_double, lambda x: 2 * x, [(1,), (2,)])
+    assert not out.ok and "2 of 2 checks failed" in out.value and "Hint" not in out.value
+    assert check_function(lambda x: 2 * x, lambda x: 2 * x, [(1,)]).ok
+    with pytest.raises(ValueError, match="hint is text"):
+        check_function(_my_double, lambda x: 2 * x, [(1,)], hint=3)
+
+
 def test_check_function_in_voila_shows_code_and_the_widget_never_a_failure(monkeypatch):
     monkeypatch.setenv("LESSONS_VOILA", "1")
     question = NumberQuestion("What is 2 x 3?", 6, hint="", tol=0)

@@ -972,6 +972,10 @@ def test_lesson_4_keeps_words_about_editing_code_in_the_code_cell():
     code = cells[k][1]
     assert code.index("# Exercise 1: fix my_cross") < code.index("def my_cross")
     assert "(b.x - a.x)(c.y - a.y)" not in code and "(b - a) x (c - a)" not in code
+    from lessons_lib.apps.funnel import exercises
+
+    hint = exercises.check_cross(lambda a, b, c: 0.0).value
+    assert "Hint" in hint and "(b.x - a.x)(c.y - a.y)" not in hint
 
 
 @pytest.mark.parametrize("where, said", [((3.7, 5.0), "inside a wall or a pillar"),

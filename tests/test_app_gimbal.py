@@ -522,6 +522,27 @@ def test_reach_exercise_reads_the_sliders(reach):
     assert "Hint" in reach.feedback.value
 
 
+@pytest.mark.parametrize("order", rot.ORDERS)
+def test_reach_check_grades_the_orientation_drawn_in_every_order(reach, order):
+    """Issue 41: the exercise's answer, then the order menu turned: the check and the panel
+    measure the aircraft as drawn, in the order shown, not the exercise's own order."""
+    app = reach.app
+    yaw, pitch, roll = reach.target.angles
+    app.set(yaw=yaw, pitch=pitch, roll=roll, order=order)
+    drawn = rot.angle_between(app.state.matrix, reach.target.matrix)
+    assert app.state.target_error == pytest.approx(drawn, abs=1e-9)
+    assert reach.check() == (drawn <= model.REACH_TOL_DEG) == (order == reach.target.order)
+    if order != reach.target.order:
+        assert f"{fmt_number(drawn, 1)}° from the ghost" in reach.feedback.value
+        assert f"order {order}" in reach.feedback.value
+        assert "On the ghost" not in app.panels["target"].value
+    # the same orientation read in this order reaches the ghost
+    answer = [round(a) + 0.0 for a in rot.matrix_to_euler(reach.target.matrix, order)]
+    app.set(**dict(zip(("yaw", "pitch", "roll"), answer, strict=True)))
+    assert reach.check() and "On the ghost" in app.panels["target"].value
+    assert ("All three rings had to move" in reach.feedback.value) == (order == "YXZ")
+
+
 # -- Fly it: a drag on the aircraft turns it (issue 31) ------------------------------------------
 
 def _mouse(app, name, x, y, held=True):

@@ -705,8 +705,12 @@ def test_exercise_1_answer_is_what_euler_lerp_turns_and_not_shown_above_it():
     plain = total_angle(euler_lerp((-150, 0, 0), (120, 0, 0), ts))
     wrapped = total_angle(euler_lerp((-150, 0, 0), (120, 0, 0), ts, wrap=True))
     assert plain == pytest.approx(270, abs=1e-6) and wrapped == pytest.approx(90, abs=1e-6)
+    from lessons_lib.apps.interpolation import exercises
+
+    question = exercises.lerp_turn_question()
+    assert question.answer == 270 and 90 in question.wrong
     text = notebook_source()
-    assert "answer=270" in text and "wrong={90:" in text
+    assert "exercises.lerp_turn_question()" in text
     above = text[:text.index("### Exercise 1")]
     assert "270" not in above
     # no preset is this pair, so neither the menu nor the panel gives it away
@@ -717,14 +721,16 @@ def test_exercise_5_is_a_prediction_not_arithmetic_on_what_the_page_shows():
     """The formula and the measured table come after the question, and the turn it asks
     about (180°) is one no preset shows: the one-axis preset's "100 to 132°/t" is the
     answer for 120°, so asking about 120° was reading a ratio off the panel."""
+    from lessons_lib.apps.interpolation import exercises
+
+    question = exercises.nlerp_pace_question()
     text = notebook_source()
-    ex5 = text.index("### Exercise 5")
-    after = text.index("What is its fastest speed divided by its slowest?")
-    assert text.index('print(" turn   fastest/slowest') > after
+    after = text.index("exercises.nlerp_pace_question()")
+    assert text.index("### Exercise 5") < after < text.index('print(" turn   fastest/slowest')
     table = text[text.index('print(" turn   fastest/slowest'):]
     assert "for angle in (10, 30, 60, 90, 120, 150):" in table   # its last row is not 2.0
-    assert "cos²(θ/4)" not in text[:after] and "1 / cos²(45°)" in text[after:]
-    assert "180°" in text[ex5:after + 100]
+    assert "cos²(θ/4)" not in text[:after] and "1 / cos²(45°)" in question.explain
+    assert "180°" in question.prompt.value
     t = np.linspace(0, 1, 401)
     a, b = quaternion.one, quaternion.from_rotation_vector([0, np.radians(180), 0])
     speed = angular_speed(nlerp(a, b, t), t)
@@ -777,11 +783,10 @@ def test_exercise_5s_answer_is_not_on_the_page_before_it_is_answered():
     assert all(max(line.get_xdata()) <= 150 for ax in fig.axes for line in ax.lines)
     texts = [t.get_text() for t in fig.findobj(Text)]
     assert not any("cos" in t or "180" in t for t in texts), texts
-    source = notebook_source()
-    asked = source.index("What is its fastest speed divided by its slowest?")
-    feedback_end = source.index("wrong=", asked)
-    assert "1 / cos²(θ/4)" in source[asked:feedback_end]          # the feedback gives it
-    assert "cos²(θ/4)" not in source[:asked] + source[feedback_end:], "given away on the page"
+    from lessons_lib.apps.interpolation import exercises
+
+    assert "1 / cos²(θ/4)" in exercises.nlerp_pace_question().explain   # the feedback gives it
+    assert "cos²(θ/4)" not in notebook_source(), "given away on the page"
 
 
 def test_the_readouts_are_the_shortest_turn_not_the_way_it_came(app):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import math
+from pathlib import Path
 from types import SimpleNamespace
 
 import matplotlib.colors as mcolors
@@ -18,8 +19,8 @@ from lessons_lib.apps.core import PALETTE, Params
 from lessons_lib.apps.steering import SteeringApp
 from lessons_lib.apps.steering import model as m
 from lessons_lib.steering import SteeringParams
-from lessons_lib.sweep import speed_sweep
-from lessons_lib.tracks import track
+from lessons_lib.sweep import ALL_OFF, NO_BEST, speed_sweep
+from lessons_lib.tracks import ROAD_HALF_WIDTH, track
 from lessons_lib.vehicle import Vehicle, simulate
 
 SCENARIOS = {sc.name: sc for sc in m.SCENARIOS}
@@ -202,12 +203,100 @@ def test_with_all_three_terms_the_sweep_says_where_the_claim_stops():
             assert np.all(sw.best("rms")[(sw.speeds >= 18.0) & (sw.speeds <= 24.0)] == 1)
     hairpin = m.sweep("hairpin", full, (0.0, 0.0, 0.0))
     assert hairpin.rms[:, hairpin.speeds >= 24.0].min() > 5.0
+    assert hairpin.regions()[-1] == (ALL_OFF, 24.0, 25.0)    # the sweep says so too
     # the page says so for a car starting on the line: from the app's opening start, 2.5 m
     # off it, the oval's regions above 17 m/s are others ("the regions shift")
     on_line = m.sweep("oval", full, (0.0, 0.0, 0.0)).best("rms")
     opening = m.sweep("oval", full, (0.0, 2.5, 0.0)).best("rms")
     assert SCENARIOS["All three: back to the centre line"].values["start_offset"] == 2.5
     assert list(on_line) != list(opening)
+
+
+OPENING = "All three: back to the centre line"
+
+
+def test_the_sweep_names_no_winner_where_every_look_ahead_leaves_the_road(app):
+    """Issue 41: the opening case (all three terms, 2.5 m off the oval's line) leaves the road
+    from 18 m/s with every look-ahead. No mode is best there, in the numbers, the caption and
+    the shading (grey); below, the best is the lowest RMS among the cars still on the road."""
+    from lessons_lib.apps.steering import panel
+    from lessons_lib.apps.steering.view import MODE_COLOURS, OFF_ROAD_COLOUR
+
+    values = {**SCENARIOS[OPENING].values, "speed": 20.0, "view": "Speed sweep"}
+    sw = m.compute(Params(values)).sweep
+    all_off = sw.off_road.all(axis=0)
+    assert list(sw.speeds[all_off]) == [float(v) for v in range(18, 26)]
+    assert np.array_equal(sw.off_road, sw.max > ROAD_HALF_WIDTH)
+    for metric in ("rms", "max"):
+        best = sw.best(metric)
+        assert np.all(best[all_off] == NO_BEST)
+        for i in np.flatnonzero(~all_off):
+            on = np.flatnonzero(~sw.off_road[:, i])
+            assert best[i] == on[np.argmin(getattr(sw, metric)[on, i])]
+    assert sw.regions() == [("Adaptive", 4.0, 17.0), (ALL_OFF, 18.0, 25.0)]
+    app.set(**values)
+    caption = panel.sweep_caption(app.state)
+    assert "every look-ahead leaves the road, so none is best" in caption
+    assert "best on the road" not in caption and "all off the road 18-25 m/s" in caption
+    for key in ("rms", "max"):
+        for span, b, off in zip(app.scene.sweep_spans[key], sw.best(key), all_off, strict=True):
+            want = OFF_ROAD_COLOUR if off else MODE_COLOURS[m.SWEEP_MODES[b]]
+            assert mcolors.same_color(span.get_facecolor()[:3], mcolors.to_rgb(want))
+    app.set(**m.DEFAULTS)
+
+
+@pytest.mark.parametrize("speed", [10.0, 16.0, 17.0, 18.0, 20.0, 25.0])
+def test_the_opening_case_says_when_and_why_it_leaves_the_road(app, speed):
+    """Issue 41: where the opening case leaves the road, the notes say so and name the cause,
+    a crosstrack gain that does not fade with speed: the same car with the gain faded as
+    Stanley's term fades stays on the road."""
+    values = {**SCENARIOS[OPENING].values, "speed": speed}
+    state = m.compute(Params(values))
+    off = state.metrics["max_crosstrack"] > ROAD_HALF_WIDTH
+    assert off == (speed >= 18.0)
+    assert bool(state.off_road) == off
+    if not off:
+        return
+    faded_gain = state.params.crosstrack_gain * m.FADE_FROM / speed
+    faded = m.run(state.track, "Article", state.params.replace(crosstrack_gain=faded_gain),
+                  speed, state.start)
+    assert faded.metrics["max_crosstrack"] <= ROAD_HALF_WIDTH
+    assert "The cause is the crosstrack gain" in state.off_road
+    assert f"{faded_gain:.3f} per m" in state.off_road
+    assert f"(RMS {faded.metrics['rms_crosstrack']:.2f} m)" in state.off_road
+    cte = state.trajectory.crosstrack_error
+    first = state.trajectory.t[np.argmax(np.abs(cte) > ROAD_HALF_WIDTH)]
+    assert f"leaves the road after {first:.1f} s" in state.off_road
+    app.set(**values)
+    assert html.escape(state.off_road) in app.panels["notes"].value
+    app.set(**m.DEFAULTS)
+
+
+def test_the_notebook_says_from_which_speed_the_opening_case_leaves_the_road():
+    """Sections 1 and 8: 'from 18 m/s this car swings wider at each crossing of the line and
+    leaves the road, with every look-ahead'; the same car with a faded gain stays on."""
+    import nbformat
+
+    from lessons_lib.sweep import SWEEP_SPEEDS
+
+    values = SCENARIOS[OPENING].values
+    states = {v: m.compute(Params({**values, "speed": v})) for v in SWEEP_SPEEDS}
+    off = [v for v, st in states.items() if st.off_road]
+    first = off[0]
+    assert off == [v for v in SWEEP_SPEEDS if v >= first]
+    for v in off:
+        assert "Its swings across the line grow" in states[v].off_road, v
+        assert "The cause is the crosstrack gain" in states[v].off_road, v
+    sw = m.sweep("oval", states[first].params, states[first].start)
+    assert list(sw.speeds[sw.off_road.all(axis=0)]) == off
+    nb = nbformat.read(Path(__file__).parent.parent / "notebooks" / "03_spline_steering.ipynb",
+                       as_version=4)
+    text = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    assert (f"from {first:.0f} m/s this car swings wider at each crossing of the line and "
+            "leaves the road, with every look-ahead") in text
+    assert f"throws the opening case off the road from {first:.0f} m/s" in text
+    assert f"starts {values['start_offset']:g} m right of the line at {values['speed']:g} m/s" \
+        in text
 
 
 # -- the scenarios ----------------------------------------------------------------------------
@@ -347,7 +436,7 @@ def test_switching_controllers_and_the_phase_portrait():
     app.controller.value = "Stanley"
     assert lines["Stanley"].get_linewidth() > lines["Article"].get_linewidth()
     np.testing.assert_allclose(lines["Stanley"].get_xdata(), app.trajectory.crosstrack_error)
-    for label in ("Article (3 terms, its defaults)", "Pure pursuit", "Stanley"):
+    for label in ("Article (3 terms, our defaults)", "Pure pursuit", "Stanley"):
         assert label in app.panels["numbers"].value
     assert len(app.target_dot.get_xdata()) == 0  # Stanley has no look-ahead point
 
@@ -366,11 +455,11 @@ def test_the_phase_portrait_names_what_the_article_column_ran():
     assert "3 terms" not in app.panels["numbers"].value
     app.controller.value = "Stanley"
     article = app.state.others["Article"]
-    assert article.label == "Article (3 terms, its defaults)"
+    assert article.label == "Article (3 terms, our defaults)"
     ref = m.run("oval", "Article", SteeringParams(), 10.0, (0.0, 2.0, 0.0))
     assert article is ref
     assert m.article_label(SteeringParams(heading_weight=0.95)) == "Article (3 terms, weight 0.95)"
-    assert "Article (3 terms, its defaults)" in panel.colour_key(
+    assert "Article (3 terms, our defaults)" in panel.colour_key(
         "Phase portrait", {c: r.label for c, r in app.state.runs().items()})
 
 
@@ -385,7 +474,7 @@ def test_sweep_view_marks_the_speed_and_shades_the_winners():
                                                    .get_color())[:3])
     i = list(range(4, 26)).index(20)
     assert np.allclose(s.sweep_spans["rms"][i].get_facecolor()[:3], green)
-    assert "best: <b>adaptive</b>" in app.panels["notes"].value
+    assert "best on the road: <b>adaptive</b>" in app.panels["notes"].value
     app.speed.value = 12.0  # the sweep is not run again for a new speed
     assert app.state.sweep is sw and s.sweep_now["rms"].get_xdata()[0] == 12.0
 
@@ -618,7 +707,7 @@ def test_tuning_challenge_shows_the_run_it_judged_and_where_it_failed():
 
 def test_following_each_tuning_hint_in_order_reaches_a_pass():
     """From the badly tuned start, each hint's setting (named in its text) lowers the judged
-    RMS, and after the last one the exercise is solved; the article's own defaults pass."""
+    RMS, and after the last one the exercise is solved; our defaults pass."""
     from lessons_lib.apps.steering import TuningChallenge
     from lessons_lib.apps.steering.challenge import HINTS
 
@@ -792,7 +881,7 @@ def test_presets_say_which_of_the_articles_numbers_they_change():
     impossible from section 4's formula with the 0.85 it states; the preset says so."""
     app = SteeringApp(preset="All three: back to the centre line")
     note = html.unescape(app.preset_note.value)
-    assert "heading weight 0.95 (the article's default 0.85)" in note
+    assert "heading weight 0.95 (our default 0.85)" in note
     assert SCENARIOS["All three: back to the centre line"].values["heading_weight"] == 0.95
     app.apply_preset("Slope: world up vs projected up")      # changes none of them
     assert "This preset sets" not in app.preset_note.value
@@ -812,17 +901,14 @@ def test_the_long_look_ahead_preset_says_where_it_starts_and_the_tables_number()
 def test_the_mystery_run_shows_the_road_and_its_direction_and_the_hint_names_no_term():
     """Exercise 2's map had no road edges and no direction of travel, and its hint ('which
     term tells the car it is already lined up ... stops turning?') all but named Heading."""
-    import json
-    from pathlib import Path
-
     from matplotlib.text import Annotation
 
-    from lessons_lib.apps.steering.figures import run_figure
+    from lessons_lib.apps.steering import exercises
     from lessons_lib.apps.steering.view import COLOURS, ROAD_HALF_WIDTH
 
     hairpin = track("hairpin")
-    mystery = simulate(hairpin, SteeringParams(use_heading=False), 12.0, 30.0, start_offset=2.0)
-    ax = run_figure(mystery, hairpin).axes[0]
+    mystery = exercises.mystery_run()
+    ax = exercises.mystery_figure().axes[0]
     centre = hairpin.sample(400)[:, :2]
     edges = [ln for ln in ax.lines if len(ln.get_xdata()) == len(centre)
              and ln.get_linestyle() == "-" and ln.get_color() != COLOURS["path"]]
@@ -834,11 +920,7 @@ def test_the_mystery_run_shows_the_road_and_its_direction_and_the_hint_names_no_
     tip, tail = np.array(arrow.xy), np.array(arrow.xyann)
     t0 = hairpin.direction_at(float(mystery.progress[0]))[:2]
     assert float((tip - tail) @ t0) > 0          # it points the way the car drives
-    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "03_spline_steering.ipynb")
-                    .read_text(encoding="utf-8"))
-    cell = next("".join(c["source"]) for c in nb["cells"]
-                if "Which term is switched off" in "".join(c["source"]))
-    hint = cell.split("hint=")[1].split("explain=")[0].lower()
+    hint = exercises.mystery_question().hint.lower()
     for giveaway in ("heading", "lined up", "stops turning", "parallel", "damp"):
         assert giveaway not in hint, giveaway
 

@@ -332,6 +332,14 @@ def test_exercises_answer_in_voila(voila_server, page):
     ex.get_by_role("button", name="Check").click()
     page.wait_for_selector("text=with yaw", timeout=WAIT)
     assert "On the ghost" in ex.inner_text()
+    # the same sliders drawn in order XYZ are off the ghost, and the check says so
+    select_order(page, "XYZ", ".gimbal-reach")
+    page.wait_for_selector(".gimbal-reach .gimbal-target:has-text('to go')", timeout=WAIT)
+    ex.get_by_role("button", name="Check").click()
+    page.wait_for_selector(".gimbal-reach :text('Not yet')", timeout=WAIT)
+    select_order(page, "YXZ", ".gimbal-reach")
+    page.wait_for_selector(".gimbal-reach .gimbal-target:has-text('On the ghost')",
+                           timeout=WAIT)
     ex.evaluate("e => e.scrollIntoView({block: 'start'})")
     h.wait_idle(page)
     h.screenshot(page, "01_gimbal_lock_reach_done")

@@ -114,6 +114,22 @@ def test_lesson_renders_reacts_and_keeps_play_in_view(voila_server, page):
     assert not page.console_errors, page.console_errors
 
 
+def test_the_opening_case_off_the_road_says_why_and_names_no_winner(voila_server, page):
+    """Issue 41: at 20 m/s the opening case leaves the road; the notes name the cause, and
+    the sweep names no best look-ahead there (every one leaves the road)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=1)
+    h.move_slider(page, label="Speed (m/s)", times=20)       # 10 -> 20 m/s, 0.5 a press
+    page.wait_for_selector("text=The cause is the crosstrack gain", timeout=30_000)
+    _toggle(page, "Speed sweep").click()
+    page.wait_for_selector("text=every look-ahead leaves the road, so none is best",
+                           timeout=30_000)
+    _show_app(page)
+    h.wait_idle(page)
+    h.screenshot(page, "03_sweep_all_off_the_road")
+    h.assert_no_error_text(page)
+
+
 def test_click_off_the_road_places_the_car_and_says_where(voila_server, page):
     page.set_viewport_size({"width": 1280, "height": 720})
     h.open_lesson(page, voila_server, NOTEBOOK, figures=1)

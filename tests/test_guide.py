@@ -53,5 +53,6 @@ def test_the_template_notebook_is_stripped_and_shaped_like_a_lesson():
     assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code")
     text = "\n".join(c.source for c in nb.cells)
     assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# Lesson")
-    for part in ("%matplotlib widget", "Conventions", "NumberQuestion", "## Summary"):
+    for part in ("%matplotlib widget", "Conventions", "NumberQuestion", "exercises.",
+                 "## Summary"):
         assert part in text, f"the template has no {part!r}"

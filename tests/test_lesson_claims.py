@@ -158,11 +158,9 @@ def test_reach_hint_says_which_way_to_turn_each_ring_and_both_ways_reach(order):
 
 
 def test_lesson_2_exercise_1_names_the_sign_slip():
-    from lessons_lib.apps.core import NumberQuestion
+    from lessons_lib.apps.interpolation import exercises
 
-    source = next(c.source for c in cells("02_euler_vs_slerp.ipynb")
-                  if c.cell_type == "code" and "Yaw goes from −150° to 120°" in c.source)
-    question = eval(source, {"NumberQuestion": NumberQuestion, "np": np})  # noqa: S307
+    question = exercises.lerp_turn_question()
     ok, message = question.judge("−270")
     assert not ok and "sign" in message and "too low" not in message
     assert question.judge("270")[0]
@@ -192,10 +190,13 @@ def test_exercise_2_shows_the_zxy_lock_from_above_where_the_shared_axis_is_long(
     assert min(top[0], top[2]) > 1.5 * three_quarter[0]
     with pytest.raises(ValueError, match="unknown view"):
         mini.show_case(view="under")
-    source = next(c.source for c in cells("01_gimbal_lock.ipynb")
-                  if c.cell_type == "code" and "In order ZXY, whose axes" in c.source)
-    assert 'mini.show_case(order="ZXY", locked=True, view="top")' in source
-    assert "coloured dashed lines" in source
+    from lessons_lib.apps.gimbal import exercises
+
+    question = exercises.zxy_lock_question(mini)
+    question.show_button.click()
+    assert mini.view.camera() == VIEWS["top"] and mini.order.value == "ZXY"
+    assert mini.state.badge == "locked"
+    assert "coloured dashed lines" in question.reasons["roll's and pitch's"]
 
 
 # -- lesson 2's exercise 3: its own small copy -----------------------------------------------------
@@ -203,11 +204,17 @@ def test_exercise_3_show_this_case_moves_a_small_copy_beside_the_question():
     """'Show this case' used to change the big app about 3,000 px up the page, and then a copy
     in the cell above the question (off screen once the question was read); the question now
     lays out its own small copy of the three planes beside it (above it on a narrow page)."""
+    from lessons_lib.apps.interpolation import PlanesApp, exercises
+
     sources = [c.source for c in cells("02_euler_vs_slerp.ipynb") if c.cell_type == "code"]
-    q = next(i for i, s in enumerate(sources) if "which methods are exactly halfway" in s)
+    q = next(i for i, s in enumerate(sources) if "exercises.halfway_question" in s)
     assert sources[q - 1].strip() == "halfway = PlanesApp()"     # made, not shown, there
-    assert "show=lambda: halfway.set(t=0.5)" in sources[q] and "app." not in sources[q]
-    assert "beside=halfway" in sources[q]
+    assert sources[q].strip() == "exercises.halfway_question(halfway)"
+    halfway = PlanesApp()
+    question = exercises.halfway_question(halfway)
+    assert question.beside is halfway and halfway.t.value != 0.5
+    question.show_button.click()
+    assert halfway.t.value == 0.5
 
 
 def test_the_small_copy_shows_what_exercise_3_asks_about():
@@ -315,7 +322,8 @@ def _run_cell(source: str, namespace: dict):
                                           namespace)
 
 
-@pytest.mark.parametrize("prompt", ["In order ZXY, whose axes", "Locked at pitch 90°, which"])
+@pytest.mark.parametrize("prompt", ["exercises.zxy_lock_question(",
+                                    "exercises.lost_turn_question("])
 def test_lesson_1_show_this_case_changes_the_copy_beside_its_question(prompt):
     """Both questions changed one small copy in a cell above exercise 2: at 1280x720 it was
     out of the window (its bottom about 90 px above the top for exercise 2, 300 px for
@@ -339,11 +347,9 @@ def test_lesson_1_show_this_case_changes_the_copy_beside_its_question(prompt):
 def test_lesson_1_exercise_1_names_the_sign_slip_and_the_cosine():
     """Typing 0.5 (the minus sign left out) was answered "0.5 is too high", which sends a
     learner after the size, not the sign; 0.866 (the cosine beside it) likewise."""
-    from lessons_lib.apps.core import NumberQuestion
+    from lessons_lib.apps.gimbal import exercises
 
-    source = next(c.source for c in cells("01_gimbal_lock.ipynb")
-                  if c.cell_type == "code" and "Row 2, column 3 of Rx(30°)" in c.source)
-    question = eval(source, {"NumberQuestion": NumberQuestion, "np": np})  # noqa: S307
+    question = exercises.rx_entry_question()
     ok, message = question.judge("0.5")
     assert not ok and "sign" in message and "too high" not in message
     for cosine in ("0.866", "−0.866", "0.87"):
@@ -355,11 +361,9 @@ def test_lesson_1_exercise_1_names_the_sign_slip_and_the_cosine():
 def test_lesson_2_exercise_5_names_the_ratio_turned_upside_down():
     """0.5 (slowest ÷ fastest, for 2) was answered "0.5 is too low", which sends a learner
     after the size, not the way the ratio is turned."""
-    from lessons_lib.apps.core import NumberQuestion
+    from lessons_lib.apps.interpolation import exercises
 
-    source = next(c.source for c in cells("02_euler_vs_slerp.ipynb")
-                  if c.cell_type == "code" and "fastest speed divided by its slowest" in c.source)
-    question = eval(source, {"NumberQuestion": NumberQuestion, "np": np})  # noqa: S307
+    question = exercises.nlerp_pace_question()
     for upside_down in ("0.5", "1/2"):
         ok, message = question.judge(upside_down)
         assert not ok and "the other way up" in message and "too low" not in message
@@ -373,14 +377,10 @@ def test_lesson_3_exercise_1_names_each_slip_in_the_curvature_scale():
     6.27 (the curvature not tripled) were answered "too low" / "too high", which names no
     step; each now names its step, and the task asks for the formula, not "(not the
     code!)" that Voila hides."""
-    from lessons_lib.apps.core import NumberQuestion
-    from lessons_lib.steering import SteeringParams, look_ahead_distance
+    from lessons_lib.apps.steering import exercises
+    from lessons_lib.steering import SteeringParams
 
-    source = next(c.source for c in cells("03_spline_steering.ipynb")
-                  if c.cell_type == "code" and "bend of radius 10 m?" in c.source)
-    question = eval(source, {"NumberQuestion": NumberQuestion,  # noqa: S307
-                             "SteeringParams": SteeringParams,
-                             "look_ahead_distance": look_ahead_distance})
+    question = exercises.look_ahead_question()
     base = SteeringParams().look_ahead_base + 12 * SteeringParams().look_ahead_speed_factor
     for slip, words in (((base * (1 - 0.3)), "0.5 gap"), (base * (1 - 0.5 * 0.1), "triples")):
         ok, message = question.judge(f"{slip:.2f}")

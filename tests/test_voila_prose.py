@@ -10,17 +10,18 @@ shown read-only by ``check_function`` in Voila (a code-only block): its hint is 
 
 Three kinds of shown text are walked: every markdown cell (its code spans, and its words),
 every text the code cells print when the notebook runs in a fresh kernel as Voila runs it,
-and every string an exercise widget shows (prompt, options, hints, explanations).
+and every string an exercise widget shows (prompt, options, hints, explanations), read from
+the questions the lessons' exercises modules make.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
+from lesson_questions import MADE_BY, questions, shown_texts
 from nbclient import NotebookClient
 
 import lessons_lib.interpolation as interpolation_api
@@ -104,22 +105,6 @@ def crooked_rows(text: str) -> list[str]:
     return crooked
 
 
-def exercise_strings(source: str) -> list[str]:
-    """The strings a question widget shows: every string constant inside a NumberQuestion
-    or ChoiceQuestion call (prompt, options and what they mean, hint, explanation), except
-    in its ``show=`` action."""
-    strings = []
-    python = re.sub(r"^\s*[%!].*$", "", source, flags=re.MULTILINE)      # IPython magics
-    for node in ast.walk(ast.parse(python)):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in ("NumberQuestion", "ChoiceQuestion")):
-            parts = [*node.args, *(k.value for k in node.keywords if k.arg != "show")]
-            for part in parts:
-                strings += [c.value for c in ast.walk(part)
-                            if isinstance(c, ast.Constant) and isinstance(c.value, str)]
-    return strings
-
-
 def _shown_outputs(cell) -> list[str]:
     """Text outputs Voila shows as text: streams, and results with nothing richer."""
     texts = []
@@ -181,12 +166,6 @@ def test_printed_rules_catch_a_table_whose_bars_do_not_line_up():
                         "\nlater | text\n") == []
 
 
-def test_exercise_strings_are_read_from_the_calls():
-    src = ('NumberQuestion("P?", answer=1, hint="take np.degrees(x)", explain="E", '
-           'show=lambda: app.set(t=0.5))')
-    assert exercise_strings(src) == ["P?", "take np.degrees(x)", "E"]
-
-
 # -- the lessons --------------------------------------------------------------------------------
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_markdown_never_talks_about_hidden_code(lesson):
@@ -198,10 +177,12 @@ def test_markdown_never_talks_about_hidden_code(lesson):
 
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_exercise_widgets_never_talk_about_code(lesson):
-    nb = nbformat.read(NOTEBOOKS / lesson, as_version=4)
-    problems = [f"code cell {i}: {s!r}: {p}" for i, c in enumerate(nb.cells)
-                if c.cell_type == "code" for s in exercise_strings(c.source)
-                for p in printed_problems(s)]
+    """Every question is made by the lesson's exercises module (test_answers_hidden): the
+    strings each shows (prompt, options and why each is wrong, hint, explanation, known
+    slips) are walked here."""
+    problems = [f"{name}: {t[:60]!r}: {p}" for name in MADE_BY[lesson]
+                for q in questions(lesson, name) for t in shown_texts(q)
+                for p in printed_problems(t)]
     assert not problems, "\n".join(problems)
 
 
@@ -219,28 +200,3 @@ def test_printed_outputs_are_sentences_or_labelled_tables(executed):
                  for text in _shown_outputs(c) for line in text.splitlines()
                  if len(line) > PRINTED_WIDTH and lesson in WIDTH_CHECKED]
     assert not problems, "\n".join(problems)
-
-
-def test_lesson_4s_questions_made_in_its_library_never_talk_about_code():
-    """Lesson 4's questions are made by its exercises module, not in a cell: the strings they
-    show (prompt, options and why each is wrong, hint, explanation, known slips) are walked
-    here, as the cells' own questions are above."""
-    import html as html_lib
-
-    import matplotlib.pyplot as plt
-
-    from lessons_lib.apps.funnel import FunnelApp, exercises
-
-    app = FunnelApp(compact=True)
-    try:
-        questions = [exercises.step_question(app, 4), exercises.step_question(app, 6),
-                     exercises.first_corner_question(app), exercises.rooms_corners_question(app)]
-        problems = []
-        for q in questions:
-            texts = [html_lib.unescape(re.sub(r"<[^>]+>", " ", q.prompt.value)), q.hint,
-                     q.explain, *getattr(q, "reasons", {}), *filter(None, getattr(
-                         q, "reasons", {}).values()), *getattr(q, "wrong", {}).values()]
-            problems += [f"{t[:60]!r}: {p}" for t in texts for p in printed_problems(t)]
-        assert not problems, "\n".join(problems)
-    finally:
-        plt.close(app.fig)

@@ -335,18 +335,25 @@ def _run_cases(fn, reference, cases, atol, name) -> list[str]:
     return failures
 
 
-def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple], hint: str,
-                   atol: float = 1e-6, name: str | None = None,
-                   widget: _Question | None = None) -> widgets.Widget:
+def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple],
+                   hint: str = "", atol: float = 1e-6, name: str | None = None,
+                   widget: _Question | None = None,
+                   source: Callable | None = None) -> widgets.Widget:
     """Compare a learner's function with the reference on ``cases`` and say how it went.
 
-    In JupyterLab: a verdict (the returned widget's ``.ok`` tells whether every case passed).
-    In Voila, where the code cell is hidden and cannot be edited: the code, read-only, and
+    In JupyterLab: a verdict (the returned widget's ``.ok`` tells whether every case passed),
+    with ``hint``, if one is given, behind a disclosure when a case fails.
+    In Voila, where the code cell is hidden and cannot be edited: the code of ``source``
+    (default ``fn``: give the learner's function when ``fn`` wraps it), read-only, and
     ``widget`` (the same exercise as a question), never a verdict on code the reader did not
     write. ``.ok`` is still set, for tests.
     """
     if not callable(fn) or not callable(reference):
         raise ValueError("fn and reference must be functions")
+    if not isinstance(hint, str):
+        raise ValueError(f"hint is text, not {short(hint)}")
+    if source is not None and not callable(source):
+        raise ValueError(f"source must be the function whose code to show, not {short(source)}")
     atol = check.length(atol, "atol", allow_zero=True)
     cases = [tuple(c) if isinstance(c, list | tuple) else (c,)
              for c in check.items(cases, "cases", "tuples of arguments")]
@@ -358,7 +365,7 @@ def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple], hi
         intro = widgets.HTML(
             '<div style="font-size:14px">In JupyterLab this is a code cell you can edit and '
             f"run; here is the code <code>{html.escape(name)}</code> starts from:</div>"
-            + _highlighted(_source_of(fn, name)))
+            + _highlighted(_source_of(source or fn, name)))
         parts = [intro]
         if widget is not None:
             parts += [widgets.HTML('<div style="font-size:14px">Try the same idea here:</div>'),

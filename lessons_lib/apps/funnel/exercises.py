@@ -1,6 +1,7 @@
-"""Lesson 4's exercises. Each asks before the page tells: its answer is computed from the
-model here, it is placed above any readout that gives it away, and its "Show this case"
-button puts the app in the state it asks about.
+"""Lesson 4's exercises, made here so that no answer is in the notebook's visible code.
+Each asks before the page tells: its answer is computed from the model here, it is placed
+above any readout that gives it away, and its "Show this case" button puts the app in the
+state it asks about.
 
 Each question acts on the :class:`FunnelApp` it is given. The lesson gives each one a small
 copy (``FunnelApp(compact=True)``), laid out beside the question: the button then changes
@@ -8,8 +9,11 @@ the map next to it, not the lesson's app some 700 px up the page."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from ... import funnel as fn
 from ... import validate as check
-from ..core import ChoiceQuestion, NumberQuestion
+from ..core import ChoiceQuestion, NumberQuestion, check_function
 from ..core.controls import short
 from ..core.exercise import parse_number
 from .app import PRESETS, FunnelApp
@@ -174,3 +178,39 @@ def rooms_corners_question(app: FunnelApp) -> NumberQuestion:
         explain="It bends at the wall's corner above the lower door and at the top left "
                 "corner of the right pillar.",
         show=_show(app, ROOMS, 0), beside=_beside(app))
+
+
+def cross_sign_question() -> ChoiceQuestion:
+    """Exercise 1 as a widget (Voila hides the code cell): the sign of cross(a, b, c) for a
+    point left of a -> b."""
+    a, b, c = (0, 0), (1, 0), (0, 1)
+    sign = fn.cross(a, b, c)
+    answer = "positive" if sign > 0 else "negative" if sign < 0 else "zero"
+    return ChoiceQuestion(
+        f"a = {_point(a)}, b = {_point(b)}, c = {_point(c)}. What sign does cross(a, b, c) "
+        "have?",
+        {"positive": None,
+         "negative": "that is (c - a) x (b - a), the mirror image: every left would become a "
+                     "right",
+         "zero": "zero means c is on the line through a and b; (0, 1) is not"},
+        answer=answer,
+        hint="Walk from a to b (east): is c on your left or your right?",
+        explain="c is left of a -> b, and left is positive.")
+
+
+def cross_cases(n: int = 20, seed: int = 4) -> list[tuple]:
+    """Exercise 1's cases: ``n`` random triangles (a, b, c) in [-5, 5]²."""
+    n = check.integer(n, "n", lo=1, hi=1000)
+    rng = np.random.default_rng(check.integer(seed, "seed", lo=0))
+    return [tuple(rng.uniform(-5, 5, (3, 2))) for _ in range(n)]
+
+
+def check_cross(my_cross):
+    """Exercise 1: compare the learner's ``my_cross(a, b, c)`` with the library's cross on
+    :func:`cross_cases`."""
+    return check_function(
+        my_cross, fn.cross, cross_cases(), name="my_cross",
+        hint="Try it by hand on a=(0,0), b=(1,0), c=(0,1): c is left of a->b, so the answer "
+             "must be +1. What does my_cross give, and which two factors would have to trade "
+             "places?",
+        widget=cross_sign_question())

@@ -2,8 +2,8 @@
 
 ``model`` (pure maths: slider values -> :class:`GimbalState`), ``view`` (the artists),
 ``panel`` (the HTML beside them), ``app`` (:class:`GimbalApp` on the shared loop) and
-``exercises`` (:class:`ReachExercise`). Names are imported on first use, so the model
-imports without widgets or matplotlib.
+``exercises`` (:class:`ReachExercise` and the notebook's questions). Names are imported on
+first use, so the model imports without widgets or matplotlib.
 """
 
 from ..lazy import lazy_exports

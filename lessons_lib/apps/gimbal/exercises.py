@@ -1,8 +1,10 @@
-"""Lesson 1's exercise answered with the sliders: "reach this orientation".
+"""Lesson 1's exercises, made here so that no answer is in the notebook's visible code.
 
-The app shows a purple ghost: the locked start turned by 40 degrees about the direction the
-lock has lost. The check reads the app's own sliders (the widget state), so it works the
-same in JupyterLab and in Voila.
+:class:`ReachExercise`, "reach this orientation" answered with the sliders: the app shows a
+purple ghost, the locked start turned by 40 degrees about the direction the lock has lost.
+The check reads the app's own sliders (the widget state), so it works the same in JupyterLab
+and in Voila. The questions (:func:`rx_entry_question` ... :func:`snap_pitch_question`) and
+:func:`check_rx`, the check of the learner's own ``my_rx``, are the notebook's others.
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 import html
 
 import ipywidgets as widgets
+import numpy as np
 
 from ... import rotations as rot
-from ..core import PALETTE, fmt_number
+from ..core import PALETTE, ChoiceQuestion, NumberQuestion, check_function, fmt_number
+from ..core.controls import short
 from ..core.exercise import LINE_HEIGHT, hint_html, text_block
 from . import model
 from .app import GimbalApp
@@ -70,23 +74,34 @@ class ReachExercise:
         display(self.widget)
 
     def check(self) -> bool:
-        """Read the sliders and say how far the aircraft is from the ghost."""
-        error = self.target.error(*self.app.angles())
+        """Say how far the aircraft drawn is from the ghost: the sliders read in the order
+        the app draws, whichever the order menu shows."""
+        state = self.app.state
+        error = state.target_error
         self.solved = error <= model.REACH_TOL_DEG
         angles = ", ".join(f"{n} {fmt_number(v, 0)}°" for n, v in
-                           zip(("yaw", "pitch", "roll"), self.app.angles(), strict=True))
+                           zip(("yaw", "pitch", "roll"), state.angles, strict=True))
+        if state.order != self.target.order:
+            angles += f", order {state.order}"
         if self.solved:
             text = (f'<span style="color:{PALETTE["green"]};font-weight:600">&#10003; On the '
-                    f"ghost ({fmt_number(error, 1)}° away) with {html.escape(angles)}. All "
-                    "three rings had to move: keep any one where it started and the other "
-                    f"two together get no closer than {self._two}°. The turn the lock had "
-                    "lost is a detour through all three angles.</span>")
+                    f"ghost ({fmt_number(error, 1)}° away) with {html.escape(angles)}."
+                    f"{self._why_three(state.order)}</span>")
         else:
             text = (f'<span style="color:{PALETTE["vermillion"]};font-weight:600">&#10007; '
                     f"Not yet: {fmt_number(error, 1)}° from the ghost ({html.escape(angles)})."
                     "</span>")
         self.feedback.value = text_block(text)
         return self.solved
+
+    def _why_three(self, order: str) -> str:
+        """Why all three rings had to move: true of the exercise's own order, where the
+        start is locked (:func:`model.best_two_rings`)."""
+        if order != self.target.order:
+            return ""
+        return (" All three rings had to move: keep any one where it started and the other "
+                f"two together get no closer than {self._two}°. The turn the lock had lost "
+                "is a detour through all three angles.")
 
     def hint_text(self) -> str:
         """Which way to turn each ring, from the start to the whole-degree answer the
@@ -112,3 +127,86 @@ class ReachExercise:
     def restart(self) -> None:
         self.app.start_target()
         self.feedback.value = ""
+
+
+# -- the notebook's questions -----------------------------------------------------------------
+def rx_entry_question() -> NumberQuestion:
+    """Exercise 1: an entry of Rx(30°), with the sign slip and the cosine beside it named."""
+    return NumberQuestion(
+        "Row 2, column 3 of Rx(30°) is ...",
+        answer=float(rot.axis_rotation("x", 30.0)[1, 2]), tol=0.01,
+        hint="The middle row of Rx is (0, cos θ, -sin θ), and sin 30° = 1/2.",
+        explain="It is -sin 30° = -0.5: that entry pushes +Z back towards -Y.",
+        wrong={0.5: "Right size, wrong sign: the minus sits above the diagonal in Rx, so row 2 "
+                    "is (0, cos θ, -sin θ).",
+               0.866: "That is cos 30°, the entry beside it (row 2, column 2). Column 3 holds "
+                      "the sine.",
+               -0.866: "The minus is right, but 0.866 is cos 30°: column 3 of row 2 "
+                       "holds the sine."})
+
+
+def check_rx(my_rx):
+    """The check of a learner's ``my_rx(deg)`` against :func:`~lessons_lib.rotations.
+    axis_rotation` about x."""
+    return check_function(my_rx, lambda deg: rot.axis_rotation("x", deg),
+                          [(0,), (30,), (-45,), (90,), (200,)], name="my_rx",
+                          hint="Only the Y and Z rows and columns change; the minus sign is "
+                               "above the diagonal.")
+
+
+def _copy(app: GimbalApp | None) -> GimbalApp:
+    """``app`` (a GimbalApp), or a new small copy of the app to lay out beside a question."""
+    if app is None:
+        return GimbalApp(width=4.6, height=4.0, compact=True)
+    if not isinstance(app, GimbalApp):
+        raise ValueError(f"app must be a GimbalApp (or None for a small copy), not {short(app)}")
+    return app
+
+
+def zxy_lock_question(app: GimbalApp | None = None) -> ChoiceQuestion:
+    """Exercise 2: which axes line up at the ZXY lock; "Show this case" locks ``app`` (a
+    small copy of its own by default) and turns it to the top view."""
+    app = _copy(app)
+    return ChoiceQuestion(
+        "In order ZXY, whose axes line up at the lock?",
+        {"roll's and pitch's": "those two rings do lie in one plane (the pitch ring folds into "
+                               "the roll ring's), but their axes stay at right angles: look at "
+                               "the coloured dashed lines.",
+         "roll's and yaw's": None,
+         "pitch's and yaw's": "pitch is on the middle ring, the one at ±90°. Its axis stays at "
+                              "right angles to both of the others."},
+        answer="roll's and yaw's",
+        hint="The first letter is the outer ring and the last is the inner one. The middle "
+             "ring is the one that goes to ±90°, and its axis is never one of the pair.",
+        explain="Z (roll) is outside, X (pitch) in the middle, Y (yaw) inside: at pitch ±90° "
+                "the roll and yaw axes coincide, while the pitch ring folds into the roll ring.",
+        show=lambda: app.show_case(order="ZXY", locked=True, view="top"), beside=app)
+
+
+def lost_turn_question(app: GimbalApp | None = None) -> ChoiceQuestion:
+    """Exercise 3: the turn no ring can make at the YXZ lock (pitch 90°)."""
+    app = _copy(app)
+    return ChoiceQuestion(
+        "Locked at pitch 90°, which small turn of the aircraft can no ring produce?",
+        {"a turn about the world's vertical axis": "yaw and roll both give that one now (their "
+                                                   "arrows lie on the vertical line).",
+         "a turn about the axis through the wing tips": "that is the pitch ring's arrow.",
+         "a turn about the axis the fin points along (swinging the nose sideways)": None},
+        answer="a turn about the axis the fin points along (swinging the nose sideways)",
+        hint="Yaw and roll both turn about the vertical now, pitch turns about the wings. "
+             "Which of the three directions is left over? The black dashes mark it.",
+        explain="The outer and inner rings both give the vertical, pitch gives the wing axis, "
+                "and nothing gives the third direction. The gimbal has to leave the lock "
+                "(change pitch) before it can swing the nose sideways: a smooth motion the "
+                "aircraft could make in the air becomes a detour for the rings.",
+        show=lambda: app.show_case(order="YXZ", yaw=0.0, pitch=90.0, roll=0.0), beside=app)
+
+
+def snap_pitch_question() -> NumberQuestion:
+    """Exercise 5: from which pitch on article 004's code snaps to 90°."""
+    return NumberQuestion(
+        "The article's code snaps when test = sin(pitch) / 2 > 0.4995. From what pitch on is "
+        "that? (degrees)",
+        answer=float(np.degrees(np.arcsin(0.999))), tol=0.06, unit="°",
+        hint="Multiply by 2: sin(pitch) > 0.999. Then take the arcsine of 0.999, in degrees.",
+        explain="asin(0.999) = 87.44°: everything from there to 90° is read as exactly 90°.")

@@ -95,13 +95,14 @@ class Target:
     angles: tuple[float, float, float]
     matrix: np.ndarray = field(repr=False)
 
-    def error(self, yaw: float, pitch: float, roll: float) -> float:
-        """Degrees between the aircraft at these angles and the ghost."""
-        return rot.angle_between(rot.euler_to_matrix(yaw, pitch, roll, self.order),
-                                 self.matrix)
+    def error(self, yaw: float, pitch: float, roll: float, order: str | None = None) -> float:
+        """Degrees between the aircraft at these angles, read in ``order`` (the order the
+        app draws; the target's own by default), and the ghost."""
+        order = self.order if order is None else order
+        return rot.angle_between(rot.euler_to_matrix(yaw, pitch, roll, order), self.matrix)
 
-    def reached(self, yaw: float, pitch: float, roll: float) -> bool:
-        return self.error(yaw, pitch, roll) <= REACH_TOL_DEG
+    def reached(self, yaw: float, pitch: float, roll: float, order: str | None = None) -> bool:
+        return self.error(yaw, pitch, roll, order) <= REACH_TOL_DEG
 
 
 def reach_target(order: str = "YXZ", turn_deg: float = 40.0) -> Target:
@@ -239,7 +240,7 @@ def compute_state(yaw: float, pitch: float, roll: float, order: str = "YXZ",
         weakest=_frozen(weakest), readback=rot.matrix_to_euler(R, order), article=article,
         article_snapped=abs(mid) == 90.0,  # asin alone reaches 90 only past the threshold
         article_error=rot.angle_between(rot.euler_to_matrix(*article, order), R),
-        target_error=None if target is None else target.error(yaw, pitch, roll))
+        target_error=None if target is None else target.error(yaw, pitch, roll, order))
 
 
 # -- Fly it: turn the aircraft itself (issue 31) -----------------------------------------------

@@ -3,8 +3,9 @@ slerp).
 
 ``model`` (pure maths: the angles -> :class:`BlendState`), ``view`` (the artists),
 ``panel`` (the HTML beside them), ``app`` (:class:`InterpolationApp` on the shared loop),
-``planes`` (:class:`PlanesApp`, a small copy of the three aeroplanes beside an exercise)
-and ``figures`` (the lesson's static pictures). Names are imported on first use, so the
+``planes`` (:class:`PlanesApp`, a small copy of the three aeroplanes beside an exercise),
+``figures`` (the lesson's static pictures) and ``exercises`` (the questions, made here so
+that no answer is in the notebook's code). Names are imported on first use, so the
 model imports without widgets or matplotlib.
 """
 

@@ -3,7 +3,8 @@
 ``model`` (pure: control values -> a frozen run), ``view`` (the artists), ``panel`` (HTML),
 ``figures`` (the notebook's static figures and its table), ``terms`` (:class:`TermApp`, the
 small live figure of one term, car and target dragged), ``challenge`` (the tuning
-exercise), ``app`` (:class:`SteeringApp`, the loop that ties them together). Names are
+exercise), ``exercises`` (the other questions, made here so that no answer is in the
+notebook's code), ``app`` (:class:`SteeringApp`, the loop that ties them together). Names are
 imported on first use, so the model imports without widgets or matplotlib.
 """
 

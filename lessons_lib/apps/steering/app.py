@@ -168,7 +168,8 @@ class SteeringApp(LessonApp):
         notes = [panel.disabled_note(state, labels)]
         if state.view == "Speed sweep":
             notes.insert(0, panel.sweep_caption(state))
-        for note in (html.escape(state.note), self.placement_note):
+        for note in (html.escape(state.off_road), html.escape(state.note),
+                     self.placement_note):
             if note:
                 notes.insert(0, f"<div style='font-size:14px;color:{PALETTE['blue']}'>"
                                 f"&#8505; {note}</div>")
@@ -183,7 +184,7 @@ class SteeringApp(LessonApp):
         """Beside the figure (under it on a narrow page): Play and Time, the preset, the
         start, the speed, the three terms, the controller and the lower plot (the lesson's
         text names them), then the readout; the track, the look-ahead mode, where the car
-        starts along the road and the article's six numbers behind "More controls"."""
+        starts along the road and the six tunables behind "More controls"."""
         terms = widgets.HBox([self.use_position, self.use_heading, self.use_crosstrack],
                              layout=widgets.Layout(flex_flow="row wrap"))
         return self.arrange(

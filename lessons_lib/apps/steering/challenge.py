@@ -4,7 +4,7 @@ Moving a slider changes nothing but the settings; **Check** drives the car with 
 shows the run it judged (its path on the track and its crosstrack error against time), with
 the verdict beside it. The first :data:`JUDGED_FROM` seconds, while the car takes up its start
 offset, are not judged: no setting removes the offset at t = 0. The target is one the
-article's own settings reach (RMS 0.225 m on the hairpins at 12 m/s against 0.25 m). Hints
+lesson's default settings reach (RMS 0.225 m on the hairpins at 12 m/s against 0.25 m). Hints
 come one at a time, each naming one knob, the way to move it and how far; followed in order
 from the badly tuned start they reach a pass (a test follows them), and the feedback names
 the part of the run that failed (a bend or a straight, and when), or that the car circles
@@ -19,6 +19,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ... import validate as check
+from ...steering import SteeringParams
 from ..core import PALETTE, LessonApp, Params, make_figure, rc_context
 from ..core.controls import short
 from ..core.exercise import hint_html, text_block
@@ -54,24 +55,32 @@ class Hint:
     setting: dict
 
 
+#: Our defaults (:class:`~lessons_lib.steering.SteeringParams`; the article gives no values).
+_OURS = SteeringParams()
+
 HINTS = (
     Hint("The car starts 2 m off the line, and only the Crosstrack term measures how far off "
          "it is. With a gain of 0.02 steering per metre, 2 m off asks for 4 % of full lock. "
-         "Raise the crosstrack gain to about 0.25 (the article's value); much above 0.35 the "
-         "push overshoots and the car swings off the road.", {"crosstrack_gain": 0.25}),
+         f"Raise the crosstrack gain to about {_OURS.crosstrack_gain:g} (our default); much "
+         "above 0.35 the push overshoots and the car swings off the road.",
+         {"crosstrack_gain": _OURS.crosstrack_gain}),
     Hint("At 12 m/s the look-ahead on a straight is base + 12 × factor = 8 + 12 × 0.8 = "
          "17.6 m, longer than the hairpin's 10 m radius: the target is round the bend before "
-         "the car is, and the yellow line cuts the corner. Bring it to about 6-7 m: the "
-         "article's base 3 m with factor 0.3 s gives 6.6 m.",
-         {"look_ahead_base": 3.0, "look_ahead_speed_factor": 0.3}),
+         "the car is, and the yellow line cuts the corner. Bring it to about 6-7 m: our "
+         f"default base {_OURS.look_ahead_base:g} m with factor "
+         f"{_OURS.look_ahead_speed_factor:g} s gives "
+         f"{_OURS.look_ahead_base + 12 * _OURS.look_ahead_speed_factor:g} m.",
+         {"look_ahead_base": _OURS.look_ahead_base,
+          "look_ahead_speed_factor": _OURS.look_ahead_speed_factor}),
     Hint("With heading weight 0.3 the car mostly chases the red point and overshoots when it "
          "gets there. The Heading term says \u2018you are lined up with the road, stop "
-         "turning\u2019: raise the heading weight to about 0.85 (the article's value).",
-         {"heading_weight": 0.85}),
+         f"turning\u2019: raise the heading weight to about {_OURS.heading_weight:g} (our "
+         "default).", {"heading_weight": _OURS.heading_weight}),
     Hint("Max yaw delta is the angle that means full lock: at 90° every angle term steers "
-         "gently and the car is late in the bends. Lower it to about 60° (the article's "
-         "value). Try the app above with the same track and speed to watch a change before "
-         "you check it.", {"max_yaw_delta": 60.0}),
+         f"gently and the car is late in the bends. Lower it to about "
+         f"{_OURS.max_yaw_delta:g}° (our default). Try the app above with the same track and "
+         "speed to watch a change before you check it.",
+         {"max_yaw_delta": _OURS.max_yaw_delta}),
 )
 
 

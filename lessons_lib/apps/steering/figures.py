@@ -21,7 +21,7 @@ from ...steering import SteeringParams, road_right
 from ...tracks import TRACKS
 from ..core import PALETTE, make_figure, rc_context
 from . import model
-from .view import COLOURS, MODE_COLOURS, ROAD_HALF_WIDTH, SWEEP_LIMITS
+from .view import COLOURS, MODE_COLOURS, ROAD_HALF_WIDTH, SWEEP_LIMITS, best_colour
 
 
 def slope_figure(grade: float = 0.5):
@@ -187,8 +187,7 @@ def sweep_figure(params: SteeringParams | None = None, tracks=tuple(TRACKS), spe
         sw = stored.get(name) or model.sweep(name, params, (0.0, 0.0, 0.0))
         best = sw.best("rms")
         for v, b in zip(sw.speeds, best, strict=True):
-            ax.axvspan(v - 0.5, v + 0.5, color=MODE_COLOURS[model.SWEEP_MODES[b]], alpha=0.18,
-                       lw=0)
+            ax.axvspan(v - 0.5, v + 0.5, color=best_colour(b), alpha=0.18, lw=0)
         for j, mode in enumerate(model.SWEEP_MODES):
             ax.plot(sw.speeds, sw.rms[j], color=MODE_COLOURS[mode], lw=1.8, marker="o", ms=3,
                     label=mode.lower() + (f" ({sw.look_ahead[j]:g} m)" if j < 2 else ""))

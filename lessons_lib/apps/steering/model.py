@@ -27,7 +27,7 @@ from ...controllers import PurePursuit, Stanley
 from ...spline import Spline
 from ...steering import SteeringParams
 from ...sweep import FIXED_LONG, FIXED_SHORT, SWEEP_MODES, SpeedSweep, speed_sweep
-from ...tracks import TRACKS, sloped_road, track
+from ...tracks import ROAD_HALF_WIDTH, TRACKS, sloped_road, track
 from ...vehicle import SETTLE_TOLERANCE, Trajectory, Vehicle, simulate, simulate_controller
 
 #: Seconds of every run (an open road may end sooner).
@@ -45,6 +45,9 @@ VIEWS = ("Terms", "Speed sweep", "Phase portrait")
 MAX_OFFSET = 5.0
 #: Gaps kept from an open road's ends when a click places the car (m).
 OPEN_END_GAP = 5.0
+#: The speed (m/s) the app opens at. Above it, :func:`off_road_note` tries the crosstrack
+#: gain faded with speed the way Stanley's term fades: gain x FADE_FROM / speed.
+FADE_FROM = 10.0
 
 
 def _frozen(a) -> np.ndarray:
@@ -99,19 +102,19 @@ class Run:
         return len(self.trajectory)
 
 
-#: How :func:`article_label` names each of the article's numbers that differs from its default.
+#: How :func:`article_label` names each tunable that differs from our default.
 _SHORT = (("look_ahead_base", "base {:g} m"), ("look_ahead_speed_factor", "factor {:g} s"),
           ("heading_weight", "weight {:g}"), ("max_yaw_delta", "max yaw {:g}°"),
           ("crosstrack_gain", "gain {:g}"))
 
 
 def article_label(params: SteeringParams) -> str:
-    """What an article run ran, for a table column or a legend: "Article (3 terms, its
-    defaults)", or the terms on and every setting that differs from the article's defaults,
-    e.g. "Article (Position only, fixed 25 m)"."""
+    """What an article run ran, for a table column or a legend: "Article (3 terms, our
+    defaults)", or the terms on and every setting that differs from our defaults (the
+    article gives no values for them), e.g. "Article (Position only, fixed 25 m)"."""
     d = SteeringParams()
     if params == d:
-        return "Article (3 terms, its defaults)"
+        return "Article (3 terms, our defaults)"
     on = [n for n, use in (("Position", params.use_position), ("Heading", params.use_heading),
                            ("Crosstrack", params.use_crosstrack)) if use]
     parts = ["3 terms" if len(on) == 3 else "no terms" if not on
@@ -231,6 +234,7 @@ class SteeringState:
     sweep: SpeedSweep | None = None           # speed sweep view
     disabled: dict = field(default_factory=dict)  # control -> why it has no effect now
     note: str = ""                            # why the view shown is not the one chosen
+    off_road: str = ""                        # when the run leaves the road: where, and why
 
     @property
     def trajectory(self) -> Trajectory:
@@ -316,7 +320,64 @@ def compute(p) -> SteeringState:
     swept = sweep(p.track, params, start) if view == "Speed sweep" else None
     return SteeringState(track=p.track, spline=sp, params=params, speed=speed, start=start,
                          controller=controller, view=view, run=chosen, others=others,
-                         sweep=swept, disabled=disabled_controls(p), note=note)
+                         sweep=swept, disabled=disabled_controls(p), note=note,
+                         off_road=off_road_note(p.track, chosen, params, speed, start))
+
+
+def left_road(r: Run) -> bool:
+    """Did the run's car get further than :data:`ROAD_HALF_WIDTH` from the centre line?"""
+    return r.metrics["max_crosstrack"] > ROAD_HALF_WIDTH
+
+
+def swings(cte: np.ndarray) -> list[float]:
+    """The largest distance (m) off the line in each stretch between two crossings of it, up
+    to the first stretch that leaves the road."""
+    a = np.abs(cte)
+    crossings = np.flatnonzero(np.diff(np.sign(cte)) != 0) + 1
+    out = []
+    for stretch in np.split(a, crossings):
+        out.append(float(stretch.max()))
+        if out[-1] > ROAD_HALF_WIDTH:
+            break
+    return out
+
+
+def off_road_note(track_name: str, chosen: Run, params: SteeringParams, speed: float,
+                  start: tuple[float, float, float]) -> str:
+    """When the run leaves the road: when and how far, and the cause when it is the gain
+    (:func:`gain_cause`). "" while the car stays on."""
+    if not left_road(chosen):
+        return ""
+    tr = chosen.trajectory
+    first = int(np.argmax(np.abs(tr.crosstrack_error) > ROAD_HALF_WIDTH))
+    return (f"The car leaves the road after {tr.t[first]:.1f} s and gets "
+            f"{chosen.metrics['max_crosstrack']:.1f} m off the line (the road is "
+            f"{ROAD_HALF_WIDTH:g} m each side)."
+            + gain_cause(track_name, chosen, params, speed, start))
+
+
+def gain_cause(track_name: str, chosen: Run, params: SteeringParams, speed: float,
+               start: tuple[float, float, float]) -> str:
+    """For the article's steering above :data:`FADE_FROM` that leaves the road: if the same
+    car with the crosstrack gain faded with speed stays on it, the sentences that name the
+    fixed gain as the cause (with the swings that grow, and the faded run's RMS); else ""."""
+    if chosen.controller != "Article" or not params.use_crosstrack or speed <= FADE_FROM:
+        return ""
+    gain = params.crosstrack_gain
+    faded = run(track_name, "Article", params.replace(crosstrack_gain=gain * FADE_FROM / speed),
+                speed, start)
+    if left_road(faded):
+        return ""
+    peaks = swings(chosen.trajectory.crosstrack_error)
+    grow = (f" Its swings across the line grow: {', '.join(f'{p:.1f}' for p in peaks)} m."
+            if len(peaks) > 1 and np.all(np.diff(peaks) > 0) else "")
+    return grow + (
+        f" The cause is the crosstrack gain: {gain:g} steering per metre off at every speed, "
+        f"while the same steering turns a car {speed / FADE_FROM:.1f} times as fast at "
+        f"{speed:g} m/s as at {FADE_FROM:g} m/s, so the push back overshoots the line. Faded "
+        f"with speed as Stanley's crosstrack term is (section 8), {gain:g} × {FADE_FROM:g} / "
+        f"{speed:g} = {gain * FADE_FROM / speed:.3f} per m here, the same car stays on the "
+        f"road (RMS {faded.metrics['rms_crosstrack']:.2f} m).")
 
 
 # -- placing the car by a click ----------------------------------------------------------------
@@ -384,7 +445,7 @@ __all__ = ["DURATION", "DT", "TRACK_LABELS", "CONTROLLERS", "VIEWS", "SLOPE_TRAC
            "FIXED_LONG", "FIXED_SHORT", "SWEEP_MODES", "SETTLE_TOLERANCE", "MAX_OFFSET",
            "Run", "SteeringState", "Placement", "compute", "run", "sweep", "road", "place",
            "steering_params", "article_label", "disabled_controls", "max_start_distance",
-           "centre_line_crossings"]
+           "centre_line_crossings", "off_road_note", "gain_cause", "left_road", "swings"]
 
 
 # -- the article's scenarios ---------------------------------------------------------------------
@@ -415,9 +476,9 @@ class Scenario:
         return {**DEFAULTS, **self.changes}
 
     def changed(self) -> str:
-        """Which of the article's six numbers this preset changes, and their defaults ("" if
+        """Which of the six tunables this preset changes, and our defaults ("" if
         none): a readout it moves (the heading weight) must not look like the formula's."""
-        parts = [f"{_NUMBER_NAMES[k][0]} {v:g}{_NUMBER_NAMES[k][1]} (the article's default "
+        parts = [f"{_NUMBER_NAMES[k][0]} {v:g}{_NUMBER_NAMES[k][1]} (our default "
                  f"{DEFAULTS[k]:g}{_NUMBER_NAMES[k][1]})"
                  for k, v in self.changes.items() if k in _NUMBER_NAMES and v != DEFAULTS[k]]
         return f" This preset sets {' and '.join(parts)}." if parts else ""
@@ -427,7 +488,8 @@ class Scenario:
         return self.claim(state) + self.changed()
 
 
-#: The article's six numbers, as a preset's description names them.
+#: The six tunables (the article names them, our defaults give their values), as a
+#: preset's description names them.
 _NUMBER_NAMES = {"look_ahead_base": ("look-ahead base", " m"),
                  "look_ahead_speed_factor": ("speed factor", " s"),
                  "fixed_look_ahead": ("fixed look-ahead", " m"),

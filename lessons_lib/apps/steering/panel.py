@@ -5,9 +5,17 @@ from __future__ import annotations
 import html
 import math
 
+from ...sweep import NO_BEST
 from ..core import PALETTE, fmt_number
 from .model import CONTROLLERS, SETTLE_TOLERANCE, SWEEP_MODES, SteeringState
-from .view import COLOURS, CONTROLLER_COLOURS, MODE_COLOURS, TERM_COLOURS
+from .view import (
+    COLOURS,
+    CONTROLLER_COLOURS,
+    MODE_COLOURS,
+    OFF_ROAD_COLOUR,
+    ROAD_HALF_WIDTH,
+    TERM_COLOURS,
+)
 
 _SMALL = "font-size:14px;line-height:1.4"
 
@@ -51,7 +59,9 @@ def colour_key(view: str = "Terms", labels: dict[str, str] | None = None) -> str
              (COLOURS["path"], "line", "car's path")]
     if view == "Speed sweep":
         lower = [(MODE_COLOURS[m], "line", m.lower()) for m in SWEEP_MODES]
-        lower += [("#000000", "line", "current speed (dashed); shading: best at that speed")]
+        lower += [("#000000", "line", "current speed (dashed)"),
+                  ("", "text", "shading: the best one on the road at that speed;"),
+                  (OFF_ROAD_COLOUR, "thick", "every one off the road")]
     elif view == "Phase portrait":
         labels = labels or {}
         lower = [(CONTROLLER_COLOURS[c], "line", html.escape(labels.get(c, c)))
@@ -158,16 +168,22 @@ def disabled_note(state: SteeringState, labels: dict[str, str]) -> str:
 
 
 def sweep_caption(state: SteeringState) -> str:
-    """What the sweep shows at the current speed, in numbers."""
+    """What the sweep shows at the current speed, in numbers: no mode is named best where
+    every one leaves the road."""
     sw = state.sweep
     if sw is None:
         return ""
-    here = sw.at(state.speed)
-    best = min(here, key=lambda m: here[m][0])
-    parts = ", ".join(f"{m.lower()} {here[m][0]:.2f} m" for m in SWEEP_MODES)
+    i = sw.index(state.speed)
+    off = sw.off_road[:, i]
+    parts = ", ".join(f"{m.lower()} {sw.rms[j, i]:.2f} m" + (" (off the road)" if off[j] else "")
+                      for j, m in enumerate(SWEEP_MODES))
+    b = sw.best("rms")[i]
+    verdict = ("every look-ahead leaves the road, so none is best" if b == NO_BEST
+               else f"best on the road: <b>{SWEEP_MODES[b].lower()}</b>")
     regions = "; ".join(f"{m.lower()} {lo:.0f}-{hi:.0f} m/s" for m, lo, hi in sw.regions())
     note = (" (the sweep drives the article's steering; switch the controller back to "
             "compare)" if state.controller != "Article" else "")
-    return (f"<div style='{_SMALL}'>At {state.speed:g} m/s, RMS: {parts}; best: "
-            f"<b>{best.lower()}</b>. Lowest RMS by speed: {regions}. Fixed long and short "
-            f"are {sw.look_ahead[0]:g} m and {sw.look_ahead[1]:g} m.{note}</div>")
+    return (f"<div style='{_SMALL}'>At {state.speed:g} m/s, RMS: {parts}; {verdict}. Lowest "
+            f"RMS on the road by speed: {regions} (a car more than {ROAD_HALF_WIDTH:g} m off "
+            f"the line has left the road). Fixed long and short are {sw.look_ahead[0]:g} m "
+            f"and {sw.look_ahead[1]:g} m.{note}</div>")

@@ -18,6 +18,8 @@ from matplotlib.patches import Polygon
 from matplotlib.patheffects import withStroke
 from mpl_toolkits.mplot3d import proj3d
 
+from ...sweep import NO_BEST
+from ...tracks import ROAD_HALF_WIDTH
 from ..core import PALETTE, make_figure, rc_context
 from ..fastdraw import StampedText
 from .model import CONTROLLERS, DURATION, SWEEP_MODES, SteeringState
@@ -33,12 +35,13 @@ TERM_COLOURS = {"position": PALETTE["vermillion"], "heading": PALETTE["green"],
 #: Look-ahead modes in the sweep, and controllers in the phase portrait.
 MODE_COLOURS = {"Fixed long": PALETTE["vermillion"], "Fixed short": PALETTE["sky"],
                 "Adaptive": PALETTE["green"]}
+#: The sweep's shading where every mode leaves the road: no mode is best there.
+OFF_ROAD_COLOUR = PALETTE["grey"]
 CONTROLLER_COLOURS = {"Article": PALETTE["blue"], "Pure pursuit": PALETTE["orange"],
                       "Stanley": PALETTE["purple"]}
 #: The slope view's right vector from world up: a plain red, apart from the yellow one and
 #: from the orange offset (vermillion, the palette's red, read as orange beside them)
 WORLD_RIGHT_COLOUR = "#C0182A"
-ROAD_HALF_WIDTH = 3.5  # m, for drawing the road
 SWEEP_LIMITS = (0.03, 30.0)  # m, the sweep's log scale
 WIDTH, HEIGHT = 7.9, 5.0     # inches at 100 dpi: 790 x 500 px
 SLOPE_HALF = 6.0             # m, the slope view's half width around the progress point
@@ -55,6 +58,13 @@ def _bare(ax, frame: bool = False) -> None:
     for spine in ax.spines.values():
         spine.set_visible(frame)
         spine.set_color(PALETTE["grey"])
+
+
+def best_colour(best: int) -> str:
+    """The sweep's shading at a speed whose best mode is ``best`` (an index into
+    :data:`SWEEP_MODES`, or :data:`~lessons_lib.sweep.NO_BEST`: grey, every mode left the
+    road there)."""
+    return OFF_ROAD_COLOUR if best == NO_BEST else MODE_COLOURS[SWEEP_MODES[best]]
 
 
 class SteeringView:
@@ -492,8 +502,7 @@ class SteeringView:
                 self.sweep_lines[key][m].set_data(sw.speeds, values[i])
             for span, speed in zip(self.sweep_spans[key], range(4, 26), strict=True):
                 hit = np.flatnonzero(sw.speeds == speed)
-                colour = MODE_COLOURS[SWEEP_MODES[best[hit[0]]]] if len(hit) else "none"
-                span.set_facecolor(colour)
+                span.set_facecolor(best_colour(best[hit[0]]) if len(hit) else "none")
                 span.set_alpha(0.18)
             self.sweep_now[key].set_xdata([state.speed, state.speed])
         self._place_sweep_titles()

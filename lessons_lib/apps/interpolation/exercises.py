@@ -1,0 +1,120 @@
+"""Lesson 2's exercises, made here so that no answer is in the notebook's visible code.
+
+Each function returns the question (or, for :func:`check_nlerp`, the check of the learner's
+own ``my_nlerp``) the notebook shows in one short cell.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import quaternion
+
+from ...interpolation import nlerp
+from ...rotations import euler_to_quaternion
+from ..core import ChoiceQuestion, NumberQuestion, check_function
+from ..core.controls import short
+from .planes import PlanesApp
+
+
+def lerp_turn_question() -> NumberQuestion:
+    """Exercise 1: how far plain Euler lerp turns from yaw −150° to 120°."""
+    return NumberQuestion(
+        "Yaw goes from −150° to 120° by plain Euler lerp. How many degrees does the aeroplane "
+        "turn?",
+        answer=120.0 - (-150.0), tol=1, unit="degrees",
+        hint="Plain lerp walks the yaw number from −150 up to 120, one degree at a time. "
+             "How many steps is that?",
+        explain="The lerp walks every number from −150 up to 120: 270°, instead of the 90° "
+                "the short way round (which is what wrapped Euler angles turn).",
+        wrong={90: "90° is the short way round, what wrapped Euler angles (and slerp) turn. "
+                   "Plain lerp does not wrap.",
+               -270: "The size is right; the sign slipped. An angle turned says how far, not "
+                     "which way, so it has no sign."})
+
+
+def nlerp_sign_question() -> ChoiceQuestion:
+    """Exercise 2 as a widget (Voila hides the code cell): which pairs the first my_nlerp
+    gets wrong."""
+    return ChoiceQuestion(
+        "This first version gets some pairs wrong. Which ones?",
+        {"the pairs with q₀·q₁ < 0: it heads for the far copy of q₁": None,
+         "the wide turns: a straight line cannot reach q₁":
+             "the line does reach q₁: at t = 1 it is exactly q₁.",
+         "none: dividing by the length is all nlerp needs":
+             "the length is right; the trouble is which copy of q₁ it heads for."},
+        answer="the pairs with q₀·q₁ < 0: it heads for the far copy of q₁",
+        hint="Yaw −175° and 175° are 10° apart. Which way round does this go?",
+        explain="With q₀·q₁ < 0 it blends the long way round: flip q₁ first.")
+
+
+#: Exercise 2's pairs of keyframes (yaw, pitch, roll), two of them with q₀·q₁ < 0.
+NLERP_PAIRS = (((0, 0, 0), (90, 0, 0)), ((30, -20, 10), (150, 70, 120)),
+               ((-175, 0, 0), (175, 0, 0)), ((0, 0, 0), (300, 0, 0)))
+
+
+def check_nlerp(my_nlerp):
+    """Exercise 2: compare the learner's ``my_nlerp(q0, q1, t)`` with the library's nlerp on
+    :data:`NLERP_PAIRS` at t = 0.25, 0.5 and 0.9."""
+    pairs = [(euler_to_quaternion(*a), euler_to_quaternion(*b)) for a, b in NLERP_PAIRS]
+    return check_function(
+        lambda q0, q1, t: quaternion.as_float_array(my_nlerp(q0, q1, t)),
+        lambda q0, q1, t: quaternion.as_float_array(nlerp(q0, q1, t)),
+        [(q0, q1, t) for q0, q1 in pairs for t in (0.25, 0.5, 0.9)],
+        hint="Some pairs have a negative dot product q₀·q₁. Then −q₁ is the nearer copy of the "
+             "same rotation: blend towards it instead.",
+        name="my_nlerp", widget=nlerp_sign_question(), source=my_nlerp)
+
+
+def halfway_question(app: PlanesApp) -> ChoiceQuestion:
+    """Exercise 3: which methods are halfway at t = 0.5, beside ``app`` (the small copy of
+    the three planes); "Show this case" sets its t to 0.5."""
+    if not isinstance(app, PlanesApp):
+        raise ValueError(f"app must be the small copy of the planes (PlanesApp), not "
+                         f"{short(app)}")
+    return ChoiceQuestion(
+        "At t = 0.5, which methods are exactly halfway, in angle, between start and end?",
+        {"only slerp": "look at nlerp's two angles at t = 0.5 as well.",
+         "slerp and nlerp": None,
+         "all three": "Euler lerp's two angles differ: it has turned more than it has left.",
+         "only Euler lerp": "Euler lerp blends the angles halfway, not the orientation."},
+        answer="slerp and nlerp",
+        hint="The straight 4D line is symmetric: its middle point, pushed onto the sphere, is "
+             "the middle of the arc. Check the angles under the three planes.",
+        explain="nlerp's uneven pace is symmetric, so it catches up exactly at t = 0.5. "
+                "At t = 0.25 only slerp is a quarter of the way.",
+        show=lambda: app.set(t=0.5), beside=app)
+
+
+def short_way_question() -> ChoiceQuestion:
+    """Exercise 4: which copy of q₁ slerp should head for when q₀ · q₁ < 0."""
+    return ChoiceQuestion(
+        "Two keyframes have q₀ · q₁ = −0.4. To make slerp take the short way, blend from q₀ "
+        "towards …",
+        {"q₁": "with q₀·q₁ < 0 the 4D angle to q₁ is over 90°: that arc is the long way.",
+         "−q₁": None,
+         "either: q₁ and −q₁ are the same rotation, so the path is the same":
+             "the end orientation is the same, the path is not: one arc is 360° minus the "
+             "other."},
+        answer="−q₁",
+        hint="A negative dot product means the 4D angle between q₀ and q₁ is more than 90°.",
+        explain="−q₁ · q₀ = +0.4 > 0: the arc to −q₁ is the short one. Same end orientation, "
+                "different path.")
+
+
+def nlerp_pace_question() -> NumberQuestion:
+    """Exercise 5: nlerp's fastest over slowest speed on a half turn, 1 / cos²(θ/4)."""
+    quarter = np.radians(180 / 4)
+    return NumberQuestion(
+        "One nlerp blends a 180° turn (a half turn). What is its fastest speed divided by its "
+        "slowest?",
+        answer=float(1 / np.cos(quarter) ** 2), tol=0.02,
+        hint="At the middle a point moving at speed v sweeps v / cos(Ω/2); at the ends, "
+             "v·cos(Ω/2). Divide the two, with Ω/2 a quarter of the turn: 45°.",
+        explain="1 / cos²(45°) = 1 / (1/2) = 2: twice as fast in the middle as at the ends. "
+                "For a turn of θ the ratio is 1 / cos²(θ/4).",
+        wrong={float(1 / np.cos(quarter)): "That is 1 / cos(45°), one of the two factors: the "
+                                           "middle is faster by one and the ends are slower by "
+                                           "the other.",
+               float(np.cos(quarter) ** 2): "That is the slowest divided by the fastest: turn "
+                                            "it the other way up.",
+               1.0: "1 would be a steady pace, slerp's. nlerp's is not."})

@@ -1,0 +1,111 @@
+"""Every question the lessons show, made as each notebook makes it: by one call of its
+lesson's ``exercises`` module (``exercises.<name>(...)`` in a code cell), never in the cell.
+
+:data:`MADE_BY` maps each lesson to the ``exercises`` functions its notebook calls, and each
+to the questions that call shows (a check of the learner's code shows its widget version in
+Voila). Tests use it to read every string a question shows, and to hold the notebooks to it.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+
+import matplotlib.pyplot as plt
+
+from lessons_lib.apps.funnel import FunnelApp
+from lessons_lib.apps.funnel import exercises as funnel
+from lessons_lib.apps.gimbal import exercises as gimbal
+from lessons_lib.apps.interpolation import PlanesApp
+from lessons_lib.apps.interpolation import exercises as interpolation
+from lessons_lib.apps.steering import exercises as steering
+
+
+def _copy():
+    return FunnelApp(compact=True)
+
+
+MADE_BY = {
+    "01_gimbal_lock.ipynb": {
+        "rx_entry_question": lambda: [gimbal.rx_entry_question()],
+        "check_rx": lambda: [],
+        "zxy_lock_question": lambda: [gimbal.zxy_lock_question()],
+        "lost_turn_question": lambda: [gimbal.lost_turn_question()],
+        "ReachExercise": lambda: [],
+        "snap_pitch_question": lambda: [gimbal.snap_pitch_question()],
+    },
+    "02_euler_vs_slerp.ipynb": {
+        "lerp_turn_question": lambda: [interpolation.lerp_turn_question()],
+        "check_nlerp": lambda: [interpolation.nlerp_sign_question()],
+        "halfway_question": lambda: [interpolation.halfway_question(PlanesApp())],
+        "short_way_question": lambda: [interpolation.short_way_question()],
+        "nlerp_pace_question": lambda: [interpolation.nlerp_pace_question()],
+    },
+    "03_spline_steering.ipynb": {
+        "look_ahead_question": lambda: [steering.look_ahead_question()],
+        "mystery_figure": lambda: [],
+        "mystery_question": lambda: [steering.mystery_question()],
+    },
+    "04_funnel_algorithm.ipynb": {
+        "check_cross": lambda: [funnel.cross_sign_question()],
+        "step_question": lambda: [funnel.step_question(_copy(), 4),
+                                  funnel.step_question(_copy(), 6)],
+        "first_corner_question": lambda: [funnel.first_corner_question(_copy())],
+        "rooms_corners_question": lambda: [funnel.rooms_corners_question(_copy())],
+    },
+}
+
+
+def questions(lesson: str, name: str) -> list:
+    """The questions the notebook's call ``exercises.<name>(...)`` shows (figures closed)."""
+    before = set(plt.get_fignums())
+    try:
+        return MADE_BY[lesson][name]()
+    finally:
+        for num in set(plt.get_fignums()) - before:
+            plt.close(num)
+
+
+def shown_texts(q) -> list[str]:
+    """Every text a question shows: prompt (tags stripped), options and why each is wrong,
+    known slips, hint and explanation."""
+    import html
+
+    prompt = html.unescape(re.sub(r"<[^>]+>", " ", q.prompt.value))
+    reasons = getattr(q, "reasons", {})
+    return [prompt, q.hint, q.explain, *reasons, *filter(None, reasons.values()),
+            *getattr(q, "wrong", {}).values()]
+
+
+def answer_texts(q) -> list[str]:
+    """What gives a question away: its answer (a choice's text), what it explains once
+    solved, and why each wrong option or known slip is wrong."""
+    answer = [q.answer] if isinstance(q.answer, str) else []
+    return [*answer, q.explain, *filter(None, getattr(q, "reasons", {}).values()),
+            *getattr(q, "wrong", {}).values()]
+
+
+def python_of(source: str) -> str:
+    """A code cell's source without its IPython magics."""
+    return re.sub(r"^\s*[%!].*$", "", source, flags=re.MULTILINE)
+
+
+def exercise_calls(source: str) -> list[str]:
+    """The names of the ``exercises.<name>(...)`` calls in a code cell."""
+    return [node.func.attr for node in ast.walk(ast.parse(python_of(source)))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "exercises"]
+
+
+def visible_words(source: str) -> list[str]:
+    """What a reader of a code cell reads as text: its strings (adjacent pieces joined) and
+    its comments."""
+    python = python_of(source)
+    texts = [n.value for n in ast.walk(ast.parse(python))
+             if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    texts += [t.string.lstrip("#").strip()
+              for t in tokenize.generate_tokens(io.StringIO(python).readline)
+              if t.type == tokenize.COMMENT]
+    return texts
