@@ -223,9 +223,14 @@ def test_a_page_cannot_run_code_make_widgets_or_hand_its_kernel_megabytes(room, 
                 page, {ran}, attacks.send(page, "kernel_info_request", {}))
             comms = await attacks.comm_ids(page)
             state = await attacks.widget_state(page, box)
-            return kernel_id, comms, flood + [small], replied, box, state
         finally:
             page.close()
+        # another student's lesson still draws a slider step
+        student = await ps.visit(ps.ProtocolStudent(0), room.url,
+                                 f"/voila/render/{LESSON}.ipynb", room.token,
+                                 time.monotonic(), deadline_s=120.0, moves=1)
+        assert student.error is None and len(student.moves_ms) == 1, student.error
+        return kernel_id, comms, flood + [small], replied, box, state
 
     kernel_id, comms, opened, replied, box, state = harness.run_async(scenario(), timeout=300)
     assert not marker.exists() and not replied        # the code never reached the kernel
