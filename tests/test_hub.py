@@ -169,7 +169,9 @@ def test_kubernetes_hub_gives_each_student_an_origin_and_the_lessons_only():
         query["repo"], query["branch"], query["targetpath"])
 
 
+@pytest.mark.slow   # jupyterhub comes with the hub extra, which make test-slow installs
 def test_a_trial_started_as_root_runs_students_unprivileged(monkeypatch, tmp_path):
+    pytest.importorskip("jupyterhub")
     sys.path.insert(0, str(DEPLOY))
     import trial_spawner
 

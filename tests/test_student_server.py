@@ -61,6 +61,7 @@ def test_a_server_without_the_lessons_repository_pulls_nothing():
     assert "LESSONS_REPO" in lessons_pull_problem(LESSONS, {**LESSONS, "repo": ""})
 
 
+@pytest.mark.slow   # jupyterhub comes with the hub extra, which make test-slow installs
 def test_a_student_reads_and_uses_a_lessons_kernel_but_writes_nothing():
     pytest.importorskip("jupyterhub")   # the hub extra (make test-slow) brings it
     from lessons_server.student_authorizer import student_may
