@@ -23,6 +23,8 @@ import numpy as np
 
 __all__ = [
     "is_number",
+    "is_finite",
+    "huge_integer",
     "real",
     "length",
     "probability",
@@ -39,9 +41,18 @@ __all__ = [
 ]
 
 
+def huge_integer(value, digits: int = 30) -> str | None:
+    """"a 401-digit integer" for a Python int of more than ``digits`` digits (its repr would
+    flood a message, and past 4300 digits even raises), else None. ``digits``: 1 to 4300."""
+    digits = integer(digits, "digits", lo=1, hi=4300)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**digits:
+        return f"a {int(value.bit_length() * 0.30103) + 1}-digit integer"
+    return None
+
+
 def _describe(value) -> str:
     """A short, safe description of a value for a message (never a huge repr)."""
-    text = repr(value)
+    text = huge_integer(value) or repr(value)
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{text} ({type(value).__name__})"
@@ -54,6 +65,18 @@ def is_number(value) -> bool:
     if isinstance(value, np.ndarray):
         return value.ndim == 0 and value.dtype.kind in "iuf"
     return isinstance(value, _numbers.Real)
+
+
+def is_finite(value) -> bool:
+    """True for a real number (see :func:`is_number`) that is a finite float: not NaN, not
+    infinity, and not an integer beyond float range (``10**400``), which ``math.isfinite``
+    would turn into an OverflowError."""
+    if not is_number(value):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def real(value, name: str, *, lo: float | None = None, hi: float | None = None,
@@ -69,7 +92,8 @@ def real(value, name: str, *, lo: float | None = None, hi: float | None = None,
     try:
         x = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name} must be a number{suffix}, got {_describe(value)}") from None
+        raise ValueError(f"{name} must be a number{suffix} within float range (about "
+                         f"1.8e308), got {_describe(value)}") from None
     if not math.isfinite(x):
         raise ValueError(f"{name} must be a finite number{suffix}, got {x}")
     if lo is not None and (x <= lo if lo_open else x < lo):
@@ -137,7 +161,8 @@ def array(value, name: str, shape: tuple = (), *, min_rows: int = 0,
         raise ValueError(f"{name} must be an array of {what} (not a ragged list), got "
                          f"{_describe(value)}") from None
     if raw.dtype.kind not in "iuf" and not (raw.size == 0 and raw.dtype.kind in "iufO"):
-        raise ValueError(f"{name} must be an array of {what}, got elements of type "
+        raise ValueError(f"{name} must be an array of {what} (each a number within float "
+                         f"range), got elements of type "
                          f"{raw.dtype} from {_describe(value)}")
     arr = raw.astype(float).ravel() if ravel else raw.astype(float)
     want = "(" + ", ".join("N" if s is None else str(s) for s in shape) + \

@@ -39,10 +39,13 @@ FOREIGN = ("max", "min", "step", "options", "_options_labels", "interval", "desc
            "show_repeat", "layout", "style", "tabbable", "tooltip", "_repeat", "value",
            "index", "playing", "label")
 NASTY = [math.nan, math.inf, -math.inf, None, 1e308, -1e308, 10**9, -(10**9), 2**70, 5e-324,
+         10**400, -(10**400),
          -1, 0, 1, 0.5, True, False, "", "x", "1e9", [], [1, 2], {}, {"a": 1},
          ["a", "b", "c"], [["x", 1]]]
 values = st.one_of(st.sampled_from(NASTY), st.floats(allow_nan=True, allow_infinity=True),
-                   st.integers(-(10**12), 10**12), st.text(max_size=30))
+                   st.integers(-(10**12), 10**12), st.text(max_size=30),
+                   st.integers(10**308, 10**420), st.text(st.characters(
+                       categories=["Nd", "No"]), max_size=8))
 states = st.one_of(
     st.dictionaries(st.sampled_from(FOREIGN), values, min_size=1, max_size=3),
     st.sampled_from([{"max": 10**9}, {"max": 1e9, "value": 1e9}, {"value": math.nan},
@@ -283,6 +286,22 @@ def test_a_nan_set_from_python_is_refused_like_one_from_the_page(name):
                 assert w.value == before, (w.description, bad)
                 if not raised:
                     assert a.last_error and "keeps its value" in a.last_error, w.description
+        assert_still_redraws(a)
+    finally:
+        plt.close(a.fig)
+
+
+@pytest.mark.parametrize("big", [10**400, -(10**400)])
+def test_an_integer_beyond_float_range_is_refused_with_a_message(big):
+    """Issue 46: a 401-digit value made the guard raise OverflowError (math.isfinite)."""
+    a = apps.GimbalApp()
+    try:
+        for w in sliders(a):
+            before = w.value
+            a.clear_message()
+            w.comm.handle_msg(update_msg({"value": big}))
+            assert w.value == before
+            assert "401-digit" in a.last_error and "keeps its value" in a.last_error
         assert_still_redraws(a)
     finally:
         plt.close(a.fig)

@@ -19,14 +19,14 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ...validate import is_number
+from ...validate import huge_integer, is_finite, is_number
 
 
 def short(value, limit: int = 30) -> str:
     """A value as a person would type it: 180 rather than 180.0, 1e+09 rather than ten digits."""
     if isinstance(value, float):
         return f"{value:g}"
-    text = repr(value)
+    text = huge_integer(value, limit) or repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -62,8 +62,9 @@ class Slider:
         """``value`` as this slider holds it, or a ValueError saying what is wrong."""
         if not is_number(value):
             raise ValueError(f"'{self.label}' takes a number, not {short(value)}")
-        if not math.isfinite(value):
-            raise ValueError(f"'{self.label}' takes a finite number, not {short(value)}")
+        if not is_finite(value):
+            raise ValueError(f"'{self.label}' takes a finite number within float range, not "
+                             f"{short(value)}")
         if not self.min <= value <= self.max:
             raise ValueError(f"'{self.label}' goes from {short(self.min)} to {short(self.max)}; "
                              f"{short(value)} is outside")

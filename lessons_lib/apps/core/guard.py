@@ -38,7 +38,8 @@ from collections.abc import Callable
 
 import ipywidgets as widgets
 
-from ...validate import is_number
+from ... import validate as check
+from ...validate import is_finite, is_number
 from .controls import short
 
 log = logging.getLogger("lessons_lib.apps")
@@ -69,8 +70,8 @@ def _label(w: widgets.Widget) -> str:
 def _check_number(w, key: str, value) -> None:
     if not is_number(value):
         raise ValueError(f"takes a number, not {short(value)}")
-    if not math.isfinite(value):
-        raise ValueError(f"takes a finite number, not {short(value)}")
+    if not is_finite(value):
+        raise ValueError(f"takes a finite number within float range, not {short(value)}")
     lo, hi = getattr(w, "min", None), getattr(w, "max", None)
     if is_number(lo) and is_number(hi) and not lo <= value <= hi:
         raise ValueError(f"goes from {short(lo)} to {short(hi)}; {short(value)} is outside")
@@ -162,7 +163,7 @@ class EchoFilter:
     def is_echo(self, state: dict) -> bool:
         """True (and the pending values up to it forgotten) when ``state`` is an echo."""
         value = state.get("value") if set(state) == {"value"} else None
-        if not is_number(value) or not math.isfinite(value):
+        if not is_finite(value):
             return False
         for i, kept in enumerate(self.pending):
             if self._near(kept, value):
@@ -228,7 +229,7 @@ def refuse_non_finite(w: widgets.Widget, on_refused: Callable[[str], None]) -> N
 
     def validate(obj, proposal):
         value = proposal["value"]
-        if not is_number(value) or not math.isfinite(value):
+        if not is_finite(value):
             reason = f"takes a finite number, not {short(value)}"
             log.info("control %s refused %s from Python: %s", _label(w), short(value), reason)
             on_refused(f"'{_label(w)}' {reason}; it keeps its value.")
@@ -305,8 +306,9 @@ MAX_SCROLL_STEP = 100
 
 def _finite(content: dict, key: str, what: str) -> float:
     value = content.get(key)
-    if not is_number(value) or not math.isfinite(value):
-        raise ValueError(f"{what} must be a finite number, not {short(value)}")
+    if not is_finite(value):
+        raise ValueError(f"{what} must be a finite number within float range, not "
+                         f"{short(value)}")
     return float(value)
 
 
@@ -353,17 +355,21 @@ def check_pointer(content: dict) -> dict:
 def clamp_ratio(value) -> float:
     """A page's device pixel ratio within :data:`MIN_PIXEL_RATIO`..:data:`MAX_PIXEL_RATIO`
     (ValueError for anything that is not a finite number)."""
-    if not is_number(value) or not math.isfinite(value):
-        raise ValueError(f"the pixel ratio must be a finite number, not {short(value)}")
+    if not is_finite(value):
+        raise ValueError(f"the pixel ratio must be a finite number within float range, not "
+                         f"{short(value)}")
     return min(max(float(value), MIN_PIXEL_RATIO), MAX_PIXEL_RATIO)
 
 
 def fit_size(width: float, height: float, ratio: float) -> tuple[int, int]:
     """The figure size (CSS px) to draw for a page that asks for ``width`` x ``height`` at
     ``ratio``: each side within :data:`FIGURE_MIN_PX`..:data:`FIGURE_MAX_PX`, then made
-    smaller, same shape, until it fits :data:`PIXEL_BUDGET` at that ratio."""
-    w = min(max(float(width), FIGURE_MIN_PX), FIGURE_MAX_PX)
-    h = min(max(float(height), FIGURE_MIN_PX), FIGURE_MAX_PX)
+    smaller, same shape, until it fits :data:`PIXEL_BUDGET` at that ratio. ``width`` and
+    ``height`` are finite numbers (clamped as said), ``ratio`` within
+    :data:`MIN_PIXEL_RATIO`..:data:`MAX_PIXEL_RATIO`; a ValueError otherwise."""
+    w = min(max(check.real(width, "width", unit="px"), FIGURE_MIN_PX), FIGURE_MAX_PX)
+    h = min(max(check.real(height, "height", unit="px"), FIGURE_MIN_PX), FIGURE_MAX_PX)
+    ratio = check.real(ratio, "the pixel ratio", lo=MIN_PIXEL_RATIO, hi=MAX_PIXEL_RATIO)
     area = PIXEL_BUDGET / (ratio * ratio)           # CSS px the budget allows
     if w * h > area:
         shrink = math.sqrt(area / (w * h))
@@ -442,7 +448,7 @@ def _check_canvas_state(state) -> None:
         if key == "_data_url":
             if not isinstance(value, str):
                 raise ValueError(f"takes the image as text, not {short(value)}")
-        elif not is_number(value) or not math.isfinite(value):
+        elif not is_finite(value):
             raise ValueError(f"takes a finite {key}, not {short(value)}")
 
 
