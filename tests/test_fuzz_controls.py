@@ -18,6 +18,7 @@ them. Afterwards:
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import resource
@@ -30,6 +31,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from lessons_lib import apps
+from lessons_lib.apps.core import guard
 from lessons_lib.apps.core.app import iter_widgets
 
 APP_NAMES = sorted(apps.__all__)
@@ -305,3 +307,22 @@ def test_an_integer_beyond_float_range_is_refused_with_a_message(big):
         assert_still_redraws(a)
     finally:
         plt.close(a.fig)
+
+
+@pytest.mark.parametrize("state", [{"value": math.nan}, {"value": 10**400}, {"max": 5}])
+def test_a_guard_without_a_callback_refuses_and_only_logs(state, caplog):
+    """Issue 46: guard_widget(w, None) raised TypeError ('NoneType' object is not
+    callable) on the first refusal; without a callback a refusal is only logged."""
+    caplog.set_level(logging.INFO, logger="lessons_lib.apps")
+    w = widgets.FloatSlider(value=0.5, min=0, max=1)
+    assert guard.guard_widget(w, None)
+    w.comm.handle_msg(update_msg(state))
+    assert w.value == 0.5 and w.max == 1
+    w.value = math.nan                      # from Python: refused the same way
+    assert w.value == 0.5
+    assert sum("refused" in r.getMessage() for r in caplog.records) == 2
+
+
+def test_a_guard_callback_that_is_not_a_function_is_refused():
+    with pytest.raises(ValueError, match="on_refused must be a function"):
+        guard.guard_widget(widgets.FloatSlider(), "print")

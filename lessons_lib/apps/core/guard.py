@@ -185,8 +185,23 @@ class EchoFilter:
             self._from_page = False
 
 
-def handle_message(w: widgets.Widget, on_refused: Callable[[str], None], msg: dict) -> None:
-    """Apply one front-end message to ``w`` if it is something a person could do."""
+Refused = Callable[[str], None] | None
+
+
+def _teller(on_refused: Refused) -> Callable[[str], None]:
+    """``on_refused`` checked: a callable, or None for a refusal that is only logged."""
+    if on_refused is None:
+        return lambda text: None
+    if not callable(on_refused):
+        raise ValueError(f"on_refused must be a function of one sentence or None, not "
+                         f"{short(on_refused)}")
+    return on_refused
+
+
+def handle_message(w: widgets.Widget, on_refused: Refused, msg: dict) -> None:
+    """Apply one front-end message to ``w`` if it is something a person could do;
+    ``on_refused`` (None: only the log) hears why a message was refused."""
+    tell = _teller(on_refused)
     content = msg.get("content") if isinstance(msg, dict) else None
     data = content.get("data") if isinstance(content, dict) else None
     if not isinstance(data, dict):
@@ -213,18 +228,19 @@ def handle_message(w: widgets.Widget, on_refused: Callable[[str], None], msg: di
     except Exception as exc:
         reason = str(exc) if isinstance(exc, ValueError) else "cannot take that value"
         log.info("control %s refused %s: %s", _label(w), short(state), reason)
-        on_refused(f"'{_label(w)}' {reason}; it keeps its value.")
+        tell(f"'{_label(w)}' {reason}; it keeps its value.")
         sent = [k for k in (state if isinstance(state, dict) else {}) if k in w.keys]
         keys = sorted({*sent, *(k for k in ("value", "index", "playing") if k in w.keys)})
         if keys:  # the page goes back to what the kernel kept
             w.send_state(keys)
 
 
-def refuse_non_finite(w: widgets.Widget, on_refused: Callable[[str], None]) -> None:
+def refuse_non_finite(w: widgets.Widget, on_refused: Refused) -> None:
     """A number control refuses NaN, infinity or a non-number set from Python, as it does
     from the page: it keeps its value and ``on_refused`` says why (ipywidgets would store a
     NaN, and every later update of the app would fail on it). Values out of range are left
     to ipywidgets, which clamps them as before."""
+    tell = _teller(on_refused)
     previous = w._trait_validators.get("value")
 
     def validate(obj, proposal):
@@ -232,19 +248,21 @@ def refuse_non_finite(w: widgets.Widget, on_refused: Callable[[str], None]) -> N
         if not is_finite(value):
             reason = f"takes a finite number, not {short(value)}"
             log.info("control %s refused %s from Python: %s", _label(w), short(value), reason)
-            on_refused(f"'{_label(w)}' {reason}; it keeps its value.")
+            tell(f"'{_label(w)}' {reason}; it keeps its value.")
             return obj.value
         return previous(obj, proposal) if previous is not None else value
 
     w._register_validator(validate, ["value"])
 
 
-def guard_widget(w: widgets.Widget, on_refused: Callable[[str], None]) -> bool:
+def guard_widget(w: widgets.Widget, on_refused: Refused = None) -> bool:
     """Route ``w``'s widget messages through :func:`handle_message` (once). True if guarded.
+    ``on_refused`` (a function of one sentence; None: the log only) hears each refusal.
 
     The ipympl canvas and its toolbar keep their own protocol: :func:`guard_canvas` guards
     those (:func:`~.figure.make_figure` calls it for every figure).
     """
+    on_refused = _teller(on_refused)
     comm = getattr(w, "comm", None)
     if comm is None or getattr(comm, "_lesson_guarded", False):
         return False
