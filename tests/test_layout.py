@@ -122,6 +122,30 @@ def test_figure_box_refuses_bad_numbers(bad):
         figure_box(800, 700, (bad, 400))
 
 
+@pytest.mark.parametrize("natural", [(1e-300, 1), (1, 1e-300), (5e-324, 5e-324), (1e300, 1),
+                                     (240, 2401), (2401, 240), (0.5, 0.5)])
+def test_figure_box_refuses_a_degenerate_natural_size_saying_the_limit(natural):
+    """Issue 46: a degenerate natural size gave 'cannot convert float NaN to integer' or a
+    figure 0 px tall; it is refused, the message saying the limit."""
+    with pytest.raises(ValueError, match=r"figure_box: .*(>= 1 px|<= 100000 px|within 0\.1 "
+                                         r"to 10)"):
+        figure_box(800, 700, natural)
+
+
+@pytest.mark.parametrize("natural", [None, (1,), (1, 2, 3), "ab", 5, [[600, 400]]])
+def test_figure_box_refuses_a_natural_size_that_is_not_two_numbers(natural):
+    with pytest.raises(ValueError, match="figure_box: natural"):
+        figure_box(800, 700, natural)
+
+
+@pytest.mark.parametrize("where", range(4))
+def test_figure_box_refuses_integers_beyond_float_range(where):
+    args = [800, 700, (600, 400), SIDE_PX]
+    args[where] = 10**400 if where != 2 else (10**400, 400)
+    with pytest.raises(ValueError, match="figure_box: .*within float range"):
+        figure_box(*args)
+
+
 # -- the page's report --------------------------------------------------------------------------
 def test_parse_fit_reads_the_pages_report():
     assert parse_fit("1250 720 0") == (1250, 720, False)
@@ -132,6 +156,16 @@ def test_parse_fit_reads_the_pages_report():
                                  "0 720 0", "1250 NaN 0", "1250 720 0 1", "9" * 199, None, 3])
 def test_parse_fit_refuses_anything_else(bad):
     with pytest.raises(ValueError):
+        parse_fit(bad)
+
+
+@pytest.mark.parametrize("bad", ["\u00b9\u00b2\u00b3 720 0", "1250 \u00b2\u00b3 1",
+                                 "\u0661\u0662\u0663 720 0", "1250 720 \u00b9",
+                                 "1" * 10**6 + " 720 0", "1250 720 01"])
+def test_parse_fit_refuses_other_digits_and_huge_numbers_with_its_own_message(bad):
+    """Issue 46: superscript digits pass str.isdigit() but not int(), and a 10**6-digit
+    number passes it but exceeds int()'s digit limit: both raised int()'s own message."""
+    with pytest.raises(ValueError, match="size report .*ASCII digits, at most 40"):
         parse_fit(bad)
 
 
