@@ -43,6 +43,13 @@ __all__ = [
 SQRT2 = math.sqrt(2.0)
 #: The most cells :func:`serpentine_grid` makes (a 2000 x 2000 grid).
 MAX_CELLS = 4_000_000
+#: The most cells :func:`grid_astar` searches (500 x 500): about a second at worst (every
+#: cell opened); the lesson's grids have a few hundred to 6,000 (200 walls of the snake).
+MAX_SEARCH_CELLS = 250_000
+#: The most samples per piece :func:`catmull_rom` takes (the lesson's app uses 40) ...
+MAX_CURVE_SAMPLES = 10_000
+#: ... and the most points of the curve it makes (16 MB).
+MAX_CURVE_POINTS = 1_000_000
 
 
 class NoPathError(ValueError):
@@ -97,9 +104,13 @@ def grid_astar(grid, start, goal, corner_cutting: bool = False) -> list[tuple[in
     diagonal step may pass a blocked cell that touches it at a corner (see the module text).
     Among equally short paths it returns the first one the search completes: on open floor
     that is one of many staircases.
-    Raises :class:`NoPathError` (a ValueError) when the goal cannot be reached.
+    Raises :class:`NoPathError` (a ValueError) when the goal cannot be reached, and a
+    ValueError for a grid of more than :data:`MAX_SEARCH_CELLS` (250,000) cells.
     """
     g = _check_grid(grid)
+    if g.size > MAX_SEARCH_CELLS:
+        raise ValueError(f"grid_astar searches at most {MAX_SEARCH_CELLS:,} cells, got a "
+                         f"{g.shape[1]} x {g.shape[0]} grid ({g.size:,}): use a smaller grid")
     s = _check_cell(g, start, "start")
     t = _check_cell(g, goal, "goal")
     corner_cutting = check.flag(corner_cutting, "corner_cutting")
@@ -288,7 +299,9 @@ def serpentine_grid(n_walls: int, height: int = 9, spacing: int = 3) -> tuple[np
 
 def catmull_rom(points, samples: int = 24) -> np.ndarray:
     """A Catmull-Rom curve through ``points`` (the end points repeated), ``samples`` points
-    per piece: the "make it look smooth" step the lesson warns about. An (M, 2) array."""
+    per piece: the "make it look smooth" step the lesson warns about. An (M, 2) array.
+    ``samples``: 1 to :data:`MAX_CURVE_SAMPLES` (10,000), and the curve at most
+    :data:`MAX_CURVE_POINTS` (10**6) points; a ValueError beyond."""
     try:
         p = check.array(points, "points", (None, 2), min_rows=2, what="x, y pairs")
     except ValueError as exc:
@@ -296,14 +309,13 @@ def catmull_rom(points, samples: int = 24) -> np.ndarray:
     if float(np.abs(p).max()) > 1e300:
         raise ValueError("catmull_rom: coordinates beyond 1e300 overflow the curve; scale "
                          "the points down")
-    if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 1:
-        raise ValueError(f"samples must be a whole number >= 1, got {samples!r}")
+    samples = check.integer(samples, "samples", lo=1, hi=MAX_CURVE_SAMPLES)
+    if (len(p) - 1) * samples + 1 > MAX_CURVE_POINTS:
+        raise ValueError(f"catmull_rom makes at most {MAX_CURVE_POINTS:,} points: "
+                         f"{len(p) - 1:,} pieces of {samples} samples are too many")
     q = np.vstack([p[:1], p, p[-1:]])
-    t = np.linspace(0.0, 1.0, int(samples), endpoint=False)[:, None]
-    out = []
-    for i in range(1, len(q) - 2):
-        p0, p1, p2, p3 = q[i - 1], q[i], q[i + 1], q[i + 2]
-        out.append(0.5 * (2 * p1 + (p2 - p0) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t ** 2
-                          + (3 * p1 - p0 - 3 * p2 + p3) * t ** 3))
-    out.append(q[-2:-1])
-    return np.vstack(out)
+    t = np.linspace(0.0, 1.0, samples, endpoint=False)[None, :, None]
+    p0, p1, p2, p3 = (q[i:len(q) - 3 + i, None, :] for i in range(4))   # all pieces at once
+    curve = 0.5 * (2 * p1 + (p2 - p0) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t ** 2
+                   + (3 * p1 - p0 - 3 * p2 + p3) * t ** 3)
+    return np.vstack([curve.reshape(-1, 2), q[-2:-1]])

@@ -534,3 +534,42 @@ def test_pathsmooth_types_and_bounds():
     refused(ps.path_length, [(-1e308, 0), (1e308, 0)], match="too long")
     refused(ps.serpentine_grid, 10**7, match="more than")
     refused(ps.string_pull, None, lambda a, b: True, match="path must be")
+
+
+# -- issue 46: work bounded up front, beyond float range, the limit in the message -----------
+@pytest.mark.parametrize("bad", [10**400, -(10**400)])
+def test_real_says_an_integer_beyond_float_range_is_out_of_it(bad):
+    message = refused(check.real, bad, "speed", unit="m/s", match="within float range")
+    assert "401-digit integer" in message and len(message) < 200
+    assert not check.is_finite(bad) and check.is_finite(10**300)
+
+
+def test_grid_astar_refuses_a_grid_larger_than_it_searches():
+    from lessons_lib import pathsmooth as ps
+
+    walled = np.zeros((1000, 1000), bool)
+    walled[:, 500] = True
+    walled[999, 500] = False
+    refused(ps.grid_astar, walled, (0, 0), (999, 0), match="at most 250,000 cells.*1000 x 1000")
+    g, s, t = ps.serpentine_grid(200)        # the lesson's largest snake still works
+    assert ps.grid_astar(g, s, t)[-1] == t
+
+
+@pytest.mark.parametrize("name", ["funnel", "funnel_steps"])
+def test_the_funnel_refuses_more_portals_than_its_limit(name):
+    from lessons_lib import funnel as fn
+
+    n = fn.MAX_PORTALS + 1
+    portals = [((i + 1.0, 1.0), (i + 1.0, -1.0)) for i in range(n)]
+    refused(getattr(fn, name), (0.5, 0.0), (n + 0.5, 0.0), portals,
+            match="at most 100,000 portals, got 100,001")
+
+
+@pytest.mark.parametrize("samples, match", [(10**8, "samples must be <= 10000"),
+                                            (0, ">= 1"), (2.5, "whole number"),
+                                            ("a", "whole number")])
+def test_catmull_rom_samples_are_bounded(samples, match):
+    from lessons_lib import pathsmooth as ps
+
+    refused(ps.catmull_rom, [[0, 0], [1, 1], [2, 0]], samples, match=match)
+    refused(ps.catmull_rom, np.zeros((200_000, 2)), 24, match="at most 1,000,000 points")
