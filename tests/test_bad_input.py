@@ -573,3 +573,29 @@ def test_catmull_rom_samples_are_bounded(samples, match):
 
     refused(ps.catmull_rom, [[0, 0], [1, 1], [2, 0]], samples, match=match)
     refused(ps.catmull_rom, np.zeros((200_000, 2)), 24, match="at most 1,000,000 points")
+
+
+def test_the_gimbal_searches_and_lock_path_are_bounded():
+    from lessons_lib.apps.gimbal import model
+
+    target = model.reach_target()
+    refused(model.lock_path, 80.0, frames=10**9, match="frames must be <= 1000")
+    refused(model.lock_path, "80", match="middle_start must be a number")
+    refused(model.best_single_ring, target, step_deg=0.0001, match=">= 0.01 degrees")
+    refused(model.best_two_rings, target, step_deg=0.05, match=">= 0.5 degrees")
+    refused(model.best_two_rings, "YXZ", match="target must be a Target")
+    assert len(model.lock_path(80.0)) == model.LOCK_FRAMES + 1
+
+
+@pytest.mark.parametrize("interval", [-1, 0, math.nan, 10**400, 1e9, "0.04"])
+def test_run_on_clock_refuses_an_interval_out_of_its_range(interval):
+    import asyncio
+
+    from lessons_lib.apps.core.app import run_on_clock
+
+    shown = []
+    clock = run_on_clock(shown.append, start=0, last=lambda: 10**9, interval=interval,
+                         running=lambda: True)
+    with pytest.raises(ValueError, match="interval must be"):
+        asyncio.run(asyncio.wait_for(clock, 5))
+    assert shown == []

@@ -78,6 +78,12 @@ def frame_pause(drawn: float, due: float, now: float) -> float:
     return max(0.002, PLAY_REST * (now - drawn), due - now)
 
 
+#: The shortest and longest frame intervals of :func:`run_on_clock`, in seconds (the
+#: lessons use 0.04 to 0.9).
+MIN_CLOCK_INTERVAL = 0.001
+MAX_CLOCK_INTERVAL = 60.0
+
+
 async def run_on_clock(show: Callable[[int], None], *, start: int, last: Callable[[], int],
                        interval: float, running: Callable[[], bool],
                        position: Callable[[], int] | None = None) -> None:
@@ -90,7 +96,14 @@ async def run_on_clock(show: Callable[[int], None], *, start: int, last: Callabl
     click (the clock starts one interval back). It ends after the last, or when ``running()``
     turns false. With ``position`` (the frame shown now, which others may move), a frame
     that did not show ends it (its message is on the page), and a frame moved meanwhile (a
-    scrub) restarts the clock from there."""
+    scrub) restarts the clock from there. ``interval`` is from :data:`MIN_CLOCK_INTERVAL` to
+    :data:`MAX_CLOCK_INTERVAL` seconds; ``start`` a whole number; a ValueError otherwise."""
+    interval = check.real(interval, "interval", lo=MIN_CLOCK_INTERVAL, hi=MAX_CLOCK_INTERVAL,
+                          unit="s")
+    start = check.integer(start, "start")
+    for name, fn in (("show", show), ("last", last), ("running", running)):
+        if not callable(fn):
+            raise ValueError(f"run_on_clock: {name} must be a function, got {short(fn)}")
     clock = time.perf_counter
     origin, base, shown = clock() - interval, start, start
     while running():

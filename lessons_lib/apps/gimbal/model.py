@@ -37,6 +37,13 @@ LOCK_TOL_DEG = 1e-6
 #: the lock: the page's late echo of a frame put the ring back; core.guard now drops it.)
 LOCK_FRAMES = 25
 LOCK_INTERVAL_MS = 40
+#: The most frames :func:`lock_path` makes (the app's "Lock it" has :data:`LOCK_FRAMES`).
+MAX_LOCK_FRAMES = 1000
+#: The finest search steps of :func:`best_single_ring` (0.25 in the exercise; 36,000 angles
+#: a ring) and :func:`best_two_rings` (2 in the exercise; at 0.5, 518,400 pairs a ring:
+#: 1.5 s and 0.25 GB).
+MIN_SINGLE_STEP_DEG = 0.01
+MIN_PAIR_STEP_DEG = 0.5
 
 #: "Reach this orientation" counts as reached when the aircraft is within this many degrees
 #: of the ghost (one rotation angle, :func:`lessons_lib.rotations.angle_between`).
@@ -120,11 +127,21 @@ def reach_target(order: str = "YXZ", turn_deg: float = 40.0) -> Target:
     return Target(order, start, tuple(round(a, 9) + 0.0 for a in angles), _frozen(R))
 
 
+def _search_order(target) -> tuple[str, str, str]:
+    """The ring angle names of a :class:`Target` (a ValueError for anything else)."""
+    if not isinstance(target, Target):
+        raise ValueError(f"target must be a Target (see reach_target()), got "
+                         f"{type(target).__name__}")
+    return rot.ring_angle_names(target.order)
+
+
 def best_single_ring(target: Target, step_deg: float = 0.25) -> tuple[float, float, float]:
     """For each ring (outer, middle, inner): the smallest distance in degrees to the target
     that turning that ring alone from ``target.start`` can reach (searched every
-    ``step_deg``)."""
-    names = rot.ring_angle_names(target.order)
+    ``step_deg``, from :data:`MIN_SINGLE_STEP_DEG` (0.01) to 90 degrees)."""
+    names = _search_order(target)
+    step_deg = check.real(step_deg, "step_deg", lo=MIN_SINGLE_STEP_DEG, hi=90.0,
+                          unit="degrees")
     sweep = np.arange(-180.0, 180.0, step_deg)
     out = []
     for name in names:
@@ -138,9 +155,11 @@ def best_single_ring(target: Target, step_deg: float = 0.25) -> tuple[float, flo
 def best_two_rings(target: Target, step_deg: float = 2.0) -> tuple[float, float, float]:
     """For each ring (outer, middle, inner) kept where ``target.start`` has it: the smallest
     distance in degrees to the target that the other two rings together can reach (searched
-    on a grid every ``step_deg``). For :func:`reach_target` all three are the full turn:
-    every ring has to move."""
-    names = rot.ring_angle_names(target.order)
+    on a grid every ``step_deg``, from :data:`MIN_PAIR_STEP_DEG` (0.5) to 90 degrees). For
+    :func:`reach_target` all three are the full turn: every ring has to move."""
+    names = _search_order(target)
+    step_deg = check.real(step_deg, "step_deg", lo=MIN_PAIR_STEP_DEG, hi=90.0,
+                          unit="degrees")
     grid = np.arange(-180.0, 180.0, step_deg)
     a, b = (g.ravel() for g in np.meshgrid(grid, grid))
     out = []
@@ -160,11 +179,11 @@ def lock_path(middle_start: float, frames: int = LOCK_FRAMES) -> np.ndarray:
     full speed, so the first frame after the click already moves (an ease in as well left
     the first two frames on the start, 80 ms with nothing to see), and slows to a third of
     that speed into the lock (not to a stop: the last frames would repeat a whole
-    degree)."""
-    if not np.isfinite(middle_start):
-        raise ValueError(f"middle_start must be a finite angle, got {middle_start!r}")
-    if int(frames) != frames or frames < 1:
-        raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
+    degree). ``middle_start`` within +-360 degrees, ``frames`` 1 to :data:`MAX_LOCK_FRAMES`
+    (1000)."""
+    middle_start = check.real(middle_start, "middle_start", lo=-360.0, hi=360.0,
+                              unit="degrees")
+    frames = check.integer(frames, "frames", lo=1, hi=MAX_LOCK_FRAMES, whole_floats=True)
     end = -90.0 if middle_start < 0 else 90.0
     t = np.linspace(0.0, 1.0, int(frames) + 1)
     ease = t * (3 - t) / 2
