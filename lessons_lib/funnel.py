@@ -68,13 +68,13 @@ def cross(a, b, c) -> float:
     """Twice the signed area of triangle abc: > 0 when c is left of a->b (counter-clockwise)."""
     try:
         r = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])
-    except (TypeError, IndexError, KeyError):
+    except (TypeError, IndexError, KeyError, OverflowError):
         r = math.nan
     if not r - r == 0.0:
         for name, v in (("a", a), ("b", b), ("c", c)):
             check.array(v, name, (None,), what="coordinates")
             if np.shape(v)[0] < 2:
-                raise ValueError(f"{name} must be a 2D point (x, y), got {v!r}")
+                raise ValueError(f"{name} must be a 2D point (x, y), got {check.describe(v)}")
         raise ValueError("cross overflowed: the points are too far apart (beyond 1e150)")
     return r
 

@@ -75,11 +75,13 @@ def _check_grid(grid) -> np.ndarray:
 
 def _check_cell(grid: np.ndarray, cell, name: str) -> tuple[int, int]:
     if isinstance(cell, str | bytes):
-        raise ValueError(f"{name} must be an (x, y) pair of cell indices, got {cell!r}")
+        raise ValueError(f"{name} must be an (x, y) pair of cell indices, got "
+                         f"{check.describe(cell)}")
     try:
         x, y = cell
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an (x, y) pair of cell indices, got {cell!r}") from None
+        raise ValueError(f"{name} must be an (x, y) pair of cell indices, got "
+                         f"{check.describe(cell)}") from None
     try:
         x = check.integer(x, f"{name}'s x", whole_floats=True)
         y = check.integer(y, f"{name}'s y", whole_floats=True)
@@ -281,9 +283,9 @@ def serpentine_grid(n_walls: int, height: int = 9, spacing: int = 3) -> tuple[np
     """A grid of ``n_walls`` walls across a corridor, with gaps alternating top and bottom,
     plus a start and goal at its two ends. The A* path snakes through the gaps, so few of
     its points see each other: the hard case for string pulling."""
-    n_walls = check.integer(n_walls, "n_walls", lo=0)
-    height = check.integer(height, "height", lo=3)
-    spacing = check.integer(spacing, "spacing", lo=2)
+    n_walls = check.integer(n_walls, "n_walls", lo=0, hi=10**9)   # the product is checked
+    height = check.integer(height, "height", lo=3, hi=10**9)
+    spacing = check.integer(spacing, "spacing", lo=2, hi=10**9)
     width = (n_walls + 1) * spacing + 1
     if width * height > MAX_CELLS:
         raise ValueError(f"that grid has {width * height} cells, more than {MAX_CELLS}: use "

@@ -25,6 +25,7 @@ __all__ = [
     "is_number",
     "is_finite",
     "huge_integer",
+    "describe",
     "real",
     "length",
     "probability",
@@ -50,12 +51,18 @@ def huge_integer(value, digits: int = 30) -> str | None:
     return None
 
 
-def _describe(value) -> str:
-    """A short, safe description of a value for a message (never a huge repr)."""
+def describe(value) -> str:
+    """A short, safe description of a value for a message (never a huge repr): at most 60
+    characters of it, and its type."""
     text = huge_integer(value) or repr(value)
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{text} ({type(value).__name__})"
+
+
+def _label(name) -> str:
+    """An argument's name as a message shows it (text; anything else described briefly)."""
+    return name if isinstance(name, str) and len(name) <= 80 else describe(name)
 
 
 def is_number(value) -> bool:
@@ -86,14 +93,15 @@ def real(value, name: str, *, lo: float | None = None, hi: float | None = None,
     Accepts Python and numpy integers and floats (and 0-d arrays of them); refuses bools,
     text, ``None``, complex numbers, NaN and infinity.
     """
+    name = _label(name)
     suffix = f" {unit}" if unit else ""
     if not is_number(value):
-        raise ValueError(f"{name} must be a number{suffix}, got {_describe(value)}")
+        raise ValueError(f"{name} must be a number{suffix}, got {describe(value)}")
     try:
         x = float(value)
     except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{name} must be a number{suffix} within float range (about "
-                         f"1.8e308), got {_describe(value)}") from None
+                         f"1.8e308), got {describe(value)}") from None
     if not math.isfinite(x):
         raise ValueError(f"{name} must be a finite number{suffix}, got {x}")
     if lo is not None and (x <= lo if lo_open else x < lo):
@@ -120,27 +128,28 @@ def probability(value, name: str) -> float:
 
 def flag(value, name: str) -> bool:
     """A strict bool: ``True`` or ``False`` (numpy's too), never ``"False"``, ``0`` or ``None``."""
+    name = _label(name)
     if isinstance(value, bool | np.bool_):
         return bool(value)
-    raise ValueError(f"{name} must be True or False, got {_describe(value)}")
+    raise ValueError(f"{name} must be True or False, got {describe(value)}")
 
 
 def integer(value, name: str, *, lo: int | None = None, hi: int | None = None,
             whole_floats: bool = False) -> int:
     """An ``int`` in ``[lo, hi]``. ``whole_floats=True`` also takes ``3.0`` (not ``3.5``)."""
+    name = _label(name)
     if isinstance(value, bool | np.bool_):
-        raise ValueError(f"{name} must be a whole number, got {_describe(value)}")
+        raise ValueError(f"{name} must be a whole number, got {describe(value)}")
     if isinstance(value, _numbers.Integral):
         n = int(value)
-    elif whole_floats and is_number(value) and math.isfinite(float(value)) \
-            and float(value).is_integer():
+    elif whole_floats and is_finite(value) and float(value).is_integer():
         n = int(float(value))
     else:
-        raise ValueError(f"{name} must be a whole number, got {_describe(value)}")
+        raise ValueError(f"{name} must be a whole number, got {describe(value)}")
     if lo is not None and n < lo:
-        raise ValueError(f"{name} must be >= {lo}, got {n}")
+        raise ValueError(f"{name} must be >= {lo}, got {huge_integer(n) or n}")
     if hi is not None and n > hi:
-        raise ValueError(f"{name} must be <= {hi}, got {n}")
+        raise ValueError(f"{name} must be <= {hi}, got {huge_integer(n) or n}")
     return n
 
 
@@ -151,19 +160,20 @@ def array(value, name: str, shape: tuple = (), *, min_rows: int = 0,
     ``min_rows`` is the fewest entries along the first axis; ``ravel`` flattens first.
     Text, bools, ``None`` and objects inside the array are refused, as are ragged lists.
     """
+    name = _label(name)
     if not isinstance(shape, tuple):
-        raise ValueError(f"shape must be a tuple of sizes (None = any), got {_describe(shape)}")
+        raise ValueError(f"shape must be a tuple of sizes (None = any), got {describe(shape)}")
     if isinstance(value, str | bytes) or value is None:
-        raise ValueError(f"{name} must be an array of {what}, got {_describe(value)}")
+        raise ValueError(f"{name} must be an array of {what}, got {describe(value)}")
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{name} must be an array of {what} (not a ragged list), got "
-                         f"{_describe(value)}") from None
+                         f"{describe(value)}") from None
     if raw.dtype.kind not in "iuf" and not (raw.size == 0 and raw.dtype.kind in "iufO"):
         raise ValueError(f"{name} must be an array of {what} (each a number within float "
                          f"range), got elements of type "
-                         f"{raw.dtype} from {_describe(value)}")
+                         f"{raw.dtype} from {describe(value)}")
     arr = raw.astype(float).ravel() if ravel else raw.astype(float)
     want = "(" + ", ".join("N" if s is None else str(s) for s in shape) + \
         ("," if len(shape) == 1 else "") + ")"
@@ -180,12 +190,13 @@ def array(value, name: str, shape: tuple = (), *, min_rows: int = 0,
 def items(value, name: str, what: str = "items") -> list:
     """``value`` (a list, tuple, array or other iterable) as a list; a ValueError for a
     number, text, a dict, ``None`` or a 0-d array."""
+    name = _label(name)
     if isinstance(value, str | bytes | dict) or value is None:
-        raise ValueError(f"{name} must be a list of {what}, got {_describe(value)}")
+        raise ValueError(f"{name} must be a list of {what}, got {describe(value)}")
     try:
         return list(value)
     except TypeError:
-        raise ValueError(f"{name} must be a list of {what}, got {_describe(value)}") from None
+        raise ValueError(f"{name} must be a list of {what}, got {describe(value)}") from None
 
 
 def point(value, name: str, dim: int = 2) -> np.ndarray:
@@ -203,14 +214,15 @@ def _ndim(value) -> int:
 
 def numbers(value, name: str, what: str = "numbers") -> np.ndarray:
     """A finite number or an array of finite numbers (any shape), as a float array."""
+    name = _label(name)
     if is_number(value):
-        x = float(value)
-        if not math.isfinite(x):
-            raise ValueError(f"{name} must be a finite number ({what}), got {x}")
-        return np.asarray(x)
+        if not is_finite(value):
+            raise ValueError(f"{name} must be a finite number ({what}) within float range, "
+                             f"got {describe(value)}")
+        return np.asarray(float(value))
     if isinstance(value, np.ndarray | list | tuple):
         return array(value, name, (None,) * _ndim(value), what=what)
-    raise ValueError(f"{name} must be a number or an array of {what}, got {_describe(value)}")
+    raise ValueError(f"{name} must be a number or an array of {what}, got {describe(value)}")
 
 
 def degrees(value, name: str) -> np.ndarray:

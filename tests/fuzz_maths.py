@@ -63,7 +63,8 @@ MODULES = {m.__name__.split(".")[-1]: m for m in (
     rotations, flight, interpolation, spline, steering, vehicle, controllers, tracks, funnel,
     navmesh, pathsmooth, validate, sweep)}
 #: The module each class's methods are counted under.
-OWNER = {"Runs": "sweep", "SpeedSweep": "sweep", "Spline": "spline", "NavMesh": "navmesh",
+OWNER = {"Runs": "sweep", "SpeedSweep": "sweep", "Spline": "spline",
+         "NavMesh": "navmesh",
          "SteeringParams": "steering", "Vehicle": "vehicle", "Trajectory": "vehicle",
          "PurePursuit": "controllers", "Stanley": "controllers"}
 #: CPU time one call may take before it counts as a hang.
@@ -84,11 +85,13 @@ PASS_THROUGH = {"pathsmooth.string_pull", "validate.items"}
 NASTY_SCALARS = [math.nan, math.inf, -math.inf, 1e308, -1e308, 5e-324, -0.0, 0, -1, 1e300,
                  1e-300, 2**63, -(2**70), True, False, None, "5", "abc", "", b"1", 1 + 2j,
                  np.float32(np.nan), np.int64(7), np.bool_(True), [], (), {}, object(),
-                 np.array([]), np.array(np.nan)]
+                 np.array([]), np.array(np.nan), 10**400, -(10**400), "\u00b9\u00b2",
+                 "\u0661\u0662"]
 
 nasty_scalar = st.one_of(st.sampled_from(NASTY_SCALARS),
                          st.floats(allow_nan=True, allow_infinity=True),
-                         st.integers(-(10**30), 10**30))
+                         st.integers(-(10**30), 10**30), st.integers(10**308, 10**420),
+                         st.integers(-(10**420), -(10**308)))
 
 
 def nasty_array():
@@ -476,6 +479,10 @@ for name in ("real", "length", "probability", "flag", "integer", "point", "numbe
              "degrees"):
     S[f"validate.{name}"] = (getattr(Va, name), [finite, st.just("x")], {})
 S["validate.is_number"] = (Va.is_number, [finite], {})
+S["validate.describe"] = (Va.describe, [st.one_of(nasty, st.text(max_size=200))], {})
+S["validate.is_finite"] = (Va.is_finite, [st.one_of(finite, st.integers(10**300, 10**420))], {})
+S["validate.huge_integer"] = (Va.huge_integer, [st.integers(-(10**420), 10**420)],
+                              {"digits": st.integers(-5, 5000)})
 S["validate.items"] = (Va.items, [st.lists(finite, max_size=3), st.just("x")], {})
 S["validate.array"] = (Va.array, [point_sets(2), st.just("x"), st.just((None, 2))], {})
 S["validate.reduce_degrees"] = (Va.reduce_degrees, [huge], {})
@@ -528,7 +535,9 @@ def _non_finite(value, path="", depth=0):
         return None
     if isinstance(value, bool | str | bytes) or value is None:
         return None
-    if isinstance(value, float | int | np.number):
+    if isinstance(value, int):       # exact, however large (validate.integer's answer)
+        return None
+    if isinstance(value, float | np.number):
         return None if math.isfinite(float(value)) else path or "value"
     if isinstance(value, quaternion.quaternion):
         return None if np.isfinite(quaternion.as_float_array(value)).all() else path or "q"

@@ -599,3 +599,25 @@ def test_run_on_clock_refuses_an_interval_out_of_its_range(interval):
     with pytest.raises(ValueError, match="interval must be"):
         asyncio.run(asyncio.wait_for(clock, 5))
     assert shown == []
+
+
+def _oval():
+    from lessons_lib.tracks import track
+
+    return track("oval")
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: rotations.euler_to_matrix(10**400, 0, 0), "within float range"),
+    (lambda: _oval().frame_at(10**400), "within float range"),
+    (lambda: _oval().location_at(-(10**400)), "within float range"),
+    (lambda: __import__("lessons_lib.steering").steering.delta_angle(10**400, 0), "range"),
+    (lambda: __import__("lessons_lib.vehicle").vehicle.Vehicle(wheelbase=10**400),
+     "401-digit integer"),
+    (lambda: rotations.quaternion_to_matrix([1, 0, 0, 10**400]), "float range"),
+])
+def test_integers_beyond_float_range_are_refused_by_the_maths(call, match):
+    """Issue 46: each raised OverflowError (int too large to convert to float) or a message
+    hundreds of characters long."""
+    message = refused(call, match=match)
+    assert len(message) < 300
