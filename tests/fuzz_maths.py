@@ -44,7 +44,9 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from lessons_lib import (
+    catalogue,
     controllers,
+    cubic,
     flight,
     funnel,
     interpolation,
@@ -61,9 +63,9 @@ from lessons_lib import (
 
 MODULES = {m.__name__.split(".")[-1]: m for m in (
     rotations, flight, interpolation, spline, steering, vehicle, controllers, tracks, funnel,
-    navmesh, pathsmooth, validate, sweep)}
+    navmesh, pathsmooth, validate, sweep, cubic, catalogue)}
 #: The module each class's methods are counted under.
-OWNER = {"Runs": "sweep", "SpeedSweep": "sweep", "Spline": "spline",
+OWNER = {"Cubic": "cubic", "Runs": "sweep", "SpeedSweep": "sweep", "Spline": "spline",
          "NavMesh": "navmesh",
          "SteeringParams": "steering", "Vehicle": "vehicle", "Trajectory": "vehicle",
          "PurePursuit": "controllers", "Stanley": "controllers"}
@@ -479,6 +481,22 @@ for name in ("real", "length", "probability", "flag", "integer", "point", "numbe
              "degrees"):
     S[f"validate.{name}"] = (getattr(Va, name), [finite, st.just("x")], {})
 S["validate.is_number"] = (Va.is_number, [finite], {})
+def cubics():
+    return once(lambda: (cubic.Cubic([0.0, 1.0, 2.5, 4.0], [[0, 0], [1, 2], [0, 3], [2, 2]]),
+                         cubic.Cubic([0.0, 1.0, 2.0], [1.0, -1.0, 1.0], periodic=True))
+                ).flatmap(st.sampled_from)
+
+
+knots = st.one_of(st.lists(finite, min_size=0, max_size=6).map(sorted), nasty_array())
+S["cubic.Cubic"] = (cubic.Cubic, [knots, st.one_of(st.lists(huge, max_size=6),
+                                                   st.lists(point2, max_size=6))],
+                    {"periodic": flags})
+S["Cubic.__call__"] = (cubics(), [st.one_of(huge, st.lists(huge, max_size=4))],
+                       {"nu": st.integers(-1, 4)})
+S["catalogue.lesson"] = (catalogue.lesson, [st.one_of(st.integers(0, 6), st.sampled_from(
+    ["01_gimbal_lock", "nope", "03_spline_steering.ipynb"]))], {})
+S["catalogue.reading_order"] = (catalogue.reading_order, [st.just(catalogue.LESSONS)], {})
+S["catalogue.app_registry"] = (catalogue.app_registry, [], {})
 S["validate.describe"] = (Va.describe, [st.one_of(nasty, st.text(max_size=200))], {})
 S["validate.is_finite"] = (Va.is_finite, [st.one_of(finite, st.integers(10**300, 10**420))], {})
 S["validate.huge_integer"] = (Va.huge_integer, [st.integers(-(10**420), 10**420)],

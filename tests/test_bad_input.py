@@ -621,3 +621,29 @@ def test_integers_beyond_float_range_are_refused_by_the_maths(call, match):
     hundreds of characters long."""
     message = refused(call, match=match)
     assert len(message) < 300
+
+
+@pytest.mark.parametrize("args, kwargs, match", [
+    (("ab", [1, 2]), {}, "knots x must be an array"),
+    (([0, 1], "ab"), {}, "values y must be a number or an array"),
+    (([0, 1e-300], [0, 1e300]), {}, "coefficients overflow"),
+    (([0, 1], [[[1]], [[2]]]), {}, "one value per knot"),
+    (([0, 1, 2], [0, 1, 0]), {"periodic": "yes"}, "periodic must be True or False"),
+])
+def test_cubic_refuses_what_is_not_finite_knots_and_values(args, kwargs, match):
+    from lessons_lib.cubic import Cubic
+
+    refused(Cubic, *args, match=match, **kwargs)
+
+
+def test_cubic_calls_and_the_catalogue_check_their_arguments():
+    from lessons_lib import catalogue
+    from lessons_lib.cubic import Cubic
+
+    c = Cubic([0.0, 1.0, 2.0], [0.0, 1.0, 0.0])
+    refused(c, [0.5, math.nan], match="at contains NaN")
+    refused(c, 0.5, nu=1.5, match="whole number")
+    refused(c, 1e300, nu=0, match="overflows")
+    refused(catalogue.reading_order, 5, match="list of Lesson")
+    refused(catalogue.lesson, np.array([1, 2]), match="slug, number or notebook name")
+    assert catalogue.lesson(1).number == 1
