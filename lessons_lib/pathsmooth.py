@@ -30,6 +30,7 @@ from . import validate as check
 
 __all__ = [
     "NoPathError",
+    "check_grid",
     "grid_astar",
     "line_of_sight",
     "string_pull",
@@ -56,7 +57,9 @@ class NoPathError(ValueError):
     """The goal cannot be reached from the start on this grid."""
 
 
-def _check_grid(grid) -> np.ndarray:
+def check_grid(grid) -> np.ndarray:
+    """``grid`` (rows = y, columns = x; True or 1 = blocked) as a 2D bool array, or a
+    ValueError saying what is wrong."""
     if isinstance(grid, str | bytes) or grid is None:
         raise ValueError(f"the grid must be a 2D array of booleans, got {type(grid).__name__}")
     try:
@@ -109,7 +112,7 @@ def grid_astar(grid, start, goal, corner_cutting: bool = False) -> list[tuple[in
     Raises :class:`NoPathError` (a ValueError) when the goal cannot be reached, and a
     ValueError for a grid of more than :data:`MAX_SEARCH_CELLS` (250,000) cells.
     """
-    g = _check_grid(grid)
+    g = check_grid(grid)
     if g.size > MAX_SEARCH_CELLS:
         raise ValueError(f"grid_astar searches at most {MAX_SEARCH_CELLS:,} cells, got a "
                          f"{g.shape[1]} x {g.shape[0]} grid ({g.size:,}): use a smaller grid")
@@ -204,7 +207,7 @@ def line_of_sight(grid, a, b, corner_cutting: bool = False) -> bool:
     Follows the same ``corner_cutting`` rule as :func:`grid_astar`, so a path smoothed with
     it is one the unit can walk.
     """
-    g = _check_grid(grid)
+    g = check_grid(grid)
     a = _check_cell(g, a, "a")
     b = _check_cell(g, b, "b")
     cells = segment_cells(g.shape, a, b, corner_cutting)
@@ -213,7 +216,7 @@ def line_of_sight(grid, a, b, corner_cutting: bool = False) -> bool:
 
 def make_line_of_sight(grid, corner_cutting: bool = False) -> Callable[[object, object], bool]:
     """A two-argument line-of-sight test bound to ``grid``, ready for :func:`string_pull`."""
-    g = _check_grid(grid)
+    g = check_grid(grid)
     corner_cutting = check.flag(corner_cutting, "corner_cutting")
 
     def visible(a, b) -> bool:

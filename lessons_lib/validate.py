@@ -34,6 +34,8 @@ __all__ = [
     "array",
     "point",
     "items",
+    "option",
+    "fields",
     "numbers",
     "degrees",
     "reduce_degrees",
@@ -100,8 +102,8 @@ def real(value, name: str, *, lo: float | None = None, hi: float | None = None,
     try:
         x = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name} must be a number{suffix} within float range (about "
-                         f"1.8e308), got {describe(value)}") from None
+        raise ValueError(f"{name} must be a number within float range (about "
+                         f"\u00b11.8e308{suffix}), got {describe(value)}") from None
     if not math.isfinite(x):
         raise ValueError(f"{name} must be a finite number{suffix}, got {x}")
     if lo is not None and (x <= lo if lo_open else x < lo):
@@ -197,6 +199,38 @@ def items(value, name: str, what: str = "items") -> list:
         return list(value)
     except TypeError:
         raise ValueError(f"{name} must be a list of {what}, got {describe(value)}") from None
+
+
+def option(value, name: str, options) -> str:
+    """``value`` if it is one of the texts ``options`` (a ValueError naming them otherwise)."""
+    name = _label(name)
+    if not isinstance(options, list | tuple) or not all(isinstance(o, str) for o in options):
+        raise ValueError(f"the options of {name} must be a list of texts, got "
+                         f"{describe(options)}")
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}, got "
+                         f"{describe(value)}")
+    return value
+
+
+def fields(value, name: str, checks) -> dict:
+    """The attributes of ``value`` (an app's params, a dataclass) that ``checks`` names,
+    each through its checker (called with the attribute and ``name.attribute``): a dict of
+    the clean values. A missing attribute is a ValueError naming it."""
+    name = _label(name)
+    if not isinstance(checks, dict) or not all(isinstance(k, str) and callable(c)
+                                               for k, c in checks.items()):
+        raise ValueError(f"the checks of {name} must map attribute names to checkers, got "
+                         f"{describe(checks)}")
+    out = {}
+    for key, checker in checks.items():
+        try:
+            raw = getattr(value, key)
+        except AttributeError:
+            raise ValueError(f"{name} must have a {key} (the app's params, or their "
+                             f"replace()), got {describe(value)}") from None
+        out[key] = checker(raw, f"{name}.{key}")
+    return out
 
 
 def point(value, name: str, dim: int = 2) -> np.ndarray:

@@ -419,6 +419,7 @@ S["navmesh.grid_navmesh"] = (N.grid_navmesh, [st.just([0, 1, 2]), st.just([0, 1]
                                                               lambda i, j: 5])})
 S["navmesh.lesson_navmesh"] = (N.lesson_navmesh, [], {})
 P = pathsmooth
+S["pathsmooth.check_grid"] = (P.check_grid, [grids()], {})
 S["pathsmooth.grid_astar"] = (P.grid_astar, [grids(), cells, cells], {"corner_cutting": flags})
 S["pathsmooth.line_of_sight"] = (P.line_of_sight, [grids(), cells, cells],
                                  {"corner_cutting": flags})
@@ -497,6 +498,11 @@ S["catalogue.lesson"] = (catalogue.lesson, [st.one_of(st.integers(0, 6), st.samp
     ["01_gimbal_lock", "nope", "03_spline_steering.ipynb"]))], {})
 S["catalogue.reading_order"] = (catalogue.reading_order, [st.just(catalogue.LESSONS)], {})
 S["catalogue.app_registry"] = (catalogue.app_registry, [], {})
+S["validate.option"] = (Va.option, [st.sampled_from(["a", "b", "z", ""]), st.just("x"),
+                                    st.just(("a", "b"))], {})
+S["validate.fields"] = (Va.fields, [st.one_of(params, st.just(None)), st.just("params"),
+                                    st.just({"heading_weight": Va.probability,
+                                             "use_heading": Va.flag})], {})
 S["validate.describe"] = (Va.describe, [st.one_of(nasty, st.text(max_size=200))], {})
 S["validate.is_finite"] = (Va.is_finite, [st.one_of(finite, st.integers(10**300, 10**420))], {})
 S["validate.huge_integer"] = (Va.huge_integer, [st.integers(-(10**420), 10**420)],

@@ -87,3 +87,48 @@ def test_fuzz_of_every_app_entry_point_gives_answers_or_clear_errors(tmp_path):
     assert {"GimbalApp", "TuningChallenge", "core.exercise", "steering.figures"} <= set(counts)
     total = {k: sum(c.get(k, 0) for c in counts.values()) for k in ("valid", "refused")}
     assert total["valid"] > 100 and total["refused"] > 100, total
+
+
+def _funnel_params():
+    from lessons_lib.apps.funnel.app import FunnelApp as App
+
+    app = App()
+    plt.close(app.fig)
+    return app.params
+
+
+def _grid():
+    from lessons_lib.apps.funnel import model
+
+    return model.parse_grid("....\n.#..\n....")
+
+
+#: Issue 46's code-only calls (and their siblings): each raised TypeError, AttributeError,
+#: OverflowError or accepted the value; each is now a ValueError saying what is wrong.
+CODE_ONLY = {
+    "compute_funnel(curve_samples=0)": (
+        lambda m: m.compute_funnel(_funnel_params(), curve_samples=0), "curve_samples"),
+    "compute_funnel(curve_samples=-1)": (
+        lambda m: m.compute_funnel(_funnel_params(), curve_samples=-1), "curve_samples"),
+    "compute_funnel(curve_samples='a')": (
+        lambda m: m.compute_funnel(_funnel_params(), curve_samples="a"), "curve_samples"),
+    "compute_funnel(curve_samples=2.5)": (
+        lambda m: m.compute_funnel(_funnel_params(), curve_samples=2.5), "curve_samples"),
+    "compute_funnel(None)": (lambda m: m.compute_funnel(None), "params must have a start_x"),
+    "compute_funnel(radius=1e9)": (
+        lambda m: m.compute_funnel(_funnel_params().replace(radius=1e9)), "radius must be <="),
+    "compute_grid(params=None)": (lambda m: m.compute_grid(_grid(), None), "params must have"),
+    "compute_grid(grid='x')": (lambda m: m.compute_grid("x", None), "grid"),
+    "parse_grid(5)": (lambda m: m.parse_grid(5), "grid text must be text"),
+    "beats_of(5)": (lambda m: m.beats_of(5), "steps must be a list"),
+    "nearest_floor_point(5, 0, 0)": (lambda m: m.nearest_floor_point(5, 0, 0), "shapely area"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CODE_ONLY))
+def test_the_funnel_models_code_only_calls_are_refused(name):
+    from lessons_lib.apps.funnel import model
+
+    call, match = CODE_ONLY[name]
+    with pytest.raises(ValueError, match=match):
+        call(model)
