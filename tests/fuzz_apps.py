@@ -39,11 +39,17 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from lessons_lib import apps  # noqa: E402
+from lessons_lib.apps import fastdraw  # noqa: E402
 from lessons_lib.apps.core import exercise as core_exercise  # noqa: E402
+from lessons_lib.apps.core import guard as core_guard  # noqa: E402
+from lessons_lib.apps.core import layout as core_layout  # noqa: E402
+from lessons_lib.apps.core import text as core_text  # noqa: E402
 from lessons_lib.apps.funnel import exercises as funnel_exercises  # noqa: E402
 from lessons_lib.apps.funnel import figures as funnel_figures  # noqa: E402
+from lessons_lib.apps.funnel import model as funnel_model  # noqa: E402
 from lessons_lib.apps.gimbal import exercises as gimbal_exercises  # noqa: E402
 from lessons_lib.apps.interpolation import figures as interpolation_figures  # noqa: E402
+from lessons_lib.apps.interpolation.planes import PlanesApp  # noqa: E402
 from lessons_lib.apps.steering import figures as steering_figures  # noqa: E402
 from lessons_lib.apps.steering.challenge import TuningChallenge  # noqa: E402
 from lessons_lib.apps.steering.terms import TermApp  # noqa: E402
@@ -51,6 +57,7 @@ from lessons_lib.apps.steering.terms import TermApp  # noqa: E402
 APP_CLASSES = {name: getattr(apps, name) for name in sorted(apps.__all__)}
 APP_CLASSES["TuningChallenge"] = TuningChallenge
 APP_CLASSES["TermApp"] = TermApp      # lesson 3's small term figures (not in the catalogue)
+APP_CLASSES["PlanesApp"] = PlanesApp  # lesson 2's halfway figure
 #: The loop's own hooks and plumbing (called by LessonApp, not by a learner or a notebook).
 LOOP = {"build", "compute", "draw", "panel", "layout", "dynamic_artists", "pointer_cost",
         "refresh_controls", "preset_list", "guard", "when_idle", "batch", "update",
@@ -62,7 +69,15 @@ NOT_CALLED = {"write_stored_sweeps"}
 MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercises,
            "interpolation.figures": interpolation_figures,
            "steering.figures": steering_figures, "gimbal.exercises": gimbal_exercises,
-           "core.exercise": core_exercise}
+           "core.exercise": core_exercise,
+           # the models and the shared helpers a student may call from a notebook
+           "funnel.model": funnel_model,
+           "core.layout": core_layout, "core.text": core_text, "core.guard": core_guard,
+           "fastdraw": fastdraw}
+#: Modules whose classes are results, mixins or plumbing (states, targets, the layout and
+#: the guard's helpers): only their functions are entry points.
+FUNCTIONS_ONLY = {"funnel.model", "gimbal.model", "interpolation.model", "steering.model",
+                  "core.layout", "core.text", "core.guard", "fastdraw"}
 #: How one of each exercise class is made, for its methods' calls.
 EXAMPLES = {
     "NumberQuestion": lambda: core_exercise.NumberQuestion("How many?", 2.0, "Count them."),
@@ -203,6 +218,8 @@ def entry_points() -> dict[str, tuple]:
         for attr, obj in vars(mod).items():
             if attr.startswith("_") or attr in NOT_CALLED or getattr(obj, "__module__", "") \
                     != mod.__name__ or not callable(obj):
+                continue
+            if inspect.isclass(obj) and mod_name in FUNCTIONS_ONLY:
                 continue
             if inspect.isclass(obj):
                 found[f"{mod_name}.{attr}()"] = (obj, None, False)

@@ -132,3 +132,53 @@ def test_the_funnel_models_code_only_calls_are_refused(name):
     call, match = CODE_ONLY[name]
     with pytest.raises(ValueError, match=match):
         call(model)
+
+
+@pytest.mark.parametrize("dynamic", [5, "artists", [1, 2], object()])
+def test_attach_refuses_what_is_not_artists(dynamic):
+    from lessons_lib.apps.fastdraw import attach
+
+    fig = plt.figure()
+    try:
+        with pytest.raises(ValueError, match="dynamic must be None, a list"):
+            attach(fig, dynamic=dynamic)
+        with pytest.raises(ValueError, match="matplotlib Figure"):
+            attach("fig")
+        assert attach(fig, dynamic=fig.axes) is attach(fig)
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: __import__("lessons_lib.apps.core.text").apps.core.text.fmt_number(10**400),
+     "cannot print"),
+    (lambda: __import__("lessons_lib.apps.core.exercise").apps.core.exercise.NumberQuestion(
+        "?", 10**400, "hint"), "answer must be a number within float range"),
+    (lambda: __import__("lessons_lib.apps.core.exercise").apps.core.exercise.NumberQuestion(
+        "?", 1.0, "hint", wrong={10**400: "no"}), "wrong maps"),
+    (lambda: __import__("lessons_lib.apps.gimbal.model").apps.gimbal.model.badge_state("a"),
+     "lock_angle must be a number"),
+    (lambda: __import__("lessons_lib.apps.fastdraw").apps.fastdraw.choose_throttle_ms(
+        10**400), "cost must be a number within float range"),
+    (lambda: __import__("lessons_lib.apps.core.guard").apps.core.guard.check_pointer(5),
+     "pointer event has a type"),
+    (lambda: __import__("lessons_lib.apps.core.guard").apps.core.guard.check_update(
+        __import__("ipywidgets").FloatSlider(), 5), "malformed update"),
+])
+def test_helpers_refuse_what_they_cannot_use(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_a_gif_step_and_the_planes_keyframes_are_checked():
+    from lessons_lib.apps import InterpolationApp
+    from lessons_lib.apps.interpolation.planes import PlanesApp
+
+    app = InterpolationApp()
+    try:
+        with pytest.raises(ValueError, match="step must be <= 100000"):
+            app.gif_fps(10**400)
+    finally:
+        plt.close(app.fig)
+    with pytest.raises(ValueError, match="start must be a list of angles"):
+        PlanesApp(start=5)

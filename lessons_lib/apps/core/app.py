@@ -309,7 +309,7 @@ class LessonApp(GifExport, FitLayout):
         if preset is not None:
             self.guard(self._start_from)(preset, controls)
             if self.state is None:
-                raise ValueError(self.last_error or f"preset {preset!r} failed")
+                raise ValueError(self.last_error or f"preset {preset!r:.60} failed")
         else:
             self.update()
 
@@ -363,7 +363,7 @@ class LessonApp(GifExport, FitLayout):
             try:
                 box = widgets.Layout(**layout)
             except Exception as exc:  # traitlets' TraitError: a layout value it cannot take
-                raise ValueError(f"panel {name!r}: {str(exc).splitlines()[0][:120]}") from None
+                raise ValueError(f"panel {name!r:.60}: {str(exc).splitlines()[0][:120]}") from None
             self.panels[name] = widgets.HTML(layout=box)
         return self.panels[name]
 
@@ -493,7 +493,7 @@ class LessonApp(GifExport, FitLayout):
         the page snapped, as a move of its own: a second compute and picture."""
         w = self._control(name)
         if not isinstance(w, widgets.FloatSlider | widgets.IntSlider):
-            raise ValueError(f"{name!r} is not a slider")
+            raise ValueError(f"{name!r:.60} is not a slider")
         value = check.real(value, "value")
         k = round((value - w.min) / w.step)
         return float(min(w.max, max(w.min, round(w.min + k * w.step, 12))))

@@ -50,9 +50,9 @@ class Slider:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.min) and math.isfinite(self.max) and self.min < self.max):
-            raise ValueError(f"slider {self.name!r}: need finite min < max")
+            raise ValueError(f"slider {self.name!r:.60}: need finite min < max")
         if not (math.isfinite(self.step) and self.step > 0):
-            raise ValueError(f"slider {self.name!r}: step must be a positive number")
+            raise ValueError(f"slider {self.name!r:.60}: step must be a positive number")
 
     @property
     def default(self):
@@ -164,7 +164,7 @@ class Choice:
         cls = {"dropdown": widgets.Dropdown, "toggle": widgets.ToggleButtons,
                "radio": widgets.RadioButtons}.get(self.style)
         if cls is None:
-            raise ValueError(f"choice {self.name!r}: style must be dropdown, toggle or radio")
+            raise ValueError(f"choice {self.name!r:.60}: style must be dropdown, toggle or radio")
         kw = {"style": {"description_width": self.label_width}}
         if self.style == "toggle":
             kw["style"] = {"description_width": self.label_width, "button_width": "auto"}

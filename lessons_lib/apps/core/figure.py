@@ -152,7 +152,7 @@ def fit_axes(ax, region: tuple[float, float, float, float], pad_px: float = 3.0)
     new limits, never per frame: it draws nothing but measures every tick label."""
     x0, y0, x1, y1 = region
     if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
-        raise ValueError(f"fit_axes: region {region!r} is not (x0, y0, x1, y1) within 0..1")
+        raise ValueError(f"fit_axes: region {region!r:.60} is not (x0, y0, x1, y1) within 0..1")
     fig = ax.figure
     renderer = fig.canvas.get_renderer()
     width, height = fig.bbox.width, fig.bbox.height

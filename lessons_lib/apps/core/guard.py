@@ -105,6 +105,8 @@ def allowed_keys(w: widgets.Widget) -> frozenset[str]:
 
 def check_update(w: widgets.Widget, state: dict) -> None:
     """Raise ValueError (one sentence) unless ``state`` is something a person could set."""
+    if not isinstance(state, dict):
+        raise ValueError("was sent a malformed update")
     allowed = allowed_keys(w)
     extra = sorted(set(state) - allowed)
     if extra:
@@ -351,7 +353,10 @@ def _listens(canvas, event: str) -> bool:
 def check_pointer(content: dict) -> dict:
     """A page's pointer or wheel event with every field checked (ValueError otherwise), in
     the form matplotlib reads: coordinates, button, buttons held, modifiers, wheel step."""
-    clean = {"type": content["type"]}
+    kind = content.get("type") if isinstance(content, dict) else None
+    if kind not in POINTER_EVENTS:
+        raise ValueError(f"a pointer event has a type among {', '.join(POINTER_EVENTS)}")
+    clean = {"type": kind}
     for key in ("x", "y"):
         clean[key] = _finite(content, key, f"the pointer's {key}")
         if abs(clean[key]) > POINTER_REACH:

@@ -141,7 +141,7 @@ def present(on: bool = True) -> None:
     own button): figures drawn with 20 px text and as wide as their column, the controls
     at 20 px, "More controls" hidden. ``present(False)`` goes back."""
     if not isinstance(on, bool):
-        raise ValueError(f"present() takes True or False, not {on!r}")
+        raise ValueError(f"present() takes True or False, not {on!r:.60}")
     _PRESENT[0] = on
     for app in list(_APPS):
         if plt.fignum_exists(app.fig.number):      # a closed figure is on no page any more
@@ -337,7 +337,7 @@ class FitLayout:
         """Presenter mode for this app (see :func:`present`)."""
         self._need_arranged()
         if not isinstance(on, bool):
-            raise ValueError(f"present() takes True or False, not {on!r}")
+            raise ValueError(f"present() takes True or False, not {on!r:.60}")
         self._kernel_present = on
         width, height = self._room or (int(self._natural[0] + self._side_px + GAP_PX), 900)
         self.fit(width, height)

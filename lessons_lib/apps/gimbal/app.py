@@ -281,7 +281,7 @@ class GimbalApp(LessonApp):
         from ``view`` (one of :data:`.view.VIEWS`) if given: one where the axes the question
         is about do not point at the reader."""
         if view is not None and view not in VIEWS:
-            raise ValueError(f"unknown view {view!r}: choose one of {', '.join(VIEWS)}")
+            raise ValueError(f"unknown view {view!r:.60}: choose one of {', '.join(VIEWS)}")
         self._stop_lock()
         with self.batch():
             if order is not None:

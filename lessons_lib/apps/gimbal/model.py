@@ -64,8 +64,7 @@ def _frozen(a) -> np.ndarray:
 
 def badge_state(lock_angle: float) -> str:
     """``"locked"`` at the lock, ``"near"`` within :data:`NEAR_LOCK_DEG`, else ``"free"``."""
-    if not np.isfinite(lock_angle) or lock_angle < 0:
-        raise ValueError(f"lock_angle must be a finite angle >= 0 in degrees, got {lock_angle!r}")
+    lock_angle = check.real(lock_angle, "lock_angle", lo=0.0, unit="degrees")
     if lock_angle <= LOCK_TOL_DEG:
         return "locked"
     if lock_angle < NEAR_LOCK_DEG:
@@ -327,7 +326,7 @@ def fly(before, axis: str, angle: float, order: str = "YXZ",
     ``since``: the turn so far (same axis and order, ending at ``before``), which this step
     continues: the result counts from its start."""
     if axis not in FLY_AXES:
-        raise ValueError(f"unknown body axis {axis!r}: choose one of {', '.join(FLY_AXES)}")
+        raise ValueError(f"unknown body axis {axis!r:.60}: choose one of {', '.join(FLY_AXES)}")
     if since is not None and (since.axis, since.order, since.after) != (axis, order,
                                                                          tuple(before)):
         raise ValueError("a turn continues only the one it follows: same axis, same order, "
@@ -364,7 +363,7 @@ def drag_turn(matrix, camera, dx: float, dy: float, twist: float = 0.0,
     if axis is None:
         axis = max(FLY_AXES, key=lambda n: abs(parts[n]))
     elif axis not in FLY_AXES:
-        raise ValueError(f"unknown body axis {axis!r}: choose one of {', '.join(FLY_AXES)}")
+        raise ValueError(f"unknown body axis {axis!r:.60}: choose one of {', '.join(FLY_AXES)}")
     b = R @ flight.BODY_AXES[axis]
     across = max(math.hypot(float(cam[0] @ b), float(cam[1] @ b)), MIN_ACROSS)
     return axis, TURN_DEG_PER_PX * parts[axis] / across

@@ -457,6 +457,6 @@ def describe(state: BlendState, extra: str = "") -> str:
 def preset_description(name: str, order: str = "YXZ") -> str:
     """The description of a preset, computed with both toggles off."""
     if name not in PRESETS:
-        raise ValueError(f"unknown preset {name!r}; choose one of {list(PRESETS)}")
+        raise ValueError(f"unknown preset {name!r:.60}; choose one of {list(PRESETS)}")
     p = PRESETS[name]
     return describe(compute(p.start, p.end, order=order), p.extra)

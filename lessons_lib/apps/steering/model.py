@@ -59,7 +59,7 @@ def road(name: str) -> Spline:
     if name == SLOPE_TRACK:
         return sloped_road(SLOPE_GRADE, SLOPE_TURN)
     if name not in TRACKS:
-        raise ValueError(f"unknown track {name!r}: choose one of "
+        raise ValueError(f"unknown track {name!r:.60}: choose one of "
                          f"{', '.join([*TRACKS, SLOPE_TRACK])}")
     return track(name)
 
@@ -181,7 +181,7 @@ def _run(track_name: str, controller: str, key: tuple | None, speed: float,
             target = np.full((len(traj), 2), np.nan)
         contributions = {"steering": _frozen(traj.steering)}
     else:
-        raise ValueError(f"unknown controller {controller!r}: choose one of "
+        raise ValueError(f"unknown controller {controller!r:.60}: choose one of "
                          f"{', '.join(CONTROLLERS)}")
     world_up = None
     if sp.dim == 3 and controller == "Article":
