@@ -51,6 +51,7 @@ from lessons_lib.apps.gimbal import exercises as gimbal_exercises  # noqa: E402
 from lessons_lib.apps.interpolation import figures as interpolation_figures  # noqa: E402
 from lessons_lib.apps.interpolation.planes import PlanesApp  # noqa: E402
 from lessons_lib.apps.steering import figures as steering_figures  # noqa: E402
+from lessons_lib.apps.steering import model as steering_model  # noqa: E402
 from lessons_lib.apps.steering.challenge import TuningChallenge  # noqa: E402
 from lessons_lib.apps.steering.terms import TermApp  # noqa: E402
 
@@ -71,7 +72,7 @@ MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercise
            "steering.figures": steering_figures, "gimbal.exercises": gimbal_exercises,
            "core.exercise": core_exercise,
            # the models and the shared helpers a student may call from a notebook
-           "funnel.model": funnel_model,
+           "funnel.model": funnel_model, "steering.model": steering_model,
            "core.layout": core_layout, "core.text": core_text, "core.guard": core_guard,
            "fastdraw": fastdraw}
 #: Modules whose classes are results, mixins or plumbing (states, targets, the layout and

@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import pytest
 
 from lessons_lib.apps import FunnelApp
+from lessons_lib.apps.core import Params
 from lessons_lib.apps.funnel.exercises import step_question
 from lessons_lib.apps.interpolation.figures import nlerp_pace
 from lessons_lib.apps.steering.challenge import TuningChallenge
@@ -182,3 +183,24 @@ def test_a_gif_step_and_the_planes_keyframes_are_checked():
         plt.close(app.fig)
     with pytest.raises(ValueError, match="start must be a list of angles"):
         PlanesApp(start=5)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda m: m.compute(0.0), "params must have a track"),
+    (lambda m: m.compute(Params({**m.DEFAULTS, "track": "monaco"})), "track must be one of"),
+    (lambda m: m.steering_params(None), "params must have a track"),
+    (lambda m: m.road(["oval"]), "the track must be one of"),
+    (lambda m: m.run("oval", "Article", None, 10**400, (0, 0, 0)), "speed must be a number"),
+    (lambda m: m.run("oval", "Article", 5, 10, (0, 0, 0)), "params must be SteeringParams"),
+    (lambda m: m.sweep("oval", None, (0, 0, 0)), "params must be SteeringParams"),
+    (lambda m: m.max_start_distance([]), "spline must be a lessons_lib Spline"),
+    (lambda m: m.article_label(None), "params must be SteeringParams"),
+    (lambda m: m.place([], 0.0, 0.0), "spline must be"),
+    (lambda m: m.centre_line_crossings(10**400), "cte must be an array"),
+])
+def test_the_steering_models_code_only_calls_are_refused(call, match):
+    """Issue 46: each raised AttributeError, TypeError (unhashable) or OverflowError."""
+    from lessons_lib.apps.steering import model
+
+    with pytest.raises(ValueError, match=match):
+        call(model)
