@@ -48,7 +48,9 @@ from lessons_lib.apps.funnel import exercises as funnel_exercises  # noqa: E402
 from lessons_lib.apps.funnel import figures as funnel_figures  # noqa: E402
 from lessons_lib.apps.funnel import model as funnel_model  # noqa: E402
 from lessons_lib.apps.gimbal import exercises as gimbal_exercises  # noqa: E402
+from lessons_lib.apps.gimbal import model as gimbal_model  # noqa: E402
 from lessons_lib.apps.interpolation import figures as interpolation_figures  # noqa: E402
+from lessons_lib.apps.interpolation import model as interpolation_model  # noqa: E402
 from lessons_lib.apps.interpolation.planes import PlanesApp  # noqa: E402
 from lessons_lib.apps.steering import figures as steering_figures  # noqa: E402
 from lessons_lib.apps.steering import model as steering_model  # noqa: E402
@@ -73,6 +75,7 @@ MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercise
            "core.exercise": core_exercise,
            # the models and the shared helpers a student may call from a notebook
            "funnel.model": funnel_model, "steering.model": steering_model,
+           "gimbal.model": gimbal_model, "interpolation.model": interpolation_model,
            "core.layout": core_layout, "core.text": core_text, "core.guard": core_guard,
            "fastdraw": fastdraw}
 #: Modules whose classes are results, mixins or plumbing (states, targets, the layout and

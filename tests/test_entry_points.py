@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pytest
 
 from lessons_lib.apps import FunnelApp
@@ -204,3 +205,26 @@ def test_the_steering_models_code_only_calls_are_refused(call, match):
 
     with pytest.raises(ValueError, match=match):
         call(model)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda g, i: g.weakest_direction(0.0), "axes must have shape"),
+    (lambda g, i: g.compute_state(np.ones(4), 0, 0), "yaw must be a number"),
+    (lambda g, i: g.compute_state(0, 0, 10**400), "roll must be a number within float range"),
+    (lambda g, i: g.slider_angle(10**400), "angle must be a number within float range"),
+    (lambda g, i: g.slider_angle(30.0, step=0), "step must be > 0"),
+    (lambda g, i: g.fly(5, "nose", 10.0), "before must have shape"),
+    (lambda g, i: g.fly((0, 0, 0), "nose", 10.0, since=5), "since must be a Flight"),
+    (lambda g, i: i.compute(0.0, (0, 0, 0)), "e0 must have shape"),
+    (lambda g, i: i.compute((0, 0, 0), (0, 0, 0), long_way="yes"), "long_way must be True"),
+    (lambda g, i: i.describe(0.0), "state must be a BlendState"),
+    (lambda g, i: i.preset_description(["wrap"]), "unknown preset"),
+])
+def test_the_gimbal_and_blend_models_refuse_what_they_cannot_use(call, match):
+    """Issue 46: each raised numpy's own ValueError, TypeError, OverflowError or
+    AttributeError (or took "yes" as True)."""
+    from lessons_lib.apps.gimbal import model as gimbal
+    from lessons_lib.apps.interpolation import model as blend
+
+    with pytest.raises(ValueError, match=match):
+        call(gimbal, blend)

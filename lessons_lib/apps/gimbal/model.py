@@ -82,7 +82,8 @@ def weakest_direction(axes: np.ndarray) -> tuple[np.ndarray, float]:
     ``outer x middle``, the direction at the lock itself, so it does not flip from frame to
     frame.
     """
-    J = np.asarray(axes, dtype=float).T
+    axes = check.array(axes, "axes", (3, 3), what="numbers (three ring axes, one a row)")
+    J = axes.T
     u, sv, _ = np.linalg.svd(J)
     d = u[:, -1]
     ref = np.cross(axes[0], axes[1])
@@ -230,8 +231,12 @@ def compute_state(yaw: float, pitch: float, roll: float, order: str = "YXZ",
                   target: Target | None = None) -> GimbalState:
     """The gimbal at these slider values (degrees): pure maths, see :class:`GimbalState`."""
     rot.check_order(order)
+    if target is not None and not isinstance(target, Target):
+        raise ValueError(f"target must be a Target or None, got {check.describe(target)}")
     names = rot.ring_angle_names(order)
-    by_name = {"yaw": float(yaw), "pitch": float(pitch), "roll": float(roll)}
+    yaw, pitch, roll = (check.real(v, n, unit="degrees")
+                        for v, n in ((yaw, "yaw"), (pitch, "pitch"), (roll, "roll")))
+    by_name = {"yaw": yaw, "pitch": pitch, "roll": roll}
     values = tuple(by_name[n] for n in names)
     R_outer = rot.axis_rotation(order[0], values[0])
     R_middle = R_outer @ rot.axis_rotation(order[1], values[1])
@@ -313,10 +318,20 @@ class Flight:
 
 
 def slider_angle(angle: float, step: float = 1.0) -> float:
-    """An angle as a ±180° slider in steps of ``step`` holds it: wrapped, then on a step."""
-    a = (float(angle) + 180.0) % 360.0 - 180.0
+    """An angle as a ±180° slider in steps of ``step`` holds it: wrapped, then on a step.
+    ``step``: more than 0, at most 360 degrees."""
+    angle = check.real(angle, "angle", unit="degrees")
+    step = check.real(step, "step", lo=0.0, lo_open=True, hi=360.0, unit="degrees")
+    a = (angle + 180.0) % 360.0 - 180.0
     a = round(a / step) * step
     return -180.0 if a >= 180.0 else a + 0.0
+
+
+def _fly_axis(axis) -> str:
+    if not isinstance(axis, str) or axis not in FLY_AXES:
+        raise ValueError(f"unknown body axis {check.describe(axis)}: choose one of "
+                         f"{', '.join(FLY_AXES)}")
+    return axis
 
 
 def fly(before, axis: str, angle: float, order: str = "YXZ",
@@ -325,8 +340,10 @@ def fly(before, axis: str, angle: float, order: str = "YXZ",
     ``axis`` (one of :data:`FLY_AXES`); the rings on the branch nearest ``before``.
     ``since``: the turn so far (same axis and order, ending at ``before``), which this step
     continues: the result counts from its start."""
-    if axis not in FLY_AXES:
-        raise ValueError(f"unknown body axis {axis!r:.60}: choose one of {', '.join(FLY_AXES)}")
+    axis = _fly_axis(axis)
+    before = tuple(check.array(before, "before", (3,), what="angles (yaw, pitch, roll)"))
+    if since is not None and not isinstance(since, Flight):
+        raise ValueError(f"since must be a Flight or None, got {check.describe(since)}")
     if since is not None and (since.axis, since.order, since.after) != (axis, order,
                                                                          tuple(before)):
         raise ValueError("a turn continues only the one it follows: same axis, same order, "
@@ -362,8 +379,8 @@ def drag_turn(matrix, camera, dx: float, dy: float, twist: float = 0.0,
     parts = {name: float(w @ (R @ flight.BODY_AXES[name])) for name in FLY_AXES}
     if axis is None:
         axis = max(FLY_AXES, key=lambda n: abs(parts[n]))
-    elif axis not in FLY_AXES:
-        raise ValueError(f"unknown body axis {axis!r:.60}: choose one of {', '.join(FLY_AXES)}")
+    else:
+        axis = _fly_axis(axis)
     b = R @ flight.BODY_AXES[axis]
     across = max(math.hypot(float(cam[0] @ b), float(cam[1] @ b)), MIN_ACROSS)
     return axis, TURN_DEG_PER_PX * parts[axis] / across
