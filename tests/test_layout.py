@@ -5,10 +5,14 @@ presenter mode."""
 
 from __future__ import annotations
 
+import functools
+
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from rooms import ROOMS
 
 import lessons_lib
@@ -327,3 +331,37 @@ def test_a_slider_move_redraws_only_what_changed_in_every_room(name):
     finally:
         app.present(False)
         plt.close(app.fig)
+
+
+_DIGITS = st.one_of(st.integers(0, 10**7).map(str), st.integers(10**300, 10**400).map(str),
+                    st.text(st.characters(categories=["Nd", "No"]), min_size=1, max_size=6))
+_REPORTS = st.one_of(
+    st.tuples(_DIGITS, _DIGITS, st.sampled_from(["0", "1", "01", "\u00b9", "\u0661"]))
+    .map(" ".join),
+    st.text(max_size=50))
+
+
+@settings(max_examples=60, deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(report=_REPORTS)
+@example(report="\u00b9\u00b2\u00b3 720 0").via("issue 46")
+@example(report="1250 \u0667\u0662\u0660 1").via("issue 46")
+def test_any_report_through_the_probes_channel_fits_or_is_a_message(report):
+    """Issue 46: a report as the page sends it (the probe's comm), with any digits (ASCII,
+    superscript, Arabic-Indic) and numbers beyond float range, lays the app out within the
+    figure's bounds or leaves one line saying the report is not a size; nothing raises."""
+    app = _probe_app()
+    app.clear_message()
+    app.fit_probe.comm.handle_msg({"content": {"data": {
+        "method": "update", "state": {"value": report}, "buffer_paths": []}}, "buffers": []})
+    if app.last_error is None:
+        w, h = app.fig.canvas.get_width_height(physical=False)
+        assert FIGURE_MIN_PX <= min(w, h) and max(w, h) <= FIGURE_MAX_PX
+    else:
+        assert "size report" in app.last_error or "at most 200 characters" in app.last_error
+        assert "\n" not in app.last_error
+
+
+@functools.cache
+def _probe_app():
+    return GridApp()
