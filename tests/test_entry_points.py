@@ -228,3 +228,29 @@ def test_the_gimbal_and_blend_models_refuse_what_they_cannot_use(call, match):
 
     with pytest.raises(ValueError, match=match):
         call(gimbal, blend)
+
+
+def test_app_methods_say_what_is_wrong_in_a_short_line():
+    """Issue 46 (seed 2026 of the apps fuzz): show_case(view=array) raised TypeError, and
+    toggle_cell and an exercise's judge repeated a huge argument in a message of 900 to
+    1,700 characters."""
+    from lessons_lib.apps import GimbalApp, GridApp
+    from lessons_lib.apps.core.exercise import NumberQuestion, parse_number
+
+    gimbal, grid = GimbalApp(), GridApp()
+    try:
+        with pytest.raises(ValueError, match="unknown view"):
+            gimbal.show_case(view=np.array(["3/4"]))
+        with pytest.raises(ValueError, match=r"the cell's x \(the grid is .*\) must be >= 0"):
+            grid.toggle_cell(-(10**80), 0)
+        question = NumberQuestion("How many?", 2.0, "Count them.")
+        for typed in ([10**400] * 4, "1" * 1000):
+            with pytest.raises(ValueError) as info:
+                question.judge(typed)
+            assert len(str(info.value)) < 120
+        with pytest.raises(ValueError, match="at most 200 characters"):
+            parse_number("2" + " " * 300)
+        assert parse_number("4/3") == pytest.approx(4 / 3)
+    finally:
+        plt.close(gimbal.fig)
+        plt.close(grid.fig)

@@ -29,7 +29,7 @@ import numpy as np
 from ... import validate as check
 from .controls import short
 from .figure import PALETTE
-from .guard import guard_widget
+from .guard import MAX_TEXT, guard_widget
 
 #: Text in a widgets.HTML gets the widgets' line height (28 px, one control's height), so a
 #: prompt or a verdict that wraps is spaced like a list of buttons; these set a text's own.
@@ -63,9 +63,12 @@ def in_voila() -> bool:
 
 
 def parse_number(text: str) -> float:
-    """A number as typed: '−0.5', '4/3', '5.61 m', '30°', '1,5' -> float, else ValueError."""
+    """A number as typed: '−0.5', '4/3', '5.61 m', '30°', '1,5' -> float, else ValueError
+    (also for more than :data:`~.guard.MAX_TEXT` characters)."""
     if not isinstance(text, str):
         raise ValueError("type a number")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"an answer is at most {MAX_TEXT} characters: type a number")
     cleaned = text.translate(_MINUS).strip()
     if cleaned.count(",") == 1 and "." not in cleaned:
         cleaned = cleaned.replace(",", ".")
@@ -73,7 +76,8 @@ def parse_number(text: str) -> float:
         raise ValueError("Type a number first.")
     match = _NUMBER_RE.match(cleaned)
     if match is None:
-        raise ValueError(f"'{text}' is not a number: type digits such as 12.5, -0.5 or 4/3")
+        raise ValueError(f"'{text:.40}' is not a number: type digits such as 12.5, -0.5 or "
+                         "4/3")
     top, bottom = float(match.group(1)), match.group(2)
     if bottom is not None:
         if float(bottom) == 0:
