@@ -25,7 +25,7 @@ import os
 
 import matplotlib.pyplot as plt
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from matplotlib.backends import backend_agg
 from test_fuzz_controls import redraws, sliders, still_redraws
@@ -321,3 +321,29 @@ def test_integers_beyond_float_range_are_dropped_by_every_figure(name, caplog):
         assert any("within float range" in n and "401-digit" in n for n in notes), notes[:5]
     finally:
         plt.close("all")
+
+
+_STATE_KEYS = sorted(guard.CANVAS_STATE | {"_width", "_figure_label", "toolbar_visible"})
+
+
+@settings(max_examples=4 * EXAMPLES, database=None, deadline=None, derandomize=not LONG,
+          phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+@given(state=st.dictionaries(st.sampled_from(_STATE_KEYS),
+                             st.one_of(values, st.text(max_size=20)), max_size=3),
+       method=st.sampled_from(["update", "request_state", "custom", "bogus", None]))
+@example(state={"_rubberband_x": 10**400}, method="update").via("issue 46")
+@example(state={"_rubberband_width": -(10**400), "_data_url": "x"}, method="update")
+def test_every_message_kind_to_a_canvas_is_taken_or_dropped(state, method):
+    """The canvas's other message kinds (its synced state, a state request, unknown
+    methods), with values beyond float range among them: each is applied or dropped with a
+    line in the log, never raised to the comm."""
+    canvas = _STATE_APP().fig.canvas
+    before = tuple(canvas.get_width_height(physical=False))
+    data = {"method": method, "state": state, "buffer_paths": [], "content": state}
+    canvas.comm.handle_msg({"content": {"data": data}, "buffers": []})
+    assert problems_of(canvas, before) == []
+
+
+@functools.cache
+def _STATE_APP():
+    return apps.GridApp()
