@@ -254,3 +254,35 @@ def test_app_methods_say_what_is_wrong_in_a_short_line():
     finally:
         plt.close(gimbal.fig)
         plt.close(grid.fig)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda c, f, a: c.Slider("s", "S", -(10**400), 1), "min must be a number within float"),
+    (lambda c, f, a: c.Slider("s", "S", 0, 1, value=5), "goes from 0 to 1"),
+    (lambda c, f, a: c.Slider("s", "S", 0, 1, redraw="no"), "redraw must be True or False"),
+    (lambda c, f, a: c.Frame("t", "t", 0, 1, interval_ms=0), "interval_ms must be >= 1"),
+    (lambda c, f, a: c.Choice("c", "C", ["a", "b"], value="z"), "is one of 'a', 'b'; not 'z'"),
+    (lambda c, f, a: c.Choice("c", "C", ["a"], style="menu"), "style must be one of"),
+    (lambda c, f, a: c.Toggle("t", "T", value=[1]), "value must be True or False"),
+    (lambda c, f, a: c.Preset("p", {1: 2}), "values must map control names"),
+    (lambda c, f, a: c.Params(0.0), "Params must map control names"),
+    (lambda c, f, a: f.smallest_text_px([]), "fig must be a matplotlib Figure"),
+    (lambda c, f, a: f.text_collisions([]), "fig must be a matplotlib Figure"),
+    (lambda c, f, a: f.fit_axes(0.0, 0.0), "ax must be a matplotlib Axes"),
+    (lambda c, f, a: f.DragHandler([], print, print), "fig must be a matplotlib Figure"),
+    (lambda c, f, a: f.DragHandler(plt.figure(), 0, print), "on_press must be a function"),
+    (lambda c, f, a: a.frame_pause((1,), 0, 0), "drawn must be a number"),
+    (lambda c, f, a: a.side_by_side(0.0, 0.0), "takes two widgets"),
+    (lambda c, f, a: a.LessonApp(), "base of the lesson apps"),
+])
+def test_the_shared_controls_figures_and_helpers_check_their_arguments(call, match):
+    """Issue 46's code-only constructors: each raised OverflowError, TypeError,
+    AttributeError or NotImplementedError, or accepted the value (a slider's value outside
+    its range, a toggle's list)."""
+    from lessons_lib.apps.core import app, controls, figure
+
+    try:
+        with pytest.raises(ValueError, match=match):
+            call(controls, figure, app)
+    finally:
+        plt.close("all")

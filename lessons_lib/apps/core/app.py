@@ -75,6 +75,8 @@ def frame_pause(drawn: float, due: float, now: float) -> float:
     frame's own cost, so the proxy and the page (on this machine too, in self-study) get
     their share and frames do not pile up on the way to the page; the clock decides which
     frame is next. Never less than 2 ms: the page's messages (Pause) are read meanwhile."""
+    drawn, due, now = (check.real(v, n, unit="s")
+                       for v, n in ((drawn, "drawn"), (due, "due"), (now, "now")))
     return max(0.002, PLAY_REST * (now - drawn), due - now)
 
 
@@ -128,6 +130,9 @@ def side_by_side(left: widgets.Widget, right: widgets.Widget) -> widgets.HBox:
     """Two columns side by side where the page is wide enough, the second under the first
     where it is not: neither is squeezed, so nothing is clipped. (A lesson app's own layout
     is :meth:`LessonApp.arrange`, which also sizes the figure to the page.)"""
+    for column in (left, right):
+        if not isinstance(column, widgets.Widget) or not hasattr(column, "layout"):
+            raise ValueError(f"side_by_side() takes two widgets, got {short(column)}")
     for column in (left, right):
         column.layout.flex = "0 0 auto"
     return widgets.HBox([left, right], layout=widgets.Layout(align_items="flex-start",
@@ -226,6 +231,9 @@ class LessonApp(GifExport, FitLayout):
 
     # -- construction ---------------------------------------------------------------------
     def __init__(self, preset: str | None = None, **controls) -> None:
+        if type(self).build is LessonApp.build:
+            raise ValueError(f"{type(self).__name__} is the base of the lesson apps (it has no "
+                             "figure): make one of its subclasses, e.g. GimbalApp()")
         self.status = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
         self.last_error: str | None = None
         self.state = None
