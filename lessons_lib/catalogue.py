@@ -67,7 +67,12 @@ def _and(words: list[str]) -> str:
 
 
 def reading_order(lessons: tuple[Lesson, ...] = LESSONS) -> str:
-    """One sentence on the order to take ``lessons`` in, from their ``builds_on``."""
+    """One sentence on the order to take ``lessons`` in, from their ``builds_on``
+    (a non-empty list or tuple of :class:`Lesson`; a ValueError for anything else)."""
+    if not isinstance(lessons, list | tuple) or not lessons or \
+            not all(isinstance(item, Lesson) for item in lessons):
+        raise ValueError("reading_order() takes a non-empty list of Lesson (such as "
+                         "catalogue.LESSONS)")
     numbers = {item.number for item in lessons}
     needs = [(item.number, [str(n) for n in item.builds_on if n in numbers])
              for item in lessons]
@@ -84,8 +89,12 @@ def reading_order(lessons: tuple[Lesson, ...] = LESSONS) -> str:
 
 
 def lesson(slug_or_number: str | int) -> Lesson:
+    """The lesson with this slug, number or notebook name (a ValueError for any other)."""
+    if isinstance(slug_or_number, bool) or not isinstance(slug_or_number, str | int):
+        raise ValueError(f"lesson() takes a lesson's slug, number or notebook name, not a "
+                         f"{type(slug_or_number).__name__}")
     for item in LESSONS:
         if slug_or_number in (item.slug, item.number, item.notebook):
             return item
-    raise ValueError(f"no lesson {slug_or_number!r}; the lessons are "
+    raise ValueError(f"no lesson {slug_or_number!r:.60}; the lessons are "
                      + ", ".join(item.slug for item in LESSONS))

@@ -60,7 +60,8 @@ class PurePursuit:
         check.real(self.look_ahead_gain, "look_ahead_gain", unit="s")
         if not (self.look_ahead_base > 0 and self.look_ahead_gain >= 0):
             raise ValueError("pure pursuit needs look_ahead_base > 0 and look_ahead_gain >= 0, "
-                             f"got {self.look_ahead_base} and {self.look_ahead_gain}")
+                             f"got {float(self.look_ahead_base):g} and "
+                             f"{float(self.look_ahead_gain):g}")
 
     def __call__(self, x, y, yaw_deg, speed, progress, spline, vehicle) -> float:
         if not _fine(x, y, yaw_deg, speed, progress, spline, vehicle):
@@ -88,8 +89,8 @@ class Stanley:
         check.real(self.gain, "gain")
         check.real(self.softening, "softening", unit="m/s")
         if not (self.gain > 0 and self.softening > 0):
-            raise ValueError(f"Stanley needs gain > 0 and softening > 0, got {self.gain} and "
-                             f"{self.softening}")
+            raise ValueError(f"Stanley needs gain > 0 and softening > 0, got "
+                             f"{float(self.gain):g} and {float(self.softening):g}")
 
     def __call__(self, x, y, yaw_deg, speed, progress, spline, vehicle) -> float:
         if not _fine(x, y, yaw_deg, speed, progress, spline, vehicle):

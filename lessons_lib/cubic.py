@@ -26,7 +26,14 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Cubic"]
+from . import validate as check
+
+__all__ = ["Cubic", "MAX_CUBIC_VALUES"]
+
+#: The most values (knots x curves) a :class:`Cubic` is built from: about 4 s of the Python
+#: solver. A lesson's track has a few hundred knots; the longest spline (spline.MAX_LENGTH)
+#: 100,000 knots of 3 coordinates.
+MAX_CUBIC_VALUES = 3_000_000
 
 
 def _thomas(sub: list[float], diag: list[float], sup: list[float],
@@ -75,26 +82,44 @@ class Cubic:
     coefficients as scipy does, shape ``(4, n, ...)``, highest power first. Calling it gives
     the value (or the ``nu``-th derivative, 0 to 3) at points inside or beyond the knots (a
     point beyond continues the end piece); the answer's shape is that of the points followed
-    by ``y``'s trailing shape."""
+    by ``y``'s trailing shape.
+
+    Limits (a ValueError beyond them): finite numbers, ``y`` of one or two dimensions, at
+    most :data:`MAX_CUBIC_VALUES` values, coefficients and answers within float range."""
 
     def __init__(self, x, y, periodic: bool = False) -> None:
-        x = np.asarray(x, dtype=float)
-        y = np.asarray(y, dtype=float)
-        if x.ndim != 1 or len(x) < 2 or y.shape[:1] != x.shape:
+        x = check.array(x, "the knots x", (None,), what="numbers (the knots)", finite=False)
+        y = check.numbers(y, "the values y", "numbers (one per knot)")
+        periodic = check.flag(periodic, "periodic")
+        if y.size > MAX_CUBIC_VALUES:
+            raise ValueError(f"a cubic takes at most {MAX_CUBIC_VALUES:,} values, got "
+                             f"{y.size:,}: use fewer knots")
+        if y.ndim not in (1, 2) or len(x) < 2 or y.shape[:1] != x.shape:
             raise ValueError(f"a cubic needs at least 2 knots and one value per knot, got "
                              f"knots of shape {x.shape} and values of shape {y.shape}")
-        h = np.diff(x)
-        if not (np.all(np.isfinite(x)) and np.all(h > 0)):
-            raise ValueError("the knots of a cubic must be finite and strictly increasing")
-        if not np.all(np.isfinite(y)):
-            raise ValueError("the values of a cubic must be finite")
+        with np.errstate(over="ignore", invalid="ignore"):
+            h = np.diff(x)
+        if not (np.all(np.isfinite(h)) and np.all(h > 0)):
+            raise ValueError("the knots of a cubic must be finite and strictly increasing, "
+                             "each gap within float range")
         if periodic and (len(x) < 3 or not np.allclose(y[0], y[-1], rtol=0, atol=0)):
             raise ValueError("a periodic cubic needs at least 3 knots and y[0] == y[-1]")
         self.x = x
         self.trailing = y.shape[1:]
-        flat = y.reshape(len(x), -1)
+        with np.errstate(over="ignore", invalid="ignore"):   # an overflow is refused below
+            c = self._coefficients(h, y.reshape(len(x), -1), periodic)
+        if not np.isfinite(c).all():
+            raise ValueError("the cubic's coefficients overflow: the values change too fast "
+                             "for knots this close (scale the values down or the knots up)")
+        self.c = c.reshape((4, len(h), *self.trailing))
+        self._flat = c
+
+    @classmethod
+    def _coefficients(cls, h: np.ndarray, flat: np.ndarray, periodic: bool) -> np.ndarray:
+        """The (4, n, k) coefficients, highest power first, from the knot gaps ``h`` and the
+        values ``flat`` (n + 1, k)."""
         delta = np.diff(flat, axis=0) / h[:, None]
-        slopes = self._slopes(h, delta, periodic)
+        slopes = cls._slopes(h, delta, periodic)
         m0, m1 = slopes[:-1], slopes[1:]
         hh = h[:, None]
         c = np.empty((4, len(h), flat.shape[1]))
@@ -102,8 +127,7 @@ class Cubic:
         c[1] = (3.0 * delta - 2.0 * m0 - m1) / hh
         c[2] = m0
         c[3] = flat[:-1]
-        self.c = c.reshape((4, len(h), *self.trailing))
-        self._flat = c
+        return c
 
     @staticmethod
     def _slopes(h: np.ndarray, delta: np.ndarray, periodic: bool) -> np.ndarray:
@@ -139,19 +163,23 @@ class Cubic:
         return np.array(cols).T
 
     def __call__(self, at, nu: int = 0) -> np.ndarray:
-        if nu not in (0, 1, 2, 3):
-            raise ValueError(f"nu is the derivative's order, 0 to 3, not {nu!r}")
-        at = np.asarray(at, dtype=float)
+        """The value (or ``nu``-th derivative, 0 to 3) at finite points ``at``; a ValueError
+        where the answer would leave float range."""
+        nu = check.integer(nu, "nu (the derivative's order)", lo=0, hi=3)
+        at = check.numbers(at, "at", "points (finite)")
         flat_at = at.ravel()
         i = np.clip(np.searchsorted(self.x, flat_at, side="right") - 1, 0, len(self.x) - 2)
         t = (flat_at - self.x[i])[:, None]
         c0, c1, c2, c3 = self._flat[:, i]
-        if nu == 0:
-            out = ((c0 * t + c1) * t + c2) * t + c3
-        elif nu == 1:
-            out = (3.0 * c0 * t + 2.0 * c1) * t + c2
-        elif nu == 2:
-            out = 6.0 * c0 * t + 2.0 * c1
-        else:
-            out = 6.0 * c0 + 0.0 * t
+        with np.errstate(over="ignore", invalid="ignore"):   # an overflow is refused below
+            if nu == 0:
+                out = ((c0 * t + c1) * t + c2) * t + c3
+            elif nu == 1:
+                out = (3.0 * c0 * t + 2.0 * c1) * t + c2
+            elif nu == 2:
+                out = 6.0 * c0 * t + 2.0 * c1
+            else:
+                out = 6.0 * c0 + 0.0 * t
+        if not np.isfinite(out).all():
+            raise ValueError("the cubic overflows at points this far from its knots")
         return out.reshape(at.shape + self.trailing)

@@ -69,7 +69,8 @@ class BodyTurn:
 def _body_axis(axis) -> np.ndarray:
     if isinstance(axis, str):
         if axis not in BODY_AXES:
-            raise ValueError(f"unknown body axis {axis!r}: choose one of {', '.join(BODY_AXES)}"
+            raise ValueError(f"unknown body axis {check.describe(axis)}: choose one of "
+                             f"{', '.join(BODY_AXES)}"
                              " or give a 3-vector in the aircraft's frame")
         return BODY_AXES[axis]
     a = check.array(axis, "axis", (3,), what="'nose', 'wing', 'top' or a finite 3-vector")

@@ -47,6 +47,10 @@ __all__ = [
 EPS = 1e-9
 #: The most portals :func:`strip_corridor` makes.
 MAX_STRIP_PORTALS = 1_000_000
+#: The most portals :func:`funnel` and :func:`funnel_steps` take: the lesson's cost figure
+#: and the benchmark go up to 100,000 (well under a second; a trace of them about 0.2 GB).
+#: The restarting funnel may rescan, so more is refused up front rather than left to run.
+MAX_PORTALS = 100_000
 
 
 class CorridorTooNarrow(ValueError):
@@ -64,13 +68,13 @@ def cross(a, b, c) -> float:
     """Twice the signed area of triangle abc: > 0 when c is left of a->b (counter-clockwise)."""
     try:
         r = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])
-    except (TypeError, IndexError, KeyError):
+    except (TypeError, IndexError, KeyError, OverflowError):
         r = math.nan
     if not r - r == 0.0:
         for name, v in (("a", a), ("b", b), ("c", c)):
             check.array(v, name, (None,), what="coordinates")
             if np.shape(v)[0] < 2:
-                raise ValueError(f"{name} must be a 2D point (x, y), got {v!r}")
+                raise ValueError(f"{name} must be a 2D point (x, y), got {check.describe(v)}")
         raise ValueError("cross overflowed: the points are too far apart (beyond 1e150)")
     return r
 
@@ -434,6 +438,9 @@ def _fmt(p) -> str:
 def _prepare(start, goal, portals, validated: bool = False):
     s = _point(start, "start")
     g = _point(goal, "goal")
+    if isinstance(portals, list | tuple | np.ndarray) and len(portals) > MAX_PORTALS:
+        raise ValueError(f"the funnel takes at most {MAX_PORTALS:,} portals, got "
+                         f"{len(portals):,}: split the corridor or use fewer portals")
     arr = portals if validated else validate_portals(portals)
     if len(arr):
         # how far beyond the portal's line the point is, against the size of the triangle
@@ -605,14 +612,16 @@ def funnel(start, goal, portals) -> np.ndarray:
 
     The path starts at ``start``, ends at ``goal`` and bends only at portal end points.
     Portals are validated (see :func:`validate_portals`); a start beyond the first portal or a
-    goal before the last one is a ValueError. To check that the start lies *inside* the first
+    goal before the last one is a ValueError, and so are more than :data:`MAX_PORTALS`
+    (100,000) portals. To check that the start lies *inside* the first
     polygon, use :func:`corridor_path`, which has the polygons.
     """
     return _run(start, goal, portals, None)
 
 
 def funnel_steps(start, goal, portals) -> list[FunnelStep]:
-    """The same run as :func:`funnel`, one :class:`FunnelStep` per portal visit."""
+    """The same run as :func:`funnel`, one :class:`FunnelStep` per portal visit (at most
+    :data:`MAX_PORTALS` portals, as there)."""
     steps: list[FunnelStep] = []
     _run(start, goal, portals, steps)
     return steps

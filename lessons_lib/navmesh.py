@@ -728,11 +728,8 @@ def shortest_path(free, start, goal) -> np.ndarray:
     goal included. Raises :class:`NoRouteError` when no path exists. The corner-to-corner
     part of the graph is kept for each floor, so only start and goal are new per query."""
     edges, corners, sees, tol = _floor_graph(_floor(free).wkb)
-    s = np.asarray(start, dtype=float)
-    g = np.asarray(goal, dtype=float)
+    s, g = NavMesh._point(start, "start"), NavMesh._point(goal, "goal")
     for name, p in (("start", s), ("goal", g)):
-        if p.shape != (2,) or not np.isfinite(p).all():
-            raise ValueError(f"the {name} must be a finite (x, y) pair, got {p!r}")
         if not _inside(p, edges, tol)[0]:
             raise ValueError(f"the {name} ({p[0]:.3g}, {p[1]:.3g}) is not on the floor")
     nodes = np.vstack([s, g, corners])
@@ -810,7 +807,8 @@ def grid_navmesh(xs: Sequence[float], ys: Sequence[float], walkable,
             d = (xs[i], ys[j + 1])
             kind = triangulate(i, j) if triangulate else 0
             if isinstance(kind, bool) or kind not in (0, 1, 2):
-                raise ValueError(f"triangulate({i}, {j}) returned {kind!r}: it must give 0 "
+                raise ValueError(f"triangulate({i}, {j}) returned {check.describe(kind)}: it must "
+                                 "give 0 "
                                  "(keep the rectangle), 1 or 2 (split along a diagonal)")
             if kind == 1:
                 polys += [[a, b, c], [a, c, d]]

@@ -30,6 +30,7 @@ from . import validate as check
 
 __all__ = [
     "NoPathError",
+    "check_grid",
     "grid_astar",
     "line_of_sight",
     "string_pull",
@@ -43,13 +44,22 @@ __all__ = [
 SQRT2 = math.sqrt(2.0)
 #: The most cells :func:`serpentine_grid` makes (a 2000 x 2000 grid).
 MAX_CELLS = 4_000_000
+#: The most cells :func:`grid_astar` searches (500 x 500): about a second at worst (every
+#: cell opened); the lesson's grids have a few hundred to 6,000 (200 walls of the snake).
+MAX_SEARCH_CELLS = 250_000
+#: The most samples per piece :func:`catmull_rom` takes (the lesson's app uses 40) ...
+MAX_CURVE_SAMPLES = 10_000
+#: ... and the most points of the curve it makes (16 MB).
+MAX_CURVE_POINTS = 1_000_000
 
 
 class NoPathError(ValueError):
     """The goal cannot be reached from the start on this grid."""
 
 
-def _check_grid(grid) -> np.ndarray:
+def check_grid(grid) -> np.ndarray:
+    """``grid`` (rows = y, columns = x; True or 1 = blocked) as a 2D bool array, or a
+    ValueError saying what is wrong."""
     if isinstance(grid, str | bytes) or grid is None:
         raise ValueError(f"the grid must be a 2D array of booleans, got {type(grid).__name__}")
     try:
@@ -68,11 +78,13 @@ def _check_grid(grid) -> np.ndarray:
 
 def _check_cell(grid: np.ndarray, cell, name: str) -> tuple[int, int]:
     if isinstance(cell, str | bytes):
-        raise ValueError(f"{name} must be an (x, y) pair of cell indices, got {cell!r}")
+        raise ValueError(f"{name} must be an (x, y) pair of cell indices, got "
+                         f"{check.describe(cell)}")
     try:
         x, y = cell
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an (x, y) pair of cell indices, got {cell!r}") from None
+        raise ValueError(f"{name} must be an (x, y) pair of cell indices, got "
+                         f"{check.describe(cell)}") from None
     try:
         x = check.integer(x, f"{name}'s x", whole_floats=True)
         y = check.integer(y, f"{name}'s y", whole_floats=True)
@@ -97,9 +109,13 @@ def grid_astar(grid, start, goal, corner_cutting: bool = False) -> list[tuple[in
     diagonal step may pass a blocked cell that touches it at a corner (see the module text).
     Among equally short paths it returns the first one the search completes: on open floor
     that is one of many staircases.
-    Raises :class:`NoPathError` (a ValueError) when the goal cannot be reached.
+    Raises :class:`NoPathError` (a ValueError) when the goal cannot be reached, and a
+    ValueError for a grid of more than :data:`MAX_SEARCH_CELLS` (250,000) cells.
     """
-    g = _check_grid(grid)
+    g = check_grid(grid)
+    if g.size > MAX_SEARCH_CELLS:
+        raise ValueError(f"grid_astar searches at most {MAX_SEARCH_CELLS:,} cells, got a "
+                         f"{g.shape[1]} x {g.shape[0]} grid ({g.size:,}): use a smaller grid")
     s = _check_cell(g, start, "start")
     t = _check_cell(g, goal, "goal")
     corner_cutting = check.flag(corner_cutting, "corner_cutting")
@@ -191,7 +207,7 @@ def line_of_sight(grid, a, b, corner_cutting: bool = False) -> bool:
     Follows the same ``corner_cutting`` rule as :func:`grid_astar`, so a path smoothed with
     it is one the unit can walk.
     """
-    g = _check_grid(grid)
+    g = check_grid(grid)
     a = _check_cell(g, a, "a")
     b = _check_cell(g, b, "b")
     cells = segment_cells(g.shape, a, b, corner_cutting)
@@ -200,7 +216,7 @@ def line_of_sight(grid, a, b, corner_cutting: bool = False) -> bool:
 
 def make_line_of_sight(grid, corner_cutting: bool = False) -> Callable[[object, object], bool]:
     """A two-argument line-of-sight test bound to ``grid``, ready for :func:`string_pull`."""
-    g = _check_grid(grid)
+    g = check_grid(grid)
     corner_cutting = check.flag(corner_cutting, "corner_cutting")
 
     def visible(a, b) -> bool:
@@ -270,9 +286,9 @@ def serpentine_grid(n_walls: int, height: int = 9, spacing: int = 3) -> tuple[np
     """A grid of ``n_walls`` walls across a corridor, with gaps alternating top and bottom,
     plus a start and goal at its two ends. The A* path snakes through the gaps, so few of
     its points see each other: the hard case for string pulling."""
-    n_walls = check.integer(n_walls, "n_walls", lo=0)
-    height = check.integer(height, "height", lo=3)
-    spacing = check.integer(spacing, "spacing", lo=2)
+    n_walls = check.integer(n_walls, "n_walls", lo=0, hi=10**9)   # the product is checked
+    height = check.integer(height, "height", lo=3, hi=10**9)
+    spacing = check.integer(spacing, "spacing", lo=2, hi=10**9)
     width = (n_walls + 1) * spacing + 1
     if width * height > MAX_CELLS:
         raise ValueError(f"that grid has {width * height} cells, more than {MAX_CELLS}: use "
@@ -288,7 +304,9 @@ def serpentine_grid(n_walls: int, height: int = 9, spacing: int = 3) -> tuple[np
 
 def catmull_rom(points, samples: int = 24) -> np.ndarray:
     """A Catmull-Rom curve through ``points`` (the end points repeated), ``samples`` points
-    per piece: the "make it look smooth" step the lesson warns about. An (M, 2) array."""
+    per piece: the "make it look smooth" step the lesson warns about. An (M, 2) array.
+    ``samples``: 1 to :data:`MAX_CURVE_SAMPLES` (10,000), and the curve at most
+    :data:`MAX_CURVE_POINTS` (10**6) points; a ValueError beyond."""
     try:
         p = check.array(points, "points", (None, 2), min_rows=2, what="x, y pairs")
     except ValueError as exc:
@@ -296,14 +314,13 @@ def catmull_rom(points, samples: int = 24) -> np.ndarray:
     if float(np.abs(p).max()) > 1e300:
         raise ValueError("catmull_rom: coordinates beyond 1e300 overflow the curve; scale "
                          "the points down")
-    if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 1:
-        raise ValueError(f"samples must be a whole number >= 1, got {samples!r}")
+    samples = check.integer(samples, "samples", lo=1, hi=MAX_CURVE_SAMPLES)
+    if (len(p) - 1) * samples + 1 > MAX_CURVE_POINTS:
+        raise ValueError(f"catmull_rom makes at most {MAX_CURVE_POINTS:,} points: "
+                         f"{len(p) - 1:,} pieces of {samples} samples are too many")
     q = np.vstack([p[:1], p, p[-1:]])
-    t = np.linspace(0.0, 1.0, int(samples), endpoint=False)[:, None]
-    out = []
-    for i in range(1, len(q) - 2):
-        p0, p1, p2, p3 = q[i - 1], q[i], q[i + 1], q[i + 2]
-        out.append(0.5 * (2 * p1 + (p2 - p0) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t ** 2
-                          + (3 * p1 - p0 - 3 * p2 + p3) * t ** 3))
-    out.append(q[-2:-1])
-    return np.vstack(out)
+    t = np.linspace(0.0, 1.0, samples, endpoint=False)[None, :, None]
+    p0, p1, p2, p3 = (q[i:len(q) - 3 + i, None, :] for i in range(4))   # all pieces at once
+    curve = 0.5 * (2 * p1 + (p2 - p0) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t ** 2
+                   + (3 * p1 - p0 - 3 * p2 + p3) * t ** 3)
+    return np.vstack([curve.reshape(-1, 2), q[-2:-1]])

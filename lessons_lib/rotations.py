@@ -83,12 +83,13 @@ def check_order(order) -> str:
         raise ValueError(f"order must be a string such as 'YXZ', got {type(order).__name__}")
     if order.upper() in ORDERS and order != order.upper():
         raise ValueError(
-            f"order {order!r}: write it in capitals ({order.upper()!r}). Rings are named outer "
-            "to inner with X, Y, Z (lower case means extrinsic rotations in scipy, not here)")
+            f"order {check.describe(order)}: write it in capitals ({order.upper()!r:.12}). "
+            "Rings are named outer to inner with X, Y, Z (lower case means extrinsic "
+            "rotations in scipy, not here)")
     if order not in ORDERS:
         raise ValueError(
-            f"order {order!r} is not a permutation of 'XYZ': use each of X, Y and Z exactly "
-            f"once, outer ring first, one of {', '.join(ORDERS)}")
+            f"order {check.describe(order)} is not a permutation of 'XYZ': use each of X, Y "
+            f"and Z exactly once, outer ring first, one of {', '.join(ORDERS)}")
     return order
 
 
@@ -168,7 +169,7 @@ def axis_rotation(axis: str, angle_deg) -> np.ndarray:
     ``Rx`` takes +Y towards +Z, ``Ry`` takes +Z towards +X, ``Rz`` takes +X towards +Y.
     """
     if not isinstance(axis, str) or axis.upper() not in _INDEX:
-        raise ValueError(f"axis must be one of 'x', 'y', 'z', got {axis!r}")
+        raise ValueError(f"axis must be one of 'x', 'y', 'z', got {check.describe(axis)}")
     t = _radians(angle_deg)
     c, s = np.cos(t), np.sin(t)
     one, zero = np.ones_like(t), np.zeros_like(t)
@@ -270,7 +271,8 @@ def as_unit_quaternion(q, name: str = "q", single: bool = False) -> np.ndarray:
     within :data:`UNIT_TOLERANCE` of 1.
     """
     if isinstance(q, str | bytes) or q is None:
-        raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z), got {q!r}")
+        raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z) within float "
+                         f"range, got {check.describe(q)}")
     try:
         arr = np.asarray(q)
     except (TypeError, ValueError):
@@ -284,7 +286,8 @@ def as_unit_quaternion(q, name: str = "q", single: bool = False) -> np.ndarray:
             raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z), "
                              f"got shape {comps.shape}")
     else:
-        raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z), got {q!r}")
+        raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z) within float "
+                         f"range, got {check.describe(q)}")
     if single and comps.shape != (4,):
         raise ValueError(f"{name} must be a single quaternion (w, x, y, z), "
                          f"got an array of shape {comps.shape[:-1] or comps.shape}")

@@ -266,9 +266,7 @@ class Spline:
                 return s % self.length
             return 0.0 if s < 0.0 else self.length if s > self.length else s
         if check.is_number(s):
-            s = float(s)
-            if not math.isfinite(s):
-                raise ValueError(f"distance along the spline must be finite, got {s}")
+            s = check.real(s, "the distance along the spline", unit="m")
             if self.closed:
                 return s % self.length
             return min(max(s, 0.0), self.length)
@@ -345,7 +343,7 @@ class Spline:
         microsecond. ``frame_at(s).tangent`` and ``.curvature`` equal :meth:`direction_at`
         and :meth:`curvature_at`.
         """
-        if type(s) is not float and not check.is_number(s):
+        if type(s) is not float and not check.is_finite(s):
             s = check.real(s, "the distance along the spline", unit="m")
         return _make_frame(self._eval(self.wrap(float(s))))
 

@@ -104,7 +104,7 @@ def _check_param(name: str, value):
     if name in _PARAM_FLAGS:
         return check.flag(value, name)
     if name not in _PARAM_RANGES:
-        raise ValueError(f"SteeringParams has no field {name!r}")
+        raise ValueError(f"SteeringParams has no field {check.describe(name)}")
     lo, hi, unit = _PARAM_RANGES[name]
     if name == "max_yaw_delta":  # a division by it: strictly positive
         return check.real(value, name, lo=0.0, lo_open=True, unit=unit)
@@ -190,7 +190,7 @@ def delta_angle(from_deg: float, to_deg: float) -> float:
     """
     try:
         d = (to_deg - from_deg) % 360.0
-    except TypeError:
+    except (TypeError, OverflowError):
         d = math.nan
     if not d - d == 0.0:  # NaN or inf: a bad argument, or a difference that overflowed
         _slow_reals(from_deg=from_deg, to_deg=to_deg)
@@ -221,11 +221,10 @@ def look_ahead_distance(speed: float, curvature: float, params: SteeringParams) 
     if not (type(speed) is float and type(curvature) is float
             and 0.0 <= speed < math.inf and 0.0 <= curvature < math.inf):
         for name, v in (("speed", speed), ("curvature", curvature)):
-            if not check.is_number(v):
-                raise ValueError(f"speed and curvature must be numbers, got {name} = {v!r}")
+            if not check.is_finite(v):
+                raise ValueError(f"speed and curvature must be finite numbers (within float "
+                                 f"range), got {name} = {check.describe(v)}")
         speed, curvature = float(speed), float(curvature)
-        if not (math.isfinite(speed) and math.isfinite(curvature)):
-            raise ValueError(f"speed and curvature must be finite, got {speed} and {curvature}")
         if speed < 0 or curvature < 0:
             raise ValueError(f"speed and curvature must be >= 0, got {speed} and {curvature}")
     params = _params(params)
@@ -289,7 +288,7 @@ def crosstrack(position, centre, tangent, up=WORLD_UP) -> Crosstrack:
         tx, ty, tz = tangent
         ox, oy, oz = position[0] - centre[0], position[1] - centre[1], position[2] - centre[2]
         unit = abs(tx * tx + ty * ty + tz * tz - 1.0) < 1e-6
-    except (TypeError, ValueError, IndexError, KeyError):
+    except (TypeError, ValueError, IndexError, KeyError, OverflowError):
         unit = None
     if not unit or not (ox - ox == oy - oy == oz - oz == 0.0):
         _check_crosstrack(position, centre, tangent, up)
@@ -326,6 +325,10 @@ def steering_command(yaw_cmd: float, crosstrack_error: float,
     raw = yaw_cmd / _params(params).max_yaw_delta
     if params.use_crosstrack:
         raw -= crosstrack_error * params.crosstrack_gain
+    if not raw - raw == 0.0:
+        raise ValueError(f"the steering command overflows (yaw_cmd {yaw_cmd:.3g} / max_yaw_delta "
+                         f"{params.max_yaw_delta:.3g}, crosstrack {crosstrack_error:.3g}): give "
+                         "values whose ratio and product stay within float range (1.8e308)")
     return raw, _clamp(raw, -1.0, 1.0)
 
 

@@ -42,16 +42,19 @@ def _pieces(pieces, step: float) -> list[tuple[str, float, float, int]]:
     out, total = [], 0
     for k, piece in enumerate(pieces):
         if not isinstance(piece, tuple | list) or not piece or piece[0] not in ("line", "arc"):
-            raise ValueError(f"unknown piece {k} {piece!r}: use ('line', m) or ('arc', r, deg)")
+            raise ValueError(f"unknown piece {k} {check.describe(piece)}: use ('line', m) or "
+                             "('arc', r, deg)")
         if piece[0] == "line":
             if len(piece) != 2:
-                raise ValueError(f"piece {k} {piece!r}: a line is ('line', length in m)")
+                raise ValueError(f"piece {k} {check.describe(piece)}: a line is ('line', "
+                                 "length in m)")
             size = check.length(piece[1], f"the length of piece {k}")
             turn = 0.0
             n = max(1, round(min(size / step, MAX_TURTLE_POINTS + 1.0)))
         else:
             if len(piece) != 3:
-                raise ValueError(f"piece {k} {piece!r}: an arc is ('arc', radius in m, degrees)")
+                raise ValueError(f"piece {k} {check.describe(piece)}: an arc is ('arc', "
+                                 "radius in m, degrees)")
             size = check.length(piece[1], f"the radius of piece {k}")
             turn = math.radians(check.real(piece[2], f"the turn of piece {k}", unit="degrees"))
             if turn == 0.0:
@@ -106,13 +109,14 @@ def _points(name: str) -> tuple[np.ndarray, bool]:
     if name == "open_road":
         x = np.linspace(0, 200, 41)
         return np.c_[x, 10 * np.sin(x / 22.0) * np.minimum(1.0, x / 40.0)], False
-    raise ValueError(f"unknown track {name!r}: choose one of {list(TRACKS)}")
+    raise ValueError(f"unknown track {check.describe(name)}: choose one of {list(TRACKS)}")
 
 
 def track(name: str) -> Spline:
     """The built-in track ``name`` as a :class:`Spline` (see :data:`TRACKS`)."""
     if not isinstance(name, str):
-        raise ValueError(f"unknown track {name!r}: give its name, one of {list(TRACKS)}")
+        raise ValueError(f"unknown track {check.describe(name)}: give its name, one of "
+                         f"{list(TRACKS)}")
     pts, closed = _points(name)
     return Spline(pts, closed=closed)
 

@@ -23,6 +23,9 @@ import numpy as np
 
 __all__ = [
     "is_number",
+    "is_finite",
+    "huge_integer",
+    "describe",
     "real",
     "length",
     "probability",
@@ -31,6 +34,8 @@ __all__ = [
     "array",
     "point",
     "items",
+    "option",
+    "fields",
     "numbers",
     "degrees",
     "reduce_degrees",
@@ -39,12 +44,27 @@ __all__ = [
 ]
 
 
-def _describe(value) -> str:
-    """A short, safe description of a value for a message (never a huge repr)."""
-    text = repr(value)
+def huge_integer(value, digits: int = 30) -> str | None:
+    """"a 401-digit integer" for a Python int of more than ``digits`` digits (its repr would
+    flood a message, and past 4300 digits even raises), else None. ``digits``: 1 to 4300."""
+    digits = integer(digits, "digits", lo=1, hi=4300)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**digits:
+        return f"a {int(value.bit_length() * 0.30103) + 1}-digit integer"
+    return None
+
+
+def describe(value) -> str:
+    """A short, safe description of a value for a message (never a huge repr): at most 60
+    characters of it, and its type."""
+    text = huge_integer(value) or repr(value)
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{text} ({type(value).__name__})"
+
+
+def _label(name) -> str:
+    """An argument's name as a message shows it (text; anything else described briefly)."""
+    return name if isinstance(name, str) and len(name) <= 80 else describe(name)
 
 
 def is_number(value) -> bool:
@@ -56,6 +76,18 @@ def is_number(value) -> bool:
     return isinstance(value, _numbers.Real)
 
 
+def is_finite(value) -> bool:
+    """True for a real number (see :func:`is_number`) that is a finite float: not NaN, not
+    infinity, and not an integer beyond float range (``10**400``), which ``math.isfinite``
+    would turn into an OverflowError."""
+    if not is_number(value):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def real(value, name: str, *, lo: float | None = None, hi: float | None = None,
          lo_open: bool = False, hi_open: bool = False, unit: str = "") -> float:
     """``value`` as a finite ``float``, optionally inside ``[lo, hi]`` (ends open on request).
@@ -63,13 +95,15 @@ def real(value, name: str, *, lo: float | None = None, hi: float | None = None,
     Accepts Python and numpy integers and floats (and 0-d arrays of them); refuses bools,
     text, ``None``, complex numbers, NaN and infinity.
     """
+    name = _label(name)
     suffix = f" {unit}" if unit else ""
     if not is_number(value):
-        raise ValueError(f"{name} must be a number{suffix}, got {_describe(value)}")
+        raise ValueError(f"{name} must be a number{suffix}, got {describe(value)}")
     try:
         x = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name} must be a number{suffix}, got {_describe(value)}") from None
+        raise ValueError(f"{name} must be a number within float range (about "
+                         f"\u00b11.8e308{suffix}), got {describe(value)}") from None
     if not math.isfinite(x):
         raise ValueError(f"{name} must be a finite number{suffix}, got {x}")
     if lo is not None and (x <= lo if lo_open else x < lo):
@@ -96,27 +130,28 @@ def probability(value, name: str) -> float:
 
 def flag(value, name: str) -> bool:
     """A strict bool: ``True`` or ``False`` (numpy's too), never ``"False"``, ``0`` or ``None``."""
+    name = _label(name)
     if isinstance(value, bool | np.bool_):
         return bool(value)
-    raise ValueError(f"{name} must be True or False, got {_describe(value)}")
+    raise ValueError(f"{name} must be True or False, got {describe(value)}")
 
 
 def integer(value, name: str, *, lo: int | None = None, hi: int | None = None,
             whole_floats: bool = False) -> int:
     """An ``int`` in ``[lo, hi]``. ``whole_floats=True`` also takes ``3.0`` (not ``3.5``)."""
+    name = _label(name)
     if isinstance(value, bool | np.bool_):
-        raise ValueError(f"{name} must be a whole number, got {_describe(value)}")
+        raise ValueError(f"{name} must be a whole number, got {describe(value)}")
     if isinstance(value, _numbers.Integral):
         n = int(value)
-    elif whole_floats and is_number(value) and math.isfinite(float(value)) \
-            and float(value).is_integer():
+    elif whole_floats and is_finite(value) and float(value).is_integer():
         n = int(float(value))
     else:
-        raise ValueError(f"{name} must be a whole number, got {_describe(value)}")
+        raise ValueError(f"{name} must be a whole number, got {describe(value)}")
     if lo is not None and n < lo:
-        raise ValueError(f"{name} must be >= {lo}, got {n}")
+        raise ValueError(f"{name} must be >= {lo}, got {huge_integer(n) or n}")
     if hi is not None and n > hi:
-        raise ValueError(f"{name} must be <= {hi}, got {n}")
+        raise ValueError(f"{name} must be <= {hi}, got {huge_integer(n) or n}")
     return n
 
 
@@ -127,18 +162,20 @@ def array(value, name: str, shape: tuple = (), *, min_rows: int = 0,
     ``min_rows`` is the fewest entries along the first axis; ``ravel`` flattens first.
     Text, bools, ``None`` and objects inside the array are refused, as are ragged lists.
     """
+    name = _label(name)
     if not isinstance(shape, tuple):
-        raise ValueError(f"shape must be a tuple of sizes (None = any), got {_describe(shape)}")
+        raise ValueError(f"shape must be a tuple of sizes (None = any), got {describe(shape)}")
     if isinstance(value, str | bytes) or value is None:
-        raise ValueError(f"{name} must be an array of {what}, got {_describe(value)}")
+        raise ValueError(f"{name} must be an array of {what}, got {describe(value)}")
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{name} must be an array of {what} (not a ragged list), got "
-                         f"{_describe(value)}") from None
+                         f"{describe(value)}") from None
     if raw.dtype.kind not in "iuf" and not (raw.size == 0 and raw.dtype.kind in "iufO"):
-        raise ValueError(f"{name} must be an array of {what}, got elements of type "
-                         f"{raw.dtype} from {_describe(value)}")
+        raise ValueError(f"{name} must be an array of {what} (each a number within float "
+                         f"range), got elements of type "
+                         f"{raw.dtype} from {describe(value)}")
     arr = raw.astype(float).ravel() if ravel else raw.astype(float)
     want = "(" + ", ".join("N" if s is None else str(s) for s in shape) + \
         ("," if len(shape) == 1 else "") + ")"
@@ -155,12 +192,45 @@ def array(value, name: str, shape: tuple = (), *, min_rows: int = 0,
 def items(value, name: str, what: str = "items") -> list:
     """``value`` (a list, tuple, array or other iterable) as a list; a ValueError for a
     number, text, a dict, ``None`` or a 0-d array."""
+    name = _label(name)
     if isinstance(value, str | bytes | dict) or value is None:
-        raise ValueError(f"{name} must be a list of {what}, got {_describe(value)}")
+        raise ValueError(f"{name} must be a list of {what}, got {describe(value)}")
     try:
         return list(value)
     except TypeError:
-        raise ValueError(f"{name} must be a list of {what}, got {_describe(value)}") from None
+        raise ValueError(f"{name} must be a list of {what}, got {describe(value)}") from None
+
+
+def option(value, name: str, options) -> str:
+    """``value`` if it is one of the texts ``options`` (a ValueError naming them otherwise)."""
+    name = _label(name)
+    if not isinstance(options, list | tuple) or not all(isinstance(o, str) for o in options):
+        raise ValueError(f"the options of {name} must be a list of texts, got "
+                         f"{describe(options)}")
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}, got "
+                         f"{describe(value)}")
+    return value
+
+
+def fields(value, name: str, checks) -> dict:
+    """The attributes of ``value`` (an app's params, a dataclass) that ``checks`` names,
+    each through its checker (called with the attribute and ``name.attribute``): a dict of
+    the clean values. A missing attribute is a ValueError naming it."""
+    name = _label(name)
+    if not isinstance(checks, dict) or not all(isinstance(k, str) and callable(c)
+                                               for k, c in checks.items()):
+        raise ValueError(f"the checks of {name} must map attribute names to checkers, got "
+                         f"{describe(checks)}")
+    out = {}
+    for key, checker in checks.items():
+        try:
+            raw = getattr(value, key)
+        except AttributeError:
+            raise ValueError(f"{name} must have a {key} (the app's params, or their "
+                             f"replace()), got {describe(value)}") from None
+        out[key] = checker(raw, f"{name}.{key}")
+    return out
 
 
 def point(value, name: str, dim: int = 2) -> np.ndarray:
@@ -178,14 +248,15 @@ def _ndim(value) -> int:
 
 def numbers(value, name: str, what: str = "numbers") -> np.ndarray:
     """A finite number or an array of finite numbers (any shape), as a float array."""
+    name = _label(name)
     if is_number(value):
-        x = float(value)
-        if not math.isfinite(x):
-            raise ValueError(f"{name} must be a finite number ({what}), got {x}")
-        return np.asarray(x)
+        if not is_finite(value):
+            raise ValueError(f"{name} must be a finite number ({what}) within float range, "
+                             f"got {describe(value)}")
+        return np.asarray(float(value))
     if isinstance(value, np.ndarray | list | tuple):
         return array(value, name, (None,) * _ndim(value), what=what)
-    raise ValueError(f"{name} must be a number or an array of {what}, got {_describe(value)}")
+    raise ValueError(f"{name} must be a number or an array of {what}, got {describe(value)}")
 
 
 def degrees(value, name: str) -> np.ndarray:

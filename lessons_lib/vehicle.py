@@ -63,8 +63,9 @@ class Vehicle:
     def __post_init__(self) -> None:
         for name in ("wheelbase", "max_wheel_angle", "steer_rate", "length", "width"):
             v = getattr(self, name)
-            if not (check.is_number(v) and math.isfinite(v) and v > 0):
-                raise ValueError(f"Vehicle.{name} must be a positive number, got {v!r}")
+            if not (check.is_finite(v) and v > 0):
+                raise ValueError(f"Vehicle.{name} must be a positive number, got "
+                                 f"{check.describe(v)}")
         for name, unit in (("steer_lag", "s"), ("rear_overhang", "m")):
             check.real(getattr(self, name), f"Vehicle.{name}", lo=0.0, unit=unit)
         if not self.max_wheel_angle < 89:
@@ -310,7 +311,8 @@ def simulate_controller(spline: Spline, controller: Callable, speed: float, dura
     def control(x, y, yaw, progress):
         command = controller(x, y, yaw, speed, progress, spline, vehicle)
         if not check.is_number(command):
-            raise ValueError(f"the controller returned {command!r}, not a number in [-1, 1]")
+            raise ValueError(f"the controller returned {check.describe(command)}, not a "
+                             "number in [-1, 1]")
         command = float(command)
         if not math.isfinite(command):
             raise ValueError(f"the controller returned {command}, not a number in [-1, 1]")

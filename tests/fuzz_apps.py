@@ -39,20 +39,33 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from lessons_lib import apps  # noqa: E402
+from lessons_lib.apps import fastdraw  # noqa: E402
+from lessons_lib.apps.core import app as core_app  # noqa: E402
+from lessons_lib.apps.core import controls as core_controls  # noqa: E402
 from lessons_lib.apps.core import exercise as core_exercise  # noqa: E402
+from lessons_lib.apps.core import figure as core_figure  # noqa: E402
+from lessons_lib.apps.core import guard as core_guard  # noqa: E402
+from lessons_lib.apps.core import layout as core_layout  # noqa: E402
+from lessons_lib.apps.core import text as core_text  # noqa: E402
 from lessons_lib.apps.funnel import exercises as funnel_exercises  # noqa: E402
 from lessons_lib.apps.funnel import figures as funnel_figures  # noqa: E402
+from lessons_lib.apps.funnel import model as funnel_model  # noqa: E402
 from lessons_lib.apps.gimbal import exercises as gimbal_exercises  # noqa: E402
+from lessons_lib.apps.gimbal import model as gimbal_model  # noqa: E402
 from lessons_lib.apps.interpolation import exercises as interpolation_exercises  # noqa: E402
 from lessons_lib.apps.interpolation import figures as interpolation_figures  # noqa: E402
+from lessons_lib.apps.interpolation import model as interpolation_model  # noqa: E402
+from lessons_lib.apps.interpolation.planes import PlanesApp  # noqa: E402
 from lessons_lib.apps.steering import exercises as steering_exercises  # noqa: E402
 from lessons_lib.apps.steering import figures as steering_figures  # noqa: E402
+from lessons_lib.apps.steering import model as steering_model  # noqa: E402
 from lessons_lib.apps.steering.challenge import TuningChallenge  # noqa: E402
 from lessons_lib.apps.steering.terms import TermApp  # noqa: E402
 
 APP_CLASSES = {name: getattr(apps, name) for name in sorted(apps.__all__)}
 APP_CLASSES["TuningChallenge"] = TuningChallenge
 APP_CLASSES["TermApp"] = TermApp      # lesson 3's small term figures (not in the catalogue)
+APP_CLASSES["PlanesApp"] = PlanesApp  # lesson 2's halfway figure
 #: The loop's own hooks and plumbing (called by LessonApp, not by a learner or a notebook).
 LOOP = {"build", "compute", "draw", "panel", "layout", "dynamic_artists", "pointer_cost",
         "refresh_controls", "preset_list", "guard", "when_idle", "batch", "update",
@@ -65,7 +78,20 @@ MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercise
            "interpolation.figures": interpolation_figures,
            "steering.figures": steering_figures, "gimbal.exercises": gimbal_exercises,
            "core.exercise": core_exercise, "interpolation.exercises": interpolation_exercises,
-           "steering.exercises": steering_exercises}
+           "steering.exercises": steering_exercises,
+           # the models and the shared helpers a student may call from a notebook
+           "funnel.model": funnel_model, "steering.model": steering_model,
+           "gimbal.model": gimbal_model, "interpolation.model": interpolation_model,
+           "core.layout": core_layout, "core.figure": core_figure, "core.app": core_app,
+           "core.controls": core_controls, "core.text": core_text, "core.guard": core_guard,
+           "fastdraw": fastdraw}
+#: Modules whose classes are results, mixins or plumbing (states, targets, the layout and
+#: the guard's helpers): only their functions are entry points.
+FUNCTIONS_ONLY = {"funnel.model", "gimbal.model", "interpolation.model", "steering.model",
+                  "core.layout", "core.text", "core.guard", "fastdraw"}
+#: Modules whose classes a lesson or a student makes (controls, the drag helper, the app's
+#: helpers): their constructors are entry points, their methods the loop's plumbing.
+CONSTRUCTORS_ONLY = {"core.figure", "core.app", "core.controls"}
 #: How one of each exercise class is made, for its methods' calls.
 EXAMPLES = {
     "NumberQuestion": lambda: core_exercise.NumberQuestion("How many?", 2.0, "Count them."),
@@ -74,6 +100,8 @@ EXAMPLES = {
     "CountQuestion": lambda: funnel_exercises.CountQuestion("How many bends?", 2.0,
                                                             "Count them.", "bends"),
 }
+#: Documented infinite answers: a figure that shows no text has no smallest text.
+fm.NAN_ALLOWED |= {("core.figure.smallest_text_px", "value")}
 #: The wall time one call may take (a GIF of a whole animation is the slowest).
 fm.CALL_SECONDS = 30.0
 
@@ -167,7 +195,7 @@ def spec_of(fn, owner: str | None, skip_self: bool):
     except (TypeError, ValueError):
         return st.just(((), {}))
     params = list(sig.parameters.values())[1 if skip_self else 0:]
-    args, optional = [], {}
+    args, optional, required = [], {}, {}
     for p in params:
         if p.kind is p.VAR_POSITIONAL:
             continue
@@ -180,6 +208,8 @@ def spec_of(fn, owner: str | None, skip_self: bool):
         s = fm.either(by_name(p, owner))
         if p.default is p.empty and p.kind is not p.KEYWORD_ONLY:
             args.append(s)
+        elif p.default is p.empty:      # a required keyword: always given
+            required[p.name] = s
         else:
             optional[p.name] = s
 
@@ -188,7 +218,7 @@ def spec_of(fn, owner: str | None, skip_self: bool):
         extra = kw.pop("__extra__", {})
         return tuple(a), {**extra, **kw}
 
-    return st.tuples(st.tuples(*args), st.fixed_dictionaries({}, optional=optional)).map(
+    return st.tuples(st.tuples(*args), st.fixed_dictionaries(required, optional=optional)).map(
         assemble)
 
 
@@ -207,10 +237,12 @@ def entry_points() -> dict[str, tuple]:
             if attr.startswith("_") or attr in NOT_CALLED or getattr(obj, "__module__", "") \
                     != mod.__name__ or not callable(obj):
                 continue
+            if inspect.isclass(obj) and mod_name in FUNCTIONS_ONLY:
+                continue
             if inspect.isclass(obj):
                 found[f"{mod_name}.{attr}()"] = (obj, None, False)
                 for meth, fn in inspect.getmembers(obj, inspect.isfunction):
-                    if not meth.startswith("_"):
+                    if not meth.startswith("_") and mod_name not in CONSTRUCTORS_ONLY:
                         maker = functools.cache(EXAMPLES.get(attr, obj))
                         found[f"{mod_name}.{attr}.{meth}"] = (
                             st.just(None).map(lambda _, m=meth, k=maker: getattr(k(), m)),

@@ -44,7 +44,9 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from lessons_lib import (
+    catalogue,
     controllers,
+    cubic,
     flight,
     funnel,
     interpolation,
@@ -61,9 +63,10 @@ from lessons_lib import (
 
 MODULES = {m.__name__.split(".")[-1]: m for m in (
     rotations, flight, interpolation, spline, steering, vehicle, controllers, tracks, funnel,
-    navmesh, pathsmooth, validate, sweep)}
+    navmesh, pathsmooth, validate, sweep, cubic, catalogue)}
 #: The module each class's methods are counted under.
-OWNER = {"Runs": "sweep", "SpeedSweep": "sweep", "Spline": "spline", "NavMesh": "navmesh",
+OWNER = {"Cubic": "cubic", "Runs": "sweep", "SpeedSweep": "sweep", "Spline": "spline",
+         "NavMesh": "navmesh",
          "SteeringParams": "steering", "Vehicle": "vehicle", "Trajectory": "vehicle",
          "PurePursuit": "controllers", "Stanley": "controllers"}
 #: CPU time one call may take before it counts as a hang.
@@ -84,11 +87,13 @@ PASS_THROUGH = {"pathsmooth.string_pull", "validate.items"}
 NASTY_SCALARS = [math.nan, math.inf, -math.inf, 1e308, -1e308, 5e-324, -0.0, 0, -1, 1e300,
                  1e-300, 2**63, -(2**70), True, False, None, "5", "abc", "", b"1", 1 + 2j,
                  np.float32(np.nan), np.int64(7), np.bool_(True), [], (), {}, object(),
-                 np.array([]), np.array(np.nan)]
+                 np.array([]), np.array(np.nan), 10**400, -(10**400), "\u00b9\u00b2",
+                 "\u0661\u0662"]
 
 nasty_scalar = st.one_of(st.sampled_from(NASTY_SCALARS),
                          st.floats(allow_nan=True, allow_infinity=True),
-                         st.integers(-(10**30), 10**30))
+                         st.integers(-(10**30), 10**30), st.integers(10**308, 10**420),
+                         st.integers(-(10**420), -(10**308)))
 
 
 def nasty_array():
@@ -414,6 +419,7 @@ S["navmesh.grid_navmesh"] = (N.grid_navmesh, [st.just([0, 1, 2]), st.just([0, 1]
                                                               lambda i, j: 5])})
 S["navmesh.lesson_navmesh"] = (N.lesson_navmesh, [], {})
 P = pathsmooth
+S["pathsmooth.check_grid"] = (P.check_grid, [grids()], {})
 S["pathsmooth.grid_astar"] = (P.grid_astar, [grids(), cells, cells], {"corner_cutting": flags})
 S["pathsmooth.line_of_sight"] = (P.line_of_sight, [grids(), cells, cells],
                                  {"corner_cutting": flags})
@@ -478,6 +484,31 @@ for name in ("real", "length", "probability", "flag", "integer", "point", "numbe
              "degrees"):
     S[f"validate.{name}"] = (getattr(Va, name), [finite, st.just("x")], {})
 S["validate.is_number"] = (Va.is_number, [finite], {})
+def cubics():
+    return once(lambda: (cubic.Cubic([0.0, 1.0, 2.5, 4.0], [[0, 0], [1, 2], [0, 3], [2, 2]]),
+                         cubic.Cubic([0.0, 1.0, 2.0], [1.0, -1.0, 1.0], periodic=True))
+                ).flatmap(st.sampled_from)
+
+
+knots = st.one_of(st.lists(finite, min_size=0, max_size=6).map(sorted), nasty_array())
+S["cubic.Cubic"] = (cubic.Cubic, [knots, st.one_of(st.lists(huge, max_size=6),
+                                                   st.lists(point2, max_size=6))],
+                    {"periodic": flags})
+S["Cubic.__call__"] = (cubics(), [st.one_of(huge, st.lists(huge, max_size=4))],
+                       {"nu": st.integers(-1, 4)})
+S["catalogue.lesson"] = (catalogue.lesson, [st.one_of(st.integers(0, 6), st.sampled_from(
+    ["01_gimbal_lock", "nope", "03_spline_steering.ipynb"]))], {})
+S["catalogue.reading_order"] = (catalogue.reading_order, [st.just(catalogue.LESSONS)], {})
+S["catalogue.app_registry"] = (catalogue.app_registry, [], {})
+S["validate.option"] = (Va.option, [st.sampled_from(["a", "b", "z", ""]), st.just("x"),
+                                    st.just(("a", "b"))], {})
+S["validate.fields"] = (Va.fields, [st.one_of(params, st.just(None)), st.just("params"),
+                                    st.just({"heading_weight": Va.probability,
+                                             "use_heading": Va.flag})], {})
+S["validate.describe"] = (Va.describe, [st.one_of(nasty, st.text(max_size=200))], {})
+S["validate.is_finite"] = (Va.is_finite, [st.one_of(finite, st.integers(10**300, 10**420))], {})
+S["validate.huge_integer"] = (Va.huge_integer, [st.integers(-(10**420), 10**420)],
+                              {"digits": st.integers(-5, 5000)})
 S["validate.items"] = (Va.items, [st.lists(finite, max_size=3), st.just("x")], {})
 S["validate.array"] = (Va.array, [point_sets(2), st.just("x"), st.just((None, 2))], {})
 S["validate.reduce_degrees"] = (Va.reduce_degrees, [huge], {})
@@ -530,7 +561,9 @@ def _non_finite(value, path="", depth=0):
         return None
     if isinstance(value, bool | str | bytes) or value is None:
         return None
-    if isinstance(value, float | int | np.number):
+    if isinstance(value, int):       # exact, however large (validate.integer's answer)
+        return None
+    if isinstance(value, float | np.number):
         return None if math.isfinite(float(value)) else path or "value"
     if isinstance(value, quaternion.quaternion):
         return None if np.isfinite(quaternion.as_float_array(value)).all() else path or "q"

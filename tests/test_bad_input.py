@@ -534,3 +534,116 @@ def test_pathsmooth_types_and_bounds():
     refused(ps.path_length, [(-1e308, 0), (1e308, 0)], match="too long")
     refused(ps.serpentine_grid, 10**7, match="more than")
     refused(ps.string_pull, None, lambda a, b: True, match="path must be")
+
+
+# -- issue 46: work bounded up front, beyond float range, the limit in the message -----------
+@pytest.mark.parametrize("bad", [10**400, -(10**400)])
+def test_real_says_an_integer_beyond_float_range_is_out_of_it(bad):
+    message = refused(check.real, bad, "speed", unit="m/s", match="within float range")
+    assert "401-digit integer" in message and len(message) < 200
+    assert not check.is_finite(bad) and check.is_finite(10**300)
+
+
+def test_grid_astar_refuses_a_grid_larger_than_it_searches():
+    from lessons_lib import pathsmooth as ps
+
+    walled = np.zeros((1000, 1000), bool)
+    walled[:, 500] = True
+    walled[999, 500] = False
+    refused(ps.grid_astar, walled, (0, 0), (999, 0), match="at most 250,000 cells.*1000 x 1000")
+    g, s, t = ps.serpentine_grid(200)        # the lesson's largest snake still works
+    assert ps.grid_astar(g, s, t)[-1] == t
+
+
+@pytest.mark.parametrize("name", ["funnel", "funnel_steps"])
+def test_the_funnel_refuses_more_portals_than_its_limit(name):
+    from lessons_lib import funnel as fn
+
+    n = fn.MAX_PORTALS + 1
+    portals = [((i + 1.0, 1.0), (i + 1.0, -1.0)) for i in range(n)]
+    refused(getattr(fn, name), (0.5, 0.0), (n + 0.5, 0.0), portals,
+            match="at most 100,000 portals, got 100,001")
+
+
+@pytest.mark.parametrize("samples, match", [(10**8, "samples must be <= 10000"),
+                                            (0, ">= 1"), (2.5, "whole number"),
+                                            ("a", "whole number")])
+def test_catmull_rom_samples_are_bounded(samples, match):
+    from lessons_lib import pathsmooth as ps
+
+    refused(ps.catmull_rom, [[0, 0], [1, 1], [2, 0]], samples, match=match)
+    refused(ps.catmull_rom, np.zeros((200_000, 2)), 24, match="at most 1,000,000 points")
+
+
+def test_the_gimbal_searches_and_lock_path_are_bounded():
+    from lessons_lib.apps.gimbal import model
+
+    target = model.reach_target()
+    refused(model.lock_path, 80.0, frames=10**9, match="frames must be <= 1000")
+    refused(model.lock_path, "80", match="middle_start must be a number")
+    refused(model.best_single_ring, target, step_deg=0.0001, match=">= 0.01 degrees")
+    refused(model.best_two_rings, target, step_deg=0.05, match=">= 0.5 degrees")
+    refused(model.best_two_rings, "YXZ", match="target must be a Target")
+    assert len(model.lock_path(80.0)) == model.LOCK_FRAMES + 1
+
+
+@pytest.mark.parametrize("interval", [-1, 0, math.nan, 10**400, 1e9, "0.04"])
+def test_run_on_clock_refuses_an_interval_out_of_its_range(interval):
+    import asyncio
+
+    from lessons_lib.apps.core.app import run_on_clock
+
+    shown = []
+    clock = run_on_clock(shown.append, start=0, last=lambda: 10**9, interval=interval,
+                         running=lambda: True)
+    with pytest.raises(ValueError, match="interval must be"):
+        asyncio.run(asyncio.wait_for(clock, 5))
+    assert shown == []
+
+
+def _oval():
+    from lessons_lib.tracks import track
+
+    return track("oval")
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: rotations.euler_to_matrix(10**400, 0, 0), "within float range"),
+    (lambda: _oval().frame_at(10**400), "within float range"),
+    (lambda: _oval().location_at(-(10**400)), "within float range"),
+    (lambda: __import__("lessons_lib.steering").steering.delta_angle(10**400, 0), "range"),
+    (lambda: __import__("lessons_lib.vehicle").vehicle.Vehicle(wheelbase=10**400),
+     "401-digit integer"),
+    (lambda: rotations.quaternion_to_matrix([1, 0, 0, 10**400]), "float range"),
+])
+def test_integers_beyond_float_range_are_refused_by_the_maths(call, match):
+    """Issue 46: each raised OverflowError (int too large to convert to float) or a message
+    hundreds of characters long."""
+    message = refused(call, match=match)
+    assert len(message) < 300
+
+
+@pytest.mark.parametrize("args, kwargs, match", [
+    (("ab", [1, 2]), {}, "knots x must be an array"),
+    (([0, 1], "ab"), {}, "values y must be a number or an array"),
+    (([0, 1e-300], [0, 1e300]), {}, "coefficients overflow"),
+    (([0, 1], [[[1]], [[2]]]), {}, "one value per knot"),
+    (([0, 1, 2], [0, 1, 0]), {"periodic": "yes"}, "periodic must be True or False"),
+])
+def test_cubic_refuses_what_is_not_finite_knots_and_values(args, kwargs, match):
+    from lessons_lib.cubic import Cubic
+
+    refused(Cubic, *args, match=match, **kwargs)
+
+
+def test_cubic_calls_and_the_catalogue_check_their_arguments():
+    from lessons_lib import catalogue
+    from lessons_lib.cubic import Cubic
+
+    c = Cubic([0.0, 1.0, 2.0], [0.0, 1.0, 0.0])
+    refused(c, [0.5, math.nan], match="at contains NaN")
+    refused(c, 0.5, nu=1.5, match="whole number")
+    refused(c, 1e300, nu=0, match="overflows")
+    refused(catalogue.reading_order, 5, match="list of Lesson")
+    refused(catalogue.lesson, np.array([1, 2]), match="slug, number or notebook name")
+    assert catalogue.lesson(1).number == 1

@@ -103,7 +103,7 @@ def test_beyond_the_knots_the_end_pieces_go_on():
     (([0.0, 1.0], [1.0, 2.0, 3.0]), "one value per knot"),
     (([0.0, 0.0, 1.0], [1.0, 2.0, 3.0]), "strictly increasing"),
     (([0.0, np.nan], [1.0, 2.0]), "finite and strictly increasing"),
-    (([0.0, 1.0], [1.0, np.inf]), "values of a cubic must be finite"),
+    (([0.0, 1.0], [1.0, np.inf]), "values y contains NaN or infinity"),
 ])
 def test_bad_knots_and_values_are_refused(args, message):
     with pytest.raises(ValueError, match=message):

@@ -18,13 +18,14 @@ and hypothesis-drawn ones go through ``canvas.comm.handle_msg`` to every figure 
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
 
 import matplotlib.pyplot as plt
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from matplotlib.backends import backend_agg
 from test_fuzz_controls import redraws, sliders, still_redraws
@@ -32,7 +33,10 @@ from test_fuzz_controls import redraws, sliders, still_redraws
 from lessons_lib import apps
 from lessons_lib.apps.core import guard
 from lessons_lib.apps.core.app import iter_widgets
+from lessons_lib.apps.gimbal.exercises import ReachExercise
+from lessons_lib.apps.interpolation.planes import PlanesApp
 from lessons_lib.apps.steering.challenge import TuningChallenge
+from lessons_lib.apps.steering.terms import TermApp
 
 APP_NAMES = [*sorted(apps.__all__), "TuningChallenge"]
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
@@ -69,16 +73,25 @@ ISSUE_MESSAGES = [
     {**POINTER, "type": "motion_notify", "modifiers": "ctrl"},
     {**POINTER, "type": "scroll", "step": 1e308},
     {"type": "figure_leave"},
+    *(BIG_INTEGER_MESSAGES := [     # issue 46: beyond float range, math.isfinite overflows
+        {"type": "resize", "width": 10**400, "height": 400},
+        {"type": "resize", "width": 400, "height": -(10**400)},
+        {"type": "set_device_pixel_ratio", "device_pixel_ratio": 10**400},
+        {"type": "set_dpi_ratio", "dpi_ratio": 10**400},
+        {**POINTER, "type": "button_press", "x": 10**400},
+        {**POINTER, "type": "motion_notify", "y": -(10**400)},
+        {**POINTER, "type": "scroll", "step": 10**400}]),
     {"type": "nonsense"},
     {"type": None},
     {},
 ]
 TYPES = sorted({*guard.POINTER_EVENTS, *guard.CANVAS_HANDSHAKE, *guard.RATIO_MESSAGES,
                 "resize", "toolbar_button", "key_press", "key_release", "save", "unknown"})
-NASTY = [NAN, INF, -INF, None, 0, -1, 1, 2.5, 3, 30, 1e308, 10**9, -(10**9), 2**70, True, "",
-         "x", [], {}, [1, 2]]
+NASTY = [NAN, INF, -INF, None, 0, -1, 1, 2.5, 3, 30, 1e308, 10**9, -(10**9), 2**70, 10**400,
+         True, "", "x", [], {}, [1, 2]]
 values = st.one_of(st.sampled_from(NASTY), st.floats(allow_nan=True, allow_infinity=True),
-                   st.integers(-(10**12), 10**12))
+                   st.integers(-(10**12), 10**12), st.integers(10**308, 10**420),
+                   st.integers(-(10**420), -(10**308)))
 messages = st.fixed_dictionaries(
     {"type": st.sampled_from(TYPES)},
     optional={k: values for k in ("x", "y", "button", "buttons", "step", "width", "height",
@@ -275,3 +288,62 @@ def test_a_drag_still_arrives_through_the_guard():
         assert len(seen) == 1
     finally:
         plt.close(app.fig)
+
+
+#: The figures not in the catalogue's apps: lesson 2's planes, lesson 3's term figures,
+#: lesson 4's compact copy and lesson 1's reach exercise.
+MORE_FIGURES = {
+    "PlanesApp": lambda: PlanesApp(),
+    **{f"TermApp({t})": functools.partial(TermApp, term=t)
+       for t in ("position", "heading", "crosstrack")},
+    "FunnelApp(compact)": lambda: apps.FunnelApp(compact=True),
+    "ReachExercise": lambda: ReachExercise().app,
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_FIGURES))
+def test_integers_beyond_float_range_are_dropped_by_every_figure(name, caplog):
+    """Issue 46: a 401-digit integer as a size, ratio or pointer position made the guard
+    itself raise OverflowError (out of the comm handler); it is dropped like any bad
+    number, with one line in the log, and the figure keeps its size and ratio."""
+    caplog.set_level(logging.INFO, logger="lessons_lib.apps")
+    app = MORE_FIGURES[name]()
+    try:
+        for canvas in canvases(app):
+            before = tuple(canvas.get_width_height(physical=False))
+            ratio = canvas.device_pixel_ratio
+            for content in BIG_INTEGER_MESSAGES:
+                send(canvas, content)
+                assert problems_of(canvas, before) == []
+            assert canvas.device_pixel_ratio == ratio
+            assert tuple(canvas.get_width_height(physical=False)) == before
+        notes = [r.getMessage() for r in caplog.records]
+        assert any("within float range" in n and "401-digit" in n for n in notes), notes[:5]
+    finally:
+        plt.close("all")
+
+
+_STATE_KEYS = sorted(guard.CANVAS_STATE | {"_width", "_figure_label", "toolbar_visible"})
+
+
+@settings(max_examples=4 * EXAMPLES, database=None, deadline=None, derandomize=not LONG,
+          phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+@given(state=st.dictionaries(st.sampled_from(_STATE_KEYS),
+                             st.one_of(values, st.text(max_size=20)), max_size=3),
+       method=st.sampled_from(["update", "request_state", "custom", "bogus", None]))
+@example(state={"_rubberband_x": 10**400}, method="update").via("issue 46")
+@example(state={"_rubberband_width": -(10**400), "_data_url": "x"}, method="update")
+def test_every_message_kind_to_a_canvas_is_taken_or_dropped(state, method):
+    """The canvas's other message kinds (its synced state, a state request, unknown
+    methods), with values beyond float range among them: each is applied or dropped with a
+    line in the log, never raised to the comm."""
+    canvas = _STATE_APP().fig.canvas
+    before = tuple(canvas.get_width_height(physical=False))
+    data = {"method": method, "state": state, "buffer_paths": [], "content": state}
+    canvas.comm.handle_msg({"content": {"data": data}, "buffers": []})
+    assert problems_of(canvas, before) == []
+
+
+@functools.cache
+def _STATE_APP():
+    return apps.GridApp()

@@ -18,6 +18,7 @@ them. Afterwards:
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import resource
@@ -30,6 +31,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from lessons_lib import apps
+from lessons_lib.apps.core import guard
 from lessons_lib.apps.core.app import iter_widgets
 
 APP_NAMES = sorted(apps.__all__)
@@ -39,10 +41,13 @@ FOREIGN = ("max", "min", "step", "options", "_options_labels", "interval", "desc
            "show_repeat", "layout", "style", "tabbable", "tooltip", "_repeat", "value",
            "index", "playing", "label")
 NASTY = [math.nan, math.inf, -math.inf, None, 1e308, -1e308, 10**9, -(10**9), 2**70, 5e-324,
+         10**400, -(10**400),
          -1, 0, 1, 0.5, True, False, "", "x", "1e9", [], [1, 2], {}, {"a": 1},
          ["a", "b", "c"], [["x", 1]]]
 values = st.one_of(st.sampled_from(NASTY), st.floats(allow_nan=True, allow_infinity=True),
-                   st.integers(-(10**12), 10**12), st.text(max_size=30))
+                   st.integers(-(10**12), 10**12), st.text(max_size=30),
+                   st.integers(10**308, 10**420), st.text(st.characters(
+                       categories=["Nd", "No"]), max_size=8))
 states = st.one_of(
     st.dictionaries(st.sampled_from(FOREIGN), values, min_size=1, max_size=3),
     st.sampled_from([{"max": 10**9}, {"max": 1e9, "value": 1e9}, {"value": math.nan},
@@ -286,3 +291,38 @@ def test_a_nan_set_from_python_is_refused_like_one_from_the_page(name):
         assert_still_redraws(a)
     finally:
         plt.close(a.fig)
+
+
+@pytest.mark.parametrize("big", [10**400, -(10**400)])
+def test_an_integer_beyond_float_range_is_refused_with_a_message(big):
+    """Issue 46: a 401-digit value made the guard raise OverflowError (math.isfinite)."""
+    a = apps.GimbalApp()
+    try:
+        for w in sliders(a):
+            before = w.value
+            a.clear_message()
+            w.comm.handle_msg(update_msg({"value": big}))
+            assert w.value == before
+            assert "401-digit" in a.last_error and "keeps its value" in a.last_error
+        assert_still_redraws(a)
+    finally:
+        plt.close(a.fig)
+
+
+@pytest.mark.parametrize("state", [{"value": math.nan}, {"value": 10**400}, {"max": 5}])
+def test_a_guard_without_a_callback_refuses_and_only_logs(state, caplog):
+    """Issue 46: guard_widget(w, None) raised TypeError ('NoneType' object is not
+    callable) on the first refusal; without a callback a refusal is only logged."""
+    caplog.set_level(logging.INFO, logger="lessons_lib.apps")
+    w = widgets.FloatSlider(value=0.5, min=0, max=1)
+    assert guard.guard_widget(w, None)
+    w.comm.handle_msg(update_msg(state))
+    assert w.value == 0.5 and w.max == 1
+    w.value = math.nan                      # from Python: refused the same way
+    assert w.value == 0.5
+    assert sum("refused" in r.getMessage() for r in caplog.records) == 2
+
+
+def test_a_guard_callback_that_is_not_a_function_is_refused():
+    with pytest.raises(ValueError, match="on_refused must be a function"):
+        guard.guard_widget(widgets.FloatSlider(), "print")

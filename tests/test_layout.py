@@ -5,10 +5,14 @@ presenter mode."""
 
 from __future__ import annotations
 
+import functools
+
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from rooms import ROOMS
 
 import lessons_lib
@@ -122,6 +126,30 @@ def test_figure_box_refuses_bad_numbers(bad):
         figure_box(800, 700, (bad, 400))
 
 
+@pytest.mark.parametrize("natural", [(1e-300, 1), (1, 1e-300), (5e-324, 5e-324), (1e300, 1),
+                                     (240, 2401), (2401, 240), (0.5, 0.5)])
+def test_figure_box_refuses_a_degenerate_natural_size_saying_the_limit(natural):
+    """Issue 46: a degenerate natural size gave 'cannot convert float NaN to integer' or a
+    figure 0 px tall; it is refused, the message saying the limit."""
+    with pytest.raises(ValueError, match=r"figure_box: .*(>= 1 px|<= 100000 px|within 0\.1 "
+                                         r"to 10)"):
+        figure_box(800, 700, natural)
+
+
+@pytest.mark.parametrize("natural", [None, (1,), (1, 2, 3), "ab", 5, [[600, 400]]])
+def test_figure_box_refuses_a_natural_size_that_is_not_two_numbers(natural):
+    with pytest.raises(ValueError, match="figure_box: natural"):
+        figure_box(800, 700, natural)
+
+
+@pytest.mark.parametrize("where", range(4))
+def test_figure_box_refuses_integers_beyond_float_range(where):
+    args = [800, 700, (600, 400), SIDE_PX]
+    args[where] = 10**400 if where != 2 else (10**400, 400)
+    with pytest.raises(ValueError, match="figure_box: .*within float range"):
+        figure_box(*args)
+
+
 # -- the page's report --------------------------------------------------------------------------
 def test_parse_fit_reads_the_pages_report():
     assert parse_fit("1250 720 0") == (1250, 720, False)
@@ -132,6 +160,16 @@ def test_parse_fit_reads_the_pages_report():
                                  "0 720 0", "1250 NaN 0", "1250 720 0 1", "9" * 199, None, 3])
 def test_parse_fit_refuses_anything_else(bad):
     with pytest.raises(ValueError):
+        parse_fit(bad)
+
+
+@pytest.mark.parametrize("bad", ["\u00b9\u00b2\u00b3 720 0", "1250 \u00b2\u00b3 1",
+                                 "\u0661\u0662\u0663 720 0", "1250 720 \u00b9",
+                                 "1" * 10**6 + " 720 0", "1250 720 01"])
+def test_parse_fit_refuses_other_digits_and_huge_numbers_with_its_own_message(bad):
+    """Issue 46: superscript digits pass str.isdigit() but not int(), and a 10**6-digit
+    number passes it but exceeds int()'s digit limit: both raised int()'s own message."""
+    with pytest.raises(ValueError, match="size report .*ASCII digits, at most 40"):
         parse_fit(bad)
 
 
@@ -293,3 +331,37 @@ def test_a_slider_move_redraws_only_what_changed_in_every_room(name):
     finally:
         app.present(False)
         plt.close(app.fig)
+
+
+_DIGITS = st.one_of(st.integers(0, 10**7).map(str), st.integers(10**300, 10**400).map(str),
+                    st.text(st.characters(categories=["Nd", "No"]), min_size=1, max_size=6))
+_REPORTS = st.one_of(
+    st.tuples(_DIGITS, _DIGITS, st.sampled_from(["0", "1", "01", "\u00b9", "\u0661"]))
+    .map(" ".join),
+    st.text(max_size=50))
+
+
+@settings(max_examples=60, deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(report=_REPORTS)
+@example(report="\u00b9\u00b2\u00b3 720 0").via("issue 46")
+@example(report="1250 \u0667\u0662\u0660 1").via("issue 46")
+def test_any_report_through_the_probes_channel_fits_or_is_a_message(report):
+    """Issue 46: a report as the page sends it (the probe's comm), with any digits (ASCII,
+    superscript, Arabic-Indic) and numbers beyond float range, lays the app out within the
+    figure's bounds or leaves one line saying the report is not a size; nothing raises."""
+    app = _probe_app()
+    app.clear_message()
+    app.fit_probe.comm.handle_msg({"content": {"data": {
+        "method": "update", "state": {"value": report}, "buffer_paths": []}}, "buffers": []})
+    if app.last_error is None:
+        w, h = app.fig.canvas.get_width_height(physical=False)
+        assert FIGURE_MIN_PX <= min(w, h) and max(w, h) <= FIGURE_MAX_PX
+    else:
+        assert "size report" in app.last_error or "at most 200 characters" in app.last_error
+        assert "\n" not in app.last_error
+
+
+@functools.cache
+def _probe_app():
+    return GridApp()

@@ -75,7 +75,15 @@ def frame_pause(drawn: float, due: float, now: float) -> float:
     frame's own cost, so the proxy and the page (on this machine too, in self-study) get
     their share and frames do not pile up on the way to the page; the clock decides which
     frame is next. Never less than 2 ms: the page's messages (Pause) are read meanwhile."""
+    drawn, due, now = (check.real(v, n, unit="s")
+                       for v, n in ((drawn, "drawn"), (due, "due"), (now, "now")))
     return max(0.002, PLAY_REST * (now - drawn), due - now)
+
+
+#: The shortest and longest frame intervals of :func:`run_on_clock`, in seconds (the
+#: lessons use 0.04 to 0.9).
+MIN_CLOCK_INTERVAL = 0.001
+MAX_CLOCK_INTERVAL = 60.0
 
 
 async def run_on_clock(show: Callable[[int], None], *, start: int, last: Callable[[], int],
@@ -90,7 +98,14 @@ async def run_on_clock(show: Callable[[int], None], *, start: int, last: Callabl
     click (the clock starts one interval back). It ends after the last, or when ``running()``
     turns false. With ``position`` (the frame shown now, which others may move), a frame
     that did not show ends it (its message is on the page), and a frame moved meanwhile (a
-    scrub) restarts the clock from there."""
+    scrub) restarts the clock from there. ``interval`` is from :data:`MIN_CLOCK_INTERVAL` to
+    :data:`MAX_CLOCK_INTERVAL` seconds; ``start`` a whole number; a ValueError otherwise."""
+    interval = check.real(interval, "interval", lo=MIN_CLOCK_INTERVAL, hi=MAX_CLOCK_INTERVAL,
+                          unit="s")
+    start = check.integer(start, "start")
+    for name, fn in (("show", show), ("last", last), ("running", running)):
+        if not callable(fn):
+            raise ValueError(f"run_on_clock: {name} must be a function, got {short(fn)}")
     clock = time.perf_counter
     origin, base, shown = clock() - interval, start, start
     while running():
@@ -115,6 +130,9 @@ def side_by_side(left: widgets.Widget, right: widgets.Widget) -> widgets.HBox:
     """Two columns side by side where the page is wide enough, the second under the first
     where it is not: neither is squeezed, so nothing is clipped. (A lesson app's own layout
     is :meth:`LessonApp.arrange`, which also sizes the figure to the page.)"""
+    for column in (left, right):
+        if not isinstance(column, widgets.Widget) or not hasattr(column, "layout"):
+            raise ValueError(f"side_by_side() takes two widgets, got {short(column)}")
     for column in (left, right):
         column.layout.flex = "0 0 auto"
     return widgets.HBox([left, right], layout=widgets.Layout(align_items="flex-start",
@@ -213,6 +231,9 @@ class LessonApp(GifExport, FitLayout):
 
     # -- construction ---------------------------------------------------------------------
     def __init__(self, preset: str | None = None, **controls) -> None:
+        if type(self).build is LessonApp.build:
+            raise ValueError(f"{type(self).__name__} is the base of the lesson apps (it has no "
+                             "figure): make one of its subclasses, e.g. GimbalApp()")
         self.status = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
         self.last_error: str | None = None
         self.state = None
@@ -296,7 +317,7 @@ class LessonApp(GifExport, FitLayout):
         if preset is not None:
             self.guard(self._start_from)(preset, controls)
             if self.state is None:
-                raise ValueError(self.last_error or f"preset {preset!r} failed")
+                raise ValueError(self.last_error or f"preset {preset!r:.60} failed")
         else:
             self.update()
 
@@ -350,7 +371,7 @@ class LessonApp(GifExport, FitLayout):
             try:
                 box = widgets.Layout(**layout)
             except Exception as exc:  # traitlets' TraitError: a layout value it cannot take
-                raise ValueError(f"panel {name!r}: {str(exc).splitlines()[0][:120]}") from None
+                raise ValueError(f"panel {name!r:.60}: {str(exc).splitlines()[0][:120]}") from None
             self.panels[name] = widgets.HTML(layout=box)
         return self.panels[name]
 
@@ -480,7 +501,7 @@ class LessonApp(GifExport, FitLayout):
         the page snapped, as a move of its own: a second compute and picture."""
         w = self._control(name)
         if not isinstance(w, widgets.FloatSlider | widgets.IntSlider):
-            raise ValueError(f"{name!r} is not a slider")
+            raise ValueError(f"{name!r:.60} is not a slider")
         value = check.real(value, "value")
         k = round((value - w.min) / w.step)
         return float(min(w.max, max(w.min, round(w.min + k * w.step, 12))))

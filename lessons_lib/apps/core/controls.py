@@ -12,22 +12,39 @@ the page (see :mod:`.guard`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import ipywidgets as widgets
 
-from ...validate import is_number
+from ... import validate as check
+from ...validate import huge_integer, is_finite, is_number
 
 
 def short(value, limit: int = 30) -> str:
     """A value as a person would type it: 180 rather than 180.0, 1e+09 rather than ten digits."""
     if isinstance(value, float):
         return f"{value:g}"
-    text = repr(value)
+    text = huge_integer(value, limit) or repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _check_spec(spec, texts: tuple[str, ...], flags: tuple[str, ...]) -> str:
+    """A control spec's text and flag fields checked (a ValueError naming the field); its
+    kind and name, for the spec's own messages."""
+    kind = type(spec).__name__.lower()
+    where = f"{kind} {short(getattr(spec, 'name', None))}"
+    for key in texts:
+        if not isinstance(getattr(spec, key), str):
+            raise ValueError(f"{where}: {key} must be text, got {short(getattr(spec, key))}")
+    for key in flags:
+        check.flag(getattr(spec, key), f"{where}: {key}")
+    return where
+
+
+_TEXTS = ("name", "label", "help", "width")
+_FLAGS = ("redraw", "primary")
 
 
 @dataclass(frozen=True)
@@ -49,10 +66,14 @@ class Slider:
     primary: bool = False
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.min) and math.isfinite(self.max) and self.min < self.max):
-            raise ValueError(f"slider {self.name!r}: need finite min < max")
-        if not (math.isfinite(self.step) and self.step > 0):
-            raise ValueError(f"slider {self.name!r}: step must be a positive number")
+        where = _check_spec(self, (*_TEXTS, "readout", "label_width"), (*_FLAGS, "integer"))
+        lo, hi = check.real(self.min, f"{where}: min"), check.real(self.max, f"{where}: max")
+        if not lo < hi:
+            raise ValueError(f"{where}: need finite min < max")
+        if not (check.is_finite(self.step) and self.step > 0):
+            raise ValueError(f"{where}: step must be a positive number")
+        if self.value is not None:
+            self.check(self.value)
 
     @property
     def default(self):
@@ -62,8 +83,9 @@ class Slider:
         """``value`` as this slider holds it, or a ValueError saying what is wrong."""
         if not is_number(value):
             raise ValueError(f"'{self.label}' takes a number, not {short(value)}")
-        if not math.isfinite(value):
-            raise ValueError(f"'{self.label}' takes a finite number, not {short(value)}")
+        if not is_finite(value):
+            raise ValueError(f"'{self.label}' takes a finite number within float range, not "
+                             f"{short(value)}")
         if not self.min <= value <= self.max:
             raise ValueError(f"'{self.label}' goes from {short(self.min)} to {short(self.max)}; "
                              f"{short(value)} is outside")
@@ -97,6 +119,14 @@ class Frame(Slider):
 
     interval_ms: int = 50
     seconds_per_unit: float | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check.integer(self.interval_ms, f"frame {short(self.name)}: interval_ms", lo=1,
+                      hi=60_000, whole_floats=True)
+        if self.seconds_per_unit is not None:
+            check.real(self.seconds_per_unit, f"frame {short(self.name)}: seconds_per_unit",
+                       lo=0.0, lo_open=True)
 
     @property
     def count(self) -> int:
@@ -141,6 +171,12 @@ class Choice:
     redraw: bool = False
     primary: bool = False
 
+    def __post_init__(self) -> None:
+        where = _check_spec(self, (*_TEXTS, "label_width"), _FLAGS)
+        check.option(self.style, f"{where}: style", ["dropdown", "toggle", "radio"])
+        if self.value is not None:
+            self.check(self.value)
+
     @property
     def pairs(self) -> list[tuple[str, Any]]:
         return _options(self.options)
@@ -163,7 +199,7 @@ class Choice:
         cls = {"dropdown": widgets.Dropdown, "toggle": widgets.ToggleButtons,
                "radio": widgets.RadioButtons}.get(self.style)
         if cls is None:
-            raise ValueError(f"choice {self.name!r}: style must be dropdown, toggle or radio")
+            raise ValueError(f"choice {self.name!r:.60}: style must be dropdown, toggle or radio")
         kw = {"style": {"description_width": self.label_width}}
         if self.style == "toggle":
             kw["style"] = {"description_width": self.label_width, "button_width": "auto"}
@@ -182,6 +218,9 @@ class Toggle:
     width: str = "auto"
     redraw: bool = False
     primary: bool = False
+
+    def __post_init__(self) -> None:
+        _check_spec(self, _TEXTS, (*_FLAGS, "value"))
 
     @property
     def default(self) -> bool:
@@ -209,9 +248,23 @@ class Preset:
     values: Mapping[str, Any] = field(default_factory=dict)
     description: str | Callable[[Any], str] = ""
 
+    def __post_init__(self) -> None:
+        where = _check_spec(self, ("name",), ())
+        _names(self.values, f"{where}: values")
+        if not (isinstance(self.description, str) or callable(self.description)):
+            raise ValueError(f"{where}: description must be text or a function of the state, "
+                             f"got {short(self.description)}")
+
     def describe(self, state) -> str:
         text = self.description
         return text(state) if callable(text) else text
+
+
+def _names(values, what: str) -> Mapping:
+    """``values`` if it maps control names (text) to values, else a ValueError."""
+    if not isinstance(values, Mapping) or not all(isinstance(k, str) for k in values):
+        raise ValueError(f"{what} must map control names (text) to values, got {short(values)}")
+    return values
 
 
 class Params(Mapping):
@@ -220,7 +273,7 @@ class Params(Mapping):
     __slots__ = ("_values", "_hash")
 
     def __init__(self, values: Mapping[str, Any]) -> None:
-        object.__setattr__(self, "_values", dict(values))
+        object.__setattr__(self, "_values", dict(_names(values, "Params")))
         object.__setattr__(self, "_hash", None)
 
     def __getattr__(self, name: str):

@@ -27,10 +27,9 @@ import ipywidgets as widgets
 import numpy as np
 
 from ... import validate as check
-from ...validate import is_number
 from .controls import short
 from .figure import PALETTE
-from .guard import guard_widget
+from .guard import MAX_TEXT, guard_widget
 
 #: Text in a widgets.HTML gets the widgets' line height (28 px, one control's height), so a
 #: prompt or a verdict that wraps is spaced like a list of buttons; these set a text's own.
@@ -64,9 +63,12 @@ def in_voila() -> bool:
 
 
 def parse_number(text: str) -> float:
-    """A number as typed: '−0.5', '4/3', '5.61 m', '30°', '1,5' -> float, else ValueError."""
+    """A number as typed: '−0.5', '4/3', '5.61 m', '30°', '1,5' -> float, else ValueError
+    (also for more than :data:`~.guard.MAX_TEXT` characters)."""
     if not isinstance(text, str):
         raise ValueError("type a number")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"an answer is at most {MAX_TEXT} characters: type a number")
     cleaned = text.translate(_MINUS).strip()
     if cleaned.count(",") == 1 and "." not in cleaned:
         cleaned = cleaned.replace(",", ".")
@@ -74,7 +76,8 @@ def parse_number(text: str) -> float:
         raise ValueError("Type a number first.")
     match = _NUMBER_RE.match(cleaned)
     if match is None:
-        raise ValueError(f"'{text}' is not a number: type digits such as 12.5, -0.5 or 4/3")
+        raise ValueError(f"'{text:.40}' is not a number: type digits such as 12.5, -0.5 or "
+                         "4/3")
     top, bottom = float(match.group(1)), match.group(2)
     if bottom is not None:
         if float(bottom) == 0:
@@ -211,15 +214,14 @@ class NumberQuestion(_Question):
     def __init__(self, prompt: str, answer: float, hint: str, tol: float = 0.5,
                  unit: str = "", explain: str = "", wrong: Mapping[float, str] | None = None,
                  show: Callable[[], None] | None = None, beside=None) -> None:
-        if not is_number(answer) or not math.isfinite(answer):
-            raise ValueError(f"answer must be a finite number, not {answer!r}")
-        if not is_number(tol) or not math.isfinite(tol) or tol < 0:
-            raise ValueError(f"tol must be a finite number >= 0, not {tol!r}")
+        answer = check.real(answer, "answer")
+        tol = check.real(tol, "tol", lo=0.0)
         if not isinstance(unit, str) or not isinstance(explain, str):
             raise ValueError("unit and explain are text")
         if wrong is not None and not (isinstance(wrong, Mapping) and all(
-                is_number(k) and isinstance(v, str) for k, v in wrong.items())):
-            raise ValueError("wrong maps wrong answers (numbers) to what they mean (text)")
+                check.is_finite(k) and isinstance(v, str) for k, v in wrong.items())):
+            raise ValueError("wrong maps wrong answers (finite numbers) to what they mean "
+                             "(text)")
         self.answer, self.tol, self.unit, self.explain = float(answer), float(tol), unit, explain
         self.wrong = {float(k): v for k, v in (wrong or {}).items()}
         for k in self.wrong:
@@ -262,7 +264,7 @@ class ChoiceQuestion(_Question):
         if not isinstance(explain, str):
             raise ValueError(f"explain is text, not {short(explain)}")
         if not isinstance(answer, str) or answer not in reasons:
-            raise ValueError(f"the answer {answer!r} is not one of the options {list(reasons)}")
+            raise ValueError(f"the answer {answer!r:.60} is not one of the options {list(reasons)}")
         self.answer, self.explain, self.reasons = answer, explain, reasons
         control = widgets.RadioButtons(options=list(reasons), value=None,
                                        layout=widgets.Layout(width="auto"))

@@ -19,6 +19,8 @@ import math
 from collections.abc import Callable, Iterator
 
 import matplotlib
+import matplotlib.axes
+import matplotlib.figure
 import matplotlib.pyplot as plt
 from matplotlib.text import Text
 from mpl_toolkits.mplot3d import proj3d
@@ -134,10 +136,18 @@ def _shown(artist) -> Iterator:
         yield from _shown(child)
 
 
+def _figure(fig):
+    """``fig`` if it is a matplotlib Figure, else a ValueError."""
+    if not isinstance(fig, matplotlib.figure.Figure):
+        raise ValueError(f"fig must be a matplotlib Figure, got {check.describe(fig)}")
+    return fig
+
+
 def smallest_text_px(fig) -> float:
     """The smallest visible text of ``fig`` in CSS px on the page (points * dpi / 72 at the
     figure's own dpi, without the screen's pixel ratio); inf when it shows no text. Draw
     the figure first: tick labels are made as it is drawn."""
+    fig = _figure(fig)
     ratio = getattr(fig.canvas, "device_pixel_ratio", 1) or 1
     sizes = [t.get_fontsize() for t in _shown(fig)
              if isinstance(t, Text) and t.get_text().strip()]
@@ -150,9 +160,12 @@ def fit_axes(ax, region: tuple[float, float, float, float], pad_px: float = 3.0)
     presenter mode's 20 px, fractions chosen at 14 px cut a plot's labels. Twice, as the
     ticks a locator picks change with the size. Call it once per size (``resized``) or per
     new limits, never per frame: it draws nothing but measures every tick label."""
-    x0, y0, x1, y1 = region
+    if not isinstance(ax, matplotlib.axes.Axes):
+        raise ValueError(f"fit_axes: ax must be a matplotlib Axes, got {check.describe(ax)}")
+    x0, y0, x1, y1 = check.array(region, "fit_axes: region", (4,), what="figure fractions")
+    pad_px = check.real(pad_px, "fit_axes: pad_px", lo=0.0, hi=100.0, unit="px")
     if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
-        raise ValueError(f"fit_axes: region {region!r} is not (x0, y0, x1, y1) within 0..1")
+        raise ValueError(f"fit_axes: region {region!r:.60} is not (x0, y0, x1, y1) within 0..1")
     fig = ax.figure
     renderer = fig.canvas.get_renderer()
     width, height = fig.bbox.width, fig.bbox.height
@@ -225,6 +238,7 @@ def text_collisions(fig) -> list[str]:
     figure's edge, each pair whose boxes overlap, and each text of a framed panel that
     crosses the frame, as short descriptions (empty: none). Draws the figure first (tick
     labels are made as it is drawn)."""
+    fig = _figure(fig)
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     undrawn = _undrawn_tick_labels(fig)
@@ -292,7 +306,12 @@ class DragHandler:
 
     def __init__(self, fig, on_press: Callable, on_move: Callable,
                  on_release: Callable | None = None) -> None:
-        self.fig = fig
+        for name, fn in (("on_press", on_press), ("on_move", on_move), ("on_release",
+                                                                         on_release)):
+            if not (callable(fn) or (fn is None and name == "on_release")):
+                raise ValueError(f"DragHandler: {name} must be a function, got "
+                                 f"{check.describe(fn)}")
+        self.fig = fig = _figure(fig)
         self.on_press, self.on_move, self.on_release = on_press, on_move, on_release
         self.item = None
         self._last = None                # where the last move applied was (:func:`_where`)

@@ -32,6 +32,9 @@ GIF_MAX_FRAMES = 2000
 GIF_PIXEL_BUDGET = 50_000_000
 #: Frame rates a GIF viewer plays faithfully.
 GIF_FPS_RANGE = (0.5, 50.0)
+#: The largest ``step`` (every step-th frame) a GIF takes; a frame control has at most a few
+#: hundred steps, so a larger step is one frame.
+MAX_GIF_STEP = 100_000
 
 
 class GifExport:
@@ -53,7 +56,7 @@ class GifExport:
     def gif_fps(self, step: int) -> float:
         """Real time when the frame is time (``seconds_per_unit``); else Play's own pace."""
         self.frame_values(1)   # a ValueError for an app without frames
-        step = check.integer(step, "step", lo=1)
+        step = check.integer(step, "step", lo=1, hi=MAX_GIF_STEP)
         spec = self.frame
         if spec.seconds_per_unit:
             fps = 1.0 / (step * spec.step * spec.seconds_per_unit)
@@ -95,7 +98,7 @@ class GifExport:
             raise ValueError(f"path must be a .gif file name, not {path!r:.80}")
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder) or os.path.isdir(path):
-            raise ValueError(f"cannot write a GIF to {path!r}: give a file name in a folder "
+            raise ValueError(f"cannot write a GIF to {path!r:.60}: give a file name in a folder "
                              "that exists")
         before = self.frame_value
         writer = PillowWriter(fps=fps)

@@ -38,7 +38,8 @@ from collections.abc import Callable
 
 import ipywidgets as widgets
 
-from ...validate import is_number
+from ... import validate as check
+from ...validate import is_finite, is_number
 from .controls import short
 
 log = logging.getLogger("lessons_lib.apps")
@@ -69,8 +70,8 @@ def _label(w: widgets.Widget) -> str:
 def _check_number(w, key: str, value) -> None:
     if not is_number(value):
         raise ValueError(f"takes a number, not {short(value)}")
-    if not math.isfinite(value):
-        raise ValueError(f"takes a finite number, not {short(value)}")
+    if not is_finite(value):
+        raise ValueError(f"takes a finite number within float range, not {short(value)}")
     lo, hi = getattr(w, "min", None), getattr(w, "max", None)
     if is_number(lo) and is_number(hi) and not lo <= value <= hi:
         raise ValueError(f"goes from {short(lo)} to {short(hi)}; {short(value)} is outside")
@@ -104,6 +105,8 @@ def allowed_keys(w: widgets.Widget) -> frozenset[str]:
 
 def check_update(w: widgets.Widget, state: dict) -> None:
     """Raise ValueError (one sentence) unless ``state`` is something a person could set."""
+    if not isinstance(state, dict):
+        raise ValueError("was sent a malformed update")
     allowed = allowed_keys(w)
     extra = sorted(set(state) - allowed)
     if extra:
@@ -162,7 +165,7 @@ class EchoFilter:
     def is_echo(self, state: dict) -> bool:
         """True (and the pending values up to it forgotten) when ``state`` is an echo."""
         value = state.get("value") if set(state) == {"value"} else None
-        if not is_number(value) or not math.isfinite(value):
+        if not is_finite(value):
             return False
         for i, kept in enumerate(self.pending):
             if self._near(kept, value):
@@ -184,8 +187,23 @@ class EchoFilter:
             self._from_page = False
 
 
-def handle_message(w: widgets.Widget, on_refused: Callable[[str], None], msg: dict) -> None:
-    """Apply one front-end message to ``w`` if it is something a person could do."""
+Refused = Callable[[str], None] | None
+
+
+def _teller(on_refused: Refused) -> Callable[[str], None]:
+    """``on_refused`` checked: a callable, or None for a refusal that is only logged."""
+    if on_refused is None:
+        return lambda text: None
+    if not callable(on_refused):
+        raise ValueError(f"on_refused must be a function of one sentence or None, not "
+                         f"{short(on_refused)}")
+    return on_refused
+
+
+def handle_message(w: widgets.Widget, on_refused: Refused, msg: dict) -> None:
+    """Apply one front-end message to ``w`` if it is something a person could do;
+    ``on_refused`` (None: only the log) hears why a message was refused."""
+    tell = _teller(on_refused)
     content = msg.get("content") if isinstance(msg, dict) else None
     data = content.get("data") if isinstance(content, dict) else None
     if not isinstance(data, dict):
@@ -212,38 +230,41 @@ def handle_message(w: widgets.Widget, on_refused: Callable[[str], None], msg: di
     except Exception as exc:
         reason = str(exc) if isinstance(exc, ValueError) else "cannot take that value"
         log.info("control %s refused %s: %s", _label(w), short(state), reason)
-        on_refused(f"'{_label(w)}' {reason}; it keeps its value.")
+        tell(f"'{_label(w)}' {reason}; it keeps its value.")
         sent = [k for k in (state if isinstance(state, dict) else {}) if k in w.keys]
         keys = sorted({*sent, *(k for k in ("value", "index", "playing") if k in w.keys)})
         if keys:  # the page goes back to what the kernel kept
             w.send_state(keys)
 
 
-def refuse_non_finite(w: widgets.Widget, on_refused: Callable[[str], None]) -> None:
+def refuse_non_finite(w: widgets.Widget, on_refused: Refused) -> None:
     """A number control refuses NaN, infinity or a non-number set from Python, as it does
     from the page: it keeps its value and ``on_refused`` says why (ipywidgets would store a
     NaN, and every later update of the app would fail on it). Values out of range are left
     to ipywidgets, which clamps them as before."""
+    tell = _teller(on_refused)
     previous = w._trait_validators.get("value")
 
     def validate(obj, proposal):
         value = proposal["value"]
-        if not is_number(value) or not math.isfinite(value):
+        if not is_finite(value):
             reason = f"takes a finite number, not {short(value)}"
             log.info("control %s refused %s from Python: %s", _label(w), short(value), reason)
-            on_refused(f"'{_label(w)}' {reason}; it keeps its value.")
+            tell(f"'{_label(w)}' {reason}; it keeps its value.")
             return obj.value
         return previous(obj, proposal) if previous is not None else value
 
     w._register_validator(validate, ["value"])
 
 
-def guard_widget(w: widgets.Widget, on_refused: Callable[[str], None]) -> bool:
+def guard_widget(w: widgets.Widget, on_refused: Refused = None) -> bool:
     """Route ``w``'s widget messages through :func:`handle_message` (once). True if guarded.
+    ``on_refused`` (a function of one sentence; None: the log only) hears each refusal.
 
     The ipympl canvas and its toolbar keep their own protocol: :func:`guard_canvas` guards
     those (:func:`~.figure.make_figure` calls it for every figure).
     """
+    on_refused = _teller(on_refused)
     comm = getattr(w, "comm", None)
     if comm is None or getattr(comm, "_lesson_guarded", False):
         return False
@@ -305,8 +326,9 @@ MAX_SCROLL_STEP = 100
 
 def _finite(content: dict, key: str, what: str) -> float:
     value = content.get(key)
-    if not is_number(value) or not math.isfinite(value):
-        raise ValueError(f"{what} must be a finite number, not {short(value)}")
+    if not is_finite(value):
+        raise ValueError(f"{what} must be a finite number within float range, not "
+                         f"{short(value)}")
     return float(value)
 
 
@@ -331,7 +353,10 @@ def _listens(canvas, event: str) -> bool:
 def check_pointer(content: dict) -> dict:
     """A page's pointer or wheel event with every field checked (ValueError otherwise), in
     the form matplotlib reads: coordinates, button, buttons held, modifiers, wheel step."""
-    clean = {"type": content["type"]}
+    kind = content.get("type") if isinstance(content, dict) else None
+    if kind not in POINTER_EVENTS:
+        raise ValueError(f"a pointer event has a type among {', '.join(POINTER_EVENTS)}")
+    clean = {"type": kind}
     for key in ("x", "y"):
         clean[key] = _finite(content, key, f"the pointer's {key}")
         if abs(clean[key]) > POINTER_REACH:
@@ -353,17 +378,21 @@ def check_pointer(content: dict) -> dict:
 def clamp_ratio(value) -> float:
     """A page's device pixel ratio within :data:`MIN_PIXEL_RATIO`..:data:`MAX_PIXEL_RATIO`
     (ValueError for anything that is not a finite number)."""
-    if not is_number(value) or not math.isfinite(value):
-        raise ValueError(f"the pixel ratio must be a finite number, not {short(value)}")
+    if not is_finite(value):
+        raise ValueError(f"the pixel ratio must be a finite number within float range, not "
+                         f"{short(value)}")
     return min(max(float(value), MIN_PIXEL_RATIO), MAX_PIXEL_RATIO)
 
 
 def fit_size(width: float, height: float, ratio: float) -> tuple[int, int]:
     """The figure size (CSS px) to draw for a page that asks for ``width`` x ``height`` at
     ``ratio``: each side within :data:`FIGURE_MIN_PX`..:data:`FIGURE_MAX_PX`, then made
-    smaller, same shape, until it fits :data:`PIXEL_BUDGET` at that ratio."""
-    w = min(max(float(width), FIGURE_MIN_PX), FIGURE_MAX_PX)
-    h = min(max(float(height), FIGURE_MIN_PX), FIGURE_MAX_PX)
+    smaller, same shape, until it fits :data:`PIXEL_BUDGET` at that ratio. ``width`` and
+    ``height`` are finite numbers (clamped as said), ``ratio`` within
+    :data:`MIN_PIXEL_RATIO`..:data:`MAX_PIXEL_RATIO`; a ValueError otherwise."""
+    w = min(max(check.real(width, "width", unit="px"), FIGURE_MIN_PX), FIGURE_MAX_PX)
+    h = min(max(check.real(height, "height", unit="px"), FIGURE_MIN_PX), FIGURE_MAX_PX)
+    ratio = check.real(ratio, "the pixel ratio", lo=MIN_PIXEL_RATIO, hi=MAX_PIXEL_RATIO)
     area = PIXEL_BUDGET / (ratio * ratio)           # CSS px the budget allows
     if w * h > area:
         shrink = math.sqrt(area / (w * h))
@@ -442,7 +471,7 @@ def _check_canvas_state(state) -> None:
         if key == "_data_url":
             if not isinstance(value, str):
                 raise ValueError(f"takes the image as text, not {short(value)}")
-        elif not is_number(value) or not math.isfinite(value):
+        elif not is_finite(value):
             raise ValueError(f"takes a finite {key}, not {short(value)}")
 
 

@@ -141,23 +141,54 @@ def present(on: bool = True) -> None:
     own button): figures drawn with 20 px text and as wide as their column, the controls
     at 20 px, "More controls" hidden. ``present(False)`` goes back."""
     if not isinstance(on, bool):
-        raise ValueError(f"present() takes True or False, not {on!r}")
+        raise ValueError(f"present() takes True or False, not {on!r:.60}")
     _PRESENT[0] = on
     for app in list(_APPS):
         if plt.fignum_exists(app.fig.number):      # a closed figure is on no page any more
             app.present(on)
 
 
+#: The largest room or window side (CSS px) the page's size report may give.
+MAX_ROOM_PX = 100_000
+#: The longest size report the page may send ("100000 100000 1" is 15 characters).
+MAX_REPORT = 40
+
+
 def parse_fit(text: str) -> tuple[int, int, bool]:
-    """``"width height present"`` from the page's fit probe, checked: whole CSS px within
-    reason, present 0 or 1. A ValueError says what is wrong."""
-    parts = text.split() if isinstance(text, str) else []
-    if len(parts) != 3 or not all(p.isdigit() for p in parts) or parts[2] not in "01":
-        raise ValueError(f"the page's size report {text!r:.40} is not 'width height 0|1'")
+    """``"width height present"`` from the page's fit probe, checked: at most
+    :data:`MAX_REPORT` characters, width and height whole CSS px written in ASCII digits
+    from 1 to :data:`MAX_ROOM_PX`, present 0 or 1. A ValueError says what is wrong."""
+    parts = text.split() if isinstance(text, str) and len(text) <= MAX_REPORT else []
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts) or \
+            parts[2] not in ("0", "1"):
+        raise ValueError(f"the page's size report {text!r:.40} is not 'width height 0|1' "
+                         f"(ASCII digits, at most {MAX_REPORT} characters)")
     width, height = int(parts[0]), int(parts[1])
-    if not (1 <= width <= 100_000 and 1 <= height <= 100_000):
-        raise ValueError(f"the page's size report {width} x {height} px is out of range")
+    if not (1 <= width <= MAX_ROOM_PX and 1 <= height <= MAX_ROOM_PX):
+        raise ValueError(f"the page's size report {width} x {height} px is out of range "
+                         f"(1 to {MAX_ROOM_PX} px a side)")
     return width, height, parts[2] == "1"
+
+
+#: The narrowest and widest shapes (height / width) a figure may have: beyond them no size
+#: keeps both sides within FIGURE_MIN_PX .. FIGURE_MAX_PX (every lesson's is 0.35 to 1.3).
+MIN_ASPECT = FIGURE_MIN_PX / FIGURE_MAX_PX
+MAX_ASPECT = FIGURE_MAX_PX / FIGURE_MIN_PX
+
+
+def natural_aspect(natural) -> float:
+    """A figure's natural (width, height) in CSS px, checked (each side 1 to
+    :data:`MAX_ROOM_PX`, the aspect within :data:`MIN_ASPECT`..:data:`MAX_ASPECT`): its
+    aspect, height / width. A ValueError says what is wrong."""
+    width, height = check.array(natural, "figure_box: natural", (2,), what="sizes in px")
+    for name, v in (("width", width), ("height", height)):
+        check.real(v, f"figure_box: the natural {name}", lo=1, hi=MAX_ROOM_PX, unit="px")
+    aspect = height / width
+    if not MIN_ASPECT <= aspect <= MAX_ASPECT:
+        raise ValueError(f"figure_box: a natural size of {width:g} x {height:g} px has the "
+                         f"aspect {aspect:.3g}; give one within {MIN_ASPECT:g} to "
+                         f"{MAX_ASPECT:g} (height / width)")
+    return aspect
 
 
 def figure_box(room: float, view_height: float, natural: tuple[float, float],
@@ -172,15 +203,18 @@ def figure_box(room: float, view_height: float, natural: tuple[float, float],
     :data:`PRESENT_UNDER_GAIN` times wider there. Its aspect is kept; its height is held to the
     window's share (under the controls a larger one when ``present``: presenter mode); the
     result lies within FIGURE_MIN_PX .. FIGURE_MAX_PX (a window too small for
-    the least figure gets the least figure)."""
-    for name, value in (("room", room), ("view_height", view_height), ("side", side),
-                        ("gap", gap), ("natural width", natural[0]),
-                        ("natural height", natural[1])):
-        if not (isinstance(value, int | float) and math.isfinite(value) and value >= 0):
-            raise ValueError(f"figure_box: {name} must be a finite number >= 0, not {value!r}")
-    if natural[0] <= 0 or natural[1] <= 0:
-        raise ValueError("figure_box: the natural size must be positive")
-    aspect = natural[1] / natural[0]
+    the least figure gets the least figure).
+
+    Limits (a ValueError beyond them): ``room``, ``view_height``, ``side`` and ``gap`` from 0
+    to :data:`MAX_ROOM_PX`; ``natural`` two sides from 1 to :data:`MAX_ROOM_PX` px whose
+    aspect (height / width) lies within :data:`MIN_ASPECT`..:data:`MAX_ASPECT` (outside it no
+    size fits FIGURE_MIN_PX .. FIGURE_MAX_PX on both sides); ``present`` True or False."""
+    room, view_height, side, gap = (
+        check.real(v, f"figure_box: {name}", lo=0, hi=MAX_ROOM_PX, unit="px")
+        for name, v in (("room", room), ("view_height", view_height), ("side", side),
+                        ("gap", gap)))
+    present = check.flag(present, "figure_box: present")
+    aspect = natural_aspect(natural)
     # the figure column keeps a gap on its right; SLACK_PX: rounding in the page's flex
     # layout must not push the controls under a figure that was meant to be beside them
     beside_room = room - side - gap - SLACK_PX
@@ -303,7 +337,7 @@ class FitLayout:
         """Presenter mode for this app (see :func:`present`)."""
         self._need_arranged()
         if not isinstance(on, bool):
-            raise ValueError(f"present() takes True or False, not {on!r}")
+            raise ValueError(f"present() takes True or False, not {on!r:.60}")
         self._kernel_present = on
         width, height = self._room or (int(self._natural[0] + self._side_px + GAP_PX), 900)
         self.fit(width, height)
@@ -313,8 +347,8 @@ class FitLayout:
         figure re-rendered at its new size (see :func:`figure_box`). Returns (figure width,
         figure height, beside)."""
         self._need_arranged()
-        check.real(width, "width", lo=0, hi=100_000, unit="px")     # as given: the note
-        check.real(height, "height", lo=0, hi=100_000, unit="px")   # repeats the report
+        check.real(width, "width", lo=0, hi=MAX_ROOM_PX, unit="px")  # as given: the note
+        check.real(height, "height", lo=0, hi=MAX_ROOM_PX, unit="px")  # repeats the report
         self._room = (int(width), int(height))
         presenting = self.presenting
         side = self._side_px * (PRESENT_ZOOM if presenting else 1.0)

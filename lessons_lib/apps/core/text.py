@@ -3,15 +3,13 @@ a lesson's ``model.py`` imports it and stays importable without ipywidgets)."""
 
 from __future__ import annotations
 
-import math
-
 from ... import validate as check
 
 
 def fmt_number(x: float, digits: int = 2, sign: bool = False) -> str:
     """``x`` rounded to ``digits`` decimals with a typographic minus, never '-0.00'; with
     ``sign`` a '+' for >= 0. A NaN or an infinity is a ValueError, never printed."""
-    if not check.is_number(x) or not math.isfinite(x):
+    if not check.is_finite(x):
         raise ValueError(f"cannot print {x!r:.40} as a readout: give a finite number")
     x = float(x)
     digits = check.integer(digits, "digits", lo=0, hi=12)

@@ -56,6 +56,7 @@ from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedLocator, NullLocator
 from matplotlib.transforms import Bbox
 
+from ... import validate as check
 from . import ENABLED
 from .textcache import CACHE as TEXT_CACHE
 
@@ -150,12 +151,20 @@ def _projects_itself(artist: Artist) -> bool:
 def choose_throttle_ms(cost_seconds: float) -> float:
     """The ms between two pointer moves the page may send, for moves that each cost the
     kernel ``cost_seconds``: the cost with a margin, within :data:`THROTTLE_MS_RANGE`."""
-    if isinstance(cost_seconds, bool) or not isinstance(cost_seconds, int | float) \
-            or not math.isfinite(cost_seconds) or cost_seconds < 0:
-        raise ValueError(f"a frame's cost is a finite number of seconds >= 0, "
-                         f"not {cost_seconds!r}")
+    cost_seconds = check.real(cost_seconds, "a frame's cost", lo=0.0, unit="s")
     low, high = THROTTLE_MS_RANGE
     return float(min(high, max(low, math.ceil(cost_seconds * 1000.0 * THROTTLE_MARGIN))))
+
+
+def _check_dynamic(spec) -> None:
+    """``spec`` as :data:`DynamicSpec` allows (a function is checked when it is called)."""
+    if spec is None or callable(spec):
+        return
+    items = spec if isinstance(spec, list | tuple) else None
+    flat = [b for a in items or () for b in (a if isinstance(a, list | tuple) else [a])]
+    if items is None or not all(isinstance(a, Artist) or a is None for a in flat):
+        raise ValueError("dynamic must be None, a list of the figure's artists (or of lists of "
+                         f"them) or a function returning one, got {check.describe(spec)}")
 
 
 class Painter:
@@ -198,7 +207,13 @@ class Painter:
     def attach(cls, fig: Figure, dynamic: DynamicSpec = _KEEP) -> Painter:
         """Make ``fig.canvas.draw`` (and so every draw the page asks for) go through a
         painter, and its frames use the cheaper encoding. Idempotent: a second call
-        returns the installed painter, with ``dynamic`` changed when it is given."""
+        returns the installed painter, with ``dynamic`` changed when it is given. ``fig``: a
+        matplotlib Figure; ``dynamic``: None, a list or tuple of its artists (or of lists of
+        them), or a function returning one; a ValueError for anything else."""
+        if not isinstance(fig, Figure):
+            raise ValueError(f"attach() takes a matplotlib Figure, got {check.describe(fig)}")
+        if dynamic is not _KEEP:
+            _check_dynamic(dynamic)
         canvas = fig.canvas
         painter = getattr(canvas, "_lesson_painter", None)
         if painter is None:

@@ -357,7 +357,7 @@ class FunnelApp(LessonApp):
         or a pillar, or outside the hall, moves it to the nearest point of the floor and the
         page says so (the panel under the steps), as lesson 3 does for an off-road click."""
         if name not in ("start", "goal"):
-            raise ValueError(f"a click moves the start or the goal, not {name!r}")
+            raise ValueError(f"a click moves the start or the goal, not {name!r:.60}")
         note = ""
         if self.mesh.locate((x, y)) is None:
             free, _mesh = model.lesson_floor()

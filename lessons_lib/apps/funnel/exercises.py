@@ -59,7 +59,7 @@ def _step_of(app: FunnelApp, preset: str, portal: int):
     portal = check.integer(portal, "portal", lo=tested[0], hi=tested[-1])
     k = next((i for i, s in enumerate(state.steps) if s.portal == portal), None)
     if k is None:
-        raise ValueError(f"portal {portal} is not tested in {preset!r}: choose one of "
+        raise ValueError(f"portal {portal} is not tested in {preset!r:.60}: choose one of "
                          f"{', '.join(map(str, tested))}")
     return state, k
 

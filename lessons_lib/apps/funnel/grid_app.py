@@ -128,9 +128,8 @@ class GridApp(LessonApp):
     def toggle_cell(self, x: int, y: int) -> None:
         """Add or remove a wall at cell (x, y); start and goal cells stay free."""
         h, w = self.grid.shape
-        x, y = check.integer(x, "x"), check.integer(y, "y")
-        if not (0 <= x < w and 0 <= y < h):
-            raise ValueError(f"cell ({x}, {y}) is outside the {w} x {h} grid")
+        x = check.integer(x, f"the cell's x (the grid is {w} x {h})", lo=0, hi=w - 1)
+        y = check.integer(y, f"the cell's y (the grid is {w} x {h})", lo=0, hi=h - 1)
         if (x, y) in (self.start, self.goal):
             raise ValueError("the start and goal cells must stay free")
         self.grid[y, x] = not self.grid[y, x]

@@ -16,6 +16,7 @@ import numpy as np
 
 from ... import funnel as fn
 from ... import pathsmooth as ps
+from ... import validate as check
 from ...navmesh import (
     ARTICLE_GOAL,
     ARTICLE_START,
@@ -56,6 +57,9 @@ METHODS = (("shrink the portals", "shrink"), ("erode the floor, then bake", "ero
 #: which corridor the funnel runs in
 CORRIDORS = (("A* over polygons", "astar"), ("the one holding the shortest path", "best"))
 
+#: The largest agent radius the model takes (m): the app's slider goes to 0.9, and at 5 m
+#: the eroded floor is gone (every door and the hall are narrower than 10 m).
+MAX_RADIUS = 5.0
 DEFAULT_START = ARTICLE_START
 DEFAULT_GOAL = ARTICLE_GOAL
 __all__ += ["BAD_CORRIDOR_GOAL", "BAD_CORRIDOR_START", "DEFAULT_GOAL", "DEFAULT_START"]
@@ -82,8 +86,13 @@ def _eroded(radius: float):
     return floor, mesh
 
 
+def _radius(value, name: str = "radius") -> float:
+    return check.real(value, name, lo=0.0, hi=MAX_RADIUS, unit="m")
+
+
 def _floor_for(radius: float):
     """The floor the agent's centre may use (eroded by the radius) and its navmesh."""
+    radius = _radius(radius)
     if radius <= 0:
         return lesson_floor()
     return _eroded(round(float(radius), 6))
@@ -93,10 +102,13 @@ def nearest_floor_point(free, x: float, y: float, inset: float = 0.06) -> tuple[
     """The point of the floor ``free`` (a shapely area) nearest (x, y), ``inset`` metres in
     from its edge (so that it lies on the floor, not on a wall's line)."""
     from shapely.geometry import Point
+    from shapely.geometry.base import BaseGeometry
     from shapely.ops import nearest_points
 
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise ValueError(f"cannot place a point at ({x}, {y})")
+    if not isinstance(free, BaseGeometry) or free.is_empty:
+        raise ValueError(f"free must be a shapely area (the floor), got {check.describe(free)}")
+    x, y = check.real(x, "x", unit="m"), check.real(y, "y", unit="m")
+    inset = check.real(inset, "inset", lo=0.0, hi=1.0, unit="m")
     q = Point(x, y)
     if free.contains(q):
         return (float(x), float(y))
@@ -108,7 +120,8 @@ def nearest_floor_point(free, x: float, y: float, inset: float = 0.06) -> tuple[
 
 def prepare_floor(radius: float) -> None:
     """Make (and keep) everything a radius's first visit builds: the eroded floor, its
-    navmesh and its visibility graph (~50 ms; a later visit costs ~5 ms)."""
+    navmesh and its visibility graph (~50 ms; a later visit costs ~5 ms). ``radius``: 0 to
+    :data:`MAX_RADIUS` m."""
     floor, mesh = _floor_for(radius)
     if mesh is not None:
         prepare_shortest_paths(floor)
@@ -141,7 +154,11 @@ def _ghost(prev, s, side: str):
 
 
 def beats_of(steps) -> tuple[Beat, ...]:
-    """The beats of a trace: one per step, two per corner step."""
+    """The beats of a trace (the list :func:`lessons_lib.funnel.funnel_steps` returns): one
+    per step, two per corner step."""
+    steps = check.items(steps, "steps", "funnel steps")
+    if not all(isinstance(s, fn.FunnelStep) for s in steps):
+        raise ValueError("steps must be the list funnel_steps() returns (FunnelStep items)")
     out = []
     for k, s in enumerate(steps):
         hit = fn.crossing(steps[k - 1], s) if k else None
@@ -248,13 +265,26 @@ def _point(x: float, y: float) -> np.ndarray:
 CURVE_SAMPLES = 40
 
 
+_FUNNEL_FIELDS = {
+    **dict.fromkeys(("start_x", "start_y", "goal_x", "goal_y"), check.real),
+    "radius": _radius,
+    "method": lambda v, n: check.option(v, n, [m for _, m in METHODS]),
+    "corridor": lambda v, n: check.option(v, n, [c for _, c in CORRIDORS]),
+    "show_curve": check.flag,
+}
+
+
 def compute_funnel(params, curve_samples: int = CURVE_SAMPLES) -> FunnelState:
     """The funnel app's model. ``params`` needs ``start_x``, ``start_y``, ``goal_x``,
     ``goal_y``, ``radius``, ``method`` ("shrink", "erode" or "push"), ``corridor`` ("astar" or
-    "best") and ``show_curve``."""
-    s, g = _point(params.start_x, params.start_y), _point(params.goal_x, params.goal_y)
-    r = float(params.radius)
-    method, choice = params.method, params.corridor
+    "best") and ``show_curve``; the radius is 0 to :data:`MAX_RADIUS` m. ``curve_samples``:
+    1 to pathsmooth.MAX_CURVE_SAMPLES (10,000) per piece of the curve. A ValueError for
+    anything else."""
+    got = check.fields(params, "params", _FUNNEL_FIELDS)
+    curve_samples = check.integer(curve_samples, "curve_samples", lo=1,
+                                  hi=ps.MAX_CURVE_SAMPLES)
+    s, g = _point(got["start_x"], got["start_y"]), _point(got["goal_x"], got["goal_y"])
+    r, method, choice = got["radius"], got["method"], got["corridor"]
     free, mesh = lesson_floor()
     base = dict(start=s, goal=g, radius=r, method=method, corridor_choice=choice, mesh=mesh)
     for name, p in (("start", s), ("goal", g)):
@@ -302,7 +332,7 @@ def compute_funnel(params, curve_samples: int = CURVE_SAMPLES) -> FunnelState:
         path = fn.push_corners(point, r)
     d, on_path, on_wall = clearance(path, free)
     curve = curve_off = None
-    if params.show_curve and len(path) > 2:
+    if got["show_curve"] and len(path) > 2:
         curve = ps.catmull_rom(path, curve_samples)
         _free, floor_mesh = lesson_floor()
         off = np.array([floor_mesh.locate(q) is None for q in curve])
@@ -357,8 +387,16 @@ ARTICLE_GRID_GOAL = (8, 5)
 SIGHT_RULES = (("same as movement", "same"), ("ignores corner touches", "careless"))
 
 
+#: The longest text map :func:`parse_grid` reads (grid_astar's largest grid and its lines).
+MAX_GRID_TEXT = ps.MAX_SEARCH_CELLS + 1000
+
+
 def parse_grid(text: str) -> np.ndarray:
-    """A text map ('#' blocked, '.' free; first line is the top) as ``grid[y, x]``."""
+    """A text map ('#' blocked, '.' free; first line is the top) as ``grid[y, x]``: text of
+    at most :data:`MAX_GRID_TEXT` characters."""
+    if not isinstance(text, str) or len(text) > MAX_GRID_TEXT:
+        raise ValueError(f"the grid text must be text of at most {MAX_GRID_TEXT:,} characters, "
+                         f"got {check.describe(text)}")
     rows = [r for r in text.strip("\n").splitlines()]
     if not rows or any(len(r) != len(rows[0]) for r in rows):
         raise ValueError("the grid text must have rows of equal length")
@@ -394,14 +432,23 @@ class GridState:
         return 100.0 * (1.0 - lp / la) if la else 0.0
 
 
+_GRID_FIELDS = {
+    **dict.fromkeys(("start_x", "start_y", "goal_x", "goal_y"),
+                    lambda v, n: check.integer(v, n, whole_floats=True)),
+    "corner_cutting": check.flag,
+    "sight_rule": lambda v, n: check.option(v, n, [r for _, r in SIGHT_RULES]),
+}
+
+
 def compute_grid(grid: np.ndarray, params) -> GridState:
     """A* (``params.corner_cutting``), then string pulling with the chosen sight rule
-    (``params.sight_rule``: "same" or "careless"), start ``(start_x, start_y)`` and goal."""
-    g = np.array(grid, dtype=bool)
-    s = (int(params.start_x), int(params.start_y))
-    t = (int(params.goal_x), int(params.goal_y))
-    move = bool(params.corner_cutting)
-    sight = move if params.sight_rule == "same" else True
+    (``params.sight_rule``: "same" or "careless"), start ``(start_x, start_y)`` and goal
+    (whole cells). A ValueError for a grid or params that are not these."""
+    g = ps.check_grid(grid)
+    p = check.fields(params, "params", _GRID_FIELDS)
+    s, t = (p["start_x"], p["start_y"]), (p["goal_x"], p["goal_y"])
+    move = p["corner_cutting"]
+    sight = move if p["sight_rule"] == "same" else True
     base = dict(grid=g, start=s, goal=t, move_rule=move, sight_rule=sight)
     try:
         path = ps.grid_astar(g, s, t, move)

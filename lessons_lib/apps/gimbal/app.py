@@ -280,8 +280,8 @@ class GimbalApp(LessonApp):
         """Put the app in a state an exercise asks about (a "Show this case" button), seen
         from ``view`` (one of :data:`.view.VIEWS`) if given: one where the axes the question
         is about do not point at the reader."""
-        if view is not None and view not in VIEWS:
-            raise ValueError(f"unknown view {view!r}: choose one of {', '.join(VIEWS)}")
+        if view is not None and (not isinstance(view, str) or view not in VIEWS):
+            raise ValueError(f"unknown view {view!r:.60}: choose one of {', '.join(VIEWS)}")
         self._stop_lock()
         with self.batch():
             if order is not None:

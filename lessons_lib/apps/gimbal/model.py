@@ -37,6 +37,13 @@ LOCK_TOL_DEG = 1e-6
 #: the lock: the page's late echo of a frame put the ring back; core.guard now drops it.)
 LOCK_FRAMES = 25
 LOCK_INTERVAL_MS = 40
+#: The most frames :func:`lock_path` makes (the app's "Lock it" has :data:`LOCK_FRAMES`).
+MAX_LOCK_FRAMES = 1000
+#: The finest search steps of :func:`best_single_ring` (0.25 in the exercise; 36,000 angles
+#: a ring) and :func:`best_two_rings` (2 in the exercise; at 0.5, 518,400 pairs a ring:
+#: 1.5 s and 0.25 GB).
+MIN_SINGLE_STEP_DEG = 0.01
+MIN_PAIR_STEP_DEG = 0.5
 
 #: "Reach this orientation" counts as reached when the aircraft is within this many degrees
 #: of the ghost (one rotation angle, :func:`lessons_lib.rotations.angle_between`).
@@ -57,8 +64,7 @@ def _frozen(a) -> np.ndarray:
 
 def badge_state(lock_angle: float) -> str:
     """``"locked"`` at the lock, ``"near"`` within :data:`NEAR_LOCK_DEG`, else ``"free"``."""
-    if not np.isfinite(lock_angle) or lock_angle < 0:
-        raise ValueError(f"lock_angle must be a finite angle >= 0 in degrees, got {lock_angle!r}")
+    lock_angle = check.real(lock_angle, "lock_angle", lo=0.0, unit="degrees")
     if lock_angle <= LOCK_TOL_DEG:
         return "locked"
     if lock_angle < NEAR_LOCK_DEG:
@@ -76,7 +82,8 @@ def weakest_direction(axes: np.ndarray) -> tuple[np.ndarray, float]:
     ``outer x middle``, the direction at the lock itself, so it does not flip from frame to
     frame.
     """
-    J = np.asarray(axes, dtype=float).T
+    axes = check.array(axes, "axes", (3, 3), what="numbers (three ring axes, one a row)")
+    J = axes.T
     u, sv, _ = np.linalg.svd(J)
     d = u[:, -1]
     ref = np.cross(axes[0], axes[1])
@@ -121,11 +128,21 @@ def reach_target(order: str = "YXZ", turn_deg: float = 40.0) -> Target:
     return Target(order, start, tuple(round(a, 9) + 0.0 for a in angles), _frozen(R))
 
 
+def _search_order(target) -> tuple[str, str, str]:
+    """The ring angle names of a :class:`Target` (a ValueError for anything else)."""
+    if not isinstance(target, Target):
+        raise ValueError(f"target must be a Target (see reach_target()), got "
+                         f"{type(target).__name__}")
+    return rot.ring_angle_names(target.order)
+
+
 def best_single_ring(target: Target, step_deg: float = 0.25) -> tuple[float, float, float]:
     """For each ring (outer, middle, inner): the smallest distance in degrees to the target
     that turning that ring alone from ``target.start`` can reach (searched every
-    ``step_deg``)."""
-    names = rot.ring_angle_names(target.order)
+    ``step_deg``, from :data:`MIN_SINGLE_STEP_DEG` (0.01) to 90 degrees)."""
+    names = _search_order(target)
+    step_deg = check.real(step_deg, "step_deg", lo=MIN_SINGLE_STEP_DEG, hi=90.0,
+                          unit="degrees")
     sweep = np.arange(-180.0, 180.0, step_deg)
     out = []
     for name in names:
@@ -139,9 +156,11 @@ def best_single_ring(target: Target, step_deg: float = 0.25) -> tuple[float, flo
 def best_two_rings(target: Target, step_deg: float = 2.0) -> tuple[float, float, float]:
     """For each ring (outer, middle, inner) kept where ``target.start`` has it: the smallest
     distance in degrees to the target that the other two rings together can reach (searched
-    on a grid every ``step_deg``). For :func:`reach_target` all three are the full turn:
-    every ring has to move."""
-    names = rot.ring_angle_names(target.order)
+    on a grid every ``step_deg``, from :data:`MIN_PAIR_STEP_DEG` (0.5) to 90 degrees). For
+    :func:`reach_target` all three are the full turn: every ring has to move."""
+    names = _search_order(target)
+    step_deg = check.real(step_deg, "step_deg", lo=MIN_PAIR_STEP_DEG, hi=90.0,
+                          unit="degrees")
     grid = np.arange(-180.0, 180.0, step_deg)
     a, b = (g.ravel() for g in np.meshgrid(grid, grid))
     out = []
@@ -161,11 +180,11 @@ def lock_path(middle_start: float, frames: int = LOCK_FRAMES) -> np.ndarray:
     full speed, so the first frame after the click already moves (an ease in as well left
     the first two frames on the start, 80 ms with nothing to see), and slows to a third of
     that speed into the lock (not to a stop: the last frames would repeat a whole
-    degree)."""
-    if not np.isfinite(middle_start):
-        raise ValueError(f"middle_start must be a finite angle, got {middle_start!r}")
-    if int(frames) != frames or frames < 1:
-        raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
+    degree). ``middle_start`` within +-360 degrees, ``frames`` 1 to :data:`MAX_LOCK_FRAMES`
+    (1000)."""
+    middle_start = check.real(middle_start, "middle_start", lo=-360.0, hi=360.0,
+                              unit="degrees")
+    frames = check.integer(frames, "frames", lo=1, hi=MAX_LOCK_FRAMES, whole_floats=True)
     end = -90.0 if middle_start < 0 else 90.0
     t = np.linspace(0.0, 1.0, int(frames) + 1)
     ease = t * (3 - t) / 2
@@ -213,8 +232,12 @@ def compute_state(yaw: float, pitch: float, roll: float, order: str = "YXZ",
                   target: Target | None = None) -> GimbalState:
     """The gimbal at these slider values (degrees): pure maths, see :class:`GimbalState`."""
     rot.check_order(order)
+    if target is not None and not isinstance(target, Target):
+        raise ValueError(f"target must be a Target or None, got {check.describe(target)}")
     names = rot.ring_angle_names(order)
-    by_name = {"yaw": float(yaw), "pitch": float(pitch), "roll": float(roll)}
+    yaw, pitch, roll = (check.real(v, n, unit="degrees")
+                        for v, n in ((yaw, "yaw"), (pitch, "pitch"), (roll, "roll")))
+    by_name = {"yaw": yaw, "pitch": pitch, "roll": roll}
     values = tuple(by_name[n] for n in names)
     R_outer = rot.axis_rotation(order[0], values[0])
     R_middle = R_outer @ rot.axis_rotation(order[1], values[1])
@@ -296,10 +319,20 @@ class Flight:
 
 
 def slider_angle(angle: float, step: float = 1.0) -> float:
-    """An angle as a ±180° slider in steps of ``step`` holds it: wrapped, then on a step."""
-    a = (float(angle) + 180.0) % 360.0 - 180.0
+    """An angle as a ±180° slider in steps of ``step`` holds it: wrapped, then on a step.
+    ``step``: more than 0, at most 360 degrees."""
+    angle = check.real(angle, "angle", unit="degrees")
+    step = check.real(step, "step", lo=0.0, lo_open=True, hi=360.0, unit="degrees")
+    a = (angle + 180.0) % 360.0 - 180.0
     a = round(a / step) * step
     return -180.0 if a >= 180.0 else a + 0.0
+
+
+def _fly_axis(axis) -> str:
+    if not isinstance(axis, str) or axis not in FLY_AXES:
+        raise ValueError(f"unknown body axis {check.describe(axis)}: choose one of "
+                         f"{', '.join(FLY_AXES)}")
+    return axis
 
 
 def fly(before, axis: str, angle: float, order: str = "YXZ",
@@ -308,8 +341,10 @@ def fly(before, axis: str, angle: float, order: str = "YXZ",
     ``axis`` (one of :data:`FLY_AXES`); the rings on the branch nearest ``before``.
     ``since``: the turn so far (same axis and order, ending at ``before``), which this step
     continues: the result counts from its start."""
-    if axis not in FLY_AXES:
-        raise ValueError(f"unknown body axis {axis!r}: choose one of {', '.join(FLY_AXES)}")
+    axis = _fly_axis(axis)
+    before = tuple(check.array(before, "before", (3,), what="angles (yaw, pitch, roll)"))
+    if since is not None and not isinstance(since, Flight):
+        raise ValueError(f"since must be a Flight or None, got {check.describe(since)}")
     if since is not None and (since.axis, since.order, since.after) != (axis, order,
                                                                          tuple(before)):
         raise ValueError("a turn continues only the one it follows: same axis, same order, "
@@ -345,8 +380,8 @@ def drag_turn(matrix, camera, dx: float, dy: float, twist: float = 0.0,
     parts = {name: float(w @ (R @ flight.BODY_AXES[name])) for name in FLY_AXES}
     if axis is None:
         axis = max(FLY_AXES, key=lambda n: abs(parts[n]))
-    elif axis not in FLY_AXES:
-        raise ValueError(f"unknown body axis {axis!r}: choose one of {', '.join(FLY_AXES)}")
+    else:
+        axis = _fly_axis(axis)
     b = R @ flight.BODY_AXES[axis]
     across = max(math.hypot(float(cam[0] @ b), float(cam[1] @ b)), MIN_ACROSS)
     return axis, TURN_DEG_PER_PX * parts[axis] / across

@@ -426,7 +426,7 @@ class GimbalView:
     # -- drawing ------------------------------------------------------------------------------
     def set_view(self, name: str) -> None:
         if not isinstance(name, str) or name not in VIEWS:
-            raise ValueError(f"unknown view {name!r}: choose one of {', '.join(VIEWS)}")
+            raise ValueError(f"unknown view {name!r:.60}: choose one of {', '.join(VIEWS)}")
         self.ax.view_init(*VIEWS[name])
         if self._state is not None:
             self.draw(self._state, self._target)

@@ -148,7 +148,7 @@ class InterpolationApp(LessonApp):
         one update; roll is kept (:func:`lessons_lib.flight.aim_nose`; with the roll ring in the
         middle of ``order`` it moves too). An angle the slider cannot hold is clamped."""
         if which not in ("start", "end"):
-            raise ValueError(f"aim which keyframe? 'start' or 'end', not {which!r}")
+            raise ValueError(f"aim which keyframe? 'start' or 'end', not {which!r:.60}")
         i = 0 if which == "start" else 1
         names = [f"{k}{i}" for k in ANGLE_NAMES]
         angles = flight.aim_nose([getattr(self, n).value for n in names], direction,

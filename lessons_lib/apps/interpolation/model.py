@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import quaternion
 
+from ... import validate as check
 from ...interpolation import (
     angle_between,
     angular_speed,
@@ -311,9 +312,9 @@ def compute(e0, e1, order: str = "YXZ", long_way: bool = False,
     ``wrap_euler`` makes Euler lerp take each angle the short way round.
     """
     order = check_order(order)
-    long_way, wrap_euler = bool(long_way), bool(wrap_euler)
-    e0 = tuple(float(v) for v in e0)
-    e1 = tuple(float(v) for v in e1)
+    long_way, wrap_euler = check.flag(long_way, "long_way"), check.flag(wrap_euler, "wrap_euler")
+    e0, e1 = (tuple(check.array(e, name, (3,), what="angles (yaw, pitch, roll)").tolist())
+              for e, name in ((e0, "e0"), (e1, "e1")))
     q0 = euler_to_quaternion(*e0, order=order)
     q1 = euler_to_quaternion(*e1, order=order)
     a, b = _floats(q0), _floats(q1)
@@ -445,7 +446,13 @@ _EXTRAS = {"wrap": _extra_wrap, "lock": _extra_lock, "article": _extra_article}
 
 
 def describe(state: BlendState, extra: str = "") -> str:
-    """A description of this pair, every number measured from ``state``: plain text."""
+    """A description of this pair, every number measured from ``state``: plain text.
+    ``extra``: "" or one of the presets' extras (wrap, lock, article)."""
+    if not isinstance(state, BlendState):
+        raise ValueError(f"state must be a BlendState (see compute()), got "
+                         f"{check.describe(state)}")
+    if extra:
+        check.option(extra, "extra", list(_EXTRAS))
     parts = []
     if extra:
         parts.append(_EXTRAS[extra](state))
@@ -456,7 +463,7 @@ def describe(state: BlendState, extra: str = "") -> str:
 
 def preset_description(name: str, order: str = "YXZ") -> str:
     """The description of a preset, computed with both toggles off."""
-    if name not in PRESETS:
-        raise ValueError(f"unknown preset {name!r}; choose one of {list(PRESETS)}")
+    if not isinstance(name, str) or name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r:.60}; choose one of {list(PRESETS)}")
     p = PRESETS[name]
     return describe(compute(p.start, p.end, order=order), p.extra)

@@ -9,6 +9,7 @@ the lesson app's own :func:`.model.compute`; the planes are drawn by the same
 
 from __future__ import annotations
 
+from ... import validate as check
 from ...rotations import check_order
 from ..core import Frame, LessonApp, Params, make_figure, rc_context
 from .app import OPENING_PRESET, OPENING_T
@@ -34,8 +35,8 @@ class PlanesApp(LessonApp):
                  **controls) -> None:
         pair = PRESETS[OPENING_PRESET]
         self.order = check_order(order)
-        self.start = tuple(pair.start if start is None else start)
-        self.end = tuple(pair.end if end is None else end)
+        self.start = tuple(pair.start if start is None else check.items(start, "start", "angles"))
+        self.end = tuple(pair.end if end is None else check.items(end, "end", "angles"))
         self._state = compute(self.start, self.end, order=self.order)   # refuses bad angles
         self.current: dict = {}
         self._shown: BlendState | None = None

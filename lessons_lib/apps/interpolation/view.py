@@ -515,7 +515,7 @@ class BlendView:
     def arrange(self, name: str) -> None:
         """Move the panels to arrangement ``name`` and set its titles."""
         if name not in ARRANGEMENTS:
-            raise ValueError(f"arrangement is 'wide' or 'narrow', not {name!r}")
+            raise ValueError(f"arrangement is 'wide' or 'narrow', not {name!r:.60}")
         rects, titles = ARRANGEMENTS[name], TITLES[name]
         for m, rect in zip(METHODS, rects["planes"], strict=True):
             self.planes.ax[m].set_position(rect)

@@ -20,9 +20,11 @@ from __future__ import annotations
 import math
 from dataclasses import astuple, dataclass, field
 from functools import lru_cache
+from types import SimpleNamespace
 
 import numpy as np
 
+from ... import validate as check
 from ...controllers import PurePursuit, Stanley
 from ...spline import Spline
 from ...steering import SteeringParams
@@ -56,24 +58,52 @@ def _frozen(a) -> np.ndarray:
     return a
 
 
+def _option(options):
+    return lambda value, name: check.option(value, name, list(options))
+
+
+#: What the model reads of the app's params, each checked (a ValueError otherwise).
+FIELDS = {
+    "track": _option([*TRACKS, SLOPE_TRACK]), "controller": _option(CONTROLLERS),
+    "mode": _option(("Adaptive", "Fixed")), "view": _option(VIEWS),
+    **dict.fromkeys(("use_position", "use_heading", "use_crosstrack"), check.flag),
+    **dict.fromkeys(("look_ahead_base", "look_ahead_speed_factor", "fixed_look_ahead",
+                     "heading_weight", "max_yaw_delta", "crosstrack_gain", "speed",
+                     "start_distance", "start_offset", "start_heading"), check.real),
+}
+
+
+def app_params(p) -> SimpleNamespace:
+    """The app's params ``p`` with every field the model reads checked (:data:`FIELDS`)."""
+    return SimpleNamespace(**check.fields(p, "params", FIELDS))
+
+
+def _spline(spline) -> Spline:
+    if not isinstance(spline, Spline):
+        raise ValueError(f"spline must be a lessons_lib Spline (see road()), got "
+                         f"{check.describe(spline)}")
+    return spline
+
+
 @lru_cache(maxsize=8)
+def _road(name: str) -> Spline:
+    return sloped_road(SLOPE_GRADE, SLOPE_TURN) if name == SLOPE_TRACK else track(name)
+
+
 def road(name: str) -> Spline:
     """The app's track ``name`` (the built-in tracks and the 3D ramp)."""
-    if name == SLOPE_TRACK:
-        return sloped_road(SLOPE_GRADE, SLOPE_TURN)
-    if name not in TRACKS:
-        raise ValueError(f"unknown track {name!r}: choose one of "
-                         f"{', '.join([*TRACKS, SLOPE_TRACK])}")
-    return track(name)
+    return _road(check.option(name, "the track", [*TRACKS, SLOPE_TRACK]))
 
 
 def max_start_distance(spline: Spline) -> float:
     """The farthest start along the track the app allows (m)."""
+    spline = _spline(spline)
     return round(spline.length - (0.5 if spline.closed else OPEN_END_GAP), 1)
 
 
 def steering_params(p) -> SteeringParams:
     """The SteeringParams the controls describe (``p``: the app's params)."""
+    p = app_params(p)
     return SteeringParams(look_ahead_base=p.look_ahead_base,
                           look_ahead_speed_factor=p.look_ahead_speed_factor,
                           adaptive_look_ahead=p.mode == "Adaptive",
@@ -108,10 +138,23 @@ _SHORT = (("look_ahead_base", "base {:g} m"), ("look_ahead_speed_factor", "facto
           ("crosstrack_gain", "gain {:g}"))
 
 
+def _steering(params, none_ok: bool = False) -> SteeringParams | None:
+    if not (isinstance(params, SteeringParams) or (none_ok and params is None)):
+        raise ValueError(f"params must be SteeringParams{' or None' if none_ok else ''}, got "
+                         f"{check.describe(params)}")
+    return params
+
+
+def _start(start) -> tuple[float, float, float]:
+    return tuple(check.array(start, "start", (3,), what="numbers (distance, offset, "
+                                                         "heading)").tolist())
+
+
 def article_label(params: SteeringParams) -> str:
     """What an article run ran, for a table column or a legend: "Article (3 terms, our
     defaults)", or the terms on and every setting that differs from our defaults (the
     article gives no values for them), e.g. "Article (Position only, fixed 25 m)"."""
+    _steering(params)
     d = SteeringParams()
     if params == d:
         return "Article (3 terms, our defaults)"
@@ -158,8 +201,12 @@ def run(track_name: str, controller: str, params: SteeringParams | None, speed: 
     """``controller`` on ``track_name`` at ``speed`` from ``start`` = (distance, offset right,
     heading right in degrees). ``params`` is the article's (ignored by the other two).
     Cached: the same inputs give the same :class:`Run` object."""
-    key = astuple(params) if params is not None and controller == "Article" else None
-    return _run(track_name, controller, key, float(speed), tuple(map(float, start)))
+    check.option(track_name, "track_name", [*TRACKS, SLOPE_TRACK])
+    check.option(controller, "controller", CONTROLLERS)
+    key = astuple(params) if _steering(params, True) is not None and controller == "Article" \
+        else None
+    return _run(track_name, controller, key, check.real(speed, "speed", unit="m/s"),
+                _start(start))
 
 
 @lru_cache(maxsize=64)
@@ -184,7 +231,7 @@ def _run(track_name: str, controller: str, key: tuple | None, speed: float,
             target = np.full((len(traj), 2), np.nan)
         contributions = {"steering": _frozen(traj.steering)}
     else:
-        raise ValueError(f"unknown controller {controller!r}: choose one of "
+        raise ValueError(f"unknown controller {controller!r:.60}: choose one of "
                          f"{', '.join(CONTROLLERS)}")
     world_up = None
     if sp.dim == 3 and controller == "Article":
@@ -206,7 +253,8 @@ def sweep(track_name: str, params: SteeringParams,
           start: tuple[float, float, float]) -> SpeedSweep:
     """Fixed long, fixed short and adaptive look-ahead at 4-25 m/s (cached: the look-ahead
     mode and the fixed distance of ``params`` do not matter, the sweep runs every mode)."""
-    return _sweep(track_name, astuple(_sweep_key(params)), tuple(map(float, start)))
+    check.option(track_name, "track_name", [*TRACKS, SLOPE_TRACK])
+    return _sweep(track_name, astuple(_sweep_key(_steering(params))), _start(start))
 
 
 @lru_cache(maxsize=16)
@@ -261,11 +309,13 @@ def driving_controller(p) -> str:
     """The controller that drives with params ``p``: pure pursuit and Stanley are laws for a
     flat (2D) road, so on a 3D track (the Ramp) the article's steering drives whichever is
     chosen (asking them for a run there is a ValueError from lessons_lib.controllers)."""
+    p = app_params(p)
     return p.controller if road(p.track).dim == 2 else "Article"
 
 
 def disabled_controls(p) -> dict[str, str]:
     """Control name -> the one-line reason it has no effect with these values."""
+    p = app_params(p)
     out = {}
     controller = driving_controller(p)
     if road(p.track).dim != 2:
@@ -296,6 +346,7 @@ def disabled_controls(p) -> dict[str, str]:
 
 def compute(p) -> SteeringState:
     """The whole model for the app's params ``p`` (pure; runs are cached)."""
+    p = app_params(p)
     sp = road(p.track)
     params = steering_params(p)
     limit = max_start_distance(sp)
@@ -394,9 +445,9 @@ def place(spline: Spline, x: float, y: float) -> Placement:
     """The start for a click at (x, y): beside the nearest point of the road, the offset
     clamped to :data:`MAX_OFFSET`; on an open road, a click before its start or past its end
     starts the car at the nearest allowed distance. ``note`` says what was changed and why."""
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise ValueError(f"cannot place the car at ({x}, {y})")
-    q = np.array([x, y], dtype=float)
+    spline = _spline(spline)
+    q = np.array([check.real(x, "to place the car, x", unit="m"),
+                  check.real(y, "to place the car, y", unit="m")])
     if spline.dim == 3:  # the ramp: nearest in plan
         s = _closest_in_plan(spline, q)
     else:
@@ -436,6 +487,8 @@ def _closest_in_plan(spline: Spline, q: np.ndarray) -> float:
 # -- what the presets claim -------------------------------------------------------------------
 def centre_line_crossings(cte: np.ndarray, tolerance: float = 0.05) -> int:
     """How many times the car crosses the centre line (sign changes beyond ``tolerance``)."""
+    cte = check.array(cte, "cte", (None,), what="crosstrack errors (m)")
+    tolerance = check.length(tolerance, "tolerance", allow_zero=True)
     side = np.sign(np.where(np.abs(cte) > tolerance, cte, 0.0))
     side = side[side != 0]
     return int(np.sum(side[1:] != side[:-1]))
