@@ -375,14 +375,21 @@ def compute(p) -> SteeringState:
                          off_road=off_road_note(p.track, chosen, params, speed, start))
 
 
+def _a_run(r) -> Run:
+    if not isinstance(r, Run):
+        raise ValueError(f"the run must be a Run (from run()), got {check.describe(r)}")
+    return r
+
+
 def left_road(r: Run) -> bool:
     """Did the run's car get further than :data:`ROAD_HALF_WIDTH` from the centre line?"""
-    return r.metrics["max_crosstrack"] > ROAD_HALF_WIDTH
+    return _a_run(r).metrics["max_crosstrack"] > ROAD_HALF_WIDTH
 
 
 def swings(cte: np.ndarray) -> list[float]:
     """The largest distance (m) off the line in each stretch between two crossings of it, up
     to the first stretch that leaves the road."""
+    cte = check.array(cte, "cte", (None,), min_rows=1, what="crosstrack errors (m)")
     a = np.abs(cte)
     crossings = np.flatnonzero(np.diff(np.sign(cte)) != 0) + 1
     out = []
@@ -412,6 +419,7 @@ def gain_cause(track_name: str, chosen: Run, params: SteeringParams, speed: floa
     """For the article's steering above :data:`FADE_FROM` that leaves the road: if the same
     car with the crosstrack gain faded with speed stays on it, the sentences that name the
     fixed gain as the cause (with the swings that grow, and the faded run's RMS); else ""."""
+    _steering(_a_run(chosen) and params)
     if chosen.controller != "Article" or not params.use_crosstrack or speed <= FADE_FROM:
         return ""
     gain = params.crosstrack_gain
