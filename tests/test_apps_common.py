@@ -56,8 +56,11 @@ def test_no_toolbar_no_resize_handle_and_no_new_figures_on_change(app):
     canvas = app.fig.canvas
     assert canvas.toolbar_visible is False and canvas.resizable is False
     before, draws = plt.get_fignums(), app.draw_count
-    slider = next(w for w in iter_widgets(app.widget)
-                  if isinstance(w, widgets.FloatSlider | widgets.IntSlider) and not w.disabled)
+    slider = next((w for w in iter_widgets(app.widget)
+                   if isinstance(w, widgets.FloatSlider | widgets.IntSlider) and not w.disabled),
+                  None)
+    if slider is None:
+        pytest.skip(f"{type(app).__name__} has no slider to move")
     slider.value = slider.value + slider.step if slider.value < slider.max else slider.min
     assert app.draw_count == draws + 1 and plt.get_fignums() == before
 
@@ -110,7 +113,10 @@ def test_one_constructor_contract(name):
     assert params[0].name == "preset" and params[0].default is None
     assert params[-1].kind is inspect.Parameter.VAR_KEYWORD
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[1:-1]), params
-    spec = next(s for s in cls.controls if hasattr(s, "min"))       # a slider
+    spec = next((s for s in cls.controls if hasattr(s, "min")), None)   # a slider
+    if spec is None:        # a legal app whose only slider is its frame (not a control)
+        assert isinstance(cls(), LessonApp)
+        return
     value = spec.max if spec.default != spec.max else spec.min
     assert getattr(cls(**{spec.name: value}), spec.name).value == value
     presets = cls().preset_list()
