@@ -27,13 +27,14 @@ from traitlets.config import Config
 
 import attacks
 import browser as harness
+from lessons import FIRST
 
 ROOT = harness.ROOT
 DEPLOY = ROOT / "deploy"
 VALUES = yaml.safe_load((DEPLOY / "z2jh" / "values.yaml").read_text())
 VOILA = json.loads((ROOT / "voila.json").read_text())
 sys.path.insert(0, str(ROOT / "benchmarks"))
-LESSON = "01_gimbal_lock"
+LESSON = FIRST.slug
 STUDENTS = 5
 
 
@@ -209,12 +210,23 @@ def test_limits_fit_the_measured_kernels():
 
     memory = VALUES["singleuser"]["memory"]
     server, kernel, lessons = 170, 146, len(LESSONS)
-    assert server + kernel <= mb(memory["guarantee"]) < server + 2 * kernel
-    assert server + lessons * kernel <= mb(memory["limit"]) < server + (lessons + 1) * kernel
+    where = "deploy/z2jh/values.yaml singleuser.memory"
+    low, high = server + kernel, server + 2 * kernel
+    assert low <= mb(memory["guarantee"]) < high, (
+        f"{where}.guarantee is {memory['guarantee']}: a server and one lesson's kernel need "
+        f"{low} MB to {high - 1} MB (docs/hub.md#sizing)")
+    low, high = server + lessons * kernel, server + (lessons + 1) * kernel
+    assert low <= mb(memory["limit"]) < high, (
+        f"{where}.limit is {memory['limit']}: with {lessons} lessons in the catalogue, a "
+        f"server and every lesson's kernel need {low} MB to {high - 1} MB; set it to "
+        f"{-(-low // 10) * 10}M and say so in docs/hub.md#sizing")
     cpu = VALUES["singleuser"]["cpu"]
     assert 0 < cpu["guarantee"] < cpu["limit"] <= 1
     sizing = (ROOT / "docs" / "hub.md").read_text()
     assert "0.17 GB" in sizing and "0.15 GB" in sizing
+    for said in (f"guarantees {mb(memory['guarantee']):.0f} MB",
+                 f"limits a student to {mb(memory['limit']):.0f} MB"):
+        assert said in " ".join(sizing.split()), f"docs/hub.md#sizing should say {said!r}"
 
 
 @pytest.mark.parametrize("role", ["student", "teacher"])
@@ -637,7 +649,7 @@ def test_nothing_under_a_students_address_answers_without_their_login(class_hub)
     tokens = class_hub["tokens"]
     _back(class_hub, ada, bob)
     bobs = hub.user_url(bob)
-    picture = f"{bobs}/voila/files/game-maths-lessons/docs/img/01_gimbal_lock.png"
+    picture = f"{bobs}/voila/files/game-maths-lessons/docs/img/{FIRST.slug}.png"
     own = requests.get(picture, headers=_auth(tokens[bob]), timeout=60)
     assert own.status_code == 200 and own.content[:4] == b"\x89PNG", (own.url, own.text[:300])
     ada_browser = requests.Session()      # Ada logged in, with her own server's cookie
@@ -647,7 +659,7 @@ def test_nothing_under_a_students_address_answers_without_their_login(class_hub)
     assert ada_browser.get(f"{hub.user_url(ada)}/voila/tree", timeout=120).status_code == 200
     ada_cookies = "; ".join(f"{c.name}={c.value}" for c in ada_browser.cookies)
     for url in (picture, f"{bobs}/voila/static/voila.js", f"{bobs}/static/favicon.ico",
-                f"{bobs}/files/game-maths-lessons/docs/img/01_gimbal_lock.png",
+                f"{bobs}/files/game-maths-lessons/docs/img/{FIRST.slug}.png",
                 f"{bobs}/voila/templates/lessons/static/favicon.ico"):
         for how, kwargs in (("anonymous", {}), ("Ada's token", {"headers": _auth(tokens[ada])}),
                             ("Ada's ?token=", {"params": {"token": tokens[ada]}}),
