@@ -1,7 +1,7 @@
 """Serve the lessons to a room (``make classroom``): every interface, a random token, and
 the address printed large enough to read off the projector from the back row.
 
-    python -m lessons_server.room [--port 8866] [--lesson 02_euler_vs_slerp] [--students 30]
+    python -m lessons_server.room [--port 8866] [--lesson LESSON] [--students 30]
 
 Settings come from the repository's ``voila.json`` (pre-heated kernels, culling, no
 tracebacks, images only, v1 websockets only), exactly as for ``make voila``. With
@@ -115,7 +115,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--port", type=int, default=8866)
     p.add_argument("--ip", default="0.0.0.0", help="address to listen on (default: all)")
-    p.add_argument("--lesson", help="notebook taught today, e.g. 02_euler_vs_slerp")
+    p.add_argument("--lesson", help="the lesson taught today: its notebook's name in notebooks/, "
+                                    "without .ipynb")
     p.add_argument("--students", type=int, default=10,
                    help="students expected for --lesson: one pre-heated kernel each "
                         "(default 10; about 0.13 GB of memory per kernel)")

@@ -1,8 +1,9 @@
 """Every question the lessons show, made as each notebook makes it: by one call of its
 lesson's ``exercises`` module (``exercises.<name>(...)`` in a code cell), never in the cell.
 
-:data:`MADE_BY` maps each lesson to the ``exercises`` functions its notebook calls, and each
-to the questions that call shows (a check of the learner's code shows its widget version in
+:data:`MADE_BY` maps each lesson (by number: a name written here would leave a renamed lesson
+unchecked) to the ``exercises`` functions its notebook calls, and each to the questions that
+call shows (a check of the learner's code shows its widget version in
 Voila). Tests use it to read every string a question shows, and to hold the notebooks to it.
 """
 
@@ -21,6 +22,7 @@ from lessons_lib.apps.gimbal import exercises as gimbal
 from lessons_lib.apps.interpolation import PlanesApp
 from lessons_lib.apps.interpolation import exercises as interpolation
 from lessons_lib.apps.steering import exercises as steering
+from lessons_lib.catalogue import lesson
 
 
 def _copy():
@@ -28,7 +30,7 @@ def _copy():
 
 
 MADE_BY = {
-    "01_gimbal_lock.ipynb": {
+    lesson(1).notebook: {
         "rx_entry_question": lambda: [gimbal.rx_entry_question()],
         "check_rx": lambda: [],
         "zxy_lock_question": lambda: [gimbal.zxy_lock_question()],
@@ -36,19 +38,19 @@ MADE_BY = {
         "ReachExercise": lambda: [],
         "snap_pitch_question": lambda: [gimbal.snap_pitch_question()],
     },
-    "02_euler_vs_slerp.ipynb": {
+    lesson(2).notebook: {
         "lerp_turn_question": lambda: [interpolation.lerp_turn_question()],
         "check_nlerp": lambda: [interpolation.nlerp_sign_question()],
         "halfway_question": lambda: [interpolation.halfway_question(PlanesApp())],
         "short_way_question": lambda: [interpolation.short_way_question()],
         "nlerp_pace_question": lambda: [interpolation.nlerp_pace_question()],
     },
-    "03_spline_steering.ipynb": {
+    lesson(3).notebook: {
         "look_ahead_question": lambda: [steering.look_ahead_question()],
         "mystery_figure": lambda: [],
         "mystery_question": lambda: [steering.mystery_question()],
     },
-    "04_funnel_algorithm.ipynb": {
+    lesson(4).notebook: {
         "check_cross": lambda: [funnel.cross_sign_question()],
         "step_question": lambda: [funnel.step_question(_copy(), 4),
                                   funnel.step_question(_copy(), 6)],
@@ -58,11 +60,17 @@ MADE_BY = {
 }
 
 
+def made_by(notebook: str) -> dict:
+    """The ``exercises`` calls of ``notebook`` and how to make what each shows ({} for a
+    lesson that calls none; its test then fails naming any call it makes)."""
+    return MADE_BY.get(notebook, {})
+
+
 def questions(lesson: str, name: str) -> list:
     """The questions the notebook's call ``exercises.<name>(...)`` shows (figures closed)."""
     before = set(plt.get_fignums())
     try:
-        return MADE_BY[lesson][name]()
+        return made_by(lesson)[name]()
     finally:
         for num in set(plt.get_fignums()) - before:
             plt.close(num)

@@ -15,13 +15,15 @@ from pathlib import Path
 import nbformat
 import pytest
 from lesson_questions import (
-    MADE_BY,
     answer_texts,
     exercise_calls,
+    made_by,
     python_of,
     questions,
     visible_words,
 )
+
+from lessons import NOTEBOOK_NAMES, lesson
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 #: What makes a question, and the arguments that carry its answer.
@@ -39,7 +41,7 @@ def _called(node: ast.Call) -> str:
     return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
 
 
-@pytest.mark.parametrize("lesson", sorted(MADE_BY))
+@pytest.mark.parametrize("lesson", NOTEBOOK_NAMES)
 def test_no_cell_makes_a_question_or_passes_an_answer(lesson):
     for i, source in enumerate(code_cells(lesson)):
         for node in ast.walk(ast.parse(python_of(source))):
@@ -49,19 +51,23 @@ def test_no_cell_makes_a_question_or_passes_an_answer(lesson):
                 assert not given, f"code cell {i} passes {given}"
 
 
-@pytest.mark.parametrize("lesson", sorted(MADE_BY))
+@pytest.mark.parametrize("lesson", NOTEBOOK_NAMES)
 def test_every_question_of_a_notebook_is_made_by_its_exercises_module(lesson):
     called = {name for source in code_cells(lesson) for name in exercise_calls(source)}
-    assert called == set(MADE_BY[lesson])
+    made = set(made_by(lesson))
+    assert called == made, (
+        f"{lesson} calls exercises.{sorted(called - made)} that tests/lesson_questions.py's "
+        f"MADE_BY does not list, or MADE_BY lists {sorted(made - called)} it no longer calls: "
+        "add each call there, with how the notebook makes its questions")
 
 
-@pytest.mark.parametrize("lesson", sorted(MADE_BY))
+@pytest.mark.parametrize("lesson", NOTEBOOK_NAMES)
 def test_no_answer_is_in_any_code_cell(lesson):
     """What a question says once solved (its answer, its explanation, why each slip is
     wrong) is in no string or comment of the notebook's code cells."""
     seen = [(i, " ".join(w.split())) for i, s in enumerate(code_cells(lesson))
             for w in visible_words(s)]
-    for name in MADE_BY[lesson]:
+    for name in made_by(lesson):
         for q in questions(lesson, name):
             for text in answer_texts(q):
                 text = " ".join(text.split())
@@ -78,7 +84,7 @@ def test_lesson_3s_mystery_run_is_made_out_of_sight():
                                    ("Heading Delta", params.use_heading),
                                    ("Crosstrack Error", params.use_crosstrack)) if not flag]
     assert off == [exercises.mystery_question().answer]
-    cell = next(s for s in code_cells("03_spline_steering.ipynb") if "mystery" in s)
+    cell = next(s for s in code_cells(lesson(3).notebook) if "mystery" in s)
     assert "use_" not in cell and "SteeringParams" not in cell
 
 

@@ -20,6 +20,7 @@ from lessons_lib.apps.core import Params
 from lessons_lib.apps.steering import model
 from lessons_lib.apps.steering.app import SteeringApp
 from lessons_lib.apps.steering.challenge import HINTS
+from lessons_lib.catalogue import lesson
 from lessons_lib.steering import SteeringParams
 
 REPO = Path(__file__).resolve().parent.parent
@@ -61,7 +62,7 @@ def attributed(texts) -> list[tuple[str, set[float]]]:
 def lesson_3_texts() -> list[str]:
     """What lesson 3 shows a learner: its markdown, every preset's description, the tuning
     exercise's hints, the controls' help and what a run's label says of the defaults."""
-    nb = nbformat.read(REPO / "notebooks" / "03_spline_steering.ipynb", as_version=4)
+    nb = nbformat.read(REPO / "notebooks" / lesson(3).notebook, as_version=4)
     texts = [c.source for c in nb.cells if c.cell_type == "markdown"]
     for sc in model.SCENARIOS:
         texts.append(sc.describe(model.compute(Params(sc.values))))

@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 
 import browser as h
+from lessons import FIRST
 
 pytestmark = pytest.mark.browser
 
-NOTEBOOK = "01_gimbal_lock.ipynb"
+NOTEBOOK = FIRST.notebook
 #: The first figure's canvas: its pixel size, its size on the page, and how far right and
 #: down its drawing reaches (a share of the canvas): the picture fills the canvas alike at
 #: every ratio only if the kernel drew it at the page's ratio.
@@ -34,7 +35,7 @@ def extent_at(chromium, server, ratio: float) -> dict:
         h.open_lesson(page, server, NOTEBOOK, figures=3)
         h.assert_no_error_text(page)
         page.locator(".jupyter-matplotlib-figure").first.scroll_into_view_if_needed()
-        h.screenshot(page, f"01_gimbal_lock_ratio_{ratio:g}")
+        h.screenshot(page, f"{FIRST.slug}_ratio_{ratio:g}")
         return page.evaluate(EXTENT)
     finally:
         context.close()

@@ -34,11 +34,10 @@ import warnings
 import pytest
 
 import browser as h
+from lessons import SLUGS, app_views, lesson
 
 pytestmark = pytest.mark.browser
 
-LESSONS = {"01_gimbal_lock": 4, "02_euler_vs_slerp": 2, "03_spline_steering": 5,
-           "04_funnel_algorithm": 6}
 VIEWPORTS = [(1920, 1080), (1366, 768), (1280, 720), (853, 480)]
 MIN_PX, PRESENT_PX = 14.0, 20.0
 
@@ -319,9 +318,9 @@ def _check_page(page, count: int, width: int, shot: str, present: bool = False) 
 
 # -- Voila --------------------------------------------------------------------------------------
 @pytest.mark.slow
-@pytest.mark.parametrize("notebook", sorted(LESSONS))
+@pytest.mark.parametrize("notebook", SLUGS)
 def test_every_app_fits_each_screen_and_presenter_mode(voila_server, chromium, notebook):
-    count = LESSONS[notebook]
+    count = app_views(notebook + ".ipynb")
     context = chromium.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
     problems, widths = [], {}
@@ -370,7 +369,7 @@ def test_present_in_the_address_starts_in_presenter_mode(voila_server, chromium)
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     try:
-        page.goto(voila_server.render_url("03_spline_steering.ipynb") + "?present=1",
+        page.goto(voila_server.render_url(lesson(3).notebook) + "?present=1",
                   timeout=120_000)
         page.wait_for_selector(".lesson-app " + h.FIGURE, timeout=120_000)
         _wait_fitted(page, 1, present=True)
@@ -381,7 +380,7 @@ def test_present_in_the_address_starts_in_presenter_mode(voila_server, chromium)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("notebook", ["01_gimbal_lock", "02_euler_vs_slerp"])
+@pytest.mark.parametrize("notebook", [lesson(1).slug, lesson(2).slug])
 def test_presenter_mode_on_a_projector_at_150_percent_zoom(voila_server, chromium, notebook):
     """853x480 (1280x720 at 150 % zoom) opened with ?present=1, which a projector invites:
     lesson 1's figure was drawn 310 px wide under its 20 px controls (smaller than without
@@ -390,7 +389,7 @@ def test_presenter_mode_on_a_projector_at_150_percent_zoom(voila_server, chromiu
     20 px did not fit under its figure in 480 px (after moving a roll slider or "take the
     long way", 4-43 % of the figure was in view): there its six angle sliders are tucked
     away, as the keyframes can be dragged on the sphere, and the hint says so."""
-    count = LESSONS[notebook]
+    count = app_views(notebook + ".ipynb")
     context = chromium.new_context(viewport={"width": 853, "height": 480})
     page = context.new_page()
     try:
@@ -404,7 +403,7 @@ def test_presenter_mode_on_a_projector_at_150_percent_zoom(voila_server, chromiu
             problems += [f"app {i}: {p}" for p in _move_each_primary_control(page, i)]
         tucked = page.locator(".lesson-app").first.locator(".lesson-tuck .widget-slider")
         hint = page.get_by_text("hides the angle sliders")
-        if notebook == "02_euler_vs_slerp" and (tucked.count() != 6 or tucked.first.is_visible()
+        if notebook == lesson(2).slug and (tucked.count() != 6 or tucked.first.is_visible()
                                                 or not hint.is_visible()):
             problems.append("app 0: the angle sliders are not tucked away with a hint")
         left, right = _app_info(page, 0)["row"]
@@ -437,7 +436,7 @@ def test_a_click_on_the_resized_figure_lands_on_the_same_cell(voila_server, chro
     context = chromium.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
     try:
-        h.open_lesson(page, voila_server, "04_funnel_algorithm.ipynb", figures=2)
+        h.open_lesson(page, voila_server, lesson(4).notebook, figures=2)
         grid = page.locator(".lesson-app.grid-app")
         readout = grid.locator(".widget-html-content", has_text="string pulled").first
         widths = []
@@ -467,12 +466,12 @@ def test_a_click_on_the_resized_figure_lands_on_the_same_cell(voila_server, chro
 
 # -- JupyterLab ---------------------------------------------------------------------------------
 @pytest.mark.slow
-@pytest.mark.parametrize("notebook", sorted(LESSONS))
+@pytest.mark.parametrize("notebook", SLUGS)
 def test_every_app_fits_jupyterlabs_column_with_the_file_browser_open(lab_server, page,
                                                                       notebook):
     """JupyterLab 4 at 1280x720 with the file browser open (the output column is about
     800 px): the same rules, measured in the notebook panel (the lab's own UI is not ours)."""
-    count = LESSONS[notebook]
+    count = app_views(notebook + ".ipynb")
     h.open_in_lab(page, lab_server, notebook + ".ipynb", figures=count)
     assert page.locator("#jp-left-stack").is_visible()          # the file browser is open
     page.wait_for_function(f"document.querySelectorAll('.lesson-app').length >= {count}",

@@ -15,9 +15,10 @@ import urllib.request
 import pytest
 
 import browser as h
+from lessons import lesson
 
-LESSON = "02_euler_vs_slerp.ipynb"
-STEERING = "03_spline_steering.ipynb"
+LESSON = lesson(2).notebook
+STEERING = lesson(3).notebook
 CDN = "https://cdn.jsdelivr.net/"
 
 

@@ -82,6 +82,7 @@ def test_no_prose_counts_the_lessons_by_hand():
 
 
 def test_lesson_lookup_and_a_clear_error():
-    assert lesson(2).slug == lesson("02_euler_vs_slerp").slug == "02_euler_vs_slerp"
-    with pytest.raises(ValueError, match="the lessons are 01_gimbal_lock"):
+    second = LESSONS[1]
+    assert lesson(2) == lesson(second.slug) == lesson(second.notebook) == second
+    with pytest.raises(ValueError, match=f"the lessons are {LESSONS[0].slug}"):
         lesson("05_nope")

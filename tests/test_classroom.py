@@ -18,12 +18,13 @@ import nbformat
 import pytest
 
 import browser as harness
+from lessons import FIRST, lesson
 
 ROOT = harness.ROOT
 from lessons_server import room as classroom  # noqa: E402  (make classroom)
 
 CONFIG = json.loads((ROOT / "voila.json").read_text())
-LESSON = "01_gimbal_lock.ipynb"
+LESSON = FIRST.notebook
 
 
 # -- the config file ----------------------------------------------------------------------
@@ -37,9 +38,9 @@ def test_voila_json_says_what_the_issue_asks():
     def served(path):
         return any(p.fullmatch(path) for p in allow) and not any(p.fullmatch(path) for p in deny)
 
-    for ok in ("docs/img/01_gimbal_lock.png", "a.JPG", "b.jpeg", "slide.gif", "x.webp"):
+    for ok in (f"docs/img/{FIRST.slug}.png", "a.JPG", "b.jpeg", "slide.gif", "x.webp"):
         assert served(ok), ok
-    for no in ("01_gimbal_lock.ipynb", "lessons_lib/rotations.py", ".git/config",
+    for no in (FIRST.notebook, "lessons_lib/rotations.py", ".git/config",
                "environment.yml", "voila.json", "README.md", "x.svg", ".hidden/a.png",
                "notebooks/.ipynb_checkpoints/a.png", "a.png.py", "x.html", "x.js"):
         assert not served(no), no
@@ -155,7 +156,7 @@ def test_jupyter_server_route_applies_the_same_settings(tmp_path):
         code, body = status(f"voila/render/notebooks/{LESSON}")
         assert code == 200 and "kernelId" in body and "Traceback" not in body
         assert "from lessons_lib" not in body
-        assert status("voila/files/docs/img/01_gimbal_lock.png")[0] == 200
+        assert status(f"voila/files/docs/img/{FIRST.slug}.png")[0] == 200
         for path in ("voila/files/lessons_lib/rotations.py", "voila/files/voila.json",
                      f"voila/files/notebooks/{LESSON}", "voila/files/.git/config",
                      "voila/files/environment.yml"):
@@ -170,15 +171,15 @@ def test_make_classroom_serves_all_interfaces_with_a_token():
     make = subprocess.run(["make", "-n", "classroom"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert "-m lessons_server.room" in make.stdout, make.stdout + make.stderr
-    make = subprocess.run(["make", "-n", "classroom", "LESSON=01_gimbal_lock", "STUDENTS=3"],
+    make = subprocess.run(["make", "-n", "classroom", f"LESSON={FIRST.slug}", "STUDENTS=3"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert "--lesson=01_gimbal_lock --students=3" in make.stdout
+    assert f"--lesson={FIRST.slug} --students=3" in make.stdout
     voila = subprocess.run(["make", "-n", "voila"], cwd=ROOT, capture_output=True, text=True,
                            timeout=60)
     assert "--Voila.ip=127.0.0.1" in voila.stdout and "--token" not in voila.stdout
 
     out = subprocess.run([sys.executable, "-m", "lessons_server.room", "--print-only",
-                          "--lesson", "02_euler_vs_slerp", "--students", "5"],
+                          "--lesson", lesson(2).slug, "--students", "5"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     url = re.search(r"http://(\S+):8866/\?token=(\d{12})", out.stdout)
@@ -186,7 +187,7 @@ def test_make_classroom_serves_all_interfaces_with_a_token():
     token = url.group(2)
     assert "--Voila.ip=0.0.0.0" in out.stdout and f"--token={token}" in out.stdout
     assert classroom.big(f"?token={token}") in out.stdout  # the block-letter line
-    assert "'02_euler_vs_slerp.ipynb': {'pool_size': 5}" in out.stdout
+    assert f"'{lesson(2).notebook}': {{'pool_size': 5}}" in out.stdout
     assert classroom.make_token() != classroom.make_token()
 
 
@@ -408,7 +409,7 @@ def test_pool_serves_the_room_first_and_refills_one_kernel_at_a_time():
         assert "Students open" in text, text[-3000:]
         # what the teacher reads before the address: kernels, time, memory
         before_address = text[:text.index("Students open")]
-        assert re.search(r"Pre-heated 2 kernels in \d+ s \(01_gimbal_lock 2", before_address)
+        assert re.search(rf"Pre-heated 2 kernels in \d+ s \({FIRST.slug} 2", before_address)
         assert re.search(r"They take \d+\.\d GB of memory", before_address)
         started_before = text.count("Kernel started")
 

@@ -18,6 +18,7 @@ from PIL import Image, ImageSequence
 from lessons_lib import apps
 from lessons_lib.apps.core import LessonApp, iter_widgets
 from lessons_lib.apps.core.gif import GIF_MIN_WIDTH
+from lessons_lib.catalogue import lesson
 
 APP_NAMES = sorted(apps.__all__)
 
@@ -143,7 +144,7 @@ def test_save_gif_button_in_voila(voila_server, page):
     """In a lesson served by Voila: the button leaves a download link holding a real GIF."""
     import browser as harness
 
-    notebook = "02_euler_vs_slerp.ipynb"
+    notebook = lesson(2).notebook
     harness.open_lesson(page, voila_server, notebook)
     button = page.get_by_role("button", name="Save GIF").first    # the app's (the copy has one)
     button.scroll_into_view_if_needed()

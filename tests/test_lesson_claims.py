@@ -14,6 +14,7 @@ import pytest
 
 from lessons_lib.apps.core.text import fmt_number
 from lessons_lib.apps.interpolation.model import PRESETS, SAME_PATH_DEG, compute
+from lessons_lib.catalogue import lesson
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 WIDE = "Wide three-axis turn"
@@ -26,7 +27,7 @@ def cells(lesson: str) -> list:
 
 
 def lesson2_summary() -> str:
-    return " ".join(next(c.source for c in cells("02_euler_vs_slerp.ipynb")
+    return " ".join(next(c.source for c in cells(lesson(2).notebook)
                          if c.cell_type == "markdown" and c.source.startswith("## Summary"))
                     .split())
 
@@ -206,7 +207,7 @@ def test_exercise_3_show_this_case_moves_a_small_copy_beside_the_question():
     lays out its own small copy of the three planes beside it (above it on a narrow page)."""
     from lessons_lib.apps.interpolation import PlanesApp, exercises
 
-    sources = [c.source for c in cells("02_euler_vs_slerp.ipynb") if c.cell_type == "code"]
+    sources = [c.source for c in cells(lesson(2).notebook) if c.cell_type == "code"]
     q = next(i for i, s in enumerate(sources) if "exercises.halfway_question" in s)
     assert sources[q - 1].strip() == "halfway = PlanesApp()"     # made, not shown, there
     assert sources[q].strip() == "exercises.halfway_question(halfway)"
@@ -298,7 +299,7 @@ def test_lesson_1_sentences_about_the_lock_animation_and_the_costly_turn():
     from lessons_lib.apps.gimbal import model
     from lessons_lib.flight import body_turn
 
-    text = " ".join(c.source for c in cells("01_gimbal_lock.ipynb") if c.cell_type == "markdown")
+    text = " ".join(c.source for c in cells(lesson(1).notebook) if c.cell_type == "markdown")
     text = " ".join(text.split())
     assert "The middle ring swings to ±90° in about a second" in text
     assert 0.6 <= model.LOCK_FRAMES * model.LOCK_INTERVAL_MS / 1000 <= 1.4
@@ -330,7 +331,7 @@ def test_lesson_1_show_this_case_changes_the_copy_beside_its_question(prompt):
     exercise 3), so the button seemed to do nothing. Each now lays its own copy beside it."""
     import matplotlib.pyplot as plt
 
-    code = [c.source for c in cells("01_gimbal_lock.ipynb") if c.cell_type == "code"]
+    code = [c.source for c in cells(lesson(1).notebook) if c.cell_type == "code"]
     namespace: dict = {}
     exec(code[0].replace("%matplotlib widget", ""), namespace)       # the imports
     question = _run_cell(next(s for s in code if prompt in s), namespace)
@@ -386,7 +387,7 @@ def test_lesson_3_exercise_1_names_each_slip_in_the_curvature_scale():
         ok, message = question.judge(f"{slip:.2f}")
         assert not ok and words in message and "too" not in message, slip
     assert question.judge("5.61")[0]
-    task = next(c.source for c in cells("03_spline_steering.ipynb")
+    task = next(c.source for c in cells(lesson(3).notebook)
                 if c.cell_type == "markdown" and "Exercise 1" in c.source)
     assert "code" not in task
 
@@ -404,7 +405,7 @@ def test_lesson_3_says_the_grey_line_is_the_clamped_sum():
     drawn = app.scene.term_lines["steering"].get_ydata()
     assert np.abs(total).max() > 1.5
     np.testing.assert_allclose(drawn, np.clip(total, -1.0, 1.0), atol=1e-9)
-    text = " ".join(next(c.source for c in cells("03_spline_steering.ipynb")
+    text = " ".join(next(c.source for c in cells(lesson(3).notebook)
                          if c.cell_type == "markdown" and "## 1 · Drive it first" in c.source)
                     .split())
     assert "the thick grey line is the steering itself: their sum, clamped to ±1" in text

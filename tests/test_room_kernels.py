@@ -21,10 +21,11 @@ from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
 import browser as harness
+from lessons import FIRST
 
 pytestmark = pytest.mark.slow
 
-LESSON = "01_gimbal_lock.ipynb"
+LESSON = FIRST.notebook
 TOKEN = "141421356237"
 KERNEL_RE = re.compile(r'"kernelId"\s*:\s*"([0-9a-f-]{36})"')
 V1 = "v1.kernel.websocket.jupyter.org"

@@ -28,11 +28,12 @@ from tornado.websocket import websocket_connect
 
 import attacks
 import browser as harness
+from lessons import FIRST
 
 pytestmark = pytest.mark.slow
 
 ROOT = harness.ROOT
-LESSON = "01_gimbal_lock"
+LESSON = FIRST.slug
 HOG = "allocate"
 CAP_MB = 1024
 TOKEN = "161803398874"

@@ -30,6 +30,7 @@ from lessons_lib.apps.core import LessonApp, iter_widgets
 from lessons_server.classroom import V1_PROTOCOL
 
 import browser as harness
+from lessons import FIRST
 
 APP_NAMES = sorted(apps.__all__)
 
@@ -130,7 +131,7 @@ def test_foreign_keys_are_refused_and_other_methods_still_work(app):
 
 
 # -- live Voila ---------------------------------------------------------------------------
-LESSON = "01_gimbal_lock.ipynb"
+LESSON = FIRST.notebook
 
 
 def get(url: str, timeout: float = 30, cookies: str | None = None):
@@ -218,7 +219,7 @@ def _is_update_states(m: dict) -> bool:
 
 
 SOURCE_PATHS = [
-    "voila/files/01_gimbal_lock.ipynb",
+    f"voila/files/{FIRST.notebook}",
     "voila/files/index.ipynb",
     "voila/files/../lessons_lib/rotations.py",
     "voila/files/%2e%2e/lessons_lib/rotations.py",
@@ -228,7 +229,7 @@ SOURCE_PATHS = [
     "voila/files/%2e%2e/environment.yml",
     "voila/files/%2e%2e/voila.json",
     "voila/files/%2e%2e/.git/config",
-    "voila/files/.ipynb_checkpoints/01_gimbal_lock-checkpoint.ipynb",
+    f"voila/files/.ipynb_checkpoints/{FIRST.slug}-checkpoint.ipynb",
     "voila/render/../lessons_lib/rotations.py",
     "voila/render/%2e%2e/lessons_lib/rotations.py",
     "voila/render/%2e%2e/environment.yml",
@@ -243,8 +244,8 @@ SOURCE_PATHS = [
     "lessons_lib/rotations.py",
     ".git/config",
     "environment.yml",
-    "files/01_gimbal_lock.ipynb",
-    "api/contents/01_gimbal_lock.ipynb",
+    f"files/{FIRST.notebook}",
+    f"api/contents/{FIRST.notebook}",
     "api/kernels",
     "api/sessions",
     "api/terminals",

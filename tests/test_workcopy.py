@@ -20,13 +20,14 @@ import nbformat
 import pytest
 
 from browser import free_port
+from lessons import FIRST, lesson
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 sys.path.insert(0, str(ROOT / "tools"))
 import workcopy  # noqa: E402  (tools/ is not a package)
 
-LESSON = "03_spline_steering"
+LESSON = lesson(3).slug
 
 
 def shipped_bytes() -> dict[str, bytes]:
@@ -59,7 +60,7 @@ def test_make_lab_opens_the_working_copy_which_git_ignores():
                           check=True).stdout
     assert "tools/workcopy.py my-lessons" in plan and "--notebook-dir=my-lessons" in plan
     assert "--notebook-dir=notebooks" not in plan
-    ignored = subprocess.run(["git", "check-ignore", "-q", "my-lessons/01_gimbal_lock.ipynb"],
+    ignored = subprocess.run(["git", "check-ignore", "-q", f"my-lessons/{FIRST.notebook}"],
                              cwd=ROOT)
     assert ignored.returncode == 0
     plan = subprocess.run(["make", "-n", "afresh", f"LESSON={LESSON}"], cwd=ROOT,

@@ -1,0 +1,73 @@
+"""The lessons as the tests see them, every list derived from ``catalogue.LESSONS``.
+
+A test that needs "every lesson", "a lesson" or a lesson's notebook takes it from here, never
+by writing its name: a new lesson added to the catalogue is then checked by every shared test
+(tests/test_hand_lists.py fails on a lesson's name written by hand outside its own files).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from lessons_lib.catalogue import LESSONS, Lesson, lesson
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+SLUGS: tuple[str, ...] = tuple(item.slug for item in LESSONS)
+NOTEBOOK_NAMES: tuple[str, ...] = tuple(item.notebook for item in LESSONS)
+#: The lesson a test uses when any lesson will do (the first: the lightest to open).
+FIRST: Lesson = LESSONS[0]
+
+__all__ = ["FIRST", "LESSONS", "NOTEBOOKS", "NOTEBOOK_NAMES", "SLUGS", "app_views", "lesson",
+           "own_key"]
+
+
+def own_key(item: Lesson) -> str:
+    """The word a lesson's own files carry in their names: its first app's module
+    (``lessons_lib.apps.gimbal`` -> ``gimbal``, so tests/test_browser_gimbal.py is lesson 1's)."""
+    return item.apps[0][1].rsplit(".", 1)[-1]
+
+
+# Run in the lesson's kernel after its last cell: how many views of an app (a widget with the
+# 'lesson-app' class) each displayed output holds, looking inside boxes and Output widgets.
+_COUNT_VIEWS = """
+import ipywidgets as _w
+def _views(model_id, seen=()):
+    widget = _w.Widget.widgets.get(model_id) if hasattr(_w.Widget, 'widgets') else \\
+        _w.widgets.widget._instances.get(model_id)
+    if widget is None or model_id in seen:
+        return 0
+    seen = seen + (model_id,)
+    count = int('lesson-app' in getattr(widget, '_dom_classes', ()))
+    for child in getattr(widget, 'children', ()) or ():
+        count += _views(child.model_id, seen)
+    for out in getattr(widget, 'outputs', ()) or ():
+        view = out.get('data', {}).get('application/vnd.jupyter.widget-view+json')
+        if view:
+            count += _views(view['model_id'], seen)
+    return count
+print(sum(_views(m) for m in IDS))
+"""
+
+
+@functools.cache
+def app_views(notebook: str) -> int:
+    """How many app views (``.lesson-app`` elements on the page) ``notebook`` shows, counted
+    by running it in a fresh kernel: the number a browser test waits for."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(NOTEBOOKS / notebook, as_version=4)
+    client = NotebookClient(nb, timeout=180, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+    with client.setup_kernel():
+        for index, cell in enumerate(nb.cells):
+            client.execute_cell(cell, index)
+        ids = [out["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
+               for cell in nb.cells for out in cell.get("outputs", [])
+               if "application/vnd.jupyter.widget-view+json" in out.get("data", {})]
+        probe = nbformat.v4.new_code_cell(_COUNT_VIEWS.replace("IDS", repr(ids)))
+        nb.cells.append(probe)
+        client.execute_cell(probe, len(nb.cells) - 1)
+    text = "".join(out.get("text", "") for out in probe.outputs if out.get("name") == "stdout")
+    return int(text.split()[-1])
