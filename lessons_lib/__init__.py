@@ -15,7 +15,8 @@ def _import_quaternion_without_scipy() -> None:
     """Import numpy-quaternion without the ``scipy.interpolate`` it loads for its calculus
     helpers (``quaternion.derivative``, ``quaternion.spline``...), which no lesson uses: in
     a lesson's kernel that import is 0.4 CPU-seconds and 40 MB, paid once per student.
-    Those helpers then use numpy-quaternion's own finite differences. Where scipy.interpolate
+    Those helpers then use numpy-quaternion's own finite differences (``fd_derivative``;
+    listed in :mod:`.hooks`). Where scipy.interpolate
     or quaternion is already loaded (lesson 3's splines, tests) nothing changes."""
     if "quaternion" in sys.modules or "scipy.interpolate" in sys.modules:
         return

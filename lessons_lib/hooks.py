@@ -38,6 +38,7 @@ TESTED = {
     "tornado": "6.6",
     "ipykernel": "7.4",
     "traitlets": "5.16",
+    "numpy-quaternion": "2024.0",
 }
 
 _TEXT = "lessons_lib.apps.fastdraw.textcache"
@@ -134,8 +135,18 @@ HOOKS: tuple[Hook, ...] = (
          "headers are kept only before they are sent"),
     Hook("tornado", "tornado.web:GZipContentEncoding.transform_first_chunk", _SERVER,
          "each static file is compressed once"),
+    Hook("tornado", "tornado.web:GZipContentEncoding()._gzipping", _SERVER,
+         "whether tornado compresses this response: only then is a kept body served"),
     Hook("tornado", "tornado.web:RequestHandler()._finished", _SERVER,
          "a request the server's own checks already answered is not checked again"),
+    # ipywidgets: an HTML widget's value is put in the page unsanitised, so an <img> whose
+    # src fails runs its onerror: that is how each app's fit script reaches the page
+    Hook("ipywidgets", "ipywidgets:HTML.value", "lessons_lib.apps.core.layout",
+         "the fit script runs from an <img onerror> in an HTML widget (no custom widget)"),
+    # numpy-quaternion: imported with scipy.interpolate blocked, its calculus helpers fall
+    # back on its own finite differences (no lesson uses them; the import costs 0.4 s)
+    Hook("numpy-quaternion", "quaternion.calculus:fd_derivative", "lessons_lib.__init__",
+         "quaternion is imported with sys.modules['scipy.interpolate'] = None"),
     # jupyter_server: the v1-only kernel websocket
     Hook("jupyter-server",
          "jupyter_server.services.kernels.connection.channels:"
