@@ -139,10 +139,6 @@ HOOKS: tuple[Hook, ...] = (
          "whether tornado compresses this response: only then is a kept body served"),
     Hook("tornado", "tornado.web:RequestHandler()._finished", _SERVER,
          "a request the server's own checks already answered is not checked again"),
-    # ipywidgets: an HTML widget's value is put in the page unsanitised, so an <img> whose
-    # src fails runs its onerror: that is how each app's fit script reaches the page
-    Hook("ipywidgets", "ipywidgets:HTML.value", "lessons_lib.apps.core.layout",
-         "the fit script runs from an <img onerror> in an HTML widget (no custom widget)"),
     # numpy-quaternion: imported with scipy.interpolate blocked, its calculus helpers fall
     # back on its own finite differences (no lesson uses them; the import costs 0.4 s)
     Hook("numpy-quaternion", "quaternion.calculus:fd_derivative", "lessons_lib.__init__",

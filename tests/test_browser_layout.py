@@ -93,7 +93,7 @@ _APP_JS = """(i) => {
   return {past, cut, row: [box.left, box.right], right,
           canvas: [c.left, c.top, c.width, c.height, canvas.width, canvas.height],
           figurePx: span && span.dataset.px ? parseFloat(span.dataset.px) * scale : Infinity,
-          scale, probe: app.querySelector('.lesson-fit-probe input').value,
+          scale, probe: app.querySelector('.lesson-fit-probe').dataset.report,
           room: span ? span.dataset.room : null, size: span ? span.dataset.size : null,
           present: app.classList.contains('lesson-present'),
           sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth};

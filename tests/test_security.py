@@ -27,6 +27,7 @@ from jupyter_server.services.kernels.connection.base import (
 
 from lessons_lib import apps
 from lessons_lib.apps.core import LessonApp, iter_widgets
+from lessons_lib.apps.core.fitprobe import FitProbe
 from lessons_server.classroom import V1_PROTOCOL
 
 import browser as harness
@@ -74,7 +75,7 @@ def choice_controls(app: LessonApp):
         if w.comm is None or "value" not in w.keys or getattr(w, "disabled", False):
             continue
         if isinstance(w, widgets.Text | widgets.Textarea | widgets.HTML | widgets.HTMLMath
-                      | widgets.Label | widgets.Play):
+                      | widgets.Label | widgets.Play | FitProbe):     # free text: its own test
             continue
         yield w
 

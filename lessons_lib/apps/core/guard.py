@@ -37,6 +37,7 @@ from collections import deque
 from collections.abc import Callable
 
 import ipywidgets as widgets
+import traitlets
 
 from ... import validate as check
 from ...validate import is_finite, is_number
@@ -117,7 +118,7 @@ def check_update(w: widgets.Widget, state: dict) -> None:
         elif key == "playing" or isinstance(w, widgets.Checkbox | widgets.ToggleButton):
             if not isinstance(value, bool):
                 raise ValueError(f"is on or off, not {short(value)}")
-        elif isinstance(w, widgets.Text | widgets.Textarea):
+        elif isinstance(w.traits().get(key), traitlets.Unicode):   # a text box, the probe
             if not isinstance(value, str) or len(value) > MAX_TEXT:
                 raise ValueError(f"takes text of at most {MAX_TEXT} characters")
         elif hasattr(w, "min") and hasattr(w, "max"):

@@ -5,11 +5,10 @@ An app lays itself out with :meth:`FitLayout.arrange` (``LessonApp.layout`` does
 the control specs: those with ``primary=True`` are primary). The page measures the room the
 app has and tells the kernel, which re-renders the figure at that size:
 
-* each app carries a hidden text box (``.lesson-fit-probe``) and a small script
-  (:data:`FIT_JS`, started by an image that fails to load, the one way an ipywidgets HTML
-  widget runs code in Voila and in JupyterLab alike) that watches the width of the app's
-  output area and the height of the window (of JupyterLab's notebook panel), and writes
-  "width height present" into the box;
+* each app carries a hidden :class:`~.fitprobe.FitProbe` (``.lesson-fit-probe``), a small
+  widget whose front end watches the width of the app's output area and the height of the
+  window (of JupyterLab's notebook panel) and reports "width height present" through the
+  widget channel, checked by the widget guard like any text box;
 * the kernel (:meth:`FitLayout.fit`) sizes the figure from that (:func:`figure_box`):
   beside the controls when the figure keeps at least :data:`BESIDE_SHARE` of its natural
   width there, else under them at the full width; never taller than the window allows, and
@@ -30,7 +29,6 @@ Text in the page is at least 14 px (:data:`APP_CSS`; panels write 14 px or more)
 
 from __future__ import annotations
 
-import html
 import math
 import weakref
 from collections.abc import Iterable, Sequence
@@ -46,6 +44,7 @@ from .figure import (
     PRESENT_TEXT_PX,
     smallest_text_px,
 )
+from .fitprobe import FitProbe
 from .guard import FIGURE_MAX_PX, FIGURE_MIN_PX, fit_size
 
 #: The controls column's width in CSS px at 100% (presenter mode zooms it).
@@ -95,42 +94,6 @@ APP_CSS = f"""
 """
 
 #: The page's half of the fit (see the module docstring); ``this`` is the loader image.
-FIT_JS = r"""
-(function (img) {
-  var root = img.closest('.lesson-app');
-  if (!root || root.lessonFit) return;
-  root.lessonFit = true;
-  var last = '', timer = null;
-  function send() {
-    var input = root.querySelector('.lesson-fit-probe input');
-    var box = root.parentElement;
-    if (!input || !box || !root.isConnected) return;
-    var cs = getComputedStyle(box);
-    var width = Math.floor(box.clientWidth - parseFloat(cs.paddingLeft || 0)
-                           - parseFloat(cs.paddingRight || 0));
-    if (!(width > 0)) return;
-    var height = window.innerHeight, el = box;
-    for (; el && el !== document.body; el = el.parentElement) {   // JupyterLab's notebook
-      var oy = getComputedStyle(el).overflowY;                   // scrolls in a panel
-      if ((oy === 'auto' || oy === 'scroll') && el.scrollHeight > el.clientHeight + 1) {
-        height = Math.min(height, el.clientHeight);
-        break;
-      }
-    }
-    var present = document.documentElement.classList.contains('lessons-present') ? 1 : 0;
-    var text = width + ' ' + Math.floor(height) + ' ' + present;
-    if (text === last) return;
-    last = text;
-    input.value = text;
-    input.dispatchEvent(new Event('input', {bubbles: true}));
-  }
-  function later() { clearTimeout(timer); timer = setTimeout(send, 150); }
-  new ResizeObserver(later).observe(root.parentElement);
-  window.addEventListener('resize', later);
-  document.addEventListener('lessons-present', later);
-  later();
-})(this);
-"""
 
 _APPS: weakref.WeakSet = weakref.WeakSet()
 _PRESENT = [False]
@@ -282,15 +245,12 @@ class FitLayout:
                                      layout=widgets.Layout(flex="0 0 auto", max_width="100%",
                                                            margin=f"0 {GAP_PX}px 0 0"))
         figure_column.add_class("lesson-figure-column")
-        self.fit_probe = widgets.Text(value="", layout=widgets.Layout(display="none"))
+        self.fit_probe = FitProbe(layout=widgets.Layout(display="none"))
         self.fit_probe.add_class("lesson-fit-probe")
         self.fit_probe.observe(self.guard(self._on_fit_probe), names="value")
         self.figure_text = widgets.HTML(layout=widgets.Layout(display="none"))
         self.figure_text.add_class("lesson-figure-text")
-        loader = widgets.HTML(
-            f"<style>{APP_CSS}</style><img alt='' src='data:,' style='display:none' "
-            f"onerror=\"{html.escape(FIT_JS, quote=True)}\">",
-            layout=widgets.Layout(display="none"))
+        loader = widgets.HTML(f"<style>{APP_CSS}</style>", layout=widgets.Layout(display="none"))
         root = widgets.HBox([figure_column, side_box, self.fit_probe, self.figure_text, loader],
                             layout=widgets.Layout(flex_flow="row wrap",
                                                   align_items="flex-start",
