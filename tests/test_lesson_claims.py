@@ -6,6 +6,7 @@ model of the app it sums up, and each general statement is checked on every pres
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -107,6 +108,23 @@ def test_lock_measure_is_said_as_what_the_hardest_turn_costs():
         assert f"The hardest 1° turn takes <b>{cost}°</b> of ring motion" in text
     assert "The hardest 1° turn takes <b>1.0°</b>" in panel.gauge(gimbal_state(0, 0, 0))
     assert "cannot turn the aircraft at all" in panel.gauge(gimbal_state(0, 90, 0))
+
+
+def test_the_gauges_near_lock_rule_is_the_badges_on_the_whole_slider():
+    """Issue 41: "pitch past ±80°" read "free, 80.0° apart" at 170 on the ±180 slider."""
+    from lessons_lib.apps.gimbal import panel
+
+    for order in ("YXZ", "ZXY"):
+        for middle in range(-178, 180, 4):   # through ±90 and 88, 92, 82, 78, 98, 102
+            angles = dict(zip(("yaw", "pitch", "roll"), (20, 30, 40), strict=True))
+            name = gimbal_state(0, 0, 0, order).names[1]
+            angles[name] = middle
+            state = gimbal_state(angles["yaw"], angles["pitch"], angles["roll"], order)
+            text = panel.gauge(state)
+            rule = re.search(rf"{name} within (\d+)° of ±90°", text)
+            assert rule, text
+            said_near = abs(abs(middle) - 90) < float(rule.group(1))
+            assert said_near == (state.badge != "free"), (order, middle, state.badge)
 
 
 def test_pitch_88_read_back_says_the_articles_row_is_off():
