@@ -310,6 +310,23 @@ def test_world_axes_labels_never_overlap_from_any_camera():
         assert not any(a.overlaps(b) for a, b in itertools.combinations(boxes, 2)), (elev, azim)
 
 
+def test_lesson_1_arrows_between_angles_always_mean_outer_to_inner():
+    """Issue 41: the prose's "Roll → Pitch → Yaw" (the order applied) beside the menu's
+    "YXZ: yaw → pitch → roll" (the rings, outer to inner) used one arrow in two senses."""
+    from lessons_lib.apps.gimbal import panel
+    from lessons_lib.rotations import ORDERS, ring_angle_names
+
+    chain = re.compile(r"(?:`?\"?([XYZ]{3})\"?`?:?\s*)?\**(yaw|pitch|roll) → (yaw|pitch|roll) → "
+                       r"(yaw|pitch|roll)", re.I)
+    text = " ".join(c.source for c in cells("01_gimbal_lock.ipynb") if c.cell_type == "markdown")
+    menu = " ".join(panel.order_label(o, ring_angle_names(o)) for o in ORDERS)
+    assert len(chain.findall(menu)) == len(ORDERS)
+    for where in (text, menu):
+        for match in chain.finditer(where):
+            order, names = match.group(1), tuple(n.lower() for n in match.groups()[1:])
+            assert order and names == ring_angle_names(order), match.group(0)
+
+
 def test_lesson_1_sentences_about_the_lock_animation_and_the_costly_turn():
     """"The middle ring swings to ±90° in about a second"; "far from the lock the angles move by
     a few degrees; one degree from it, yaw and roll have to swing by tens of degrees"."""
