@@ -327,6 +327,28 @@ def test_lesson_1_arrows_between_angles_always_mean_outer_to_inner():
             assert order and names == ring_angle_names(order), match.group(0)
 
 
+def test_lesson_1_says_what_a_ring_colour_means_and_the_app_shows_it():
+    """Issue 41: the colours follow the ring's place, so yaw is blue in YXZ and green in ZXY;
+    the page and the app now say so."""
+    from lessons_lib.apps import GimbalApp
+    from lessons_lib.apps.core import PALETTE
+    from lessons_lib.apps.gimbal.view import RING_COLOURS, RING_NAMES
+
+    text = " ".join(c.source for c in cells("01_gimbal_lock.ipynb") if c.cell_type == "markdown")
+    text = " ".join(text.split())
+    key = re.search(r"\((\w+) outer, (\w+) middle, (\w+) inner\)", text)
+    assert key and [PALETTE[c] for c in key.groups()] == list(RING_COLOURS)
+    app = GimbalApp(width=4.4, height=4.0, compact=True)
+    for place, colour in zip(RING_NAMES, RING_COLOURS, strict=True):
+        assert f'<b style="color:{colour}">{place}</b>' in app.order_note.value
+    said = re.findall(r"(yaw|pitch|roll) is (\w+) in ([XYZ]{3}) and (\w+) in ([XYZ]{3})", text)
+    assert said
+    for name, *pairs in said:
+        for colour, order in zip(pairs[::2], pairs[1::2], strict=True):
+            app.order.value = order
+            assert app.sliders[name].style.handle_color == PALETTE[colour], (name, order)
+
+
 def test_lesson_1_sentences_about_the_lock_animation_and_the_costly_turn():
     """"The middle ring swings to ±90° in about a second"; "far from the lock the angles move by
     a few degrees; one degree from it, yaw and roll have to swing by tens of degrees"."""
