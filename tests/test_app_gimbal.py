@@ -57,7 +57,7 @@ def test_builds_one_figure_with_the_expected_parts(app):
     assert app.last_error is None
     # the order menu names the rings outer to inner and says they are applied last to first
     assert app.order.options[2] == ("YXZ: yaw → pitch → roll", "YXZ")
-    assert "outer → inner (applied last → first)" in app.order_note.value
+    assert "inner</b> (applied last → first)" in app.order_note.value
     assert "roll acts on the aircraft first, yaw last" in app.panels["title"].value
 
 
