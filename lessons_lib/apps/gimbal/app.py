@@ -263,7 +263,10 @@ class GimbalApp(LessonApp):
             self._stop_lock()
             return
         index = min(int(change["new"]), len(path) - 1)
-        self.set(**{name: path[index]})
+        # the picture goes to the page before the slider's new value, so that the slider
+        # never runs a frame ahead of the ring it moves (it showed -84 beside a -82° ring)
+        with getattr(self, name).hold_sync():
+            self.set(**{name: path[index]})
         if index == len(path) - 1:
             self._stop_lock()
 
