@@ -291,7 +291,7 @@ def test_fly_it_drag_the_aircraft_in_voila(voila_server, page):
 def test_exercises_answer_in_voila(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
     # exercise 1: typed with the typographic minus sign
-    box = page.locator(".widget-vbox", has_text="Row 2, column 3 of Rx").last
+    box = page.locator(".widget-vbox", has_text="It takes the nose").last
     box.locator("input").fill("0.5")
     box.get_by_role("button", name="Check").click()
     page.wait_for_selector("text=Not quite", timeout=WAIT)

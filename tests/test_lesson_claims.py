@@ -415,6 +415,22 @@ def test_lesson_1_exercise_1_names_the_sign_slip_and_the_cosine():
     assert question.judge("−0.5")[0] and question.judge("-1/2")[0]
 
 
+def test_lesson_1_exercise_1_asks_what_the_formula_does_not_show_outright():
+    """Issue 41: exercise 1 asked for "row 2, column 3 of Rx(30°)" right under the formula
+    that shows it. It now asks where the pitch takes the nose: the entry, found by knowing
+    that R (0, 0, 1) is R's third column and which row is y."""
+    from lessons_lib.apps.gimbal import exercises
+    from lessons_lib.rotations import axis_rotation
+
+    question = exercises.rx_entry_question()
+    asked = question.prompt.value + "".join(c.source for c in cells("01_gimbal_lock.ipynb")
+                                      if c.cell_type == "markdown" and "Exercise 1" in c.source)
+    assert not re.search(r"row \d|column \d", asked, re.I), asked
+    assert "nose" in asked and "(0, 0, 1)" in asked and "y coordinate" in asked
+    assert question.answer == pytest.approx((axis_rotation("x", 30) @ [0, 0, 1])[1])
+    assert question.answer == pytest.approx(-0.5)
+
+
 def test_lesson_2_exercise_5_names_the_ratio_turned_upside_down():
     """0.5 (slowest ÷ fastest, for 2) was answered "0.5 is too low", which sends a learner
     after the size, not the way the ratio is turned."""
