@@ -37,7 +37,7 @@ import browser as h
 
 pytestmark = pytest.mark.browser
 
-LESSONS = {"01_gimbal_lock": 4, "02_euler_vs_slerp": 2, "03_spline_steering": 5,
+LESSONS = {"01_gimbal_lock": 5, "02_euler_vs_slerp": 2, "03_spline_steering": 5,
            "04_funnel_algorithm": 6}
 VIEWPORTS = [(1920, 1080), (1366, 768), (1280, 720), (853, 480)]
 MIN_PX, PRESENT_PX = 14.0, 20.0

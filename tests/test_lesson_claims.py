@@ -349,6 +349,21 @@ def test_lesson_1_says_what_a_ring_colour_means_and_the_app_shows_it():
             assert app.sliders[name].style.handle_color == PALETTE[colour], (name, order)
 
 
+def test_fly_it_into_the_lock_has_its_own_copy_right_under_its_steps():
+    """Issue 41: section 5's "Fly it into the lock" steps used the copy beside exercise 2,
+    three screens up."""
+    notebook = cells("01_gimbal_lock.ipynb")
+    k = next(i for i, c in enumerate(notebook) if "**Fly it into the lock.**" in c.source)
+    steps, below = notebook[k].source, notebook[k + 1]
+    assert "just below" in steps and "Exercise 2" not in steps
+    assert below.cell_type == "code" and below.source.startswith("exercises.fly_copy()")
+    from lessons_lib.apps.gimbal import exercises
+
+    app = exercises.fly_copy()
+    assert app.compact and app.can_fly and app.order.value == "YXZ"
+    assert ("fin", "top") in app.turn_about.options         # the steps' "pick fin"
+
+
 def test_lesson_1_sentences_about_the_lock_animation_and_the_costly_turn():
     """"The middle ring swings to ±90° in about a second"; "far from the lock the angles move by
     a few degrees; one degree from it, yaw and roll have to swing by tens of degrees"."""

@@ -4,7 +4,8 @@
 purple ghost, the locked start turned by 40 degrees about the direction the lock has lost.
 The check reads the app's own sliders (the widget state), so it works the same in JupyterLab
 and in Voila. The questions (:func:`rx_entry_question` ... :func:`snap_pitch_question`) and
-:func:`check_rx`, the check of the learner's own ``my_rx``, are the notebook's others.
+:func:`check_rx`, the check of the learner's own ``my_rx``, are the notebook's others, and
+:func:`fly_copy` the small copy under section 5's steps.
 """
 
 from __future__ import annotations
@@ -171,6 +172,12 @@ def _copy(app: GimbalApp | None) -> GimbalApp:
     if not isinstance(app, GimbalApp):
         raise ValueError(f"app must be a GimbalApp (or None for a small copy), not {short(app)}")
     return app
+
+
+def fly_copy() -> GimbalApp:
+    """Section 5's "Fly it into the lock": a small copy of the app right under its steps
+    (they used the copy beside exercise 2, three screens up)."""
+    return _copy(None)
 
 
 def zxy_lock_question(app: GimbalApp | None = None) -> ChoiceQuestion:
