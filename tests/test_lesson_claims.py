@@ -6,6 +6,7 @@ model of the app it sums up, and each general statement is checked on every pres
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from lessons_lib.apps.core.text import fmt_number
 from lessons_lib.apps.interpolation.model import PRESETS, SAME_PATH_DEG, compute
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+#: The source articles (as in test_attributions.py), for checks of what an article says.
+SEEDS = Path(os.environ.get("LESSONS_SEEDS", NOTEBOOKS.parent.parent / "shared" / "seeds"))
 WIDE = "Wide three-axis turn"
 ARTICLE = "Article 001: yaw and roll 0° → 45°"
 ONE_AXIS = "One axis only: yaw 0° → 120°"
@@ -70,6 +73,31 @@ def test_summary_names_the_steady_exception_article_001():
 
 
 # -- first views ----------------------------------------------------------------------------------
+def test_lesson_2_corrects_article_004_on_what_w_holds():
+    """Issue 41: article 004 says w holds the rotation value in radians, and nothing in the
+    lessons said otherwise. Lesson 2 now says w = cos(θ/2), with a worked example."""
+    import math
+
+    from lessons_lib.rotations import euler_to_quaternion
+
+    text = " ".join(" ".join(c.source.split()) for c in cells("02_euler_vs_slerp.ipynb")
+                    if c.cell_type == "markdown")
+    assert "Article 004 reads `x, y, z` as the axis and `w` as the turn in radians" in text
+    assert "`w` is not the angle: it is `cos(θ/2)`" in text
+    m = re.search(r"A yaw of (\d+)° is `\(w, x, y, z\) = \(([^)]*)\)`: `w` is cos (\d+)°, "
+                  r"not π/2 = (\d+\.\d+)", text)
+    assert m, "the worked example is gone"
+    yaw, said, half, angle = float(m[1]), m[2], float(m[3]), float(m[4])
+    q = euler_to_quaternion(yaw, 0, 0)
+    assert [float(v) for v in said.split(",")] == pytest.approx([q.w, q.x, q.y, q.z], abs=5e-4)
+    assert half == yaw / 2 and q.w == pytest.approx(math.cos(math.radians(half)))
+    assert angle == pytest.approx(math.radians(yaw), abs=5e-4)
+    assert math.degrees(2 * math.acos(q.w)) == pytest.approx(yaw)      # θ = 2 arccos(w)
+    seeds = list(SEEDS.glob("004_*.txt")) if SEEDS.is_dir() else []
+    if seeds:                        # the article does say radians for w
+        assert "w의 회전값(radian)" in seeds[0].read_text()
+
+
 def test_lesson_2_opens_where_the_three_planes_differ():
     """At t = 1 the three blends all sit on the end orientation: a first view there shows
     three identical planes. It opens at a t where each pair differs, visibly in the drawn
