@@ -72,6 +72,28 @@ def test_summary_names_the_steady_exception_article_001():
             f"{fmt_number(state.true_angle, 1)}° change") in text
 
 
+def test_what_goes_wrong_keeps_composing_apart_from_blending():
+    """Issue 41: "What goes wrong" went from "angles don't compose" (article 001) straight
+    to "because of that, equal steps in the angles are not equal steps in orientation",
+    which Article 001's own pair belies (a steady 64°/t). Two subsections now, and the
+    claims of the second are the presets'."""
+    text = "\n".join(c.source for c in cells("02_euler_vs_slerp.ipynb")
+                     if c.cell_type == "markdown")
+    section = text[text.index("## What goes wrong"):text.index("### Exercise 1")]
+    compose = section[section.index("### Angles do not compose"):
+                      section.index("### Lerp's path and speed")]
+    blend = " ".join(section[section.index("### Lerp's path and speed"):].split())
+    assert not re.search(r"speed|steady|pace|equal steps", compose, re.I), compose
+    assert "Because the angles do not add" not in section
+    assert "the speed is uneven too" in blend and "keep a steady pace" in blend
+    assert preset_state(WIDE).profiles["euler"].kind != "steady"
+    article = preset_state(ARTICLE)
+    assert article.profiles["euler"].kind == "steady"
+    assert article.path_gap["euler"] > SAME_PATH_DEG           # "still not the shortest"
+    one = preset_state(ONE_AXIS)                              # one angle, 120° < 180°
+    assert one.profiles["euler"].kind == "steady" and one.path_gap["euler"] < SAME_PATH_DEG
+
+
 # -- first views ----------------------------------------------------------------------------------
 def test_lesson_2_corrects_article_004_on_what_w_holds():
     """Issue 41: article 004 says w holds the rotation value in radians, and nothing in the
