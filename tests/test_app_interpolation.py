@@ -791,7 +791,7 @@ def test_exercise_5s_answer_is_not_on_the_page_before_it_is_answered():
 
 def test_the_readouts_are_the_shortest_turn_not_the_way_it_came(app):
     """The prose: under each plane, how far it is from the start and the end (the shortest
-    turn), not the way it came, which the panel's "angle turned" adds up."""
+    turn), not the way it came, which the line under t ("whole blend turns") adds up."""
     fresh(app, "Wrap-around: yaw −175° → 175°", t=1.0)
     start, end = app.view.readouts["euler"].get_text().split("\n")
     assert (start, end) == ("10° from start", "0° to end")
@@ -986,8 +986,20 @@ def test_the_angle_turned_is_right_under_t(app):
     figure, not under the long panel below the fold."""
     side = app.app_root.children[1]
     assert side.children[1] is app.panels["turned"]
-    assert "angle turned" in app.panels["turned"].value
-    assert "angle turned" not in app.panels["info"].value
+    assert "whole blend turns" in app.panels["turned"].value
+    assert "whole blend turns" not in app.panels["info"].value
+
+
+def test_the_line_under_t_says_it_is_the_whole_blend_at_every_t(app):
+    """Issue 41: "angle turned", right under t, showed the whole blend's total whatever t
+    was, and read as the angle turned so far. It is labelled the whole blend's now."""
+    fresh(app, WIDE, t=0.0)
+    at_start = app.panels["turned"].value
+    assert "<b>whole blend turns</b> (t = 0 to 1)" in at_start
+    assert f"Euler lerp {app.state.totals['euler']:.0f}°" in at_start
+    for t in (0.3, 1.0):
+        app.t.value = t
+        assert app.panels["turned"].value == at_start, t
 
 
 def test_the_4d_note_calls_nlerp_bunched_only_where_its_pace_is_uneven(app):
@@ -1034,15 +1046,15 @@ def test_exercise_1_is_checked_where_the_lesson_says(app):
     """Exercise 1 said "set the start and end yaw sliders and read the panel": from the
     opening pair that left pitch and roll at −20°/70° and 10°/120°, and the panel held no
     angle turned. The Wrap-around preset's pitches and rolls are 0; with the two yaws set,
-    "angle turned" under t gives the answer."""
+    "whole blend turns" under t gives the answer."""
     text = " ".join(notebook_source().split())
     assert ("pick *Wrap-around* (its pitches and rolls are 0), set the start and end yaw, and "
-            "read *angle turned* under `t`") in text
+            "read *whole blend turns* under `t`") in text
     fresh(app, WRAP)
     assert (app.pitch0.value, app.roll0.value, app.pitch1.value, app.roll1.value) == (0,) * 4
     app.set(yaw0=-150, yaw1=120)
     assert "Euler lerp 270°" in app.panels["turned"].value
-    assert "angle turned" not in app.panels["info"].value
+    assert "whole blend turns" not in app.panels["info"].value
 
 
 def test_where_the_lesson_says_the_sphere_is(app):
@@ -1051,7 +1063,7 @@ def test_where_the_lesson_says_the_sphere_is(app):
     row), with the sphere bottom middle. It now says "when the figure is narrow"."""
     text = " ".join(notebook_source().split())
     assert "The sphere (top right, or bottom middle when the figure is narrow)" in text
-    assert "(*angle turned*, under `t`, adds up the way)" in text
+    assert "(*whole blend turns*, under `t`, adds up the way from t = 0 to 1)" in text
     seen = {}
     for present in (False, True):
         app.present(present)
