@@ -990,6 +990,29 @@ def test_the_angle_turned_is_right_under_t(app):
     assert "whole blend turns" not in app.panels["info"].value
 
 
+@pytest.mark.parametrize(("start", "end"), [((30, -20, 10), (30, -20, 10)),
+                                            ((-180, 0, 0), (180, 0, 0))])
+def test_the_long_way_to_the_same_orientation_says_nlerp_is_undefined(start, end):
+    """Issue 41: with end = start (or its −q) and the long way, nlerp's chord runs through
+    the centre at t = 0.5 and nlerp is undefined there, yet the page showed slerp's steady
+    360°/t as nlerp's, "over so small a turn", and "nothing to turn" beside a full turn."""
+    from lessons_lib.apps.interpolation.model import compute, describe
+    from lessons_lib.apps.interpolation.panel import info
+
+    state = compute(start, end, long_way=True)
+    assert state.nlerp_undefined and state.totals["slerp"] == pytest.approx(360)
+    assert state.plane.shortest_chord < 1e-9                    # through the centre
+    words = describe(state) + info(state) + state.axis_note()
+    assert "nlerp is undefined here" in words and "undefined there" in words
+    assert "so small a turn" not in words and "nothing to turn" not in words
+    assert "falls back to slerp's full turn" in words
+    short = compute(start, end)
+    assert not short.nlerp_undefined
+    assert "stay put" in describe(short) and "between 0 and 0" not in describe(short)
+    for p in MODEL_PRESETS.values():
+        assert not compute(p.start, p.end, long_way=True).nlerp_undefined
+
+
 def test_the_line_under_t_says_it_is_the_whole_blend_at_every_t(app):
     """Issue 41: "angle turned", right under t, showed the whole blend's total whatever t
     was, and read as the angle turned so far. It is labelled the whole blend's now."""

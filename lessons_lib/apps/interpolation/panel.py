@@ -58,6 +58,12 @@ def info(state: BlendState) -> str:
     plane = state.plane
     if plane is None:
         four_d = "Start and end are one point of the 4D sphere: there is no chord or arc."
+    elif state.nlerp_undefined:
+        four_d = (
+            "4D, bottom right: the chord from q₀ to the far copy −q₀ runs through the centre "
+            "at t = 0.5, so nlerp is undefined there; its ■ are slerp's, the library's "
+            f"fallback. slerp's ◆ are evenly spaced: {plane.omega:.0f}° of the 4D circle, "
+            f"half the {state.slerp_angle:.0f}° turn.")
     else:
         # "bunched" only where the speed plot shows it: a 10° turn keeps a steady pace
         spacing = ("as evenly spaced as slerp's ◆ over so small a turn"
