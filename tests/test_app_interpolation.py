@@ -529,6 +529,34 @@ def test_speed_plot_shows_the_speeds_in_distinct_styles(app):
     assert labels == ["Euler lerp", "nlerp", "slerp"]
 
 
+def test_jupyterlabs_narrow_figure_keeps_the_speed_plots_legend(app):
+    """Issue 41: in JupyterLab's column the figure takes the narrow arrangement, and the
+    speed plot lost its legend (the line styles went unnamed). Two rows now, clear of the
+    title and the off-chart note, inside the figure."""
+    try:
+        app.fit(*ALL_ROOMS["lab"])
+        assert app.view.arrangement == "narrow"
+        legend = app.view.legend_narrow
+        assert legend.get_visible() and not app.view.legend.get_visible()
+        assert [t.get_text() for t in legend.get_texts()] == ["Euler lerp", "nlerp", "slerp"]
+        handles = legend.legend_handles
+        for m, handle in zip(METHODS, handles, strict=True):
+            line = app.view.speed_lines[m]
+            assert handle.get_color() == line.get_color()
+            assert handle.get_linewidth() == line.get_linewidth()
+        fresh(app, WIDE)
+        fig = app.view.fig
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        title = app.view.ax_speed.title.get_window_extent(renderer)
+        for label in legend.get_texts():
+            box = label.get_window_extent(renderer)
+            assert fig.bbox.contains(box.x0, box.y0) and fig.bbox.contains(box.x1, box.y1)
+            assert not box.overlaps(title), label.get_text()
+    finally:
+        app.fit(*ROOMS["1280x720"])
+
+
 def test_4d_picture_draws_the_chord_and_the_arc(app):
     fresh(app, WIDE, t=0.3)
     plane, view = app.state.plane, app.view

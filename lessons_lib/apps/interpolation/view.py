@@ -17,6 +17,7 @@ import quaternion
 from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgb
+from matplotlib.legend import Legend
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
@@ -52,6 +53,13 @@ TITLES = {
 #: A figure narrower than this (inches at its dpi, so a width in text sizes: about 730 CSS
 #: px at 100% zoom) takes the narrow arrangement.
 NARROW_IN = 6.3
+
+#: Points the speed plot's title moves up in the narrow arrangement, for its legend's
+#: second row.
+NARROW_LEGEND_ROW = 13
+#: ... when the figure is at least this tall (inches at its dpi, so in text sizes: 3.4 in
+#: JupyterLab's column, 2.6 at 853x480, where the row would cover the readouts).
+NARROW_LEGEND_MIN_IN = 3.0
 
 #: How near (in points) a press must be to a keyframe's nose marker on the sphere to grab it.
 GRAB_PT = 9.0
@@ -452,6 +460,16 @@ class BlendView:
         self.legend = ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3,
                                 frameon=False, fontsize=9, handlelength=3.2,
                                 borderaxespad=0.1, columnspacing=1.2)
+        # the narrow figure's plot is a third as wide: the same legend in two rows (issue 41:
+        # it had none there, and the line styles went unnamed), the title a row higher
+        self.legend_narrow = Legend(ax, list(self.speed_lines.values()),
+                                    [LABELS[m] for m in METHODS], loc="lower left",
+                                    bbox_to_anchor=(-0.12, 1.0), ncols=2, frameon=False,
+                                    fontsize=9, handlelength=2.6, borderaxespad=0.1,
+                                    columnspacing=0.8, handletextpad=0.5, labelspacing=0.25)
+        self.legend_narrow.set_visible(False)
+        ax.add_artist(self.legend_narrow)
+        self._title_pads = {"wide": title_pad, "narrow": title_pad + NARROW_LEGEND_ROW}
 
     def _build_plane4d(self) -> None:
         ax = self.ax_4d = self.fig.add_axes((0.6, 0.005, 0.395, 0.37))
@@ -501,7 +519,7 @@ class BlendView:
             self.static.add(*ax.spines.values(), ax.xaxis, ax.yaxis,
                             *(a for a in ax.get_children()
                               if isinstance(a, Text) and a not in dynamic_text))
-        self.static.add(*self.gizmo, *self.sphere_grid, self.legend)
+        self.static.add(*self.gizmo, *self.sphere_grid, self.legend, self.legend_narrow)
 
     # -- the arrangement: wide or narrow, chosen by the figure's width --------------------------
     def fit(self) -> str:
@@ -527,7 +545,13 @@ class BlendView:
         self.title_speed.set_text(titles["speed"])
         self.title_4d.set_text(titles["plane4d"])
         narrow = name == "narrow"
-        self.legend.set_visible(not narrow)      # the aeroplanes' titles carry the colours
+        self.legend.set_visible(not narrow)
+        # two rows fit over the plot when the figure is tall enough (JupyterLab's column);
+        # lower (853x480) the aeroplanes' titles alone carry the colours
+        rows = narrow and self.fig.get_size_inches()[1] >= NARROW_LEGEND_MIN_IN
+        self.legend_narrow.set_visible(rows)
+        self.ax_speed._set_title_offset_trans(float(self._title_pads["narrow" if rows
+                                                                     else "wide"]))
         for artist in self.gizmo:                # its letters reached the first title
             artist.set_visible(not narrow)
         self.arrangement = name
