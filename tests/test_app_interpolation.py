@@ -437,6 +437,35 @@ def test_the_drawn_aeroplane_is_the_pose(app):
         assert view.readouts[m].get_text().startswith(f"{moved:.0f}° from start")
 
 
+def test_the_aeroplane_reads_as_one_and_fills_its_panel(app):
+    """Issue 41: the aeroplanes were two triangles and a fin 1 px wide, 96 px across in a
+    155 px panel at 1280x720. Now a fuselage, wings, a tailplane and a fin, 111 px across."""
+    from lessons_lib.apps.interpolation.view import FACES
+
+    parts = {name for name, _points, _colour in FACES}
+    assert parts == {"fuselage", "left wing", "right wing", "fin"}
+    tail = [p for name, p, _c in FACES if name == "left wing" and p[:, 2].max() < -0.5]
+    assert tail, "no tailplane"
+    try:
+        app.fit(*ROOMS["1280x720"])
+        fresh(app, WIDE, t=0.0)
+        app.fig.canvas.draw()
+        for m in METHODS:
+            ax = app.view.planes.ax[m]
+            pts = ax.transData.transform(
+                np.concatenate([p.vertices for p in app.view.bodies[m].get_paths()]))
+            frame = ax.get_window_extent()
+            assert np.ptp(pts[:, 0]) >= 0.68 * frame.width, (m, np.ptp(pts[:, 0]))
+            frame_now = app.state.frames[m][0]
+            fin = ax.transData.transform(
+                app.view.camera.project(FACE_POINTS[-1] @ frame_now.T)[:, :2])
+            (x0, y0), (x1, y1), (x2, y2) = fin
+            area = abs((x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)) / 2
+            assert area >= 40, (m, area)                  # px², the fin seen from the side
+    finally:
+        app.fit(*ROOMS["1280x720"])
+
+
 def test_slerp_nose_path_is_a_circle_about_one_axis_and_euler_is_not(app):
     fresh(app)
     axis_2d = np.array(app.view.axis_line.get_data()).T

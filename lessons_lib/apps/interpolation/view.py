@@ -68,26 +68,54 @@ GRAB_PT = 9.0
 #: 1280 px with the file browser open (848 px measured).
 FIG_SIZE = (8.2, 4.7)
 
-# The aeroplane in its own frame: nose along +Z, up along +Y, wings along X.
-_SIZE = 0.8
+# The aeroplane in its own frame: nose along +Z, up along +Y, wings along X. Triangles only
+# (one PolyCollection, sorted far to near): a spindle fuselage, swept wings, a tailplane
+# and a fin, so that it reads as an aircraft from any side (issue 41: two triangles and a
+# fin 1 px wide did not). Y up and nose +Z in a right-handed frame put the LEFT wing on +X
+# (see lesson 1): left yellow, right green, as the lesson says.
+_SIZE = 0.92
 _TIP = np.array([0.0, 0.0, 1.05])
-_TAIL = np.array([0.0, 0.0, -0.45])
+_RING = [np.array(p) for p in ([0.0, 0.13, 0.3], [0.13, 0.0, 0.3], [0.0, -0.12, 0.3],
+                                [-0.13, 0.0, 0.3])]
+_TAIL = np.array([0.0, 0.05, -0.95])
+
+
+def _mirror(points) -> np.ndarray:
+    """The right-hand (-X) copy of left-hand points, wound the same way seen from above."""
+    return (np.array(points) * [-1.0, 1.0, 1.0])[::-1]
+
+
+def _wing(root_front, tip_front, tip_back, root_back) -> list[np.ndarray]:
+    return [np.array([root_front, tip_front, tip_back]),
+            np.array([root_front, tip_back, root_back])]
+
+
+_LEFT_WING = _wing([0.1, 0.0, 0.42], [0.95, 0.0, -0.22], [0.95, 0.0, -0.42],
+                   [0.1, 0.0, -0.28])
+_LEFT_TAILPLANE = [np.array([[0.05, 0.03, -0.58], [0.42, 0.03, -0.86], [0.05, 0.03, -0.9]])]
 FACES = [
-    # Y up and nose +Z in a right-handed frame put the LEFT wing on +X (see lesson 1).
-    ("right wing", np.array([_TIP, _TAIL, [-0.95, 0.0, -0.6]]), PALETTE["green"]),
-    ("left wing", np.array([_TIP, [0.95, 0.0, -0.6], _TAIL]), PALETTE["yellow"]),
-    ("fin", np.array([[0.0, 0.0, -0.05], [0.0, 0.0, -0.5], [0.0, 0.55, -0.68]]),
+    *(("fuselage", np.array([_TIP, _RING[k], _RING[(k + 1) % 4]]), PALETTE["light"])
+      for k in range(4)),
+    *(("fuselage", np.array([_RING[(k + 1) % 4], _RING[k], _TAIL]), PALETTE["light"])
+      for k in range(4)),
+    *(("left wing", f, PALETTE["yellow"]) for f in _LEFT_WING + _LEFT_TAILPLANE),
+    *(("right wing", _mirror(f), PALETTE["green"]) for f in _LEFT_WING + _LEFT_TAILPLANE),
+    ("fin", np.array([[0.0, 0.1, -0.45], [0.0, 0.47, -0.92], [0.0, 0.05, -0.95]]),
      PALETTE["sky"]),
-    ("keel", np.array([[0.0, 0.0, 0.85], [0.0, -0.16, -0.25], [0.0, 0.0, -0.45]]),
-     PALETTE["grey"]),
 ]
 FACE_POINTS = _SIZE * np.stack([f[1] for f in FACES])               # (faces, 3, 3)
 _FACE_RGB = np.array([to_rgb(f[2]) for f in FACES])
 _FACE_NORMALS = np.cross(FACE_POINTS[:, 1] - FACE_POINTS[:, 0],
                          FACE_POINTS[:, 2] - FACE_POINTS[:, 0])
 _FACE_NORMALS /= np.linalg.norm(_FACE_NORMALS, axis=1, keepdims=True)
-# outline edges of every face, for ghosts and the target outline
-_EDGES = np.concatenate([np.stack([p, np.roll(p, -1, axis=0)], axis=1) for p in FACE_POINTS])
+# the ghosts' and the end's outline: each wing's, the tailplane's and the fin's edges and
+# the fuselage's top line, not every triangle (a ghost of 21 triangles is a tangle)
+_OUTLINE = [_TIP, [0.1, 0.0, 0.42], [0.95, 0.0, -0.22], [0.95, 0.0, -0.42], [0.1, 0.0, -0.28],
+            [0.05, 0.03, -0.58], [0.42, 0.03, -0.86], [0.05, 0.03, -0.9], _TAIL]
+_OUTLINE = np.array(_OUTLINE, dtype=float)
+_OUTLINES = [_OUTLINE, _OUTLINE * [-1.0, 1.0, 1.0], FACES[-1][1]]
+_EDGES = _SIZE * np.concatenate([np.stack([p, np.roll(p, -1, axis=0)], axis=1)
+                                 for p in _OUTLINES])
 
 
 class Camera:
