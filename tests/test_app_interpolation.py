@@ -586,6 +586,31 @@ def test_jupyterlabs_narrow_figure_keeps_the_speed_plots_legend(app):
         app.fit(*ROOMS["1280x720"])
 
 
+def test_the_wrap_arounds_close_4d_labels_are_spread_apart_with_leaders(app):
+    """Issue 41: on the wrap-around, q₀ and −q₁ are 5° apart on the 4D circle and their
+    labels sat stacked against each other beside the two points. Each now moves along the
+    circle away from the other, a line leading back to its point."""
+    try:
+        for present in (False, True):
+            app.present(present)
+            for room in ROOMS:
+                app.fit(*ALL_ROOMS[room])
+                fresh(app, WRAP, t=0.0)
+                app.fig.canvas.draw()
+                renderer = app.fig.canvas.get_renderer()
+                view = app.view
+                q0 = view.label_q0.get_window_extent(renderer)
+                target = view.label_target.get_window_extent(renderer)
+                px = view.label_q0.get_fontsize() * app.fig.dpi / 72
+                assert target.y0 - q0.y1 >= 2 * px, (room, present, q0, target)
+                assert len(view.leaders.get_segments()) == 2
+        fresh(app, WIDE)
+        assert len(app.view.leaders.get_segments()) == 0
+    finally:
+        app.present(False)
+        app.fit(*ROOMS["1280x720"])
+
+
 def test_4d_picture_draws_the_chord_and_the_arc(app):
     fresh(app, WIDE, t=0.3)
     plane, view = app.state.plane, app.view

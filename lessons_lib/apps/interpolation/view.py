@@ -259,6 +259,12 @@ def _plain_view(ax, half: float, bottom: float | None = None) -> None:
         spine.set_visible(False)
 
 
+#: Two points of the 4D circle closer than this (a chord, in radii) get their labels spread
+#: apart, each this many degrees further along the circle.
+LABEL_APART = 0.3
+LABEL_SPREAD_DEG = 25.0
+
+
 def _place_label(label: Text, point: np.ndarray) -> None:
     """Put a label just outside a point of the unit circle, on the side away from 0."""
     label.set_position(point * 1.1)
@@ -532,6 +538,10 @@ class BlendView:
         self.label_target = ax.text(0, 0, "", **style)
         self.label_other = ax.text(0, 0, "", color="#555555", **style)
         (self.other_dot,) = ax.plot([], [], "o", mfc="white", mec="#555555", ms=5, zorder=3)
+        # from a spread label back to its point (see _show_plane); under the markers t moves,
+        # which the painter draws over the cached background
+        self.leaders = ax.add_collection(LineCollection([], colors="#555555", linewidths=0.8,
+                                                        zorder=1.5))
         self.note4d = ax.text(0.5, 0.5, "", transform=ax.transAxes, ha="center", va="center",
                               fontsize=9, color="#555555")
 
@@ -635,7 +645,7 @@ class BlendView:
         moving = (self.rays, self.arc, self.chord, self.chord_beads, self.nlerp_beads,
                   self.slerp_beads, self.ray_now, self.chord_now, self.nlerp_now,
                   self.slerp_now, self.label_q0, self.label_target, self.label_other,
-                  self.other_dot, self.circle4d, self.origin4d)
+                  self.other_dot, self.circle4d, self.origin4d, self.leaders)
         for artist in moving:
             artist.set_visible(plane is not None)
         if plane is None:
@@ -656,15 +666,25 @@ class BlendView:
         q0 = np.array([1.0, 0.0]) @ m
         target, other = plane.target @ m, plane.other @ m
         self._fit_plane()
-        for label, point in ((self.label_q0, q0), (self.label_target, target),
+        spots = {"q0": q0, "target": target}
+        leaders = []
+        if np.linalg.norm(target - q0) < LABEL_APART:
+            # close together (the wrap-around: 5° of the circle): each label moved along the
+            # circle away from the other, the target's up, q0's down (issue 41: stacked
+            # right beside the two points, "−q₁" sat on "q₀")
+            turn = np.radians(LABEL_SPREAD_DEG)
+            for name, sign in (("q0", -1.0), ("target", 1.0)):
+                a = np.arctan2(spots[name][1], spots[name][0]) + sign * turn
+                spot = np.array([np.cos(a), np.sin(a)])
+                leaders.append(np.stack([spots[name] * 1.04, spot * 1.07]))
+                spots[name] = spot
+        self.leaders.set_segments(leaders)
+        for label, point in ((self.label_q0, spots["q0"]), (self.label_target, spots["target"]),
                              (self.label_other, other)):
             _place_label(label, point)
         self.label_target.set_text(state.target_sign)
         self.label_other.set_text(state.other_sign)
         self.other_dot.set_data([other[0]], [other[1]])
-        if np.linalg.norm(target - q0) < 0.3:         # close together: one above, one below
-            self.label_target.set_va("bottom")
-            self.label_q0.set_va("top")
         if np.linalg.norm(other - q0) < 0.3:          # (the long way round from q1 to q1)
             self.label_other.set_ha("right")
             self.label_q0.set_ha("left")
