@@ -114,7 +114,8 @@ def test_lesson_2_corrects_article_004_on_what_w_holds():
     assert [float(v) for v in said.split(",")] == pytest.approx([q.w, q.x, q.y, q.z], abs=5e-4)
     assert half == yaw / 2 and q.w == pytest.approx(math.cos(math.radians(half)))
     assert angle == pytest.approx(math.radians(yaw), abs=5e-4)
-    assert math.degrees(2 * math.acos(q.w)) == pytest.approx(yaw)      # θ = 2 arccos(w)
+    assert "The angle comes back as θ = 2 arccos w." in text
+    assert math.degrees(2 * math.acos(q.w)) == pytest.approx(yaw)
     seeds = list(SEEDS.glob("004_*.txt")) if SEEDS.is_dir() else []
     if seeds:                        # the article does say radians for w
         assert "w의 회전값(radian)" in seeds[0].read_text()
