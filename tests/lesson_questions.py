@@ -36,6 +36,7 @@ MADE_BY = {
         "zxy_lock_question": lambda: [gimbal.zxy_lock_question()],
         "lost_turn_question": lambda: [gimbal.lost_turn_question()],
         "ReachExercise": lambda: [],
+        "fly_copy": lambda: [],
         "snap_pitch_question": lambda: [gimbal.snap_pitch_question()],
     },
     lesson(2).notebook: {

@@ -57,7 +57,7 @@ def test_builds_one_figure_with_the_expected_parts(app):
     assert app.last_error is None
     # the order menu names the rings outer to inner and says they are applied last to first
     assert app.order.options[2] == ("YXZ: yaw → pitch → roll", "YXZ")
-    assert "outer → inner (applied last → first)" in app.order_note.value
+    assert "inner</b> (applied last → first)" in app.order_note.value
     assert "roll acts on the aircraft first, yaw last" in app.panels["title"].value
 
 
@@ -266,6 +266,28 @@ def test_lock_it_animates_the_middle_ring_over_a_second(app):
     # the middle frame is on its way: neither where it started nor at the lock
     middle = path[model.LOCK_FRAMES // 2]
     assert -90 < middle < -20
+
+
+def test_each_lock_frame_sends_the_picture_before_the_sliders_value(app, monkeypatch):
+    """Issue 41: mid-animation the slider read -84 beside a ring at -82°: the slider's new
+    value reached the page before the picture it goes with."""
+    sent = []
+    send_state, request = app.pitch.send_state, app.painter.request
+
+    def slider_sends(key=None):
+        if key is None or "value" in key:
+            sent.append("slider")
+        send_state(key)
+
+    monkeypatch.setattr(app.pitch, "send_state", slider_sends)
+    monkeypatch.setattr(app.painter, "request", lambda: (sent.append("picture"), request()))
+    app.lock_button.click()
+    for k in range(1, model.LOCK_FRAMES + 1):
+        sent.clear()
+        app.lock_play.value = k
+        if app.pitch.value != model.lock_path(-20.0)[k - 1]:    # the ring moved this frame
+            assert sent and sent[0] == "picture" and "slider" in sent, (k, sent)
+    assert app.pitch.value == -90.0
 
 
 def test_lock_it_ends_locked_when_the_pages_echoes_come_late(app):

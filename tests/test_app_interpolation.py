@@ -437,6 +437,35 @@ def test_the_drawn_aeroplane_is_the_pose(app):
         assert view.readouts[m].get_text().startswith(f"{moved:.0f}° from start")
 
 
+def test_the_aeroplane_reads_as_one_and_fills_its_panel(app):
+    """Issue 41: the aeroplanes were two triangles and a fin 1 px wide, 96 px across in a
+    155 px panel at 1280x720. Now a fuselage, wings, a tailplane and a fin, 111 px across."""
+    from lessons_lib.apps.interpolation.view import FACES
+
+    parts = {name for name, _points, _colour in FACES}
+    assert parts == {"fuselage", "left wing", "right wing", "fin"}
+    tail = [p for name, p, _c in FACES if name == "left wing" and p[:, 2].max() < -0.5]
+    assert tail, "no tailplane"
+    try:
+        app.fit(*ROOMS["1280x720"])
+        fresh(app, WIDE, t=0.0)
+        app.fig.canvas.draw()
+        for m in METHODS:
+            ax = app.view.planes.ax[m]
+            pts = ax.transData.transform(
+                np.concatenate([p.vertices for p in app.view.bodies[m].get_paths()]))
+            frame = ax.get_window_extent()
+            assert np.ptp(pts[:, 0]) >= 0.68 * frame.width, (m, np.ptp(pts[:, 0]))
+            frame_now = app.state.frames[m][0]
+            fin = ax.transData.transform(
+                app.view.camera.project(FACE_POINTS[-1] @ frame_now.T)[:, :2])
+            (x0, y0), (x1, y1), (x2, y2) = fin
+            area = abs((x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)) / 2
+            assert area >= 40, (m, area)                  # px², the fin seen from the side
+    finally:
+        app.fit(*ROOMS["1280x720"])
+
+
 def test_slerp_nose_path_is_a_circle_about_one_axis_and_euler_is_not(app):
     fresh(app)
     axis_2d = np.array(app.view.axis_line.get_data()).T
@@ -527,6 +556,59 @@ def test_speed_plot_shows_the_speeds_in_distinct_styles(app):
                                                       for m in METHODS}
     labels = [t.get_text() for t in app.view.legend.get_texts()]
     assert labels == ["Euler lerp", "nlerp", "slerp"]
+
+
+def test_jupyterlabs_narrow_figure_keeps_the_speed_plots_legend(app):
+    """Issue 41: in JupyterLab's column the figure takes the narrow arrangement, and the
+    speed plot lost its legend (the line styles went unnamed). Two rows now, clear of the
+    title and the off-chart note, inside the figure."""
+    try:
+        app.fit(*ALL_ROOMS["lab"])
+        assert app.view.arrangement == "narrow"
+        legend = app.view.legend_narrow
+        assert legend.get_visible() and not app.view.legend.get_visible()
+        assert [t.get_text() for t in legend.get_texts()] == ["Euler lerp", "nlerp", "slerp"]
+        handles = legend.legend_handles
+        for m, handle in zip(METHODS, handles, strict=True):
+            line = app.view.speed_lines[m]
+            assert handle.get_color() == line.get_color()
+            assert handle.get_linewidth() == line.get_linewidth()
+        fresh(app, WIDE)
+        fig = app.view.fig
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        title = app.view.ax_speed.title.get_window_extent(renderer)
+        for label in legend.get_texts():
+            box = label.get_window_extent(renderer)
+            assert fig.bbox.contains(box.x0, box.y0) and fig.bbox.contains(box.x1, box.y1)
+            assert not box.overlaps(title), label.get_text()
+    finally:
+        app.fit(*ROOMS["1280x720"])
+
+
+def test_the_wrap_arounds_close_4d_labels_are_spread_apart_with_leaders(app):
+    """Issue 41: on the wrap-around, q₀ and −q₁ are 5° apart on the 4D circle and their
+    labels sat stacked against each other beside the two points. Each now moves along the
+    circle away from the other, a line leading back to its point."""
+    try:
+        for present in (False, True):
+            app.present(present)
+            for room in ROOMS:
+                app.fit(*ALL_ROOMS[room])
+                fresh(app, WRAP, t=0.0)
+                app.fig.canvas.draw()
+                renderer = app.fig.canvas.get_renderer()
+                view = app.view
+                q0 = view.label_q0.get_window_extent(renderer)
+                target = view.label_target.get_window_extent(renderer)
+                px = view.label_q0.get_fontsize() * app.fig.dpi / 72
+                assert target.y0 - q0.y1 >= 2 * px, (room, present, q0, target)
+                assert len(view.leaders.get_segments()) == 2
+        fresh(app, WIDE)
+        assert len(app.view.leaders.get_segments()) == 0
+    finally:
+        app.present(False)
+        app.fit(*ROOMS["1280x720"])
 
 
 def test_4d_picture_draws_the_chord_and_the_arc(app):
@@ -791,7 +873,7 @@ def test_exercise_5s_answer_is_not_on_the_page_before_it_is_answered():
 
 def test_the_readouts_are_the_shortest_turn_not_the_way_it_came(app):
     """The prose: under each plane, how far it is from the start and the end (the shortest
-    turn), not the way it came, which the panel's "angle turned" adds up."""
+    turn), not the way it came, which the line under t ("whole blend turns") adds up."""
     fresh(app, "Wrap-around: yaw −175° → 175°", t=1.0)
     start, end = app.view.readouts["euler"].get_text().split("\n")
     assert (start, end) == ("10° from start", "0° to end")
@@ -986,8 +1068,43 @@ def test_the_angle_turned_is_right_under_t(app):
     figure, not under the long panel below the fold."""
     side = app.app_root.children[1]
     assert side.children[1] is app.panels["turned"]
-    assert "angle turned" in app.panels["turned"].value
-    assert "angle turned" not in app.panels["info"].value
+    assert "whole blend turns" in app.panels["turned"].value
+    assert "whole blend turns" not in app.panels["info"].value
+
+
+@pytest.mark.parametrize(("start", "end"), [((30, -20, 10), (30, -20, 10)),
+                                            ((-180, 0, 0), (180, 0, 0))])
+def test_the_long_way_to_the_same_orientation_says_nlerp_is_undefined(start, end):
+    """Issue 41: with end = start (or its −q) and the long way, nlerp's chord runs through
+    the centre at t = 0.5 and nlerp is undefined there, yet the page showed slerp's steady
+    360°/t as nlerp's, "over so small a turn", and "nothing to turn" beside a full turn."""
+    from lessons_lib.apps.interpolation.model import compute, describe
+    from lessons_lib.apps.interpolation.panel import info
+
+    state = compute(start, end, long_way=True)
+    assert state.nlerp_undefined and state.totals["slerp"] == pytest.approx(360)
+    assert state.plane.shortest_chord < 1e-9                    # through the centre
+    words = describe(state) + info(state) + state.axis_note()
+    assert "nlerp is undefined here" in words and "undefined there" in words
+    assert "so small a turn" not in words and "nothing to turn" not in words
+    assert "falls back to slerp's full turn" in words
+    short = compute(start, end)
+    assert not short.nlerp_undefined
+    assert "stay put" in describe(short) and "between 0 and 0" not in describe(short)
+    for p in MODEL_PRESETS.values():
+        assert not compute(p.start, p.end, long_way=True).nlerp_undefined
+
+
+def test_the_line_under_t_says_it_is_the_whole_blend_at_every_t(app):
+    """Issue 41: "angle turned", right under t, showed the whole blend's total whatever t
+    was, and read as the angle turned so far. It is labelled the whole blend's now."""
+    fresh(app, WIDE, t=0.0)
+    at_start = app.panels["turned"].value
+    assert "<b>whole blend turns</b> (t = 0 to 1)" in at_start
+    assert f"Euler lerp {app.state.totals['euler']:.0f}°" in at_start
+    for t in (0.3, 1.0):
+        app.t.value = t
+        assert app.panels["turned"].value == at_start, t
 
 
 def test_the_4d_note_calls_nlerp_bunched_only_where_its_pace_is_uneven(app):
@@ -1034,15 +1151,15 @@ def test_exercise_1_is_checked_where_the_lesson_says(app):
     """Exercise 1 said "set the start and end yaw sliders and read the panel": from the
     opening pair that left pitch and roll at −20°/70° and 10°/120°, and the panel held no
     angle turned. The Wrap-around preset's pitches and rolls are 0; with the two yaws set,
-    "angle turned" under t gives the answer."""
+    "whole blend turns" under t gives the answer."""
     text = " ".join(notebook_source().split())
     assert ("pick *Wrap-around* (its pitches and rolls are 0), set the start and end yaw, and "
-            "read *angle turned* under `t`") in text
+            "read *whole blend turns* under `t`") in text
     fresh(app, WRAP)
     assert (app.pitch0.value, app.roll0.value, app.pitch1.value, app.roll1.value) == (0,) * 4
     app.set(yaw0=-150, yaw1=120)
     assert "Euler lerp 270°" in app.panels["turned"].value
-    assert "angle turned" not in app.panels["info"].value
+    assert "whole blend turns" not in app.panels["info"].value
 
 
 def test_where_the_lesson_says_the_sphere_is(app):
@@ -1051,7 +1168,7 @@ def test_where_the_lesson_says_the_sphere_is(app):
     row), with the sphere bottom middle. It now says "when the figure is narrow"."""
     text = " ".join(notebook_source().split())
     assert "The sphere (top right, or bottom middle when the figure is narrow)" in text
-    assert "(*angle turned*, under `t`, adds up the way)" in text
+    assert "(*whole blend turns*, under `t`, adds up the way from t = 0 to 1)" in text
     seen = {}
     for present in (False, True):
         app.present(present)

@@ -78,9 +78,9 @@ def wait_mid_animation(page, path) -> float:
 
 
 def test_gimbal_lesson_in_voila(voila_server, page):
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=5)
     h.assert_no_error_text(page)
-    assert page.locator(".jupyter-matplotlib-figure").count() == 4   # app, 2 copies, exercise
+    assert page.locator(".jupyter-matplotlib-figure").count() == 5   # app, 3 copies, exercise
     assert slider_labels(page)[:3] == ["yaw (Y)", "pitch (X)", "roll (Z)"]
     show_app(page)
     assert_fits(page)
@@ -132,7 +132,7 @@ def _lock_each_order(page, orders) -> None:
 
 @pytest.mark.slow
 def test_every_order_locks(voila_server, page):
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=5)
     show_app(page)
     _lock_each_order(page, rot.ORDERS)
     h.assert_no_error_text(page)
@@ -141,7 +141,7 @@ def test_every_order_locks(voila_server, page):
 def test_another_order_locks_and_every_view_keeps_the_labels(voila_server, page):
     """One order other than the default locks (test_every_order_locks, slow, tries all six);
     then every view button and an orbit with the mouse."""
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=5)
     show_app(page)
     _lock_each_order(page, ["XYZ"])        # its middle ring is yaw, not the default pitch
     page.locator(MAIN_APP).get_by_role("button", name="More controls").click()  # the views
@@ -235,7 +235,7 @@ def test_fly_it_drag_the_aircraft_in_voila(voila_server, page):
     """A press on the aircraft and a drag to the right turns it about its own top: the
     sliders read back a body turn (flight.body_turn) of the size the drag asks for, the
     camera stays; near the lock the outer and inner rings spin and the panel says so."""
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=5)
     show_app(page)
     _fly_right_and_check(page)
     h.screenshot(page, "01_gimbal_lock_fly_drag")
@@ -289,9 +289,9 @@ def test_fly_it_drag_the_aircraft_in_voila(voila_server, page):
 
 
 def test_exercises_answer_in_voila(voila_server, page):
-    h.open_lesson(page, voila_server, NOTEBOOK, figures=4)
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=5)
     # exercise 1: typed with the typographic minus sign
-    box = page.locator(".widget-vbox", has_text="Row 2, column 3 of Rx").last
+    box = page.locator(".widget-vbox", has_text="It takes the nose").last
     box.locator("input").fill("0.5")
     box.get_by_role("button", name="Check").click()
     page.wait_for_selector("text=Not quite", timeout=WAIT)
@@ -359,7 +359,7 @@ def lab_screenshot(page, name: str) -> None:
 
 def open_app_in_lab(page, lab_server) -> None:
     """The lesson in JupyterLab, run, with the main app at the top and the page settled."""
-    h.open_in_lab(page, lab_server, NOTEBOOK, figures=4)
+    h.open_in_lab(page, lab_server, NOTEBOOK, figures=5)
     page.wait_for_selector(MAIN_APP, timeout=60_000)
     show_app(page)
     h.wait_idle(page, timeout=20)

@@ -86,3 +86,20 @@ def test_lesson_lookup_and_a_clear_error():
     assert lesson(2) == lesson(second.slug) == lesson(second.notebook) == second
     with pytest.raises(ValueError, match=f"the lessons are {LESSONS[0].slug}"):
         lesson("05_nope")
+
+
+def test_each_lesson_is_called_by_its_catalogue_title_wherever_a_notebook_names_it():
+    """Issue 41: lesson 2 had three names (the catalogue's, its own heading's and lesson 1's
+    link). Every "Lesson N · ..." in a notebook now uses the catalogue's title; the headings
+    of lessons 1 and 2 are checked here (lessons 3 and 4 keep a longer heading for now)."""
+    titles = {str(item.number): item.title for item in LESSONS}
+    said = []
+    for item in LESSONS:
+        nb = nbformat.read(ROOT / "notebooks" / item.notebook, as_version=4)
+        text = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+        said += re.findall(r"\[Lesson (\d+) · ([^\]]+)\]", text)
+        if item.number in (1, 2):
+            assert nb.cells[0].source.startswith(f"# Lesson {item.number} · {item.title}\n")
+    assert said
+    for number, name in said:
+        assert name == titles[number], (number, name)

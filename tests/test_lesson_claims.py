@@ -6,6 +6,8 @@ model of the app it sums up, and each general statement is checked on every pres
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 import nbformat
@@ -17,6 +19,8 @@ from lessons_lib.apps.interpolation.model import PRESETS, SAME_PATH_DEG, compute
 from lessons_lib.catalogue import lesson
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+#: The source articles (as in test_attributions.py), for checks of what an article says.
+SEEDS = Path(os.environ.get("LESSONS_SEEDS", NOTEBOOKS.parent.parent / "shared" / "seeds"))
 WIDE = "Wide three-axis turn"
 ARTICLE = "Article 001: yaw and roll 0° → 45°"
 ONE_AXIS = "One axis only: yaw 0° → 120°"
@@ -69,7 +73,55 @@ def test_summary_names_the_steady_exception_article_001():
             f"{fmt_number(state.true_angle, 1)}° change") in text
 
 
+def test_what_goes_wrong_keeps_composing_apart_from_blending():
+    """Issue 41: "What goes wrong" went from "angles don't compose" (article 001) straight
+    to "because of that, equal steps in the angles are not equal steps in orientation",
+    which Article 001's own pair belies (a steady 64°/t). Two subsections now, and the
+    claims of the second are the presets'."""
+    text = "\n".join(c.source for c in cells("02_euler_vs_slerp.ipynb")
+                     if c.cell_type == "markdown")
+    section = text[text.index("## What goes wrong"):text.index("### Exercise 1")]
+    compose = section[section.index("### Angles do not compose"):
+                      section.index("### Lerp's path and speed")]
+    blend = " ".join(section[section.index("### Lerp's path and speed"):].split())
+    assert not re.search(r"speed|steady|pace|equal steps", compose, re.I), compose
+    assert "Because the angles do not add" not in section
+    assert "the speed is uneven too" in blend and "keep a steady pace" in blend
+    assert preset_state(WIDE).profiles["euler"].kind != "steady"
+    article = preset_state(ARTICLE)
+    assert article.profiles["euler"].kind == "steady"
+    assert article.path_gap["euler"] > SAME_PATH_DEG           # "still not the shortest"
+    one = preset_state(ONE_AXIS)                              # one angle, 120° < 180°
+    assert one.profiles["euler"].kind == "steady" and one.path_gap["euler"] < SAME_PATH_DEG
+
+
 # -- first views ----------------------------------------------------------------------------------
+def test_lesson_2_corrects_article_004_on_what_w_holds():
+    """Issue 41: article 004 says w holds the rotation value in radians, and nothing in the
+    lessons said otherwise. Lesson 2 now says w = cos(θ/2), with a worked example."""
+    import math
+
+    from lessons_lib.rotations import euler_to_quaternion
+
+    text = " ".join(" ".join(c.source.split()) for c in cells("02_euler_vs_slerp.ipynb")
+                    if c.cell_type == "markdown")
+    assert "Article 004 reads `x, y, z` as the axis and `w` as the turn in radians" in text
+    assert "`w` is not the angle: it is `cos(θ/2)`" in text
+    m = re.search(r"A yaw of (\d+)° is `\(w, x, y, z\) = \(([^)]*)\)`: `w` is cos (\d+)°, "
+                  r"not π/2 = (\d+\.\d+)", text)
+    assert m, "the worked example is gone"
+    yaw, said, half, angle = float(m[1]), m[2], float(m[3]), float(m[4])
+    q = euler_to_quaternion(yaw, 0, 0)
+    assert [float(v) for v in said.split(",")] == pytest.approx([q.w, q.x, q.y, q.z], abs=5e-4)
+    assert half == yaw / 2 and q.w == pytest.approx(math.cos(math.radians(half)))
+    assert angle == pytest.approx(math.radians(yaw), abs=5e-4)
+    assert "The angle comes back as θ = 2 arccos w." in text
+    assert math.degrees(2 * math.acos(q.w)) == pytest.approx(yaw)
+    seeds = list(SEEDS.glob("004_*.txt")) if SEEDS.is_dir() else []
+    if seeds:                        # the article does say radians for w
+        assert "w의 회전값(radian)" in seeds[0].read_text()
+
+
 def test_lesson_2_opens_where_the_three_planes_differ():
     """At t = 1 the three blends all sit on the end orientation: a first view there shows
     three identical planes. It opens at a t where each pair differs, visibly in the drawn
@@ -108,6 +160,23 @@ def test_lock_measure_is_said_as_what_the_hardest_turn_costs():
         assert f"The hardest 1° turn takes <b>{cost}°</b> of ring motion" in text
     assert "The hardest 1° turn takes <b>1.0°</b>" in panel.gauge(gimbal_state(0, 0, 0))
     assert "cannot turn the aircraft at all" in panel.gauge(gimbal_state(0, 90, 0))
+
+
+def test_the_gauges_near_lock_rule_is_the_badges_on_the_whole_slider():
+    """Issue 41: "pitch past ±80°" read "free, 80.0° apart" at 170 on the ±180 slider."""
+    from lessons_lib.apps.gimbal import panel
+
+    for order in ("YXZ", "ZXY"):
+        for middle in range(-178, 180, 4):   # through ±90 and 88, 92, 82, 78, 98, 102
+            angles = dict(zip(("yaw", "pitch", "roll"), (20, 30, 40), strict=True))
+            name = gimbal_state(0, 0, 0, order).names[1]
+            angles[name] = middle
+            state = gimbal_state(angles["yaw"], angles["pitch"], angles["roll"], order)
+            text = panel.gauge(state)
+            rule = re.search(rf"{name} within (\d+)° of ±90°", text)
+            assert rule, text
+            said_near = abs(abs(middle) - 90) < float(rule.group(1))
+            assert said_near == (state.badge != "free"), (order, middle, state.badge)
 
 
 def test_pitch_88_read_back_says_the_articles_row_is_off():
@@ -293,6 +362,60 @@ def test_world_axes_labels_never_overlap_from_any_camera():
         assert not any(a.overlaps(b) for a, b in itertools.combinations(boxes, 2)), (elev, azim)
 
 
+def test_lesson_1_arrows_between_angles_always_mean_outer_to_inner():
+    """Issue 41: the prose's "Roll → Pitch → Yaw" (the order applied) beside the menu's
+    "YXZ: yaw → pitch → roll" (the rings, outer to inner) used one arrow in two senses."""
+    from lessons_lib.apps.gimbal import panel
+    from lessons_lib.rotations import ORDERS, ring_angle_names
+
+    chain = re.compile(r"(?:`?\"?([XYZ]{3})\"?`?:?\s*)?\**(yaw|pitch|roll) → (yaw|pitch|roll) → "
+                       r"(yaw|pitch|roll)", re.I)
+    text = " ".join(c.source for c in cells("01_gimbal_lock.ipynb") if c.cell_type == "markdown")
+    menu = " ".join(panel.order_label(o, ring_angle_names(o)) for o in ORDERS)
+    assert len(chain.findall(menu)) == len(ORDERS)
+    for where in (text, menu):
+        for match in chain.finditer(where):
+            order, names = match.group(1), tuple(n.lower() for n in match.groups()[1:])
+            assert order and names == ring_angle_names(order), match.group(0)
+
+
+def test_lesson_1_says_what_a_ring_colour_means_and_the_app_shows_it():
+    """Issue 41: the colours follow the ring's place, so yaw is blue in YXZ and green in ZXY;
+    the page and the app now say so."""
+    from lessons_lib.apps import GimbalApp
+    from lessons_lib.apps.core import PALETTE
+    from lessons_lib.apps.gimbal.view import RING_COLOURS, RING_NAMES
+
+    text = " ".join(c.source for c in cells("01_gimbal_lock.ipynb") if c.cell_type == "markdown")
+    text = " ".join(text.split())
+    key = re.search(r"\((\w+) outer, (\w+) middle, (\w+) inner\)", text)
+    assert key and [PALETTE[c] for c in key.groups()] == list(RING_COLOURS)
+    app = GimbalApp(width=4.4, height=4.0, compact=True)
+    for place, colour in zip(RING_NAMES, RING_COLOURS, strict=True):
+        assert f'<b style="color:{colour}">{place}</b>' in app.order_note.value
+    said = re.findall(r"(yaw|pitch|roll) is (\w+) in ([XYZ]{3}) and (\w+) in ([XYZ]{3})", text)
+    assert said
+    for name, *pairs in said:
+        for colour, order in zip(pairs[::2], pairs[1::2], strict=True):
+            app.order.value = order
+            assert app.sliders[name].style.handle_color == PALETTE[colour], (name, order)
+
+
+def test_fly_it_into_the_lock_has_its_own_copy_right_under_its_steps():
+    """Issue 41: section 5's "Fly it into the lock" steps used the copy beside exercise 2,
+    three screens up."""
+    notebook = cells("01_gimbal_lock.ipynb")
+    k = next(i for i, c in enumerate(notebook) if "**Fly it into the lock.**" in c.source)
+    steps, below = notebook[k].source, notebook[k + 1]
+    assert "just below" in steps and "Exercise 2" not in steps
+    assert below.cell_type == "code" and below.source.startswith("exercises.fly_copy()")
+    from lessons_lib.apps.gimbal import exercises
+
+    app = exercises.fly_copy()
+    assert app.compact and app.can_fly and app.order.value == "YXZ"
+    assert ("fin", "top") in app.turn_about.options         # the steps' "pick fin"
+
+
 def test_lesson_1_sentences_about_the_lock_animation_and_the_costly_turn():
     """"The middle ring swings to ±90° in about a second"; "far from the lock the angles move by
     a few degrees; one degree from it, yaw and roll have to swing by tens of degrees"."""
@@ -357,6 +480,22 @@ def test_lesson_1_exercise_1_names_the_sign_slip_and_the_cosine():
         ok, message = question.judge(cosine)
         assert not ok and "cos 30°" in message and "too" not in message, cosine
     assert question.judge("−0.5")[0] and question.judge("-1/2")[0]
+
+
+def test_lesson_1_exercise_1_asks_what_the_formula_does_not_show_outright():
+    """Issue 41: exercise 1 asked for "row 2, column 3 of Rx(30°)" right under the formula
+    that shows it. It now asks where the pitch takes the nose: the entry, found by knowing
+    that R (0, 0, 1) is R's third column and which row is y."""
+    from lessons_lib.apps.gimbal import exercises
+    from lessons_lib.rotations import axis_rotation
+
+    question = exercises.rx_entry_question()
+    asked = question.prompt.value + "".join(c.source for c in cells("01_gimbal_lock.ipynb")
+                                      if c.cell_type == "markdown" and "Exercise 1" in c.source)
+    assert not re.search(r"row \d|column \d", asked, re.I), asked
+    assert "nose" in asked and "(0, 0, 1)" in asked and "y coordinate" in asked
+    assert question.answer == pytest.approx((axis_rotation("x", 30) @ [0, 0, 1])[1])
+    assert question.answer == pytest.approx(-0.5)
 
 
 def test_lesson_2_exercise_5_names_the_ratio_turned_upside_down():

@@ -26,7 +26,7 @@ from ... import validate as check
 from ..core import Choice, DragHandler, LessonApp, Slider, figure_size, make_figure
 from ..core.controls import short
 from . import model, panel
-from .view import RING_COLOURS, VIEWS, GimbalView
+from .view import RING_COLOURS, RING_NAMES, VIEWS, GimbalView
 
 _ORDER_OPTIONS = [(panel.order_label(o, rot.ring_angle_names(o)), o) for o in rot.ORDERS]
 _TURN_OPTIONS = [("drag picks", "drag"), *((model.FLY_LABELS[n], n) for n in model.FLY_AXES)]
@@ -103,9 +103,11 @@ class GimbalApp(LessonApp):
         self.ax = self.view.ax
         self.sliders = {"yaw": self.yaw, "pitch": self.pitch, "roll": self.roll}
         self.slider_box = widgets.VBox()
-        self.order_note = widgets.HTML(
-            '<div style="font-size:14px;margin:0 0 2px 74px">rings outer → inner '
-            "(applied last → first)</div>")
+        places = " → ".join(f'<b style="color:{colour}">{place}</b>'
+                            for place, colour in zip(RING_NAMES, RING_COLOURS, strict=True))
+        self.order_note = widgets.HTML(   # a colour is a ring's place, whatever angle is on it
+            f'<div class="gimbal-order-note" style="font-size:14px;margin:0 0 2px 74px">rings '
+            f"{places} (applied last → first)</div>")
         self.lock_button = widgets.Button(
             description="Lock it", icon="lock", tooltip="turn the middle ring to ±90°",
             layout=widgets.Layout(width="105px"))
@@ -261,7 +263,10 @@ class GimbalApp(LessonApp):
             self._stop_lock()
             return
         index = min(int(change["new"]), len(path) - 1)
-        self.set(**{name: path[index]})
+        # the picture goes to the page before the slider's new value, so that the slider
+        # never runs a frame ahead of the ring it moves (it showed -84 beside a -82° ring)
+        with getattr(self, name).hold_sync():
+            self.set(**{name: path[index]})
         if index == len(path) - 1:
             self._stop_lock()
 

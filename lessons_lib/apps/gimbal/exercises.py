@@ -4,7 +4,8 @@
 purple ghost, the locked start turned by 40 degrees about the direction the lock has lost.
 The check reads the app's own sliders (the widget state), so it works the same in JupyterLab
 and in Voila. The questions (:func:`rx_entry_question` ... :func:`snap_pitch_question`) and
-:func:`check_rx`, the check of the learner's own ``my_rx``, are the notebook's others.
+:func:`check_rx`, the check of the learner's own ``my_rx``, are the notebook's others, and
+:func:`fly_copy` the small copy under section 5's steps.
 """
 
 from __future__ import annotations
@@ -131,18 +132,28 @@ class ReachExercise:
 
 # -- the notebook's questions -----------------------------------------------------------------
 def rx_entry_question() -> NumberQuestion:
-    """Exercise 1: an entry of Rx(30°), with the sign slip and the cosine beside it named."""
+    """Exercise 1: where Rx(30°) takes the nose, which is a column of the matrix: the
+    formula above shows the entries, the question asks which one and why (the sign slip
+    and the cosine beside it named)."""
+    nose = rot.axis_rotation("x", 30.0) @ np.array([0.0, 0.0, 1.0])
     return NumberQuestion(
-        "Row 2, column 3 of Rx(30°) is ...",
-        answer=float(rot.axis_rotation("x", 30.0)[1, 2]), tol=0.01,
-        hint="The middle row of Rx is (0, cos θ, -sin θ), and sin 30° = 1/2.",
-        explain="It is -sin 30° = -0.5: that entry pushes +Z back towards -Y.",
-        wrong={0.5: "Right size, wrong sign: the minus sits above the diagonal in Rx, so row 2 "
-                    "is (0, cos θ, -sin θ).",
-               0.866: "That is cos 30°, the entry beside it (row 2, column 2). Column 3 holds "
-                      "the sine.",
-               -0.866: "The minus is right, but 0.866 is cos 30°: column 3 of row 2 "
-                       "holds the sine."})
+        "A pitch of +30° is Rx(30°). It takes the nose, (0, 0, 1), to a new direction. "
+        "What is the y coordinate (up) of the nose afterwards?",
+        answer=float(nose[1]), tol=0.01,
+        hint="R times (0, 0, 1) is the third column of R. Which entry of that column is y, "
+             "and does a positive pitch take the nose up or down?",
+        explain="It is -sin 30° = -0.5, row 2 of Rx's third column: a positive pitch takes "
+                "the nose down, towards -Y.",
+        wrong={0.5: "Right size, wrong sign: a positive pitch takes the nose down (+Z turns "
+                    "towards -Y), so row 2 of the third column is -sin θ.",
+               0.866: "That is cos 30°, the nose's new z (row 3 of the third column). Its y "
+                      "is row 2: the sine.",
+               -0.866: "The minus is right, but 0.866 is cos 30°, the nose's new z. Its y "
+                       "holds the sine.",
+               1.0: "That is the y of +Y before the turn. The nose (0, 0, 1) goes to the "
+                    "third column of Rx.",
+               0.0: "The nose does move: with (0, 0, 1) it ends up as the third column of "
+                    "Rx, and its row 2 is not 0."})
 
 
 def check_rx(my_rx):
@@ -161,6 +172,12 @@ def _copy(app: GimbalApp | None) -> GimbalApp:
     if not isinstance(app, GimbalApp):
         raise ValueError(f"app must be a GimbalApp (or None for a small copy), not {short(app)}")
     return app
+
+
+def fly_copy() -> GimbalApp:
+    """Section 5's "Fly it into the lock": a small copy of the app right under its steps
+    (they used the copy beside exercise 2, three screens up)."""
+    return _copy(None)
 
 
 def zxy_lock_question(app: GimbalApp | None = None) -> ChoiceQuestion:

@@ -25,7 +25,7 @@ from ... import rotations as rot
 from ... import validate as check
 
 #: The badge says "near lock" while the outer and inner axes are closer than this (the
-#: middle ring beyond 80 degrees). There a turn about the weakest direction already costs
+#: middle ring within 10 degrees of +-90). There a turn about the weakest direction already costs
 #: the rings 1 / lock_measure = 1 / (sqrt(2) sin 5 deg) = 8.1 times its size.
 NEAR_LOCK_DEG = 10.0
 #: ... and "locked" at the lock itself: axes parallel to rounding (the middle ring at +-90).

@@ -69,8 +69,8 @@ def gauge(state) -> str:
     return (f'<div class="gimbal-lock" style="font-size:14px;line-height:1.4">{badge} '
             f"{headline}{bar}"
             f'<span style="font-size:14px">{hardest_turn(state)} Near lock: axes '
-            f"under {NEAR_LOCK_DEG:.0f}° apart (the tick, {names[1]} past "
-            f"±{90 - NEAR_LOCK_DEG:.0f}°); LOCKED: {names[1]} = ±90°.</span></div>")
+            f"under {NEAR_LOCK_DEG:.0f}° apart (the tick, {names[1]} within "
+            f"{NEAR_LOCK_DEG:.0f}° of ±90°); LOCKED: {names[1]} = ±90°.</span></div>")
 
 
 def hardest_turn(state) -> str:

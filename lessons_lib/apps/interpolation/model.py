@@ -221,6 +221,13 @@ class BlendState:
         return _blend(method, t, self.e0, self.e1, self.order, self.wrap_euler, self.q0,
                       self.target)
 
+    @property
+    def nlerp_undefined(self) -> bool:
+        """True when nlerp heads for the far copy of the start itself (the long way between
+        equal orientations): its chord runs through the centre at t = 0.5, where there is
+        no direction to push it out along. The library then falls back to slerp's full turn."""
+        return bool(np.linalg.norm(_floats(self.q0) + _floats(self.target)) < 1e-9)
+
     # -- sentences the panel shows -------------------------------------------------------------
     @property
     def target_sign(self) -> str:
@@ -283,10 +290,11 @@ def _blend(method: str, t, e0, e1, order: str, wrap: bool, q0, target):
     return blend(q0, target, t, shortest=False)
 
 
-def _slerp_axis(q0, target, nose0: np.ndarray) -> tuple[np.ndarray | None, float | None]:
-    """slerp's fixed axis (the vector part of target * conj(q0)) and how far the nose at the
-    start sits off the great circle square to it; (None, None) for no turn."""
-    rel = _floats(target * q0.conjugate())
+def _slerp_axis(q0, middle, nose0: np.ndarray) -> tuple[np.ndarray | None, float | None]:
+    """slerp's fixed axis (the vector part of ``middle`` * conj(q0), ``middle`` slerp at
+    t = 0.5: unlike the end's, it names the axis of a full turn too) and how far the nose at
+    the start sits off the great circle square to it; (None, None) for no turn."""
+    rel = _floats(middle * q0.conjugate())
     norm = float(np.linalg.norm(rel[1:]))
     if norm <= 1e-9:
         return None, None
@@ -333,7 +341,7 @@ def compute(e0, e1, order: str = "YXZ", long_way: bool = False,
     speeds = {m: _frozen(angular_speed(p, ts)) for m, p in paths.items()}
     slerp_path = _floats(paths["slerp"])
     gaps = {m: float(np.max(angle_between(_floats(paths[m]), slerp_path))) for m in METHODS}
-    axis, tilt = _slerp_axis(q0, target, frames["slerp"][0] @ NOSE)
+    axis, tilt = _slerp_axis(q0, _blend("slerp", 0.5, *args), frames["slerp"][0] @ NOSE)
 
     return BlendState(
         e0=e0, e1=e1, order=order, long_way=long_way, wrap_euler=wrap_euler,
@@ -376,6 +384,8 @@ PRESETS = {
 def _euler_sentence(state: BlendState) -> str:
     tot, true = state.totals["euler"], state.true_angle
     prof = state.profiles["euler"].sentence()
+    if tot < 1e-9:
+        return "Euler lerp stays put: start and end have the same angles."
     if state.path_gap["euler"] < SAME_PATH_DEG:
         return f"Euler lerp makes the same {fmt_number(tot, 0)}° turn as slerp and {prof}."
     digits = 1 if abs(tot - true) < 2 else 0          # 63.6° for 62.8°, not 64° for 63°
@@ -386,6 +396,13 @@ def _euler_sentence(state: BlendState) -> str:
 
 def _nlerp_sentence(state: BlendState) -> str:
     nl, sl = state.profiles["nlerp"], state.profiles["slerp"]
+    if state.totals["slerp"] < 1e-9:
+        return "nlerp and slerp stay put: start and end are the same orientation."
+    if state.nlerp_undefined:
+        return ("nlerp is undefined here: its chord from q₀ to the far copy −q₀ runs through "
+                "the centre at t = 0.5, where there is no direction to push it out along. The "
+                "library falls back to slerp's full turn, so the pink nlerp is slerp's path "
+                f"and pace: it {sl.sentence()}.")
     if nl.kind == "steady":
         return (f"nlerp keeps slerp's path and, over so small a turn, its pace too: it "
                 f"{nl.sentence()}.")

@@ -27,7 +27,7 @@ def fmt_q(q) -> str:
 
 def readouts(state: BlendState, poses: dict) -> dict[str, str]:
     """Under each aeroplane: how far it is from the start and from the end (the shortest turn
-    between the two, not the way it came: ``info``'s "angle turned" adds that up)."""
+    between the two, not the way it came: :func:`turned` adds that up)."""
     out = {}
     for m in METHODS:
         moved = angle_between(state.q0, poses[m])
@@ -36,14 +36,20 @@ def readouts(state: BlendState, poses: dict) -> dict[str, str]:
     return out
 
 
+#: The label of the line under t: the totals of the whole blend, whatever t shows (issue 41:
+#: "angle turned" right under t read as the angle turned so far).
+TURNED = "whole blend turns"
+
+
 def turned(state: BlendState) -> str:
-    """One line, right under t: the angle each method turns from start to end, and the
-    shortest turn (kept out of :func:`info`, which a narrow page shows below the fold)."""
+    """One line, right under t: the angle each method turns over the whole blend, t = 0 to 1,
+    and the shortest turn (kept out of :func:`info`, which a narrow page shows below the
+    fold)."""
     totals = " &nbsp; ".join(
         f"<b style='color:{COLOURS[m]}'>{LABELS[m]} {state.totals[m]:.0f}°</b>"
         for m in METHODS)
     return (f"<div class='lesson-turned' style='font-size:14px;line-height:1.4'>"
-            f"<b>angle turned</b>: {totals}<br>shortest turn from start to end: "
+            f"<b>{TURNED}</b> (t = 0 to 1): {totals}<br>shortest turn from start to end: "
             f"<b>{state.true_angle:.0f}°</b></div>")
 
 
@@ -52,6 +58,12 @@ def info(state: BlendState) -> str:
     plane = state.plane
     if plane is None:
         four_d = "Start and end are one point of the 4D sphere: there is no chord or arc."
+    elif state.nlerp_undefined:
+        four_d = (
+            "4D, bottom right: the chord from q₀ to the far copy −q₀ runs through the centre "
+            "at t = 0.5, so nlerp is undefined there; its ■ are slerp's, the library's "
+            f"fallback. slerp's ◆ are evenly spaced: {plane.omega:.0f}° of the 4D circle, "
+            f"half the {state.slerp_angle:.0f}° turn.")
     else:
         # "bunched" only where the speed plot shows it: a 10° turn keeps a steady pace
         spacing = ("as evenly spaced as slerp's ◆ over so small a turn"

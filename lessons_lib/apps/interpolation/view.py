@@ -17,6 +17,7 @@ import quaternion
 from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgb
+from matplotlib.legend import Legend
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
@@ -53,6 +54,13 @@ TITLES = {
 #: px at 100% zoom) takes the narrow arrangement.
 NARROW_IN = 6.3
 
+#: Points the speed plot's title moves up in the narrow arrangement, for its legend's
+#: second row.
+NARROW_LEGEND_ROW = 13
+#: ... when the figure is at least this tall (inches at its dpi, so in text sizes: 3.4 in
+#: JupyterLab's column, 2.6 at 853x480, where the row would cover the readouts).
+NARROW_LEGEND_MIN_IN = 3.0
+
 #: How near (in points) a press must be to a keyframe's nose marker on the sphere to grab it.
 GRAB_PT = 9.0
 
@@ -60,26 +68,54 @@ GRAB_PT = 9.0
 #: 1280 px with the file browser open (848 px measured).
 FIG_SIZE = (8.2, 4.7)
 
-# The aeroplane in its own frame: nose along +Z, up along +Y, wings along X.
-_SIZE = 0.8
+# The aeroplane in its own frame: nose along +Z, up along +Y, wings along X. Triangles only
+# (one PolyCollection, sorted far to near): a spindle fuselage, swept wings, a tailplane
+# and a fin, so that it reads as an aircraft from any side (issue 41: two triangles and a
+# fin 1 px wide did not). Y up and nose +Z in a right-handed frame put the LEFT wing on +X
+# (see lesson 1): left yellow, right green, as the lesson says.
+_SIZE = 0.92
 _TIP = np.array([0.0, 0.0, 1.05])
-_TAIL = np.array([0.0, 0.0, -0.45])
+_RING = [np.array(p) for p in ([0.0, 0.13, 0.3], [0.13, 0.0, 0.3], [0.0, -0.12, 0.3],
+                                [-0.13, 0.0, 0.3])]
+_TAIL = np.array([0.0, 0.05, -0.95])
+
+
+def _mirror(points) -> np.ndarray:
+    """The right-hand (-X) copy of left-hand points, wound the same way seen from above."""
+    return (np.array(points) * [-1.0, 1.0, 1.0])[::-1]
+
+
+def _wing(root_front, tip_front, tip_back, root_back) -> list[np.ndarray]:
+    return [np.array([root_front, tip_front, tip_back]),
+            np.array([root_front, tip_back, root_back])]
+
+
+_LEFT_WING = _wing([0.1, 0.0, 0.42], [0.95, 0.0, -0.22], [0.95, 0.0, -0.42],
+                   [0.1, 0.0, -0.28])
+_LEFT_TAILPLANE = [np.array([[0.05, 0.03, -0.58], [0.42, 0.03, -0.86], [0.05, 0.03, -0.9]])]
 FACES = [
-    # Y up and nose +Z in a right-handed frame put the LEFT wing on +X (see lesson 1).
-    ("right wing", np.array([_TIP, _TAIL, [-0.95, 0.0, -0.6]]), PALETTE["green"]),
-    ("left wing", np.array([_TIP, [0.95, 0.0, -0.6], _TAIL]), PALETTE["yellow"]),
-    ("fin", np.array([[0.0, 0.0, -0.05], [0.0, 0.0, -0.5], [0.0, 0.55, -0.68]]),
+    *(("fuselage", np.array([_TIP, _RING[k], _RING[(k + 1) % 4]]), PALETTE["light"])
+      for k in range(4)),
+    *(("fuselage", np.array([_RING[(k + 1) % 4], _RING[k], _TAIL]), PALETTE["light"])
+      for k in range(4)),
+    *(("left wing", f, PALETTE["yellow"]) for f in _LEFT_WING + _LEFT_TAILPLANE),
+    *(("right wing", _mirror(f), PALETTE["green"]) for f in _LEFT_WING + _LEFT_TAILPLANE),
+    ("fin", np.array([[0.0, 0.1, -0.45], [0.0, 0.47, -0.92], [0.0, 0.05, -0.95]]),
      PALETTE["sky"]),
-    ("keel", np.array([[0.0, 0.0, 0.85], [0.0, -0.16, -0.25], [0.0, 0.0, -0.45]]),
-     PALETTE["grey"]),
 ]
 FACE_POINTS = _SIZE * np.stack([f[1] for f in FACES])               # (faces, 3, 3)
 _FACE_RGB = np.array([to_rgb(f[2]) for f in FACES])
 _FACE_NORMALS = np.cross(FACE_POINTS[:, 1] - FACE_POINTS[:, 0],
                          FACE_POINTS[:, 2] - FACE_POINTS[:, 0])
 _FACE_NORMALS /= np.linalg.norm(_FACE_NORMALS, axis=1, keepdims=True)
-# outline edges of every face, for ghosts and the target outline
-_EDGES = np.concatenate([np.stack([p, np.roll(p, -1, axis=0)], axis=1) for p in FACE_POINTS])
+# the ghosts' and the end's outline: each wing's, the tailplane's and the fin's edges and
+# the fuselage's top line, not every triangle (a ghost of 21 triangles is a tangle)
+_OUTLINE = [_TIP, [0.1, 0.0, 0.42], [0.95, 0.0, -0.22], [0.95, 0.0, -0.42], [0.1, 0.0, -0.28],
+            [0.05, 0.03, -0.58], [0.42, 0.03, -0.86], [0.05, 0.03, -0.9], _TAIL]
+_OUTLINE = np.array(_OUTLINE, dtype=float)
+_OUTLINES = [_OUTLINE, _OUTLINE * [-1.0, 1.0, 1.0], FACES[-1][1]]
+_EDGES = _SIZE * np.concatenate([np.stack([p, np.roll(p, -1, axis=0)], axis=1)
+                                 for p in _OUTLINES])
 
 
 class Camera:
@@ -221,6 +257,12 @@ def _plain_view(ax, half: float, bottom: float | None = None) -> None:
     ax.set_yticks([])
     for spine in ax.spines.values():
         spine.set_visible(False)
+
+
+#: Two points of the 4D circle closer than this (a chord, in radii) get their labels spread
+#: apart, each this many degrees further along the circle.
+LABEL_APART = 0.3
+LABEL_SPREAD_DEG = 25.0
 
 
 def _place_label(label: Text, point: np.ndarray) -> None:
@@ -452,6 +494,16 @@ class BlendView:
         self.legend = ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3,
                                 frameon=False, fontsize=9, handlelength=3.2,
                                 borderaxespad=0.1, columnspacing=1.2)
+        # the narrow figure's plot is a third as wide: the same legend in two rows (issue 41:
+        # it had none there, and the line styles went unnamed), the title a row higher
+        self.legend_narrow = Legend(ax, list(self.speed_lines.values()),
+                                    [LABELS[m] for m in METHODS], loc="lower left",
+                                    bbox_to_anchor=(-0.12, 1.0), ncols=2, frameon=False,
+                                    fontsize=9, handlelength=2.6, borderaxespad=0.1,
+                                    columnspacing=0.8, handletextpad=0.5, labelspacing=0.25)
+        self.legend_narrow.set_visible(False)
+        ax.add_artist(self.legend_narrow)
+        self._title_pads = {"wide": title_pad, "narrow": title_pad + NARROW_LEGEND_ROW}
 
     def _build_plane4d(self) -> None:
         ax = self.ax_4d = self.fig.add_axes((0.6, 0.005, 0.395, 0.37))
@@ -486,6 +538,10 @@ class BlendView:
         self.label_target = ax.text(0, 0, "", **style)
         self.label_other = ax.text(0, 0, "", color="#555555", **style)
         (self.other_dot,) = ax.plot([], [], "o", mfc="white", mec="#555555", ms=5, zorder=3)
+        # from a spread label back to its point (see _show_plane); under the markers t moves,
+        # which the painter draws over the cached background
+        self.leaders = ax.add_collection(LineCollection([], colors="#555555", linewidths=0.8,
+                                                        zorder=1.5))
         self.note4d = ax.text(0.5, 0.5, "", transform=ax.transAxes, ha="center", va="center",
                               fontsize=9, color="#555555")
 
@@ -501,7 +557,7 @@ class BlendView:
             self.static.add(*ax.spines.values(), ax.xaxis, ax.yaxis,
                             *(a for a in ax.get_children()
                               if isinstance(a, Text) and a not in dynamic_text))
-        self.static.add(*self.gizmo, *self.sphere_grid, self.legend)
+        self.static.add(*self.gizmo, *self.sphere_grid, self.legend, self.legend_narrow)
 
     # -- the arrangement: wide or narrow, chosen by the figure's width --------------------------
     def fit(self) -> str:
@@ -527,7 +583,13 @@ class BlendView:
         self.title_speed.set_text(titles["speed"])
         self.title_4d.set_text(titles["plane4d"])
         narrow = name == "narrow"
-        self.legend.set_visible(not narrow)      # the aeroplanes' titles carry the colours
+        self.legend.set_visible(not narrow)
+        # two rows fit over the plot when the figure is tall enough (JupyterLab's column);
+        # lower (853x480) the aeroplanes' titles alone carry the colours
+        rows = narrow and self.fig.get_size_inches()[1] >= NARROW_LEGEND_MIN_IN
+        self.legend_narrow.set_visible(rows)
+        self.ax_speed._set_title_offset_trans(float(self._title_pads["narrow" if rows
+                                                                     else "wide"]))
         for artist in self.gizmo:                # its letters reached the first title
             artist.set_visible(not narrow)
         self.arrangement = name
@@ -583,7 +645,7 @@ class BlendView:
         moving = (self.rays, self.arc, self.chord, self.chord_beads, self.nlerp_beads,
                   self.slerp_beads, self.ray_now, self.chord_now, self.nlerp_now,
                   self.slerp_now, self.label_q0, self.label_target, self.label_other,
-                  self.other_dot, self.circle4d, self.origin4d)
+                  self.other_dot, self.circle4d, self.origin4d, self.leaders)
         for artist in moving:
             artist.set_visible(plane is not None)
         if plane is None:
@@ -604,15 +666,25 @@ class BlendView:
         q0 = np.array([1.0, 0.0]) @ m
         target, other = plane.target @ m, plane.other @ m
         self._fit_plane()
-        for label, point in ((self.label_q0, q0), (self.label_target, target),
+        spots = {"q0": q0, "target": target}
+        leaders = []
+        if np.linalg.norm(target - q0) < LABEL_APART:
+            # close together (the wrap-around: 5° of the circle): each label moved along the
+            # circle away from the other, the target's up, q0's down (issue 41: stacked
+            # right beside the two points, "−q₁" sat on "q₀")
+            turn = np.radians(LABEL_SPREAD_DEG)
+            for name, sign in (("q0", -1.0), ("target", 1.0)):
+                a = np.arctan2(spots[name][1], spots[name][0]) + sign * turn
+                spot = np.array([np.cos(a), np.sin(a)])
+                leaders.append(np.stack([spots[name] * 1.04, spot * 1.07]))
+                spots[name] = spot
+        self.leaders.set_segments(leaders)
+        for label, point in ((self.label_q0, spots["q0"]), (self.label_target, spots["target"]),
                              (self.label_other, other)):
             _place_label(label, point)
         self.label_target.set_text(state.target_sign)
         self.label_other.set_text(state.other_sign)
         self.other_dot.set_data([other[0]], [other[1]])
-        if np.linalg.norm(target - q0) < 0.3:         # close together: one above, one below
-            self.label_target.set_va("bottom")
-            self.label_q0.set_va("top")
         if np.linalg.norm(other - q0) < 0.3:          # (the long way round from q1 to q1)
             self.label_other.set_ha("right")
             self.label_q0.set_ha("left")
