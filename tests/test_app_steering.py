@@ -705,6 +705,30 @@ def test_tuning_challenge_shows_the_run_it_judged_and_where_it_failed():
         assert f"Hint {i + 1} of {len(HINTS)}" in challenge.feedback.value
 
 
+def test_tuning_hints_read_the_sliders_current_values():
+    """Issue 41: the first hint said "a gain of 0.02" whatever the slider read (0.25 after
+    the student moved it). Each hint quotes the sliders' numbers as they are now, and once a
+    knob is at the value the hint leads to, it says so instead of asking to raise it."""
+    from lessons_lib.apps.steering import TuningChallenge
+
+    challenge = TuningChallenge(track_name="hairpin", speed=12.0, start_offset=2.0)
+    challenge.set(crosstrack_gain=0.4, look_ahead_base=5.0, look_ahead_speed_factor=0.5,
+                  heading_weight=0.6, max_yaw_delta=70.0)
+    texts = []
+    for _ in range(4):
+        challenge.hint_button.click()
+        texts.append(html.unescape(challenge.feedback.value))
+    gain, look, weight, yaw = texts
+    assert "gain of 0.4 steering" in gain and "0.02" not in gain and "Lower the crosstrack" in gain
+    assert "5 + 12 × 0.5 = 11 m" in look and "17.6" not in look
+    assert "heading weight 0.6 " in weight and "Raise the heading weight" in weight
+    assert "at 70°" in yaw and "90°" not in yaw and "Lower the max yaw" in yaw
+    challenge.set(crosstrack_gain=0.25)
+    challenge.hints_shown = 0
+    challenge.hint_button.click()
+    assert "at 0.25 already" in html.unescape(challenge.feedback.value)
+
+
 def test_following_each_tuning_hint_in_order_reaches_a_pass():
     """From the badly tuned start, each hint's setting (named in its text) lowers the judged
     RMS, and after the last one the exercise is solved; our defaults pass."""
@@ -715,11 +739,12 @@ def test_following_each_tuning_hint_in_order_reaches_a_pass():
     challenge.check()
     before = challenge.judged.rms
     for hint in HINTS:
+        text = hint.text(challenge.params, challenge.situation())
         for name, value in hint.setting.items():
-            assert f"{value:g}" in hint.text, (name, hint.text)  # the text says the value
+            assert f"{value:g}" in text, (name, text)  # the text says the value
         challenge.set(**hint.setting)
         challenge.check()
-        assert challenge.judged.rms < before, hint.text
+        assert challenge.judged.rms < before, text
         before = challenge.judged.rms
     assert challenge.solved and "Well done" in challenge.feedback.value
     assert challenge.last_error is None
