@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -341,6 +342,25 @@ def test_position_only_slides_more_than_with_heading():
     assert gap > 1.5 * gap_h
     assert f"up to {gap:.0f}° from its nose ({gap_h:.0f}° with Heading on)" in \
         SCENARIOS["Position only slides across the line"].claim(state)
+
+
+def test_the_parallel_preset_says_it_crossed_the_line_and_which_heading_it_quotes():
+    """Issue 41: the note said "never back on it" of a car that crossed the line at 7 s, and
+    "heading error 0.2°" beside a Heading Delta readout of −6.8°. It names the crossing and
+    tells the heading beside the car from the readout's, with the readout's own number."""
+    from lessons_lib.apps.steering.panel import readout
+
+    state = _scenario_state("Position + Heading: parallel but offset")
+    tr = state.trajectory
+    k = int(np.searchsorted(tr.t, 10.0))
+    first = int(np.flatnonzero(np.sign(tr.crosstrack_error[1:]) !=
+                               np.sign(tr.crosstrack_error[:-1]))[0]) + 1
+    assert tr.t[first] < 10.0
+    note = SCENARIOS["Position + Heading: parallel but offset"].describe(state)
+    assert f"crosses the line at {tr.t[first]:.1f} s" in note
+    shown = html.unescape(readout(state, tr.t[k]))
+    quoted = re.search(r"Heading Delta readout, ([+\u2212][\d.]+)°", note).group(1)
+    assert f"Heading Delta <b>{quoted}°</b>" in shown
 
 
 def test_position_and_heading_run_parallel_but_offset_and_crosstrack_brings_it_back():

@@ -601,14 +601,28 @@ def _sliding_claim(s: SteeringState) -> str:
             f"with Heading on).")
 
 
+def _signed(x: float) -> str:
+    """As the readout writes an angle: +1.5, −6.8 (a real minus)."""
+    return f"{x:+.1f}".replace("-", "\u2212")
+
+
 def _parallel_claim(s: SteeringState) -> str:
+    """Where the run is at 10 s, and how it got there: a car that crossed the line on the
+    way is said to (issue 41: "never back on it" while it crossed at 7 s); its heading
+    error is the one beside the car, told apart from the Heading Delta readout (at the
+    look-ahead target, where the oval already bends)."""
     tr = s.trajectory
     k = int(np.searchsorted(tr.t, 10.0))
-    side = "right" if tr.crosstrack_error[k] > 0 else "left"
-    return (f"Lined up with the road but never back on it: after {tr.t[k]:.0f} s the car is "
-            f"still {abs(tr.crosstrack_error[k]):.2f} m {side} of the line with a heading "
-            f"error of only {abs(s.run.heading_error[k]):.1f}°, and it never settles within "
-            f"{SETTLE_TOLERANCE} m.")
+    cte = tr.crosstrack_error
+    side = "right" if cte[k] > 0 else "left"
+    crossed = np.flatnonzero(np.sign(cte[1:k + 1]) != np.sign(cte[:k]))
+    how = (f"it crosses the line at {tr.t[crossed[0] + 1]:.1f} s, overshoots, and "
+           if len(crossed) else "")
+    return (f"Heading lines the car up with the road, and nothing pulls it the rest of the "
+            f"way: {how}after {tr.t[k]:.0f} s it runs {abs(cte[k]):.2f} m {side} of the line, "
+            f"its nose only {abs(s.run.heading_error[k]):.1f}° off the road beside it (the "
+            f"Heading Delta readout, {_signed(tr.heading_delta[k])}°, is the road's direction at "
+            f"the look-ahead target). It never settles within {SETTLE_TOLERANCE} m.")
 
 
 def _back_claim(s: SteeringState) -> str:
