@@ -273,10 +273,18 @@ def test_the_opening_case_says_when_and_why_it_leaves_the_road(app, speed):
     app.set(**m.DEFAULTS)
 
 
+def notebook_text() -> str:
+    """Lesson 3's prose, its whitespace folded to single spaces."""
+    import nbformat
+
+    nb = nbformat.read(Path(__file__).parent.parent / "notebooks" / "03_spline_steering.ipynb",
+                       as_version=4)
+    return " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+
+
 def test_the_notebook_says_from_which_speed_the_opening_case_leaves_the_road():
     """Sections 1 and 8: 'from 18 m/s this car swings wider at each crossing of the line and
     leaves the road, with every look-ahead'; the same car with a faded gain stays on."""
-    import nbformat
 
     from lessons_lib.sweep import SWEEP_SPEEDS
 
@@ -290,9 +298,7 @@ def test_the_notebook_says_from_which_speed_the_opening_case_leaves_the_road():
         assert "The cause is the crosstrack gain" in states[v].off_road, v
     sw = m.sweep("oval", states[first].params, states[first].start)
     assert list(sw.speeds[sw.off_road.all(axis=0)]) == off
-    nb = nbformat.read(Path(__file__).parent.parent / "notebooks" / "03_spline_steering.ipynb",
-                       as_version=4)
-    text = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    text = notebook_text()
     assert (f"from {first:.0f} m/s this car swings wider at each crossing of the line and "
             "leaves the road, with every look-ahead") in text
     assert f"throws the opening case off the road from {first:.0f} m/s" in text
@@ -871,6 +877,24 @@ def test_the_notebooks_sweep_text():
     worst = max(m.sweep(n, pos, (0.0, 0.0, 0.0)).rms[2].max()
                 for n in ("oval", "s_bend", "hairpin", "open_road"))
     assert f"{worst:.2f}" == "0.53"
+
+
+def test_the_sweep_presets_show_section_3s_sweep_and_its_worst_rms():
+    """Issue 41: section 3 says the adaptive look-ahead's worst RMS is 0.53 m, the preset
+    "Adaptive look-ahead at every speed" said 0.57 m: it started its cars 30 m along the
+    hairpins, unsaid. Both sweep presets now run section 3's hairpin sweep (from the
+    track's start), and the note says which track and start its number is for."""
+    pos = SteeringParams(use_heading=False, use_crosstrack=False)
+    section_3 = m.sweep("hairpin", pos, (0.0, 0.0, 0.0))
+    for name in ("Fixed short look-ahead weaves at 16 m/s", "Adaptive look-ahead at every speed"):
+        sw = _scenario_state(name).sweep
+        np.testing.assert_array_equal(sw.rms, section_3.rms)
+    note = SCENARIOS["Adaptive look-ahead at every speed"].claim(
+        _scenario_state("Adaptive look-ahead at every speed"))
+    worst = max(m.sweep(n, pos, (0.0, 0.0, 0.0)).rms[2].max()
+                for n in ("oval", "s_bend", "hairpin", "open_road"))
+    assert f"worst RMS on the hairpins over 4-25 m/s, starting 0 m along, {worst:.2f} m" in note
+    assert f"is {worst:.2f} m" in notebook_text()
 
 
 def test_the_look_ahead_table_is_the_sweeps_10_m_s_hairpin_column():

@@ -579,12 +579,18 @@ def _short_claim(s: SteeringState) -> str:
             f"steering movement {s.metrics['steering_movement']:.0f}.{upto}")
 
 
+#: A track as a sentence names it.
+_TRACK_WORDS = {"oval": "oval", "s_bend": "S-bend", "hairpin": "hairpins",
+                "open_road": "open road", SLOPE_TRACK: "ramp"}
+
+
 def _adaptive_claim(s: SteeringState) -> str:
     sw = s.sweep
     worst = {m: float(sw.rms[i].max()) for i, m in enumerate(SWEEP_MODES)}
     lo, hi = sw.speeds[0], sw.speeds[-1]
     return (f"No fixed distance suits every speed; the adaptive one never falls apart: worst "
-            f"RMS over {lo:.0f}-{hi:.0f} m/s {worst['Adaptive']:.2f} m, against "
+            f"RMS on the {_TRACK_WORDS.get(s.track, s.track)} over {lo:.0f}-{hi:.0f} m/s, "
+            f"starting {s.start[0]:g} m along, {worst['Adaptive']:.2f} m, against "
             f"{worst['Fixed short']:.2f} m (fixed short) and {worst['Fixed long']:.2f} m (fixed "
             f"long). The shading shows which one wins at each speed.")
 
@@ -649,11 +655,11 @@ SCENARIOS = (
               "start_distance": 30.0, **_POSITION_ONLY}, 4.6, _long_claim),
     Scenario("Fixed short look-ahead weaves at 16 m/s",
              {"track": "hairpin", "speed": 16.0, "mode": "Fixed", "fixed_look_ahead": FIXED_SHORT,
-              "start_distance": 30.0, "view": "Speed sweep", **_POSITION_ONLY}, 9.0,
+              "view": "Speed sweep", **_POSITION_ONLY}, 9.0,
              _short_claim),
     Scenario("Adaptive look-ahead at every speed",
-             {"track": "hairpin", "speed": 16.0, "start_distance": 30.0, "view": "Speed sweep",
-              **_POSITION_ONLY}, 9.0, _adaptive_claim),
+             {"track": "hairpin", "speed": 16.0, "view": "Speed sweep", **_POSITION_ONLY}, 9.0,
+             _adaptive_claim),
     Scenario("Position only slides across the line",
              {"track": "hairpin", "start_distance": 30.0, **_POSITION_ONLY}, 4.6,
              _sliding_claim),
