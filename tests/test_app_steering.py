@@ -897,6 +897,21 @@ def test_the_sweep_presets_show_section_3s_sweep_and_its_worst_rms():
     assert f"is {worst:.2f} m" in notebook_text()
 
 
+def test_the_short_look_ahead_point_is_said_to_be_under_the_car():
+    """Issue 41: "just in front of the bumper" for a 1.5 m look-ahead measured from the rear
+    axle, which puts the point under the car (its nose is 3.55 m ahead). The page and the
+    preset say where it is, from the car's own measurements."""
+    from lessons_lib.vehicle import Vehicle
+
+    assert m.FIXED_SHORT < Vehicle().nose
+    where = m.where_short_target()
+    assert "under the car" in where and f"nose is {Vehicle().nose:g} m" in where
+    name = "Fixed short look-ahead weaves at 16 m/s"
+    note = SCENARIOS[name].claim(_scenario_state(name))
+    for text in (note, notebook_text()):
+        assert where in text and "bumper" not in text
+
+
 def test_the_look_ahead_table_is_the_sweeps_10_m_s_hairpin_column():
     """Section 3's table and the sweep under it are the same runs (from the track's start):
     started 30 m along, the table showed adaptive at 0.54 m RMS just above 'its worst RMS on

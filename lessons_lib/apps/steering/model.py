@@ -568,12 +568,21 @@ def _long_claim(s: SteeringState) -> str:
             f"{from_start.metrics['rms_crosstrack']:.2f} m).")
 
 
+def where_short_target() -> str:
+    """Where the fixed short look-ahead point lies on the car: the look-ahead is measured
+    from the rear axle, so 1.5 m ahead is under the body, not "in front of the bumper"."""
+    car = Vehicle()
+    place = "under the car itself" if FIXED_SHORT < car.nose else "in front of the car"
+    return (f"{FIXED_SHORT:g} m ahead of the rear axle, {place} (its nose is {car.nose:g} m "
+            "ahead)")
+
+
 def _short_claim(s: SteeringState) -> str:
     sw = s.sweep
     here = sw.at(s.speed)
     good = [r for r in sw.regions("rms") if r[0] == "Fixed short"]
     upto = f" Below {good[0][2] + 1:.0f} m/s it is the best of the three." if good else ""
-    return (f"At {s.speed:.0f} m/s the target sits just ahead of the bumper, the slow "
+    return (f"At {s.speed:.0f} m/s the target sits {where_short_target()}: the slow "
             f"steering rack cannot follow its swings and the car weaves: RMS "
             f"{here['Fixed short'][0]:.2f} m against {here['Adaptive'][0]:.2f} m adaptive, "
             f"steering movement {s.metrics['steering_movement']:.0f}.{upto}")
