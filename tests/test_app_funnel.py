@@ -631,6 +631,28 @@ def test_step_questions_ask_what_the_trace_does_and_show_the_step_before(app, po
     assert app.step.value == k - 1 and app.preset.value == exercises.ARTICLE
 
 
+@pytest.mark.parametrize("portal", [2, 3, 4, 5, 6])
+def test_a_wrong_step_answer_is_told_why_not_what_is_right(app, portal):
+    """Issue 41: exercise 2's feedback on a wrong pick stated the right one ("something does
+    change: the right end lies inside the funnel, so it narrows its side, and the left end
+    ..."). A wrong pick is told about the end it named, or what to test again: never the
+    answer, nor both ends' fates."""
+    from lessons_lib.apps.funnel import exercises
+
+    try:
+        q = exercises.step_question(app, portal)
+    except ValueError:
+        pytest.skip(f"portal {portal} is not tested")
+    for option in q.reasons:
+        if option == q.answer:
+            continue
+        why = q.judge(option)[1].lower()
+        assert q.answer not in why.removeprefix(f"not '{option}'"), (option, why)
+        assert not ("the left end" in why and "the right end" in why), (option, why)
+        assert "crosses over the other edge" not in why or "needs an end" in why
+        assert "so it narrows its side" not in why
+
+
 def test_the_first_corner_question_counts_the_step_the_funnel_knows(app):
     from lessons_lib.apps.funnel import exercises
 
