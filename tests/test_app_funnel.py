@@ -608,6 +608,24 @@ def test_the_clearance_circle_is_not_hidden_under_the_apex_star():
 
 
 # -- the exercises ----------------------------------------------------------------------------
+def test_a_point_agents_clearance_says_what_it_grazes(app):
+    """Issue 41: "clearance 0.23 m (a point agent grazes the corners)" on a straight path,
+    which grazes nothing. On the article's route it bends round corners at clearance 0; on
+    a straight one it touches none and says so."""
+    from lessons_lib.apps.funnel.panel import radius_html
+
+    app.apply_preset(PRESETS[0].name)
+    app.set(radius=0.0)
+    bent = app.state
+    assert len(bent.path) > 2 and bent.clearance == 0.0
+    assert "grazes the corners it bends round" in radius_html(bent)
+    app.set(start_x=2.0, start_y=2.0, goal_x=2.0, goal_y=5.0, radius=0.0)
+    straight = app.state
+    assert len(straight.path) == 2 and straight.clearance > 0
+    text = radius_html(straight)
+    assert "grazes" not in text and "straight line" in text
+
+
 def _all_panels(app) -> str:
     return " ".join(w.value for w in app.panels.values()) + " " + app.preset_note.value
 
