@@ -1077,6 +1077,27 @@ def test_the_lessons_curve_figure_and_the_app_count_the_same_samples():
     assert f"{off} of its {len(curve)} samples" in app.preset_note.value
 
 
+def test_the_grid_counts_sight_checks_as_the_articles_pull(grid_app):
+    """Issue 41: the article's case showed 13 sight checks against the article's Pull()'s
+    12 (ours asked again about a neighbour). The page counts as the article does, and says
+    so; each check is a pair further apart than neighbours."""
+    import html
+    import json
+    from pathlib import Path
+
+    from lessons_lib.apps.funnel.panel import grid_html
+
+    st = grid_app.state
+    assert (len(st.path), len(st.pulled), len(st.checks)) == (9, 4, 12)
+    index = {tuple(p): i for i, p in enumerate(st.path)}
+    assert all(index[tuple(b)] > index[tuple(a)] + 1 for a, b, _ok in st.checks)
+    assert "line-of-sight checks: 12 " in html.unescape(grid_html(st))
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "04_funnel_algorithm.ipynb")
+                    .read_text(encoding="utf-8"))
+    text = " ".join(" ".join("".join(c["source"]).split()) for c in nb["cells"])
+    assert "9.37 long, after 12 sight checks. Like the article's `Pull()`" in text
+
+
 def test_the_grids_passed_checks_show_over_the_blue_path(grid_app):
     """'the dashed green ones passed' lay exactly under the thick blue path: every passed
     check is a kept segment, so they are drawn over it."""
