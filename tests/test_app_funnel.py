@@ -212,6 +212,21 @@ def test_a_corner_step_comes_in_two_beats_with_the_crossing_ray(app):
     assert "Portal 5's left end (4.50, 6.50) lies across the right edge" in _brief(app)
 
 
+def test_an_old_edge_is_dotted_unlike_every_route_line(app):
+    """Issue 41: at the last step a faint blue dashed old edge looked like the sky-blue
+    dashed exact shortest path. The old edges are dotted; no route line is."""
+    app.apply_preset(PRESETS[0].name)
+    app.show_frame(len(app.state.beats) - 1)
+    v = app.view
+    ghosts = [g for g in (v.left_ghost, v.right_ghost) if g.get_visible()]
+    assert ghosts
+    route = (v.shortest, v.zigzag, v.curve, v.pushed, v.corners, v.cross_ray)
+    for ghost in ghosts:
+        on, off = ghost._dash_pattern[1]
+        assert on < off        # dots: shorter than the gaps between them
+        assert all(line._dash_pattern != ghost._dash_pattern for line in route)
+
+
 def test_a_narrowing_step_ghosts_the_old_edge(app):
     app.apply_preset(PRESETS[0].name)
     st = app.state
@@ -223,8 +238,8 @@ def test_a_narrowing_step_ghosts_the_old_edge(app):
     assert np.allclose(xy(v.left_ghost), [prev.apex, prev.left])
     assert np.allclose(xy(v.left_edge), [s.apex, s.left])
     assert len(xy(v.right_ghost)) == 0                 # the right edge did not move
-    assert v.left_ghost.get_linestyle() == "--" and v.left_ghost.get_alpha() < 1
-    assert "Dashed: where it was" in _brief(app)
+    assert v.left_ghost.get_alpha() < 1
+    assert "Dotted: where it was" in _brief(app)
     assert f"the left edge moves in to ({s.left[0]:.2f}, {s.left[1]:.2f})" in _brief(app)
     lines = _brief(app).split("corners fixed")[0]
     assert len(lines) < 200     # one or two lines beside the map, not six

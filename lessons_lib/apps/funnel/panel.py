@@ -100,7 +100,7 @@ def brief(state, b: int) -> str:
     text = (f"Portal {s.portal}: {_end_phrase('right', s.right_end, pr)}; "
             f"{_end_phrase('left', s.left_end, pl)}.")
     if beat.ghost_left is not None or beat.ghost_right is not None:
-        text += " Dashed: where it was."
+        text += " Dotted: where it was."
     elif s.event == "keep":
         text += " Nothing narrows."
     return text

@@ -7,7 +7,7 @@ star (drawn under the start: at step 0 the start's disc sits in the star's middl
 start a green disc (nothing else green), the goal an orange square, the path black (dashed,
 with a tick from each corner, when its corners are pushed out), the exact shortest path
 sky blue dashed, the midpoint zigzag grey dashed. A step that moves an edge draws the old
-edge ghosted (thin, dashed, faint) and the new one solid; a corner's first beat draws the
+edge ghosted (thin, dotted, faint) and the new one solid; a corner's first beat draws the
 funnel before it, the end that crossed (ringed) and the ray to it in dark red, dashed.
 """
 
@@ -37,6 +37,8 @@ CURVE_COLOUR = PALETTE["orange"]
 #: the ray from the apex to a portal end that lies across the other edge (a corner's first
 #: beat): dark red and dashed, apart from every other line on the map
 WARN_COLOUR = "#A50F15"
+#: An edge's old place, after a step moved it: dotted (every route line is solid or dashed)
+GHOST_STYLE = (0, (1, 2.5))
 WALL_COLOUR = "#5A5A5A"
 FLOOR_COLOUR = "#F4F4F4"
 #: portal numbers, in points: 9.5 pt is 15 px at the figures' 116 dpi
@@ -197,11 +199,12 @@ class FunnelView:
                                  solid_capstyle="round", zorder=5)
         (self.left_edge,) = ax.plot([], [], "-", lw=2.4, color=LEFT_COLOUR, zorder=8)
         (self.right_edge,) = ax.plot([], [], "-", lw=2.4, color=RIGHT_COLOUR, zorder=8)
-        # an edge's place before this step, when the step moved it
-        (self.left_ghost,) = ax.plot([], [], "--", lw=1.6, color=LEFT_COLOUR, alpha=0.45,
-                                     zorder=7.8)
-        (self.right_ghost,) = ax.plot([], [], "--", lw=1.6, color=RIGHT_COLOUR, alpha=0.45,
-                                      zorder=7.8)
+        # an edge's place before this step, when the step moved it: dotted, as no other line
+        # is (dashed and faint, the blue one read as the sky-blue dashed shortest path)
+        (self.left_ghost,) = ax.plot([], [], ls=GHOST_STYLE, lw=1.6, color=LEFT_COLOUR,
+                                     alpha=0.6, zorder=7.8)
+        (self.right_ghost,) = ax.plot([], [], ls=GHOST_STYLE, lw=1.6, color=RIGHT_COLOUR,
+                                      alpha=0.6, zorder=7.8)
         # a corner's first beat: the ray from the apex to the end that crossed, and that end
         (self.cross_ray,) = ax.plot([], [], "--", lw=2.6, color=WARN_COLOUR, zorder=8.5)
         (self.cross_end,) = ax.plot([], [], "o", ms=12, mfc="none", mec=WARN_COLOUR, mew=2.4,
