@@ -314,6 +314,28 @@ def test_optimality_readout_and_overlay(app):
     assert np.allclose(xy(app.view.corners), app.state.path)
 
 
+@pytest.mark.parametrize("method", ["shrink", "erode", "push"])
+def test_the_agents_radius_is_swept_along_the_walked_path(app, method):
+    """Issue 41: the agent's radius was a disc at the start only. Once the path is walked,
+    the ground the body covers along it is shaded: every point within the radius of the
+    path, nothing farther."""
+    from shapely.geometry import LineString, Point
+
+    app.set(radius=0.4, method=method)
+    app.show_frame(len(app.state.beats) - 1)
+    st, swept = app.state, app.view.swept
+    assert swept.get_visible()
+    line = LineString(st.path)
+    rng = np.random.default_rng(0)
+    lo, hi = np.min(st.path, axis=0) - 1, np.max(st.path, axis=0) + 1
+    for q in rng.uniform(lo, hi, size=(300, 2)):
+        d = line.distance(Point(q))
+        if abs(d - 0.4) > 0.02:
+            assert swept.get_path().contains_point(q) == (d < 0.4), (q, d)
+    app.show_frame(0)
+    assert not swept.get_visible()       # the whole path is not known at step 0
+
+
 def test_radius_shrink_and_erode_in_the_app(app):
     app.radius.value = 0.4
     st = app.state

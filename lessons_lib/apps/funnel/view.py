@@ -16,10 +16,12 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection, PathCollection, PolyCollection
-from matplotlib.patches import Circle, Polygon, Rectangle
+from matplotlib.patches import Circle, PathPatch, Polygon, Rectangle
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 from matplotlib.transforms import Affine2D
+from shapely.geometry import LineString
+from shapely.geometry.polygon import orient
 
 from ..core import PALETTE, rc_context
 
@@ -45,6 +47,17 @@ FLOOR_COLOUR = "#F4F4F4"
 LABEL_SIZE = 9.5
 
 _LABEL_CACHE: dict[int, tuple[Path, Path]] = {}
+
+
+def swept_path(path, radius: float) -> Path:
+    """The ground a disc of ``radius`` covers moving along ``path`` (the path buffered by the
+    radius, holes kept), as a matplotlib path; a single point's path for no path or radius."""
+    if path is None or len(path) < 2 or radius <= 0:
+        return Path(np.zeros((1, 2)))
+    area = orient(LineString(np.asarray(path, float)).buffer(radius), 1.0)
+    rings = [area.exterior, *area.interiors]
+    return Path.make_compound_path(*(Path(np.asarray(r.coords), closed=True)
+                                        for r in rings))
 
 
 def label_paths(k: int) -> tuple[Path, Path]:
@@ -229,6 +242,11 @@ class FunnelView:
         self.agent = Circle((0, 0), 0.0, facecolor=START_COLOUR, alpha=0.25, edgecolor="none",
                             zorder=10)
         ax.add_patch(self.agent)
+        # the ground the agent's body covers along the walked path (issue 41: a disc at the
+        # start alone did not show where its radius reaches the walls); under the path
+        self.swept = PathPatch(Path(np.zeros((1, 2))), facecolor=START_COLOUR, alpha=0.18,
+                               edgecolor=START_COLOUR, lw=0.8, zorder=4.3, visible=False)
+        ax.add_patch(self.swept)
         (self.start_dot,) = ax.plot([], [], "o", ms=13, color=START_COLOUR, mec="white",
                                     mew=1.5, zorder=12)
         (self.goal_dot,) = ax.plot([], [], "s", ms=11, color=GOAL_COLOUR, mec="black",
@@ -299,6 +317,7 @@ class FunnelView:
             self.clear_mark.set_data([], [])
         self.agent.set_center(tuple(state.start))
         self.agent.set_radius(state.radius)
+        self.swept.set_path(swept_path(state.path if state.ok else None, state.radius))
         self.start_dot.set_data(*_xy(state.start))
         self.goal_dot.set_data(*_xy(state.goal))
 
@@ -315,10 +334,11 @@ class FunnelView:
 
     def step_artists(self) -> list:
         """The artists :meth:`draw_step` moves or shows (the rest only change with the
-        route): the funnel's own, then the closest approach's, shown at the last step."""
+        route): the funnel's own, then the closest approach's and the swept body, shown at
+        the last step."""
         return [self.wedge, self.tested, self.left_edge, self.right_edge, self.left_ghost,
                 self.right_ghost, self.cross_ray, self.cross_end, self.corners, self.apex,
-                self.clear_line, self.clear_mark]
+                self.clear_line, self.clear_mark, self.swept]
 
     def dynamic_artists(self) -> list:
         """For fast redraws (:mod:`lessons_lib.apps.fastdraw.painter`): the step artists and
@@ -337,6 +357,7 @@ class FunnelView:
         # its black ring gave away a corner not fixed yet)
         for mark in (self.clear_line, self.clear_mark):
             mark.set_visible(done)
+        self.swept.set_visible(done and len(self.swept.get_path().vertices) > 1)
         lines = (self.tested, self.left_edge, self.right_edge, self.left_ghost,
                  self.right_ghost, self.cross_ray, self.cross_end, self.corners, self.apex)
         for line in lines:
