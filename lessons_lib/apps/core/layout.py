@@ -76,6 +76,10 @@ PRESENT_UNDER_GAIN = 1.3
 #: The controls column's zoom in presenter mode: its 14 px text becomes 20 px.
 PRESENT_ZOOM = PRESENT_TEXT_PX / MIN_TEXT_PX
 
+#: In presenter mode a small copy beside a question takes this share of the row (at its
+#: natural 452 px, drawn at presenter mode's dpi, lesson 4's portal numbers crowded its map).
+PRESENT_BESIDE_SHARE = 0.6
+
 #: The page's text floor and presenter mode's zoom for the controls, scoped to the apps.
 APP_CSS = f"""
 .lesson-app {{ --jp-widgets-font-size: 14px; --jp-ui-font-size1: 14px;
@@ -92,6 +96,8 @@ APP_CSS = f"""
 .lesson-app.lesson-present.lesson-stacked .lesson-tuck,
 .lesson-app.lesson-present.lesson-stacked .lesson-when-shown {{ display: none !important; }}
 .lesson-app.lesson-present.lesson-stacked .lesson-when-tucked {{ display: inline; }}
+html.lessons-present .lesson-question-beside > .widget-vbox:first-child {{
+  flex: 0 1 {PRESENT_BESIDE_SHARE:.0%} !important; }}
 """
 
 #: The page's half of the fit (see the module docstring); ``this`` is the loader image.
