@@ -205,7 +205,7 @@ class TuningChallenge(LessonApp):
     ``last_metrics`` hold the verdict.
     """
 
-    controls = tuple(replace(spec, value=START[spec.name], width="390px", label_width="170px")
+    controls = tuple(replace(spec, value=START[spec.name], width="400px", label_width="178px")
                      for spec in PARAM_CONTROLS if spec.name in START)
 
     def __init__(self, track_name: str = "hairpin", speed: float = 12.0, target: float = TARGET,
