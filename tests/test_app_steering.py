@@ -614,22 +614,29 @@ def _segment_gap(a: np.ndarray, b: np.ndarray) -> float:
     return min(*(to_segment(p, b) for p in a), *(to_segment(p, a) for p in b))
 
 
-def test_the_slope_views_two_right_vectors_lie_apart_and_read_red_and_yellow():
-    """Issue 32: the red and yellow bars overlapped almost completely, and the red read
-    orange (vermillion beside the orange offset arrow). Now the red one stands up the road
-    normal, apart from the yellow at every moment of the run, in a red far from orange."""
+def test_the_slope_views_red_right_vector_lies_on_the_yellow_and_reads_red():
+    """Issue 32: the red and yellow bars, equally wide, overlapped almost completely, and
+    the red read orange. Issue 41: drawn apart (1.5 m up the normal) the red looked like
+    another vector. Now both start at the progress point along one line, the red narrow
+    and drawn over the wide yellow, whose end shows past it; in a red far from orange."""
     app = SteeringApp(preset="Slope: world up vs projected up")
     s = app.scene
+    red, yellow = s.slope_vectors["right_world"], s.slope_vectors["right"]
+    assert not s.ax_slope.computed_zorder and red.get_zorder() > yellow.get_zorder()
+    assert red.get_linewidth() <= 0.4 * yellow.get_linewidth()
     for t in np.linspace(0.0, app.time.max, 6):
         app.time.value = float(t)
         app.fig.canvas.draw()
-        gap = _segment_gap(_screen_segment(s.slope_vectors["right_world"]),
-                           _screen_segment(s.slope_vectors["right"]))
-        assert gap >= 6.0, (t, gap)
-    red = np.array(mcolors.to_rgb(s.slope_vectors["right_world"].get_color()))
+        r, y = np.array(red.get_data_3d()).T, np.array(yellow.get_data_3d()).T
+        np.testing.assert_allclose(r[0], y[0], atol=1e-12)          # one base
+        d_r, d_y = r[1] - r[0], y[1] - y[0]
+        assert np.linalg.norm(np.cross(d_r, d_y)) < 1e-9             # one direction
+        a, b = _screen_segment(red), _screen_segment(yellow)
+        assert np.hypot(*(b[1] - a[1])) >= 3.0, t                   # the yellow's end shows
+    colour = np.array(mcolors.to_rgb(red.get_color()))
     for other in (PALETTE["orange"], PALETTE["vermillion"], PALETTE["yellow"]):
-        assert np.abs(red - mcolors.to_rgb(other)).sum() > 0.35, other
-    assert red[0] > 0.6 and red[1] < 0.2      # red, not orange: hardly any green in it
+        assert np.abs(colour - mcolors.to_rgb(other)).sum() > 0.35, other
+    assert colour[0] > 0.6 and colour[1] < 0.2   # red, not orange: hardly any green in it
 
 
 def test_an_open_roads_end_bar_is_named():

@@ -377,18 +377,24 @@ class SteeringView:
         #: the world direction drawn left to right on the screen (orthographic view)
         self._screen_right = np.array([-math.sin(math.radians(azim)),
                                        math.cos(math.radians(azim)), 0.0])
-        (self.slope_left,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8)
-        (self.slope_right,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8)
-        (self.slope_centre,) = ax.plot([], [], [], color=COLOURS["centre"], lw=1.0, ls="--")
-        (self.slope_car,) = ax.plot([], [], [], color=PALETTE["black"], lw=1.5)
+        # drawn in this order, not by depth: the red right vector must lie over the yellow
+        ax.computed_zorder = False
+        (self.slope_left,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8, zorder=1)
+        (self.slope_right,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8, zorder=1)
+        (self.slope_centre,) = ax.plot([], [], [], color=COLOURS["centre"], lw=1.0, ls="--",
+                                       zorder=1)
+        (self.slope_car,) = ax.plot([], [], [], color=PALETTE["black"], lw=1.5, zorder=2)
         self.slope_vectors = {}
-        for key, colour, lw in (("tangent", COLOURS["tangent"], 2.5),
-                                ("world_up", PALETTE["grey"], 2.0),
-                                ("normal", COLOURS["progress"], 2.5),
-                                ("right_world", WORLD_RIGHT_COLOUR, 3.5),
-                                ("right", PALETTE["yellow"], 3.5),
-                                ("offset", COLOURS["offset"], 2.0)):
-            (line,) = ax.plot([], [], [], color=colour, lw=lw, solid_capstyle="butt")
+        # the two right vectors from one point, the red T x U narrow on the wide yellow unit
+        # one: one direction, and the yellow's end past the red's is what cos(slope) loses
+        # (issue 41: the red drawn 1.5 m up the normal looked like another vector)
+        for key, colour, lw, z in (("tangent", COLOURS["tangent"], 2.5, 3),
+                                   ("world_up", PALETTE["grey"], 2.0, 3),
+                                   ("normal", COLOURS["progress"], 2.5, 3),
+                                   ("offset", COLOURS["offset"], 2.0, 3),
+                                   ("right", PALETTE["yellow"], 7.0, 4),
+                                   ("right_world", WORLD_RIGHT_COLOUR, 2.5, 5)):
+            (line,) = ax.plot([], [], [], color=colour, lw=lw, solid_capstyle="butt", zorder=z)
             self.slope_vectors[key] = line
         self.slope_labels = {key: ax.text(0, 0, 0, text, fontsize=9, color=colour,
                                           va="top" if key == "tangent" else "center")
@@ -584,10 +590,7 @@ class SteeringView:
         vectors = {"tangent": scale * t, "world_up": scale * up, "normal": scale * normal,
                    "right_world": scale * right_world, "right": scale * right}
         for key, vec in vectors.items():
-            # the two right vectors side by side, the red one 1.5 m up the road normal (0.4 m
-            # up they overlapped almost completely): the red one is shorter
-            base = p + 1.5 * normal if key == "right_world" else p
-            seg = np.c_[base, base + vec]
+            seg = np.c_[p, p + vec]
             self.slope_vectors[key].set_data_3d(seg[0], seg[1], seg[2])
         off = car - p
         off = off - t * (off @ t)
