@@ -853,6 +853,26 @@ def test_slope_run_and_sweep_figures():
     np.testing.assert_allclose(fig.axes[0].get_lines()[2].get_ydata(), sw.rms[2])
 
 
+@pytest.mark.parametrize("grade", [0.1, 0.3, 0.5])
+def test_the_slope_figures_labels_keep_apart(grade):
+    """Issue 41: "road normal" and "world up" collided in section 7's figure (and "world up"
+    touched "tangent"). The four labels, with their white backings, keep 8 px apart."""
+    from lessons_lib.apps.steering import slope_figure
+
+    fig = slope_figure(grade)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = {t.get_text(): t.get_bbox_patch().get_window_extent(renderer)
+             for t in fig.axes[0].texts}
+    assert len(boxes) == 4
+    names = sorted(boxes)
+    for k, a in enumerate(names):
+        for b in names[k + 1:]:
+            p, q = boxes[a], boxes[b]
+            gap = max(q.x0 - p.x1, p.x0 - q.x1, q.y0 - p.y1, p.y0 - q.y1)
+            assert gap >= 8.0, (a, b, gap)
+
+
 def test_the_stored_sweeps_are_the_models():
     """The notebook draws stored sweeps (they cost four CPU seconds at every page start):
     they must be what the model computes now."""
