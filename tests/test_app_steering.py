@@ -710,6 +710,30 @@ def test_save_gif_keeps_real_time(tmp_path):
 
 
 # -- the notebook's figures and exercises ---------------------------------------------------
+def test_the_terms_plot_has_its_key_inside_and_tells_position_from_crosstrack():
+    """Issue 41: the lower plot's key sat under the controls, below the fold at 1280x720,
+    and the Position (vermillion) and Crosstrack (orange) lines looked alike. The plot
+    carries its own key, inside its axes at every room, and Position is dashed."""
+    from lessons_lib.apps.steering import panel
+    from lessons_lib.apps.steering.view import TERM_NAMES
+
+    app = SteeringApp()
+    lines = app.scene.term_lines
+    assert lines["position"]._dash_pattern != lines["crosstrack"]._dash_pattern
+    assert lines["position"]._dash_pattern[1] is not None          # dashed
+    for room, size in ROOMS.items():
+        app.fit(*size)
+        app.fig.canvas.draw()
+        key = app.scene.terms_legend
+        assert key is not None and key.get_visible()
+        assert [t.get_text() for t in key.get_texts()] == list(TERM_NAMES.values())
+        inside = app.scene.ax_terms.get_window_extent()
+        box = key.get_window_extent()
+        assert inside.x0 <= box.x0 and box.x1 <= inside.x1 + 0.5, room
+        assert inside.y0 <= box.y0 and box.y1 <= inside.y1 + 0.5, room
+    assert "dashed" in panel.colour_key("Terms")
+
+
 def test_tuning_challenge_shows_the_run_it_judged_and_where_it_failed():
     from lessons_lib.apps.steering import TuningChallenge
     from lessons_lib.apps.steering.challenge import HINTS, JUDGED_FROM

@@ -32,6 +32,12 @@ COLOURS = {"progress": PALETTE["blue"], "target": PALETTE["vermillion"],
 #: Line colours of the time plot: each term keeps the colour of its marker on the map.
 TERM_COLOURS = {"position": PALETTE["vermillion"], "heading": PALETTE["green"],
                 "crosstrack": PALETTE["orange"], "steering": PALETTE["black"]}
+#: Line styles of the time plot beside the colours: Position (vermillion) dashed, apart
+#: from Crosstrack (orange), which it resembled (issue 41).
+TERM_STYLES = {"position": (0, (4.0, 1.6))}
+#: The time plot's key: each line's name.
+TERM_NAMES = {"position": "Position", "heading": "Heading", "crosstrack": "Crosstrack",
+              "steering": "steering (+ right)"}
 #: Look-ahead modes in the sweep, and controllers in the phase portrait.
 MODE_COLOURS = {"Fixed long": PALETTE["vermillion"], "Fixed short": PALETTE["sky"],
                 "Adaptive": PALETTE["green"]}
@@ -121,6 +127,7 @@ class SteeringView:
                                               (top - low) / height))
         self._fit_sweep(wide, left, right, bottom, top, tick, room)
         self._fit_terms_ticks()
+        self._fit_terms_key(right - left, wide)
         map_width = self.ax_map.get_position().width * width - 0.01 * width - 3 * 1.5 * pt
         self.overview.title.set_text(next(
             (t for t in self.MAP_TITLES if wide(t) <= map_width), self.MAP_TITLES[-1]))
@@ -231,6 +238,24 @@ class SteeringView:
             x, y, ha, va = min(self.TITLE_CORNERS, key=covered)
             self.sweep_titles[key].set(x=x, y=y, ha=ha, va=va)
 
+    def _terms_key(self, columns: int) -> None:
+        """The time plot's key in its top right corner, in ``columns`` columns."""
+        if self.terms_legend is not None:
+            self.terms_legend.remove()
+        keys = ("position", "heading", "crosstrack", "steering")
+        self.terms_legend = self.ax_terms.legend(
+            [self.term_lines[k] for k in keys], [TERM_NAMES[k] for k in keys],
+            loc="upper right", ncol=columns, fontsize=9, handlelength=2.0, borderpad=0.3,
+            labelspacing=0.2, columnspacing=0.9, handletextpad=0.4, borderaxespad=0.2,
+            framealpha=0.85, edgecolor="none")
+
+    def _fit_terms_key(self, width_px: float, wide) -> None:
+        """Four columns where they fit across the plot, else two."""
+        entries = sum(wide(TERM_NAMES[k]) for k in TERM_NAMES)
+        pt = self.fig.dpi / 72.0 / (getattr(self.fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
+        need = entries + 4 * (2.0 + 0.4) * 9 * pt + 3 * 0.9 * 9 * pt + 12
+        self._terms_key(4 if need <= 0.95 * width_px else 2)
+
     def _fit_terms_ticks(self) -> None:
         """The terms plot's "0" only where it keeps apart from "+1 right" and "−1 left" (a
         run whose terms reach ±2.5 squeezes one unit to a few px on a short plot)."""
@@ -326,7 +351,12 @@ class SteeringView:
         for key, lw, z in (("steering", 3.0, 2), ("position", 1.4, 3), ("heading", 1.4, 3),
                            ("crosstrack", 1.4, 3)):
             (self.term_lines[key],) = ax.plot([], [], color=TERM_COLOURS[key], lw=lw, zorder=z,
+                                              ls=TERM_STYLES.get(key, "-"),
                                               alpha=0.45 if key == "steering" else 1.0)
+        # the plot's own key, in it (issue 41: the key under the controls was below the fold
+        # at 1280x720); its columns are set by fit_margins to the room the plot has
+        self.terms_legend = None
+        self._terms_key(4)
         self.cursor = ax.axvline(0.0, color=PALETTE["blue"], lw=1.2)
         self.end_line = ax.axvline(DURATION, color=PALETTE["black"], lw=1.0, ls=":")
         ax.set_xlim(0, DURATION)
