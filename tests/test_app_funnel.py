@@ -1132,7 +1132,7 @@ def test_the_grid_counts_sight_checks_as_the_articles_pull(grid_app):
     nb = json.loads((Path(__file__).parent.parent / "notebooks" / "04_funnel_algorithm.ipynb")
                     .read_text(encoding="utf-8"))
     text = " ".join(" ".join("".join(c["source"]).split()) for c in nb["cells"])
-    assert "9.37 long, after 12 sight checks. Like the article's `Pull()`" in text
+    assert "9.37 long, after 12 sight checks. Like the article's *Pull* routine" in text
 
 
 def test_the_grids_passed_checks_show_over_the_blue_path(grid_app):
