@@ -778,6 +778,7 @@ def test_tuning_hints_read_the_sliders_current_values():
     gain, look, weight, yaw = texts
     assert "gain of 0.4 steering" in gain and "0.02" not in gain and "Lower the crosstrack" in gain
     assert "5 + 12 × 0.5 = 11 m" in look and "17.6" not in look
+    assert "bends' radius (about 10 m)" in look       # the hairpins' 10 m, not an overshoot
     assert "heading weight 0.6 " in weight and "Raise the heading weight" in weight
     assert "at 70°" in yaw and "90°" not in yaw and "Lower the max yaw" in yaw
     challenge.set(crosstrack_gain=0.25)

@@ -51,7 +51,7 @@ LOST_SHARE = 0.5
 @dataclass(frozen=True)
 class Situation:
     """What a hint's numbers come from besides the sliders: the exercise's speed (m/s), start
-    offset (m) and the track's tightest bend radius (m)."""
+    offset (m) and the radius of the track's bends (m; the median over their samples)."""
 
     speed: float
     offset: float
@@ -100,8 +100,8 @@ def _look_ahead_hint(v: dict, w: Situation) -> str:
     cause = (": the target is round the bend before the car is, and the yellow line cuts the "
              "corner" if now > w.radius else "")
     return (f"At {w.speed:g} m/s the look-ahead on a straight is base + {w.speed:g} × factor "
-            f"= {base:g} + {w.speed:g} × {factor:g} = {now:.3g} m, {compare} the tightest "
-            f"bend's {w.radius:.0f} m radius{cause}. Our default base "
+            f"= {base:g} + {w.speed:g} × {factor:g} = {now:.3g} m, {compare} the bends' radius "
+            f"(about {w.radius:.0f} m){cause}. Our default base "
             f"{_OURS.look_ahead_base:g} m with factor {_OURS.look_ahead_speed_factor:g} s "
             f"gives {ours:.3g} m: "
             + ("it is set already." if (base, factor) == (_OURS.look_ahead_base,
@@ -383,5 +383,9 @@ class TuningChallenge(LessonApp):
     def situation(self) -> Situation:
         """The exercise's speed, start offset and tightest bend, for the hints."""
         sp = model.road(self.track_name)
-        k = float(np.max(sp.curvature_at(np.linspace(0.0, sp.length, 800))))
+        k = np.asarray(sp.curvature_at(np.linspace(0.0, sp.length, 800)))
+        bends = k[k > BEND_CURVATURE]
+        # the middle of the bends, not the spline's overshoot where a bend meets a straight
+        # (the hairpins' 10 m read 8.6 m at their sharpest sample)
+        k = float(np.median(bends)) if len(bends) else float(k.max())
         return Situation(self.speed, self.start_offset, 1.0 / k if k > 0 else float("inf"))
