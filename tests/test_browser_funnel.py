@@ -286,7 +286,8 @@ def test_each_show_this_case_changes_the_small_map_beside_its_question(voila_ser
 def test_the_small_maps_grow_in_presenter_mode(voila_server, page):
     """Issue 41: the exercise maps stayed at their natural 452 px in presenter mode, drawn
     at its larger dpi, with their portal numbers crowding each other. Beside a question in
-    presenter mode a copy takes PRESENT_BESIDE_SHARE of the row, still beside it."""
+    presenter mode a copy takes PRESENT_BESIDE_SHARE of the row (on a page at least
+    PRESENT_BESIDE_FROM_PX wide: this one is 1280 px), still beside it."""
     from lessons_lib.apps.core.layout import PRESENT_BESIDE_SHARE
 
     h.open_lesson(page, voila_server, NOTEBOOK, figures=FIGURES)
