@@ -227,7 +227,8 @@ def make_line_of_sight(grid, corner_cutting: bool = False) -> Callable[[object, 
     return visible
 
 
-def string_pull(path: Sequence, line_of_sight: Callable[[object, object], bool]) -> list:
+def string_pull(path: Sequence, line_of_sight: Callable[[object, object], bool],
+                check_neighbours: bool = True) -> list:
     """Drop every point that the previous kept point can see past.
 
     From the current anchor, look at the farthest point first and step back until one is in
@@ -235,8 +236,12 @@ def string_pull(path: Sequence, line_of_sight: Callable[[object, object], bool])
     each other, so this never gets stuck; in the worst case it asks ``line_of_sight`` about
     every pair, O(n^2) calls. A path whose neighbouring points do not see each other (grid
     cells that are not neighbours, a jump through a wall) is refused with a ValueError
-    naming the first such pair.
+    naming the first such pair: that asks about the neighbour the search stepped back to.
+    With ``check_neighbours=False`` a neighbour is kept unasked, as the source article's
+    ``Pull()`` does, so the calls are exactly its sight checks: for a path known to be
+    connected (grid_astar's).
     """
+    check_neighbours = check.flag(check_neighbours, "check_neighbours")
     try:
         if isinstance(path, str | bytes):
             raise TypeError
@@ -254,7 +259,7 @@ def string_pull(path: Sequence, line_of_sight: Callable[[object, object], bool])
         far = last
         while far > anchor + 1 and not line_of_sight(pts[anchor], pts[far]):
             far -= 1
-        if far == anchor + 1 and not line_of_sight(pts[anchor], pts[far]):
+        if far == anchor + 1 and check_neighbours and not line_of_sight(pts[anchor], pts[far]):
             raise ValueError(f"points {anchor} and {far} of the path, {pts[anchor]!r:.40} and "
                              f"{pts[far]!r:.40}, do not see each other: give a connected "
                              "path (neighbouring grid cells, as grid_astar returns)")

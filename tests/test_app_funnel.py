@@ -212,6 +212,21 @@ def test_a_corner_step_comes_in_two_beats_with_the_crossing_ray(app):
     assert "Portal 5's left end (4.50, 6.50) lies across the right edge" in _brief(app)
 
 
+def test_an_old_edge_is_dotted_unlike_every_route_line(app):
+    """Issue 41: at the last step a faint blue dashed old edge looked like the sky-blue
+    dashed exact shortest path. The old edges are dotted; no route line is."""
+    app.apply_preset(PRESETS[0].name)
+    app.show_frame(len(app.state.beats) - 1)
+    v = app.view
+    ghosts = [g for g in (v.left_ghost, v.right_ghost) if g.get_visible()]
+    assert ghosts
+    route = (v.shortest, v.zigzag, v.curve, v.pushed, v.corners, v.cross_ray)
+    for ghost in ghosts:
+        on, off = ghost._dash_pattern[1]
+        assert on < off        # dots: shorter than the gaps between them
+        assert all(line._dash_pattern != ghost._dash_pattern for line in route)
+
+
 def test_a_narrowing_step_ghosts_the_old_edge(app):
     app.apply_preset(PRESETS[0].name)
     st = app.state
@@ -223,8 +238,8 @@ def test_a_narrowing_step_ghosts_the_old_edge(app):
     assert np.allclose(xy(v.left_ghost), [prev.apex, prev.left])
     assert np.allclose(xy(v.left_edge), [s.apex, s.left])
     assert len(xy(v.right_ghost)) == 0                 # the right edge did not move
-    assert v.left_ghost.get_linestyle() == "--" and v.left_ghost.get_alpha() < 1
-    assert "Dashed: where it was" in _brief(app)
+    assert v.left_ghost.get_alpha() < 1
+    assert "Dotted: where it was" in _brief(app)
     assert f"the left edge moves in to ({s.left[0]:.2f}, {s.left[1]:.2f})" in _brief(app)
     lines = _brief(app).split("corners fixed")[0]
     assert len(lines) < 200     # one or two lines beside the map, not six
@@ -297,6 +312,28 @@ def test_optimality_readout_and_overlay(app):
     app.corridor.value = "best"
     assert f"{app.state.excess('path'):.1f}" in ("0.0", "-0.0")
     assert np.allclose(xy(app.view.corners), app.state.path)
+
+
+@pytest.mark.parametrize("method", ["shrink", "erode", "push"])
+def test_the_agents_radius_is_swept_along_the_walked_path(app, method):
+    """Issue 41: the agent's radius was a disc at the start only. Once the path is walked,
+    the ground the body covers along it is shaded: every point within the radius of the
+    path, nothing farther."""
+    from shapely.geometry import LineString, Point
+
+    app.set(radius=0.4, method=method)
+    app.show_frame(len(app.state.beats) - 1)
+    st, swept = app.state, app.view.swept
+    assert swept.get_visible()
+    line = LineString(st.path)
+    rng = np.random.default_rng(0)
+    lo, hi = np.min(st.path, axis=0) - 1, np.max(st.path, axis=0) + 1
+    for q in rng.uniform(lo, hi, size=(300, 2)):
+        d = line.distance(Point(q))
+        if abs(d - 0.4) > 0.02:
+            assert swept.get_path().contains_point(q) == (d < 0.4), (q, d)
+    app.show_frame(0)
+    assert not swept.get_visible()       # the whole path is not known at step 0
 
 
 def test_radius_shrink_and_erode_in_the_app(app):
@@ -608,6 +645,24 @@ def test_the_clearance_circle_is_not_hidden_under_the_apex_star():
 
 
 # -- the exercises ----------------------------------------------------------------------------
+def test_a_point_agents_clearance_says_what_it_grazes(app):
+    """Issue 41: "clearance 0.23 m (a point agent grazes the corners)" on a straight path,
+    which grazes nothing. On the article's route it bends round corners at clearance 0; on
+    a straight one it touches none and says so."""
+    from lessons_lib.apps.funnel.panel import radius_html
+
+    app.apply_preset(PRESETS[0].name)
+    app.set(radius=0.0)
+    bent = app.state
+    assert len(bent.path) > 2 and bent.clearance == 0.0
+    assert "grazes the corners it bends round" in radius_html(bent)
+    app.set(start_x=2.0, start_y=2.0, goal_x=2.0, goal_y=5.0, radius=0.0)
+    straight = app.state
+    assert len(straight.path) == 2 and straight.clearance > 0
+    text = radius_html(straight)
+    assert "grazes" not in text and "straight line" in text
+
+
 def _all_panels(app) -> str:
     return " ".join(w.value for w in app.panels.values()) + " " + app.preset_note.value
 
@@ -629,6 +684,28 @@ def test_step_questions_ask_what_the_trace_does_and_show_the_step_before(app, po
     app.step.value = 0
     q.show_button.click()
     assert app.step.value == k - 1 and app.preset.value == exercises.ARTICLE
+
+
+@pytest.mark.parametrize("portal", [2, 3, 4, 5, 6])
+def test_a_wrong_step_answer_is_told_why_not_what_is_right(app, portal):
+    """Issue 41: exercise 2's feedback on a wrong pick stated the right one ("something does
+    change: the right end lies inside the funnel, so it narrows its side, and the left end
+    ..."). A wrong pick is told about the end it named, or what to test again: never the
+    answer, nor both ends' fates."""
+    from lessons_lib.apps.funnel import exercises
+
+    try:
+        q = exercises.step_question(app, portal)
+    except ValueError:
+        pytest.skip(f"portal {portal} is not tested")
+    for option in q.reasons:
+        if option == q.answer:
+            continue
+        why = q.judge(option)[1].lower()
+        assert q.answer not in why.removeprefix(f"not '{option}'"), (option, why)
+        assert not ("the left end" in why and "the right end" in why), (option, why)
+        assert "crosses over the other edge" not in why or "needs an end" in why
+        assert "so it narrows its side" not in why
 
 
 def test_the_first_corner_question_counts_the_step_the_funnel_knows(app):
@@ -1035,6 +1112,27 @@ def test_the_lessons_curve_figure_and_the_app_count_the_same_samples():
     off = sum(mesh.locate(q) is None for q in curve)
     app = FunnelApp(preset="The curve clips the wall")
     assert f"{off} of its {len(curve)} samples" in app.preset_note.value
+
+
+def test_the_grid_counts_sight_checks_as_the_articles_pull(grid_app):
+    """Issue 41: the article's case showed 13 sight checks against the article's Pull()'s
+    12 (ours asked again about a neighbour). The page counts as the article does, and says
+    so; each check is a pair further apart than neighbours."""
+    import html
+    import json
+    from pathlib import Path
+
+    from lessons_lib.apps.funnel.panel import grid_html
+
+    st = grid_app.state
+    assert (len(st.path), len(st.pulled), len(st.checks)) == (9, 4, 12)
+    index = {tuple(p): i for i, p in enumerate(st.path)}
+    assert all(index[tuple(b)] > index[tuple(a)] + 1 for a, b, _ok in st.checks)
+    assert "line-of-sight checks: 12 " in html.unescape(grid_html(st))
+    nb = json.loads((Path(__file__).parent.parent / "notebooks" / "04_funnel_algorithm.ipynb")
+                    .read_text(encoding="utf-8"))
+    text = " ".join(" ".join("".join(c["source"]).split()) for c in nb["cells"])
+    assert "9.37 long, after 12 sight checks. Like the article's *Pull* routine" in text
 
 
 def test_the_grids_passed_checks_show_over_the_blue_path(grid_app):

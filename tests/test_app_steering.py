@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -272,10 +273,18 @@ def test_the_opening_case_says_when_and_why_it_leaves_the_road(app, speed):
     app.set(**m.DEFAULTS)
 
 
+def notebook_text() -> str:
+    """Lesson 3's prose, its whitespace folded to single spaces."""
+    import nbformat
+
+    nb = nbformat.read(Path(__file__).parent.parent / "notebooks" / "03_spline_steering.ipynb",
+                       as_version=4)
+    return " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+
+
 def test_the_notebook_says_from_which_speed_the_opening_case_leaves_the_road():
     """Sections 1 and 8: 'from 18 m/s this car swings wider at each crossing of the line and
     leaves the road, with every look-ahead'; the same car with a faded gain stays on."""
-    import nbformat
 
     from lessons_lib.sweep import SWEEP_SPEEDS
 
@@ -289,9 +298,7 @@ def test_the_notebook_says_from_which_speed_the_opening_case_leaves_the_road():
         assert "The cause is the crosstrack gain" in states[v].off_road, v
     sw = m.sweep("oval", states[first].params, states[first].start)
     assert list(sw.speeds[sw.off_road.all(axis=0)]) == off
-    nb = nbformat.read(Path(__file__).parent.parent / "notebooks" / "03_spline_steering.ipynb",
-                       as_version=4)
-    text = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    text = notebook_text()
     assert (f"from {first:.0f} m/s this car swings wider at each crossing of the line and "
             "leaves the road, with every look-ahead") in text
     assert f"throws the opening case off the road from {first:.0f} m/s" in text
@@ -341,6 +348,25 @@ def test_position_only_slides_more_than_with_heading():
     assert gap > 1.5 * gap_h
     assert f"up to {gap:.0f}° from its nose ({gap_h:.0f}° with Heading on)" in \
         SCENARIOS["Position only slides across the line"].claim(state)
+
+
+def test_the_parallel_preset_says_it_crossed_the_line_and_which_heading_it_quotes():
+    """Issue 41: the note said "never back on it" of a car that crossed the line at 7 s, and
+    "heading error 0.2°" beside a Heading Delta readout of −6.8°. It names the crossing and
+    tells the heading beside the car from the readout's, with the readout's own number."""
+    from lessons_lib.apps.steering.panel import readout
+
+    state = _scenario_state("Position + Heading: parallel but offset")
+    tr = state.trajectory
+    k = int(np.searchsorted(tr.t, 10.0))
+    first = int(np.flatnonzero(np.sign(tr.crosstrack_error[1:]) !=
+                               np.sign(tr.crosstrack_error[:-1]))[0]) + 1
+    assert tr.t[first] < 10.0
+    note = SCENARIOS["Position + Heading: parallel but offset"].describe(state)
+    assert f"crosses the line at {tr.t[first]:.1f} s" in note
+    shown = html.unescape(readout(state, tr.t[k]))
+    quoted = re.search(r"Heading Delta readout, ([+\u2212][\d.]+)°", note).group(1)
+    assert f"Heading Delta <b>{quoted}°</b>" in shown
 
 
 def test_position_and_heading_run_parallel_but_offset_and_crosstrack_brings_it_back():
@@ -588,22 +614,29 @@ def _segment_gap(a: np.ndarray, b: np.ndarray) -> float:
     return min(*(to_segment(p, b) for p in a), *(to_segment(p, a) for p in b))
 
 
-def test_the_slope_views_two_right_vectors_lie_apart_and_read_red_and_yellow():
-    """Issue 32: the red and yellow bars overlapped almost completely, and the red read
-    orange (vermillion beside the orange offset arrow). Now the red one stands up the road
-    normal, apart from the yellow at every moment of the run, in a red far from orange."""
+def test_the_slope_views_red_right_vector_lies_on_the_yellow_and_reads_red():
+    """Issue 32: the red and yellow bars, equally wide, overlapped almost completely, and
+    the red read orange. Issue 41: drawn apart (1.5 m up the normal) the red looked like
+    another vector. Now both start at the progress point along one line, the red narrow
+    and drawn over the wide yellow, whose end shows past it; in a red far from orange."""
     app = SteeringApp(preset="Slope: world up vs projected up")
     s = app.scene
+    red, yellow = s.slope_vectors["right_world"], s.slope_vectors["right"]
+    assert not s.ax_slope.computed_zorder and red.get_zorder() > yellow.get_zorder()
+    assert red.get_linewidth() <= 0.4 * yellow.get_linewidth()
     for t in np.linspace(0.0, app.time.max, 6):
         app.time.value = float(t)
         app.fig.canvas.draw()
-        gap = _segment_gap(_screen_segment(s.slope_vectors["right_world"]),
-                           _screen_segment(s.slope_vectors["right"]))
-        assert gap >= 6.0, (t, gap)
-    red = np.array(mcolors.to_rgb(s.slope_vectors["right_world"].get_color()))
+        r, y = np.array(red.get_data_3d()).T, np.array(yellow.get_data_3d()).T
+        np.testing.assert_allclose(r[0], y[0], atol=1e-12)          # one base
+        d_r, d_y = r[1] - r[0], y[1] - y[0]
+        assert np.linalg.norm(np.cross(d_r, d_y)) < 1e-9             # one direction
+        a, b = _screen_segment(red), _screen_segment(yellow)
+        assert np.hypot(*(b[1] - a[1])) >= 3.0, t                   # the yellow's end shows
+    colour = np.array(mcolors.to_rgb(red.get_color()))
     for other in (PALETTE["orange"], PALETTE["vermillion"], PALETTE["yellow"]):
-        assert np.abs(red - mcolors.to_rgb(other)).sum() > 0.35, other
-    assert red[0] > 0.6 and red[1] < 0.2      # red, not orange: hardly any green in it
+        assert np.abs(colour - mcolors.to_rgb(other)).sum() > 0.35, other
+    assert colour[0] > 0.6 and colour[1] < 0.2   # red, not orange: hardly any green in it
 
 
 def test_an_open_roads_end_bar_is_named():
@@ -677,6 +710,30 @@ def test_save_gif_keeps_real_time(tmp_path):
 
 
 # -- the notebook's figures and exercises ---------------------------------------------------
+def test_the_terms_plot_has_its_key_inside_and_tells_position_from_crosstrack():
+    """Issue 41: the lower plot's key sat under the controls, below the fold at 1280x720,
+    and the Position (vermillion) and Crosstrack (orange) lines looked alike. The plot
+    carries its own key, inside its axes at every room, and Position is dashed."""
+    from lessons_lib.apps.steering import panel
+    from lessons_lib.apps.steering.view import TERM_NAMES
+
+    app = SteeringApp()
+    lines = app.scene.term_lines
+    assert lines["position"]._dash_pattern != lines["crosstrack"]._dash_pattern
+    assert lines["position"]._dash_pattern[1] is not None          # dashed
+    for room, size in ROOMS.items():
+        app.fit(*size)
+        app.fig.canvas.draw()
+        key = app.scene.terms_legend
+        assert key is not None and key.get_visible()
+        assert [t.get_text() for t in key.get_texts()] == list(TERM_NAMES.values())
+        inside = app.scene.ax_terms.get_window_extent()
+        box = key.get_window_extent()
+        assert inside.x0 <= box.x0 and box.x1 <= inside.x1 + 0.5, room
+        assert inside.y0 <= box.y0 and box.y1 <= inside.y1 + 0.5, room
+    assert "dashed" in panel.colour_key("Terms")
+
+
 def test_tuning_challenge_shows_the_run_it_judged_and_where_it_failed():
     from lessons_lib.apps.steering import TuningChallenge
     from lessons_lib.apps.steering.challenge import HINTS, JUDGED_FROM
@@ -705,6 +762,31 @@ def test_tuning_challenge_shows_the_run_it_judged_and_where_it_failed():
         assert f"Hint {i + 1} of {len(HINTS)}" in challenge.feedback.value
 
 
+def test_tuning_hints_read_the_sliders_current_values():
+    """Issue 41: the first hint said "a gain of 0.02" whatever the slider read (0.25 after
+    the student moved it). Each hint quotes the sliders' numbers as they are now, and once a
+    knob is at the value the hint leads to, it says so instead of asking to raise it."""
+    from lessons_lib.apps.steering import TuningChallenge
+
+    challenge = TuningChallenge(track_name="hairpin", speed=12.0, start_offset=2.0)
+    challenge.set(crosstrack_gain=0.4, look_ahead_base=5.0, look_ahead_speed_factor=0.5,
+                  heading_weight=0.6, max_yaw_delta=70.0)
+    texts = []
+    for _ in range(4):
+        challenge.hint_button.click()
+        texts.append(html.unescape(challenge.feedback.value))
+    gain, look, weight, yaw = texts
+    assert "gain of 0.4 steering" in gain and "0.02" not in gain and "Lower the crosstrack" in gain
+    assert "5 + 12 × 0.5 = 11 m" in look and "17.6" not in look
+    assert "bends' radius (about 10 m)" in look       # the hairpins' 10 m, not an overshoot
+    assert "heading weight 0.6 " in weight and "Raise the heading weight" in weight
+    assert "at 70°" in yaw and "90°" not in yaw and "Lower the max yaw" in yaw
+    challenge.set(crosstrack_gain=0.25)
+    challenge.hints_shown = 0
+    challenge.hint_button.click()
+    assert "at 0.25 already" in html.unescape(challenge.feedback.value)
+
+
 def test_following_each_tuning_hint_in_order_reaches_a_pass():
     """From the badly tuned start, each hint's setting (named in its text) lowers the judged
     RMS, and after the last one the exercise is solved; our defaults pass."""
@@ -715,11 +797,12 @@ def test_following_each_tuning_hint_in_order_reaches_a_pass():
     challenge.check()
     before = challenge.judged.rms
     for hint in HINTS:
+        text = hint.text(challenge.params, challenge.situation())
         for name, value in hint.setting.items():
-            assert f"{value:g}" in hint.text, (name, hint.text)  # the text says the value
+            assert f"{value:g}" in text, (name, text)  # the text says the value
         challenge.set(**hint.setting)
         challenge.check()
-        assert challenge.judged.rms < before, hint.text
+        assert challenge.judged.rms < before, text
         before = challenge.judged.rms
     assert challenge.solved and "Well done" in challenge.feedback.value
     assert challenge.last_error is None
@@ -795,6 +878,26 @@ def test_slope_run_and_sweep_figures():
     np.testing.assert_allclose(fig.axes[0].get_lines()[2].get_ydata(), sw.rms[2])
 
 
+@pytest.mark.parametrize("grade", [0.1, 0.3, 0.5])
+def test_the_slope_figures_labels_keep_apart(grade):
+    """Issue 41: "road normal" and "world up" collided in section 7's figure (and "world up"
+    touched "tangent"). The four labels, with their white backings, keep 8 px apart."""
+    from lessons_lib.apps.steering import slope_figure
+
+    fig = slope_figure(grade)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = {t.get_text(): t.get_bbox_patch().get_window_extent(renderer)
+             for t in fig.axes[0].texts}
+    assert len(boxes) == 4
+    names = sorted(boxes)
+    for k, a in enumerate(names):
+        for b in names[k + 1:]:
+            p, q = boxes[a], boxes[b]
+            gap = max(q.x0 - p.x1, p.x0 - q.x1, q.y0 - p.y1, p.y0 - q.y1)
+            assert gap >= 8.0, (a, b, gap)
+
+
 def test_the_stored_sweeps_are_the_models():
     """The notebook draws stored sweeps (they cost four CPU seconds at every page start):
     they must be what the model computes now."""
@@ -826,6 +929,39 @@ def test_the_notebooks_sweep_text():
     worst = max(m.sweep(n, pos, (0.0, 0.0, 0.0)).rms[2].max()
                 for n in ("oval", "s_bend", "hairpin", "open_road"))
     assert f"{worst:.2f}" == "0.53"
+
+
+def test_the_sweep_presets_show_section_3s_sweep_and_its_worst_rms():
+    """Issue 41: section 3 says the adaptive look-ahead's worst RMS is 0.53 m, the preset
+    "Adaptive look-ahead at every speed" said 0.57 m: it started its cars 30 m along the
+    hairpins, unsaid. Both sweep presets now run section 3's hairpin sweep (from the
+    track's start), and the note says which track and start its number is for."""
+    pos = SteeringParams(use_heading=False, use_crosstrack=False)
+    section_3 = m.sweep("hairpin", pos, (0.0, 0.0, 0.0))
+    for name in ("Fixed short look-ahead weaves at 16 m/s", "Adaptive look-ahead at every speed"):
+        sw = _scenario_state(name).sweep
+        np.testing.assert_array_equal(sw.rms, section_3.rms)
+    note = SCENARIOS["Adaptive look-ahead at every speed"].claim(
+        _scenario_state("Adaptive look-ahead at every speed"))
+    worst = max(m.sweep(n, pos, (0.0, 0.0, 0.0)).rms[2].max()
+                for n in ("oval", "s_bend", "hairpin", "open_road"))
+    assert f"worst RMS on the hairpins over 4-25 m/s, starting 0 m along, {worst:.2f} m" in note
+    assert f"is {worst:.2f} m" in notebook_text()
+
+
+def test_the_short_look_ahead_point_is_said_to_be_under_the_car():
+    """Issue 41: "just in front of the bumper" for a 1.5 m look-ahead measured from the rear
+    axle, which puts the point under the car (its nose is 3.55 m ahead). The page and the
+    preset say where it is, from the car's own measurements."""
+    from lessons_lib.vehicle import Vehicle
+
+    assert m.FIXED_SHORT < Vehicle().nose
+    where = m.where_short_target()
+    assert "under the car" in where and f"nose is {Vehicle().nose:g} m" in where
+    name = "Fixed short look-ahead weaves at 16 m/s"
+    note = SCENARIOS[name].claim(_scenario_state(name))
+    for text in (note, notebook_text()):
+        assert where in text and "bumper" not in text
 
 
 def test_the_look_ahead_table_is_the_sweeps_10_m_s_hairpin_column():

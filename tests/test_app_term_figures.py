@@ -134,6 +134,26 @@ def test_the_arc_arrow_turns_from_the_heading_to_the_target_on_the_terms_side():
         assert turned == pytest.approx(-app.value, abs=1e-6)    # + is clockwise: right
 
 
+@pytest.mark.parametrize("term", ["position", "heading"])
+def test_the_arc_is_labelled_with_its_value_at_its_middle(term):
+    """Issue 41: the arcs were drawn with their values nowhere on the figure. Each angle
+    term's arc carries its value, as the readout writes it, just outside its middle; it
+    follows a drag."""
+    from lessons_lib.apps.steering.terms import ARC_LABEL_M, ARC_M
+
+    app = TermApp(term=term)
+    for heading in (27.0, 60.0):
+        app.heading.value = heading
+        label = app.arc_label
+        assert label.get_visible()
+        assert label.get_text() == f"{fmt_number(app.value, 1, sign=True)}°"
+        middle = math.radians(heading - app.value / 2)
+        car = np.array([app.car_x.value, app.car_y.value])
+        expected = car + (ARC_M + ARC_LABEL_M) * np.array([math.cos(middle), math.sin(middle)])
+        assert np.allclose(label.get_position(), expected)
+    assert not TermApp(term="crosstrack").arc_label.get_visible()
+
+
 def test_a_press_away_from_the_car_the_knob_and_the_target_says_what_to_drag():
     app = TermApp()
     before = dict(app.params)

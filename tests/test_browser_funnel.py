@@ -281,3 +281,30 @@ def test_each_show_this_case_changes_the_small_map_beside_its_question(voila_ser
     assert h.canvas_images(page)[FUNNEL] == main_before     # the lesson's app untouched
     h.assert_no_error_text(page)
     assert not page.console_errors, page.console_errors
+
+
+def test_the_small_maps_grow_in_presenter_mode(voila_server, page):
+    """Issue 41: the exercise maps stayed at their natural 452 px in presenter mode, drawn
+    at its larger dpi, with their portal numbers crowding each other. Beside a question in
+    presenter mode a copy takes PRESENT_BESIDE_SHARE of the row (on a page at least
+    PRESENT_BESIDE_FROM_PX wide: this one is 1280 px), still beside it."""
+    from lessons_lib.apps.core.layout import PRESENT_BESIDE_SHARE
+
+    h.open_lesson(page, voila_server, NOTEBOOK, figures=FIGURES)
+    page.wait_for_function(
+        "document.querySelectorAll('.lesson-question-beside .funnel-app-copy').length >= 4",
+        timeout=60_000)
+    normal = h.figure_canvas(page, COPIES[0]).bounding_box()["width"]
+    page.keyboard.press("p")
+    row = page.locator(".lesson-question-beside").first
+    page.wait_for_function(
+        f"document.querySelectorAll('.jupyter-matplotlib-figure')[{COPIES[0]}]"
+        f".querySelector('canvas').getBoundingClientRect().width > {normal + 100}",
+        timeout=40_000)
+    h.wait_idle(page)
+    wide = h.figure_canvas(page, COPIES[0]).bounding_box()
+    question = row.locator(".lesson-question").bounding_box()
+    row_width = row.bounding_box()["width"]
+    assert wide["width"] >= 0.9 * PRESENT_BESIDE_SHARE * row_width - 30, (wide, row_width)
+    assert question["x"] >= wide["x"] + wide["width"]        # still beside the question
+    h.screenshot(page, "04_exercise_copy_presenter")

@@ -343,3 +343,17 @@ def test_the_tuning_verdict_is_read_beside_the_plots_it_points_at(voila_server, 
         assert shown >= share * fig["height"], (shown, fig, between)
     finally:
         context.close()
+
+
+def test_no_control_label_is_cut(voila_server, page):
+    """Issue 41: "Crosstrack gain (1/m)" showed as "Crosstrack gain (1/…" in the app's
+    More controls (151 px of text in a 150 px label). Every slider label of the lesson, with
+    More controls open, shows whole."""
+    h.open_lesson(page, voila_server, NOTEBOOK)
+    _show_app(page)
+    page.locator("button", has_text="More controls").first.click()
+    page.wait_for_selector(".widget-label:has-text('Crosstrack gain') >> visible=true")
+    cut = page.evaluate("""[...document.querySelectorAll('.widget-slider .widget-label')]
+        .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth)
+        .map(e => [e.textContent, e.scrollWidth, e.clientWidth])""")
+    assert cut == []

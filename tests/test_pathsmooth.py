@@ -250,6 +250,40 @@ def test_string_pull_counts_quadratic_checks_in_the_worst_case():
     assert len(calls) == (n - 1) * (n - 2) // 2 + (n - 1)
 
 
+def _articles_pull(path, sight):
+    """Article 002's Pull(), line for line: a neighbour is kept without a sight check."""
+    result, anchor = [path[0]], 0
+    while anchor < len(path) - 1:
+        far = len(path) - 1
+        while far > anchor + 1 and not sight(path[anchor], path[far]):
+            far -= 1
+        result.append(path[far])
+        anchor = far
+    return result
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_string_pull_without_neighbour_checks_asks_what_the_articles_pull_asks(seed):
+    """Issue 41: the grid said 13 sight checks where the article's Pull() asks 12: ours
+    asked again about the neighbour it stepped back to. With check_neighbours=False the
+    calls are the article's, one for one, and the result is the same."""
+    rng = np.random.default_rng(seed)
+    g = rng.random((12, 12)) < 0.25
+    g[0, 0] = g[11, 11] = False
+    try:
+        path = grid_astar(g, (0, 0), (11, 11))
+    except ValueError:
+        pytest.skip("no path on this random grid")
+    sight = make_line_of_sight(g)
+    ours, theirs = [], []
+    pulled = string_pull(path, lambda a, b: ours.append((a, b)) or sight(a, b),
+                         check_neighbours=False)
+    assert pulled == _articles_pull(path, lambda a, b: theirs.append((a, b)) or sight(a, b))
+    assert ours == theirs
+    with pytest.raises(ValueError, match="check_neighbours"):
+        string_pull(path, sight, check_neighbours="no")
+
+
 def test_string_pull_bad_input():
     with pytest.raises(ValueError, match="at least one"):
         string_pull([], lambda a, b: True)

@@ -75,6 +75,13 @@ PRESENT_UNDER_GAIN = 1.3
 #: The controls column's zoom in presenter mode: its 14 px text becomes 20 px.
 PRESENT_ZOOM = PRESENT_TEXT_PX / MIN_TEXT_PX
 
+#: In presenter mode a small copy beside a question takes this share of the row (at its
+#: natural 452 px, drawn at presenter mode's dpi, lesson 4's portal numbers crowded its map).
+PRESENT_BESIDE_SHARE = 0.6
+#: ... on a page at least this wide (CSS px): at 853 px (1280x720 at 150 % zoom) 60 % is
+#: narrower than lesson 2's planes can draw, and the copy keeps its natural width there.
+PRESENT_BESIDE_FROM_PX = 1200
+
 #: The page's text floor and presenter mode's zoom for the controls, scoped to the apps.
 APP_CSS = f"""
 .lesson-app {{ --jp-widgets-font-size: 14px; --jp-ui-font-size1: 14px;
@@ -91,6 +98,9 @@ APP_CSS = f"""
 .lesson-app.lesson-present.lesson-stacked .lesson-tuck,
 .lesson-app.lesson-present.lesson-stacked .lesson-when-shown {{ display: none !important; }}
 .lesson-app.lesson-present.lesson-stacked .lesson-when-tucked {{ display: inline; }}
+@media (min-width: {PRESENT_BESIDE_FROM_PX}px) {{
+  html.lessons-present .lesson-question-beside > .widget-vbox:first-child {{
+    flex: 0 1 {PRESENT_BESIDE_SHARE:.0%} !important; }} }}
 """
 
 #: The page's half of the fit (see the module docstring); ``this`` is the loader image.

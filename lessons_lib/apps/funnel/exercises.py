@@ -84,27 +84,34 @@ def step_question(app: FunnelApp, portal: int) -> ChoiceQuestion:
         explain=s.text, show=_show(app, ARTICLE, k - 1), beside=_beside(app))
 
 
-_SAYS = {"inside": "lies inside the funnel, so it narrows its side",
-         "outside": "lies outside the funnel and would widen it, so it is ignored",
-         "same": "is where that edge already ends", "across": "crosses over the other edge",
-         "opens": "sets an edge that had shrunk onto the apex",
-         "on_line": "lies on its edge's own line", "at_apex": "is the apex itself",
-         "not_tested": "is not tested at all: a corner comes first"}
+#: What a wrong pick is told of an end that does not do what it claimed. Never how the
+#: step ends: a learner who picked wrong must still find the answer (issue 41: "something
+#: does change: the right end lies inside the funnel, so it narrows its side, and ..."
+#: stated it).
+_REFUTES = {"outside": "lies outside the funnel and would widen it, so it is ignored",
+            "same": "is where that edge already ends", "on_line": "lies on its edge's own line",
+            "at_apex": "is the apex itself", "opens": "does not narrow its side",
+            "across": "does not stay inside the funnel",
+            "not_tested": "is not the end that decides this step"}
 
 
 def _why_not(option: str, s) -> str:
-    """What a wrong option misses, from the classes the trace gave the two ends."""
-    right = f"the right end {_SAYS[s.right_end]}"
-    left = f"the left end {_SAYS[s.left_end]}"
+    """Why ``option`` is wrong for step ``s``, without saying what the step does: about the
+    end the option names, or what to test again."""
+    ends = {"the left edge moves in": ("left", s.left_end),
+            "the right edge moves in": ("right", s.right_end)}
+    if option in ends:
+        side, kind = ends[option]
+        if kind == "inside":        # it does narrow, and that is not all
+            return (f"the {side} end does narrow its side, but more happens at this step: "
+                    "test the other end as well.")
+        return f"the {side} end {_REFUTES[kind]}."
     if option == "a corner is fixed":
-        return f"no end crosses over the other edge here: {right}, and {left}."
+        return ("a corner needs an end that crosses over the other edge: test each end "
+                "against the opposite edge again.")
     if option == "nothing changes":
-        return f"something does change: {right}, and {left}."
-    if option == "the left edge moves in":
-        return f"{left}."
-    if option == "the right edge moves in":
-        return f"{right}."
-    return f"only one side can move here: {right}, and {left}."
+        return "something does change here: test each end against the funnel's edges again."
+    return "not both edges: test each end against its own edge again."
 
 
 def first_corner_question(app: FunnelApp) -> NumberQuestion:

@@ -462,7 +462,8 @@ def compute_grid(grid: np.ndarray, params) -> GridState:
         checks.append((a, b, ok))
         return ok
 
-    pulled = ps.string_pull(path, recorded)
+    # as the article's Pull() asks: a neighbour (always in sight on an A* path) unasked
+    pulled = ps.string_pull(path, recorded, check_neighbours=False)
     stuck = tuple((a, b) for a, b in zip(pulled, pulled[1:], strict=False)
                   if not ps.line_of_sight(g, a, b, move))
     return GridState(**base, path=tuple(path), pulled=tuple(pulled), checks=tuple(checks),

@@ -100,7 +100,7 @@ def brief(state, b: int) -> str:
     text = (f"Portal {s.portal}: {_end_phrase('right', s.right_end, pr)}; "
             f"{_end_phrase('left', s.left_end, pl)}.")
     if beat.ghost_left is not None or beat.ghost_right is not None:
-        text += " Dashed: where it was."
+        text += " Dotted: where it was."
     elif s.event == "keep":
         text += " Nothing narrows."
     return text
@@ -197,12 +197,23 @@ def bends_text(state) -> str:
     return "bends at " + ", ".join(_xy(p) for p in state.path[1:-1])
 
 
+def _point_clearance(state) -> str:
+    """What a point agent's clearance means: it grazes the corners it bends round; a path
+    that touches nothing (a straight line in the open) grazes none (issue 41: "0.23 m (a
+    point agent grazes the corners)" of a straight path)."""
+    if state.clearance <= 1e-9:
+        return "a point agent grazes the corners it bends round"
+    if len(state.path) <= 2:
+        return "a straight line: it bends round no corner, so it touches none"
+    return "it bends round corners yet touches none"
+
+
 def radius_html(state) -> str:
     r = state.radius
     if r <= 0:
         if state.ok:
             return _BOX.format(f"clearance to walls and pillars: {_m(state.clearance)} "
-                               "(a point agent grazes the corners)")
+                               f"({_point_clearance(state)})")
         return ""
     how = HOW[state.method]
     if not state.ok:

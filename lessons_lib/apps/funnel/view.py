@@ -7,7 +7,7 @@ star (drawn under the start: at step 0 the start's disc sits in the star's middl
 start a green disc (nothing else green), the goal an orange square, the path black (dashed,
 with a tick from each corner, when its corners are pushed out), the exact shortest path
 sky blue dashed, the midpoint zigzag grey dashed. A step that moves an edge draws the old
-edge ghosted (thin, dashed, faint) and the new one solid; a corner's first beat draws the
+edge ghosted (thin, dotted, faint) and the new one solid; a corner's first beat draws the
 funnel before it, the end that crossed (ringed) and the ray to it in dark red, dashed.
 """
 
@@ -16,10 +16,12 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection, PathCollection, PolyCollection
-from matplotlib.patches import Circle, Polygon, Rectangle
+from matplotlib.patches import Circle, PathPatch, Polygon, Rectangle
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 from matplotlib.transforms import Affine2D
+from shapely.geometry import LineString
+from shapely.geometry.polygon import orient
 
 from ..core import PALETTE, rc_context
 
@@ -37,12 +39,25 @@ CURVE_COLOUR = PALETTE["orange"]
 #: the ray from the apex to a portal end that lies across the other edge (a corner's first
 #: beat): dark red and dashed, apart from every other line on the map
 WARN_COLOUR = "#A50F15"
+#: An edge's old place, after a step moved it: dotted (every route line is solid or dashed)
+GHOST_STYLE = (0, (1, 2.5))
 WALL_COLOUR = "#5A5A5A"
 FLOOR_COLOUR = "#F4F4F4"
 #: portal numbers, in points: 9.5 pt is 15 px at the figures' 116 dpi
 LABEL_SIZE = 9.5
 
 _LABEL_CACHE: dict[int, tuple[Path, Path]] = {}
+
+
+def swept_path(path, radius: float) -> Path:
+    """The ground a disc of ``radius`` covers moving along ``path`` (the path buffered by the
+    radius, holes kept), as a matplotlib path; a single point's path for no path or radius."""
+    if path is None or len(path) < 2 or radius <= 0:
+        return Path(np.zeros((1, 2)))
+    area = orient(LineString(np.asarray(path, float)).buffer(radius), 1.0)
+    rings = [area.exterior, *area.interiors]
+    return Path.make_compound_path(*(Path(np.asarray(r.coords), closed=True)
+                                        for r in rings))
 
 
 def label_paths(k: int) -> tuple[Path, Path]:
@@ -197,11 +212,12 @@ class FunnelView:
                                  solid_capstyle="round", zorder=5)
         (self.left_edge,) = ax.plot([], [], "-", lw=2.4, color=LEFT_COLOUR, zorder=8)
         (self.right_edge,) = ax.plot([], [], "-", lw=2.4, color=RIGHT_COLOUR, zorder=8)
-        # an edge's place before this step, when the step moved it
-        (self.left_ghost,) = ax.plot([], [], "--", lw=1.6, color=LEFT_COLOUR, alpha=0.45,
-                                     zorder=7.8)
-        (self.right_ghost,) = ax.plot([], [], "--", lw=1.6, color=RIGHT_COLOUR, alpha=0.45,
-                                      zorder=7.8)
+        # an edge's place before this step, when the step moved it: dotted, as no other line
+        # is (dashed and faint, the blue one read as the sky-blue dashed shortest path)
+        (self.left_ghost,) = ax.plot([], [], ls=GHOST_STYLE, lw=1.6, color=LEFT_COLOUR,
+                                     alpha=0.6, zorder=7.8)
+        (self.right_ghost,) = ax.plot([], [], ls=GHOST_STYLE, lw=1.6, color=RIGHT_COLOUR,
+                                      alpha=0.6, zorder=7.8)
         # a corner's first beat: the ray from the apex to the end that crossed, and that end
         (self.cross_ray,) = ax.plot([], [], "--", lw=2.6, color=WARN_COLOUR, zorder=8.5)
         (self.cross_end,) = ax.plot([], [], "o", ms=12, mfc="none", mec=WARN_COLOUR, mew=2.4,
@@ -226,6 +242,11 @@ class FunnelView:
         self.agent = Circle((0, 0), 0.0, facecolor=START_COLOUR, alpha=0.25, edgecolor="none",
                             zorder=10)
         ax.add_patch(self.agent)
+        # the ground the agent's body covers along the walked path (issue 41: a disc at the
+        # start alone did not show where its radius reaches the walls); under the path
+        self.swept = PathPatch(Path(np.zeros((1, 2))), facecolor=START_COLOUR, alpha=0.18,
+                               edgecolor=START_COLOUR, lw=0.8, zorder=4.3, visible=False)
+        ax.add_patch(self.swept)
         (self.start_dot,) = ax.plot([], [], "o", ms=13, color=START_COLOUR, mec="white",
                                     mew=1.5, zorder=12)
         (self.goal_dot,) = ax.plot([], [], "s", ms=11, color=GOAL_COLOUR, mec="black",
@@ -296,6 +317,7 @@ class FunnelView:
             self.clear_mark.set_data([], [])
         self.agent.set_center(tuple(state.start))
         self.agent.set_radius(state.radius)
+        self.swept.set_path(swept_path(state.path if state.ok else None, state.radius))
         self.start_dot.set_data(*_xy(state.start))
         self.goal_dot.set_data(*_xy(state.goal))
 
@@ -312,10 +334,11 @@ class FunnelView:
 
     def step_artists(self) -> list:
         """The artists :meth:`draw_step` moves or shows (the rest only change with the
-        route): the funnel's own, then the closest approach's, shown at the last step."""
+        route): the funnel's own, then the closest approach's and the swept body, shown at
+        the last step."""
         return [self.wedge, self.tested, self.left_edge, self.right_edge, self.left_ghost,
                 self.right_ghost, self.cross_ray, self.cross_end, self.corners, self.apex,
-                self.clear_line, self.clear_mark]
+                self.clear_line, self.clear_mark, self.swept]
 
     def dynamic_artists(self) -> list:
         """For fast redraws (:mod:`lessons_lib.apps.fastdraw.painter`): the step artists and
@@ -334,6 +357,7 @@ class FunnelView:
         # its black ring gave away a corner not fixed yet)
         for mark in (self.clear_line, self.clear_mark):
             mark.set_visible(done)
+        self.swept.set_visible(done and len(self.swept.get_path().vertices) > 1)
         lines = (self.tested, self.left_edge, self.right_edge, self.left_ghost,
                  self.right_ghost, self.cross_ray, self.cross_end, self.corners, self.apex)
         for line in lines:

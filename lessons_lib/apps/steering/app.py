@@ -33,23 +33,26 @@ from . import model, panel
 from .model import CONTROLLERS, DEFAULTS, DURATION, SCENARIOS, TRACK_LABELS, VIEWS
 from .view import SteeringView
 
+#: The tunables' label column: 150 px cut "Crosstrack gain (1/m)" to "(1/…" (151 px at 14 px).
+LABEL_WIDTH = "168px"
+
 #: The article's tunables, in the "All steering parameters" accordion.
 PARAM_CONTROLS = (
     Slider("look_ahead_base", "Look-ahead base (m)", 0.0, 15.0, step=0.5,
-           value=DEFAULTS["look_ahead_base"], readout=".1f", label_width="150px",
+           value=DEFAULTS["look_ahead_base"], readout=".1f", label_width=LABEL_WIDTH,
            width="400px"),
     Slider("look_ahead_speed_factor", "+ speed × (s)", 0.0, 2.0, step=0.05,
-           value=DEFAULTS["look_ahead_speed_factor"], readout=".2f", label_width="150px",
+           value=DEFAULTS["look_ahead_speed_factor"], readout=".2f", label_width=LABEL_WIDTH,
            width="400px"),
     Slider("fixed_look_ahead", "Fixed look-ahead (m)", 0.5, 40.0, step=0.5,
-           value=DEFAULTS["fixed_look_ahead"], readout=".1f", label_width="150px",
+           value=DEFAULTS["fixed_look_ahead"], readout=".1f", label_width=LABEL_WIDTH,
            width="400px"),
     Slider("heading_weight", "Heading weight", 0.0, 1.0, step=0.05,
-           value=DEFAULTS["heading_weight"], readout=".2f", label_width="150px", width="400px"),
+           value=DEFAULTS["heading_weight"], readout=".2f", label_width=LABEL_WIDTH, width="400px"),
     Slider("max_yaw_delta", "Max yaw delta (°)", 5.0, 120.0, step=1.0,
-           value=DEFAULTS["max_yaw_delta"], readout=".0f", label_width="150px", width="400px"),
+           value=DEFAULTS["max_yaw_delta"], readout=".0f", label_width=LABEL_WIDTH, width="400px"),
     Slider("crosstrack_gain", "Crosstrack gain (1/m)", 0.0, 1.0, step=0.01,
-           value=DEFAULTS["crosstrack_gain"], readout=".2f", label_width="150px",
+           value=DEFAULTS["crosstrack_gain"], readout=".2f", label_width=LABEL_WIDTH,
            width="400px"),
 )
 _W = {"label_width": "150px", "width": "400px"}

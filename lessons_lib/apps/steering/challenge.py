@@ -13,6 +13,7 @@ off the road; the map widens to show a run that left it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import ipywidgets as widgets
@@ -48,39 +49,94 @@ LOST_SHARE = 0.5
 
 
 @dataclass(frozen=True)
-class Hint:
-    """One nudge: its text, and the setting it leads to (a test follows them in order)."""
+class Situation:
+    """What a hint's numbers come from besides the sliders: the exercise's speed (m/s), start
+    offset (m) and the radius of the track's bends (m; the median over their samples)."""
 
-    text: str
+    speed: float
+    offset: float
+    radius: float
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One nudge: the setting it leads to (a test follows them in order), and ``say``, its
+    text from the sliders' current values and the :class:`Situation`."""
+
+    say: Callable[[dict, Situation], str]
     setting: dict
+
+    def text(self, values: dict, where: Situation) -> str:
+        """The hint for sliders at ``values``: it reads their numbers, never fixed ones."""
+        return self.say(values, where)
 
 
 #: Our defaults (:class:`~lessons_lib.steering.SteeringParams`; the article gives no values).
 _OURS = SteeringParams()
 
+
+def _towards(now: float, goal: float, name: str, unit: str = "") -> str:
+    """"Raise the gain to about 0.25" (or lower, or "leave it": it is there already)."""
+    if abs(now - goal) <= 1e-9 + 0.02 * abs(goal):
+        return f"The {name} is at {goal:g}{unit} already (our default): leave it there."
+    verb = "Raise" if now < goal else "Lower"
+    return f"{verb} the {name} to about {goal:g}{unit} (our default)."
+
+
+def _gain_hint(v: dict, w: Situation) -> str:
+    g = v["crosstrack_gain"]
+    return (f"The car starts {w.offset:g} m off the line, and only the Crosstrack term "
+            f"measures how far off it is. With a gain of {g:g} steering per metre, "
+            f"{w.offset:g} m off asks for {100 * min(1.0, g * w.offset):.0f} % of full lock. "
+            + _towards(g, _OURS.crosstrack_gain, "crosstrack gain")
+            + " Much above 0.35 the push overshoots and the car swings off the road.")
+
+
+def _look_ahead_hint(v: dict, w: Situation) -> str:
+    base, factor = v["look_ahead_base"], v["look_ahead_speed_factor"]
+    now = base + w.speed * factor
+    ours = _OURS.look_ahead_base + w.speed * _OURS.look_ahead_speed_factor
+    compare = ("longer than" if now > w.radius else "no longer than")
+    cause = (": the target is round the bend before the car is, and the yellow line cuts the "
+             "corner" if now > w.radius else "")
+    return (f"At {w.speed:g} m/s the look-ahead on a straight is base + {w.speed:g} × factor "
+            f"= {base:g} + {w.speed:g} × {factor:g} = {now:.3g} m, {compare} the bends' radius "
+            f"(about {w.radius:.0f} m){cause}. Our default base "
+            f"{_OURS.look_ahead_base:g} m with factor {_OURS.look_ahead_speed_factor:g} s "
+            f"gives {ours:.3g} m: "
+            + ("it is set already." if (base, factor) == (_OURS.look_ahead_base,
+                                                          _OURS.look_ahead_speed_factor)
+               else "set those two."))
+
+
+def _weight_hint(v: dict, w: Situation) -> str:
+    h = v["heading_weight"]
+    why = ("the car mostly chases the red point and overshoots when it gets there"
+           if h < _OURS.heading_weight else
+           "the car lines up with the road and hardly chases the red point"
+           if h > _OURS.heading_weight else "the blend is ours")
+    return (f"With heading weight {h:g} {why}. The Heading term says \u2018you are lined up "
+            "with the road, stop turning\u2019. "
+            + _towards(h, _OURS.heading_weight, "heading weight"))
+
+
+def _yaw_hint(v: dict, w: Situation) -> str:
+    m = v["max_yaw_delta"]
+    how = ("every angle term steers gently and the car is late in the bends"
+           if m > _OURS.max_yaw_delta else "small angles already ask for a lot of lock"
+           if m < _OURS.max_yaw_delta else "the angle terms steer as ours do")
+    return (f"Max yaw delta is the angle that means full lock: at {m:g}° {how}. "
+            + _towards(m, _OURS.max_yaw_delta, "max yaw delta", "°")
+            + " Try the app above with the same track and speed to watch a change before "
+              "you check it.")
+
+
 HINTS = (
-    Hint("The car starts 2 m off the line, and only the Crosstrack term measures how far off "
-         "it is. With a gain of 0.02 steering per metre, 2 m off asks for 4 % of full lock. "
-         f"Raise the crosstrack gain to about {_OURS.crosstrack_gain:g} (our default); much "
-         "above 0.35 the push overshoots and the car swings off the road.",
-         {"crosstrack_gain": _OURS.crosstrack_gain}),
-    Hint("At 12 m/s the look-ahead on a straight is base + 12 × factor = 8 + 12 × 0.8 = "
-         "17.6 m, longer than the hairpin's 10 m radius: the target is round the bend before "
-         "the car is, and the yellow line cuts the corner. Bring it to about 6-7 m: our "
-         f"default base {_OURS.look_ahead_base:g} m with factor "
-         f"{_OURS.look_ahead_speed_factor:g} s gives "
-         f"{_OURS.look_ahead_base + 12 * _OURS.look_ahead_speed_factor:g} m.",
-         {"look_ahead_base": _OURS.look_ahead_base,
-          "look_ahead_speed_factor": _OURS.look_ahead_speed_factor}),
-    Hint("With heading weight 0.3 the car mostly chases the red point and overshoots when it "
-         "gets there. The Heading term says \u2018you are lined up with the road, stop "
-         f"turning\u2019: raise the heading weight to about {_OURS.heading_weight:g} (our "
-         "default).", {"heading_weight": _OURS.heading_weight}),
-    Hint("Max yaw delta is the angle that means full lock: at 90° every angle term steers "
-         f"gently and the car is late in the bends. Lower it to about "
-         f"{_OURS.max_yaw_delta:g}° (our default). Try the app above with the same track and "
-         "speed to watch a change before you check it.",
-         {"max_yaw_delta": _OURS.max_yaw_delta}),
+    Hint(_gain_hint, {"crosstrack_gain": _OURS.crosstrack_gain}),
+    Hint(_look_ahead_hint, {"look_ahead_base": _OURS.look_ahead_base,
+                            "look_ahead_speed_factor": _OURS.look_ahead_speed_factor}),
+    Hint(_weight_hint, {"heading_weight": _OURS.heading_weight}),
+    Hint(_yaw_hint, {"max_yaw_delta": _OURS.max_yaw_delta}),
 )
 
 
@@ -149,7 +205,7 @@ class TuningChallenge(LessonApp):
     ``last_metrics`` hold the verdict.
     """
 
-    controls = tuple(replace(spec, value=START[spec.name], width="390px", label_width="170px")
+    controls = tuple(replace(spec, value=START[spec.name], width="400px", label_width="178px")
                      for spec in PARAM_CONTROLS if spec.name in START)
 
     def __init__(self, track_name: str = "hairpin", speed: float = 12.0, target: float = TARGET,
@@ -321,4 +377,15 @@ class TuningChallenge(LessonApp):
         hint = HINTS[self.hints_shown % len(HINTS)]
         self.hints_shown += 1
         shown = (self.hints_shown - 1) % len(HINTS) + 1
-        self.feedback.value = hint_html(hint.text, label=f"Hint {shown} of {len(HINTS)}:")
+        self.feedback.value = hint_html(hint.text(self.params, self.situation()),
+                                        label=f"Hint {shown} of {len(HINTS)}:")
+
+    def situation(self) -> Situation:
+        """The exercise's speed, start offset and tightest bend, for the hints."""
+        sp = model.road(self.track_name)
+        k = np.asarray(sp.curvature_at(np.linspace(0.0, sp.length, 800)))
+        bends = k[k > BEND_CURVATURE]
+        # the middle of the bends, not the spline's overshoot where a bend meets a straight
+        # (the hairpins' 10 m read 8.6 m at their sharpest sample)
+        k = float(np.median(bends)) if len(bends) else float(k.max())
+        return Situation(self.speed, self.start_offset, 1.0 / k if k > 0 else float("inf"))

@@ -47,21 +47,26 @@ def slope_figure(grade: float = 0.5):
 
     ax.add_collection3d(Poly3DCollection([corners], facecolor=PALETTE["sky"],
                                          edgecolor=PALETTE["black"], alpha=0.35))
-    for vec, colour, label, ha in ((3 * t, COLOURS["tangent"], "tangent", "left"),
-                                   (3 * up, "#555555", "world up", "left"),
-                                   (3 * n, COLOURS["progress"], "road normal\n(up projected)",
-                                    "right"),
-                                   (3 * r, COLOURS["offset"], "right", "left")):
+    # each label on a white backing a little past its tip (the road's outline and the arrow
+    # heads ran through 'world up' and the 'r' of 'right'): 'world up' centred above its
+    # tip, 'road normal' under and left of its own (beside their tips the two touched),
+    # the others beside theirs
+    azim = math.radians(-128)
+    screen_right = np.array([-math.sin(azim), math.cos(azim), 0.0])   # the view's x
+    for vec, colour, label, ha, va, at in (
+            (3 * t, COLOURS["tangent"], "tangent", "left", "center", 1.2 * 3 * t),
+            (3 * up, "#555555", "world up", "center", "bottom", 1.08 * 3 * up),
+            (3 * n, COLOURS["progress"], "road normal\n(up projected)", "right", "top",
+             2.6 * n - 0.6 * screen_right),
+            (3 * r, COLOURS["offset"], "right", "left", "center", 1.2 * 3 * r)):
         ax.quiver(*p, *vec, color=colour, linewidth=2.2, arrow_length_ratio=0.15)
-        # on a white backing, a little past the tip: the road's outline and the arrow heads
-        # ran through 'world up' and the 'r' of 'right'
-        ax.text(*(p + 1.2 * vec), label, fontsize=9, color=colour, ha=ha,
+        ax.text(*(p + at), label, fontsize=9, color=colour, ha=ha, va=va,
                 bbox=dict(facecolor="white", alpha=0.8, edgecolor="none", pad=1.0))
     ax.set_xlim(0, 10)
     ax.set_ylim(-5, 5)
     ax.set_zlim(0, max(5.0, 10 * grade))
     ax.set_box_aspect((10, 10, max(5.0, 10 * grade)))
-    ax.view_init(elev=32, azim=-128)
+    ax.view_init(elev=32, azim=math.degrees(azim))
     ax.set_xlabel("x")
     ax.set_ylabel("y")
     ax.set_zlabel("z")

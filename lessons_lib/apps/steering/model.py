@@ -568,15 +568,29 @@ def _long_claim(s: SteeringState) -> str:
             f"{from_start.metrics['rms_crosstrack']:.2f} m).")
 
 
+def where_short_target() -> str:
+    """Where the fixed short look-ahead point lies on the car: the look-ahead is measured
+    from the rear axle, so 1.5 m ahead is under the body, not "in front of the bumper"."""
+    car = Vehicle()
+    place = "under the car itself" if FIXED_SHORT < car.nose else "in front of the car"
+    return (f"{FIXED_SHORT:g} m ahead of the rear axle, {place} (its nose is {car.nose:g} m "
+            "ahead)")
+
+
 def _short_claim(s: SteeringState) -> str:
     sw = s.sweep
     here = sw.at(s.speed)
     good = [r for r in sw.regions("rms") if r[0] == "Fixed short"]
     upto = f" Below {good[0][2] + 1:.0f} m/s it is the best of the three." if good else ""
-    return (f"At {s.speed:.0f} m/s the target sits just ahead of the bumper, the slow "
+    return (f"At {s.speed:.0f} m/s the target sits {where_short_target()}: the slow "
             f"steering rack cannot follow its swings and the car weaves: RMS "
             f"{here['Fixed short'][0]:.2f} m against {here['Adaptive'][0]:.2f} m adaptive, "
             f"steering movement {s.metrics['steering_movement']:.0f}.{upto}")
+
+
+#: A track as a sentence names it.
+_TRACK_WORDS = {"oval": "oval", "s_bend": "S-bend", "hairpin": "hairpins",
+                "open_road": "open road", SLOPE_TRACK: "ramp"}
 
 
 def _adaptive_claim(s: SteeringState) -> str:
@@ -584,7 +598,8 @@ def _adaptive_claim(s: SteeringState) -> str:
     worst = {m: float(sw.rms[i].max()) for i, m in enumerate(SWEEP_MODES)}
     lo, hi = sw.speeds[0], sw.speeds[-1]
     return (f"No fixed distance suits every speed; the adaptive one never falls apart: worst "
-            f"RMS over {lo:.0f}-{hi:.0f} m/s {worst['Adaptive']:.2f} m, against "
+            f"RMS on the {_TRACK_WORDS.get(s.track, s.track)} over {lo:.0f}-{hi:.0f} m/s, "
+            f"starting {s.start[0]:g} m along, {worst['Adaptive']:.2f} m, against "
             f"{worst['Fixed short']:.2f} m (fixed short) and {worst['Fixed long']:.2f} m (fixed "
             f"long). The shading shows which one wins at each speed.")
 
@@ -601,14 +616,28 @@ def _sliding_claim(s: SteeringState) -> str:
             f"with Heading on).")
 
 
+def _signed(x: float) -> str:
+    """As the readout writes an angle: +1.5, −6.8 (a real minus)."""
+    return f"{x:+.1f}".replace("-", "\u2212")
+
+
 def _parallel_claim(s: SteeringState) -> str:
+    """Where the run is at 10 s, and how it got there: a car that crossed the line on the
+    way is said to (issue 41: "never back on it" while it crossed at 7 s); its heading
+    error is the one beside the car, told apart from the Heading Delta readout (at the
+    look-ahead target, where the oval already bends)."""
     tr = s.trajectory
     k = int(np.searchsorted(tr.t, 10.0))
-    side = "right" if tr.crosstrack_error[k] > 0 else "left"
-    return (f"Lined up with the road but never back on it: after {tr.t[k]:.0f} s the car is "
-            f"still {abs(tr.crosstrack_error[k]):.2f} m {side} of the line with a heading "
-            f"error of only {abs(s.run.heading_error[k]):.1f}°, and it never settles within "
-            f"{SETTLE_TOLERANCE} m.")
+    cte = tr.crosstrack_error
+    side = "right" if cte[k] > 0 else "left"
+    crossed = np.flatnonzero(np.sign(cte[1:k + 1]) != np.sign(cte[:k]))
+    how = (f"it crosses the line at {tr.t[crossed[0] + 1]:.1f} s, overshoots, and "
+           if len(crossed) else "")
+    return (f"Heading lines the car up with the road, and nothing pulls it the rest of the "
+            f"way: {how}after {tr.t[k]:.0f} s it runs {abs(cte[k]):.2f} m {side} of the line, "
+            f"its nose only {abs(s.run.heading_error[k]):.1f}° off the road beside it (the "
+            f"Heading Delta readout, {_signed(tr.heading_delta[k])}°, is the road's direction at "
+            f"the look-ahead target). It never settles within {SETTLE_TOLERANCE} m.")
 
 
 def _back_claim(s: SteeringState) -> str:
@@ -635,11 +664,11 @@ SCENARIOS = (
               "start_distance": 30.0, **_POSITION_ONLY}, 4.6, _long_claim),
     Scenario("Fixed short look-ahead weaves at 16 m/s",
              {"track": "hairpin", "speed": 16.0, "mode": "Fixed", "fixed_look_ahead": FIXED_SHORT,
-              "start_distance": 30.0, "view": "Speed sweep", **_POSITION_ONLY}, 9.0,
+              "view": "Speed sweep", **_POSITION_ONLY}, 9.0,
              _short_claim),
     Scenario("Adaptive look-ahead at every speed",
-             {"track": "hairpin", "speed": 16.0, "start_distance": 30.0, "view": "Speed sweep",
-              **_POSITION_ONLY}, 9.0, _adaptive_claim),
+             {"track": "hairpin", "speed": 16.0, "view": "Speed sweep", **_POSITION_ONLY}, 9.0,
+             _adaptive_claim),
     Scenario("Position only slides across the line",
              {"track": "hairpin", "start_distance": 30.0, **_POSITION_ONLY}, 4.6,
              _sliding_claim),

@@ -29,6 +29,9 @@ def _swatch(colour: str, kind: str) -> str:
     if kind == "dot":
         return (f"<span style='display:inline-block;width:11px;height:11px;border-radius:50%;"
                 f"background:{colour};border:1px solid #000;vertical-align:middle'></span>")
+    if kind == "dashed":
+        return (f"<span style='display:inline-block;width:18px;height:0;border-top:3px dashed "
+                f"{colour};vertical-align:middle'></span>")
     if kind == "arrow":
         return f"<span style='color:{colour};font-weight:900'>&#10230;</span>"
     height = "4px" if kind == "thick" else "3px"
@@ -70,7 +73,7 @@ def colour_key(view: str = "Terms", labels: dict[str, str] | None = None) -> str
                   ("", "text", "+ is right on both axes: right of the line, pointing right "
                                "of the road")]
     else:
-        lower = [(TERM_COLOURS["position"], "line", "Position"),
+        lower = [(TERM_COLOURS["position"], "dashed", "Position"),
                  (TERM_COLOURS["heading"], "line", "Heading"),
                  (TERM_COLOURS["crosstrack"], "line", "Crosstrack"),
                  ("#8C8C8C", "thick", "steering (+ right)")]

@@ -51,6 +51,8 @@ KNOB_M = 7.0
 PICK_M = 1.8
 #: The arc of an angle term is drawn at this radius around the car's rear axle.
 ARC_M = 10.0
+#: The arc's value is written this far outside the arc, at its middle.
+ARC_LABEL_M = 2.4
 #: The look-ahead slider's range, in metres (see :func:`visible_look_ahead`).
 LOOK_MIN, LOOK_MAX = 2.0, 24.0
 #: The speed the terms are computed for (the look-ahead is fixed, so it changes nothing).
@@ -199,6 +201,13 @@ class TermApp(LessonApp):
                                   path_effects=stroke, zorder=5,
                                   visible=self.term == "position")
         self.arc, self.arc_head = _arrow(ax, colour, zorder=6)
+        # the angle the arc spans, written at its middle just outside it (issue 41: the arcs
+        # were drawn with their values only in the readout beside the figure)
+        self.arc_label = ax.text(0.0, 0.0, "", ha="center", va="center", fontsize=10,
+                                 color=PALETTE["black"], zorder=8,
+                                 visible=self.term in ("position", "heading"),
+                                 bbox={"fc": "white", "ec": colour, "lw": 1.0, "pad": 1.5,
+                                       "alpha": 0.9})
         self.tangent, self.tangent_head = _arrow(ax, COLOURS["tangent"], zorder=7)
         self.ghost, self.ghost_head = _arrow(ax, COLOURS["tangent"], zorder=6, alpha=0.45)
         self.offset, self.offset_head = _arrow(ax, COLOURS["offset"], zorder=7.5, lw=3.0,
@@ -235,16 +244,25 @@ class TermApp(LessonApp):
         if self.term == "position":
             self.to_target.set_data(*np.c_[car, target])
             _set_arc(self.arc, self.arc_head, car, state.heading, -v.position_delta)
+            self._label_arc(car, state.heading, -v.position_delta)
         elif self.term == "heading":
             g = np.array(v.target_direction[:2])
             _set_arrow(self.tangent, self.tangent_head, target, target + 6.0 * g)
             _set_arrow(self.ghost, self.ghost_head, car, car + ARC_M * g)
             _set_arc(self.arc, self.arc_head, car, state.heading, -v.heading_delta)
+            self._label_arc(car, state.heading, -v.heading_delta)
         else:
             pp, off = np.array(v.progress_point[:2]), np.array(v.perpendicular_offset[:2])
             self.progress_dot.set_data([pp[0]], [pp[1]])
             _set_arrow(self.offset, self.offset_head, pp, pp + off)
             self._place_right_arrow(state)
+
+    def _label_arc(self, car: np.ndarray, from_deg: float, turn_deg: float) -> None:
+        """The arc's value (the term, + right: minus the CCW turn) at its middle, outside."""
+        mid = math.radians(from_deg + turn_deg / 2)
+        at = car + (ARC_M + ARC_LABEL_M) * np.array([math.cos(mid), math.sin(mid)])
+        self.arc_label.set_position(at)
+        self.arc_label.set_text(f"{fmt_number(-turn_deg, 1, sign=True)}°")
 
     def _place_right_arrow(self, state: TermState) -> None:
         """The road's right vector, drawn on the road's centre line where its arrow and

@@ -32,6 +32,12 @@ COLOURS = {"progress": PALETTE["blue"], "target": PALETTE["vermillion"],
 #: Line colours of the time plot: each term keeps the colour of its marker on the map.
 TERM_COLOURS = {"position": PALETTE["vermillion"], "heading": PALETTE["green"],
                 "crosstrack": PALETTE["orange"], "steering": PALETTE["black"]}
+#: Line styles of the time plot beside the colours: Position (vermillion) dashed, apart
+#: from Crosstrack (orange), which it resembled (issue 41).
+TERM_STYLES = {"position": (0, (4.0, 1.6))}
+#: The time plot's key: each line's name.
+TERM_NAMES = {"position": "Position", "heading": "Heading", "crosstrack": "Crosstrack",
+              "steering": "steering (+ right)"}
 #: Look-ahead modes in the sweep, and controllers in the phase portrait.
 MODE_COLOURS = {"Fixed long": PALETTE["vermillion"], "Fixed short": PALETTE["sky"],
                 "Adaptive": PALETTE["green"]}
@@ -121,6 +127,7 @@ class SteeringView:
                                               (top - low) / height))
         self._fit_sweep(wide, left, right, bottom, top, tick, room)
         self._fit_terms_ticks()
+        self._fit_terms_key(right - left, wide)
         map_width = self.ax_map.get_position().width * width - 0.01 * width - 3 * 1.5 * pt
         self.overview.title.set_text(next(
             (t for t in self.MAP_TITLES if wide(t) <= map_width), self.MAP_TITLES[-1]))
@@ -231,6 +238,24 @@ class SteeringView:
             x, y, ha, va = min(self.TITLE_CORNERS, key=covered)
             self.sweep_titles[key].set(x=x, y=y, ha=ha, va=va)
 
+    def _terms_key(self, columns: int) -> None:
+        """The time plot's key in its top right corner, in ``columns`` columns."""
+        if self.terms_legend is not None:
+            self.terms_legend.remove()
+        keys = ("position", "heading", "crosstrack", "steering")
+        self.terms_legend = self.ax_terms.legend(
+            [self.term_lines[k] for k in keys], [TERM_NAMES[k] for k in keys],
+            loc="upper right", ncol=columns, fontsize=9, handlelength=2.0, borderpad=0.3,
+            labelspacing=0.2, columnspacing=0.9, handletextpad=0.4, borderaxespad=0.2,
+            framealpha=0.85, edgecolor="none")
+
+    def _fit_terms_key(self, width_px: float, wide) -> None:
+        """Four columns where they fit across the plot, else two."""
+        entries = sum(wide(TERM_NAMES[k]) for k in TERM_NAMES)
+        pt = self.fig.dpi / 72.0 / (getattr(self.fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
+        need = entries + 4 * (2.0 + 0.4) * 9 * pt + 3 * 0.9 * 9 * pt + 12
+        self._terms_key(4 if need <= 0.95 * width_px else 2)
+
     def _fit_terms_ticks(self) -> None:
         """The terms plot's "0" only where it keeps apart from "+1 right" and "−1 left" (a
         run whose terms reach ±2.5 squeezes one unit to a few px on a short plot)."""
@@ -326,7 +351,12 @@ class SteeringView:
         for key, lw, z in (("steering", 3.0, 2), ("position", 1.4, 3), ("heading", 1.4, 3),
                            ("crosstrack", 1.4, 3)):
             (self.term_lines[key],) = ax.plot([], [], color=TERM_COLOURS[key], lw=lw, zorder=z,
+                                              ls=TERM_STYLES.get(key, "-"),
                                               alpha=0.45 if key == "steering" else 1.0)
+        # the plot's own key, in it (issue 41: the key under the controls was below the fold
+        # at 1280x720); its columns are set by fit_margins to the room the plot has
+        self.terms_legend = None
+        self._terms_key(4)
         self.cursor = ax.axvline(0.0, color=PALETTE["blue"], lw=1.2)
         self.end_line = ax.axvline(DURATION, color=PALETTE["black"], lw=1.0, ls=":")
         ax.set_xlim(0, DURATION)
@@ -377,18 +407,24 @@ class SteeringView:
         #: the world direction drawn left to right on the screen (orthographic view)
         self._screen_right = np.array([-math.sin(math.radians(azim)),
                                        math.cos(math.radians(azim)), 0.0])
-        (self.slope_left,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8)
-        (self.slope_right,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8)
-        (self.slope_centre,) = ax.plot([], [], [], color=COLOURS["centre"], lw=1.0, ls="--")
-        (self.slope_car,) = ax.plot([], [], [], color=PALETTE["black"], lw=1.5)
+        # drawn in this order, not by depth: the red right vector must lie over the yellow
+        ax.computed_zorder = False
+        (self.slope_left,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8, zorder=1)
+        (self.slope_right,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8, zorder=1)
+        (self.slope_centre,) = ax.plot([], [], [], color=COLOURS["centre"], lw=1.0, ls="--",
+                                       zorder=1)
+        (self.slope_car,) = ax.plot([], [], [], color=PALETTE["black"], lw=1.5, zorder=2)
         self.slope_vectors = {}
-        for key, colour, lw in (("tangent", COLOURS["tangent"], 2.5),
-                                ("world_up", PALETTE["grey"], 2.0),
-                                ("normal", COLOURS["progress"], 2.5),
-                                ("right_world", WORLD_RIGHT_COLOUR, 3.5),
-                                ("right", PALETTE["yellow"], 3.5),
-                                ("offset", COLOURS["offset"], 2.0)):
-            (line,) = ax.plot([], [], [], color=colour, lw=lw, solid_capstyle="butt")
+        # the two right vectors from one point, the red T x U narrow on the wide yellow unit
+        # one: one direction, and the yellow's end past the red's is what cos(slope) loses
+        # (issue 41: the red drawn 1.5 m up the normal looked like another vector)
+        for key, colour, lw, z in (("tangent", COLOURS["tangent"], 2.5, 3),
+                                   ("world_up", PALETTE["grey"], 2.0, 3),
+                                   ("normal", COLOURS["progress"], 2.5, 3),
+                                   ("offset", COLOURS["offset"], 2.0, 3),
+                                   ("right", PALETTE["yellow"], 7.0, 4),
+                                   ("right_world", WORLD_RIGHT_COLOUR, 2.5, 5)):
+            (line,) = ax.plot([], [], [], color=colour, lw=lw, solid_capstyle="butt", zorder=z)
             self.slope_vectors[key] = line
         self.slope_labels = {key: ax.text(0, 0, 0, text, fontsize=9, color=colour,
                                           va="top" if key == "tangent" else "center")
@@ -584,10 +620,7 @@ class SteeringView:
         vectors = {"tangent": scale * t, "world_up": scale * up, "normal": scale * normal,
                    "right_world": scale * right_world, "right": scale * right}
         for key, vec in vectors.items():
-            # the two right vectors side by side, the red one 1.5 m up the road normal (0.4 m
-            # up they overlapped almost completely): the red one is shorter
-            base = p + 1.5 * normal if key == "right_world" else p
-            seg = np.c_[base, base + vec]
+            seg = np.c_[p, p + vec]
             self.slope_vectors[key].set_data_3d(seg[0], seg[1], seg[2])
         off = car - p
         off = off - t * (off @ t)
