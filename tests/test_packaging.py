@@ -128,7 +128,8 @@ def test_readme_quick_start_and_binder_links():
     text = (ROOT / "README.md").read_text()
     assert "make lab" in text and "make test" in text and "make voila" in text
     assert "conda env create -f environment.yml" in text
-    assert "urlpath=lab/tree/notebooks" in text and "urlpath=voila/tree/notebooks" in text
+    assert "urlpath=lab/tree/notebooks" in text
+    assert "urlpath=voila/render/notebooks/index.ipynb" in text     # lands on the index
     assert "mybinder.org/v2/gh/" in text
 
 

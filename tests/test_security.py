@@ -133,19 +133,7 @@ def test_foreign_keys_are_refused_and_other_methods_still_work(app):
 LESSON = "01_gimbal_lock.ipynb"
 
 
-def get(url: str, timeout: float = 30, cookies: str | None = None):
-    """(status, body, headers) of a GET that does not follow redirects."""
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
-    opener = urllib.request.build_opener(NoRedirect)
-    req = urllib.request.Request(url, headers={"Cookie": cookies} if cookies else {})
-    try:
-        with opener.open(req, timeout=timeout) as r:
-            return r.status, r.read().decode("utf-8", "replace"), r.headers
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode("utf-8", "replace"), e.headers
+get = harness.get_once
 
 
 def kernel_id_of(page_html: str) -> str:
