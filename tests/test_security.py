@@ -445,8 +445,9 @@ def test_legacy_websocket_protocol_is_refused_and_the_server_keeps_answering(voi
     finally:
         ws.close()
     t0 = time.monotonic()
-    status, _, _ = get(f"{voila_server.url}/voila/tree", timeout=15)
-    assert status == 200 and time.monotonic() - t0 < 15
+    status, _, headers = get(f"{voila_server.url}/voila/tree", timeout=15)   # to the index
+    assert status == 302 and headers["Location"] == "/voila/render/index.ipynb"
+    assert time.monotonic() - t0 < 15
 
 
 @pytest.mark.browser
