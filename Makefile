@@ -38,12 +38,13 @@ afresh: $(STAMP)
 	$(if $(LESSON),,$(error name the lesson: make afresh LESSON=03_spline_steering))
 	$(BIN)/python tools/workcopy.py $(WORK) --afresh $(LESSON)
 
+# Voila with its own arguments, landing on the lessons' index (lessons_server/landing.py).
 voila: $(STAMP)
 	@echo ""
 	@echo "  Lessons at:  http://$(HOST):$(PORT)/   (Ctrl+C to stop)"
 	@echo ""
 	JUPYTER_PATH=$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH} \
-		$(BIN)/voila notebooks --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
+		$(BIN)/python -m lessons_server.landing notebooks --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
 		--VoilaConfiguration.template=lessons
 
 # For a room: all interfaces, a random token, the address printed in block letters.

@@ -3,9 +3,9 @@
     jupyterhub -f deploy/jupyterhub_config.py            # as root, behind a TLS proxy
     make hub                                             # a trial on this computer
 
-Students log in and land on the Voila tree of the lessons: the default URL pulls the lessons
+Students log in and land on the lessons' index page: the default URL pulls the lessons
 into ``~/game-maths-lessons`` with nbgitpuller (a clone the first time, a merge that keeps
-their edits afterwards) and opens ``voila/tree/game-maths-lessons/notebooks``. Every
+their edits afterwards) and opens ``voila/render/game-maths-lessons/notebooks/index.ipynb``. Every
 student's server applies the lessons' voila.json (deploy/singleuser/jupyter_server_config.py).
 Admins (``teacher`` by default) get JupyterLab instead. Idle servers are stopped by
 jupyterhub-idle-culler and come back on the next visit.

@@ -75,15 +75,37 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def banner(host: str, port: int, token: str) -> str:
-    url = f"http://{host}:{port}/?token={token}"
+def banner(host: str, port: int, token: str, path: str = "/") -> str:
+    """The address to project: ``path`` on this server (``/`` the index, ``/2`` lesson 2:
+    :func:`lesson_path`), in full and in block letters."""
+    url = f"http://{host}:{port}{path}?token={token}"
+    try:
+        letters = big(f"{host}:{port}{path.rstrip('/')}")
+    except ValueError:         # a notebook outside the catalogue: its name is in the line
+        letters = big(f"{host}:{port}")
     line = "=" * 72
     return "\n".join([
         "", line, "  Students open (phone or laptop, same Wi-Fi as this computer):", "",
         f"      {url}", "",
-        big(f"{host}:{port}"), "", big(f"?token={token}"), "",
+        letters, "", big(f"?token={token}"), "",
         "  Without the token every page and kernel connection is refused.",
         "  Ctrl+C stops the server and every student's kernel.", line, ""])
+
+
+def lesson_path(args: argparse.Namespace) -> str:
+    """The path the banner gives: with ``--lesson``, the lesson's short address (``/2``,
+    :mod:`lessons_server.landing`; its rendered page for a notebook outside the catalogue),
+    else ``/``, which lands on the index."""
+    from lessons_server.landing import render_path, short_path
+
+    if not args.lesson:
+        return "/"
+    name = notebook_name(args.lesson)
+    return short_path(name) or "/" + render_path(name)
+
+
+def notebook_name(lesson: str) -> str:
+    return lesson if lesson.endswith(".ipynb") else lesson + ".ipynb"
 
 
 def voila_argv(args: argparse.Namespace, token: str) -> list[str]:
@@ -98,7 +120,7 @@ def pools(args: argparse.Namespace) -> dict | None:
     """kernel_pools_config for ``--lesson``: its own pool, the default for the others."""
     if not args.lesson or args.no_preheat:
         return None
-    name = args.lesson if args.lesson.endswith(".ipynb") else args.lesson + ".ipynb"
+    name = notebook_name(args.lesson)
     if not (args.notebooks / name).is_file():
         known = ", ".join(p.stem for p in sorted(args.notebooks.glob("*.ipynb")))
         where = args.notebooks.relative_to(ROOT) if args.notebooks.is_relative_to(ROOT) \
@@ -154,8 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     token = args.token or make_token()
     host = lan_address() if args.ip in ("0.0.0.0", "") else args.ip
     pool_config = pools(args)
+    path = lesson_path(args)
     if args.print_only:
-        print(banner(host, args.port, token), flush=True)
+        print(banner(host, args.port, token, path), flush=True)
         print("voila", " ".join(voila_argv(args, token)))
         print("kernel_pools_config", pool_config)
         return 0
@@ -173,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n  Pre-heating kernels ({describe(pool_config)}); the address follows "
               "when they are ready.\n", flush=True)
     voila_class = classroom_voila(host, token, static_cache=not args.no_static_cache,
-                                  gzip_cache=not args.no_gzip_cache)
+                                  gzip_cache=not args.no_gzip_cache, path=path)
     voila_class.launch_instance(argv=voila_argv(args, token), config=config)
     return 0
 
@@ -228,18 +251,19 @@ def report(stats: dict, server_rss: float) -> str:
 
 
 def classroom_voila(host: str = "127.0.0.1", token: str = "", static_cache: bool = True,
-                    gzip_cache: bool = True):
-    """Voila with the room's kernel pool (:func:`lessons_server.classroom.classroom_kernel_manager`)
+                    gzip_cache: bool = True, path: str = "/"):
+    """Voila landing on the index (:func:`lessons_server.landing.lessons_voila`) with the
+    room's kernel pool (:func:`lessons_server.classroom.classroom_kernel_manager`)
     that prints the address once the pool is ready, and gzips what it sends: a first page
     is 5.4 MB of scripts and styles, about a quarter of that compressed, and a room shares
     one Wi-Fi. Each static file is compressed once, not once per student, and answered
     from memory once it has been served (:func:`lessons_server.classroom.static_from_memory`).
     (Voila applies its ``tornado_settings`` after the tornado Application exists, too late
     for the gzip transform, hence the subclass.) ``static_cache=False`` and
-    ``gzip_cache=False`` leave those two caches out (``benchmarks/ab_caches.py``)."""
+    ``gzip_cache=False`` leave those two caches out (``benchmarks/ab_caches.py``); ``path``
+    is the address the banner gives (:func:`lesson_path`)."""
     import voila.app
     from tornado.web import GZipContentEncoding
-    from voila.app import Voila
 
     from lessons_server.classroom import (
         CachedGzipContentEncoding,
@@ -248,8 +272,9 @@ def classroom_voila(host: str = "127.0.0.1", token: str = "", static_cache: bool
         process_memory,
         static_from_memory,
     )
+    from lessons_server.landing import lessons_voila
 
-    class ClassroomVoila(Voila):
+    class ClassroomVoila(lessons_voila()):
         def init_settings(self) -> dict:
             factory = voila.app.voila_kernel_manager_factory
             voila.app.voila_kernel_manager_factory = \
@@ -274,7 +299,7 @@ def classroom_voila(host: str = "127.0.0.1", token: str = "", static_cache: bool
             if preheated is not None:
                 stats = await preheated()
                 print("\n" + report(stats, process_memory([os.getpid()])["rss"]), flush=True)
-            print(banner(host, self.port, token), flush=True)
+            print(banner(host, self.port, token, path), flush=True)
 
     return ClassroomVoila
 

@@ -85,7 +85,8 @@ class VoilaServer:
         self.url = f"http://127.0.0.1:{self.port}"
         environ = dict(os.environ)
         if command is None:
-            command = [sys.executable, "-m", "voila", str(root), "--no-browser",
+            # what `make voila` runs: Voila whose tree root lands on the index
+            command = [sys.executable, "-m", "lessons_server.landing", str(root), "--no-browser",
                        f"--port={self.port}", "--Voila.ip=127.0.0.1", *TEMPLATE_ARGS]
             if token is not None:
                 command.append(f"--token={token}")
@@ -120,6 +121,21 @@ class VoilaServer:
     def render_url(self, notebook: str) -> str:
         url = f"{self.url}/voila/render/{notebook}"
         return url + (f"?token={self.token}" if self.token else "")
+
+
+def get_once(url: str, timeout: float = 30, cookies: str | None = None):
+    """(status, body, headers) of a GET that does not follow redirects."""
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    req = urllib.request.Request(url, headers={"Cookie": cookies} if cookies else {})
+    try:
+        with opener.open(req, timeout=timeout) as r:
+            return r.status, r.read().decode("utf-8", "replace"), r.headers
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode("utf-8", "replace"), e.headers
 
 
 def start_room(token: str, *args: str, timeout: float = 300.0) -> VoilaServer:

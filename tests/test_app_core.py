@@ -218,7 +218,7 @@ def test_figure_has_no_toolbar_resize_handle_or_key_shortcuts(app):
 def test_gif_frames_are_readable_keep_real_time_and_the_link_goes_stale(app, tmp_path):
     path = app.save_gif(tmp_path / "wave.gif", step=4)
     with Image.open(path) as gif:
-        assert gif.n_frames == 6 and gif.width >= 480
+        assert gif.n_frames == 6 and gif.width >= 1280
         # seconds_per_unit=2 and step 4 x 0.05: each frame stands for 0.4 s of real time
         assert gif.info["duration"] == pytest.approx(400, abs=10)
     assert app.t.value == 0.0                          # put back where it was

@@ -710,7 +710,7 @@ def test_save_gif_keeps_t(app, tmp_path):
     from PIL import Image
 
     with Image.open(path) as gif:
-        assert gif.n_frames == 3 and gif.size[0] >= 480
+        assert gif.n_frames == 3 and gif.size[0] >= 1280
     assert app.t.value == pytest.approx(0.5)
 
 

@@ -704,7 +704,7 @@ def test_save_gif_keeps_real_time(tmp_path):
     path = app.save_gif(tmp_path / "run.gif", step=40)
     with Image.open(path) as im:
         assert im.n_frames == len(app.frame_values(40))
-        assert im.size[0] >= 480
+        assert im.size[0] >= 1280
         assert im.info["duration"] == pytest.approx(40 * app.frame.step * 1000, abs=10)
     assert app.time.value == 0.0
 

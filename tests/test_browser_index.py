@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from lessons_lib.catalogue import LESSONS
+
 import browser as h
 
 pytestmark = pytest.mark.browser
@@ -30,3 +32,27 @@ def test_index_renders_and_links_open_lessons(voila_server, page):
         page.wait_for_url(re.compile(re.escape(hrefs[0]) + "$"), timeout=120_000)
         page.wait_for_selector(h.FIGURE, timeout=120_000)
         h.assert_no_error_text(page)
+
+
+def test_make_voila_lands_on_the_index_and_each_lesson_has_a_short_address(voila_server):
+    """Issue 42: `make voila` landed on Voila's file tree (raw .ipynb names, index.ipynb
+    last, each in a new tab). Its root and tree now redirect to the rendered index, with
+    the query kept; /<number> opens that lesson."""
+    for path in ("", "voila/tree", "voila/tree/"):
+        status, _, headers = h.get_once(f"{voila_server.url}/{path}?present=1")
+        assert (status, headers["Location"]) == (302, "/voila/render/index.ipynb?present=1"), path
+    for lesson in LESSONS:
+        status, _, headers = h.get_once(f"{voila_server.url}/{lesson.number}")
+        assert (status, headers["Location"]) == (302, f"/voila/render/{lesson.notebook}")
+    assert h.get_once(f"{voila_server.url}/{len(LESSONS) + 1}")[0] == 404
+
+
+def test_index_lists_each_title_once_opening_in_the_same_tab(voila_server):
+    status, body, _ = h.get_once(voila_server.render_url("index.ipynb"), timeout=120)
+    assert status == 200
+    links = re.findall(r"<a\b([^>]*)>(.*?)</a>", body)
+    lessons = [(attrs, text) for attrs, text in links if ".ipynb" in attrs]
+    assert [text for _, text in lessons] == [lesson.title for lesson in LESSONS]
+    for (attrs, _), lesson in zip(lessons, LESSONS, strict=True):
+        assert f'href="{lesson.notebook}"' in attrs and "target" not in attrs, attrs
+    assert not [attrs for attrs, _ in links if 'href=".' in attrs], "a link out of the folder"

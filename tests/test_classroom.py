@@ -182,13 +182,23 @@ def test_make_classroom_serves_all_interfaces_with_a_token():
                           "--lesson", lesson(2).slug, "--students", "5"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    url = re.search(r"http://(\S+):8866/\?token=(\d{12})", out.stdout)
+    # lesson 2's short address (lessons_server/landing.py), in full and in block letters
+    url = re.search(r"http://(\S+):8866/2\?token=(\d{12})", out.stdout)
     assert url, out.stdout
-    token = url.group(2)
+    host, token = url.groups()
     assert "--Voila.ip=0.0.0.0" in out.stdout and f"--token={token}" in out.stdout
+    assert classroom.big(f"{host}:8866/2") in out.stdout
     assert classroom.big(f"?token={token}") in out.stdout  # the block-letter line
     assert f"'{lesson(2).notebook}': {{'pool_size': 5}}" in out.stdout
     assert classroom.make_token() != classroom.make_token()
+
+
+def test_classroom_without_a_lesson_gives_the_index_address():
+    out = subprocess.run([sys.executable, "-m", "lessons_server.room", "--print-only",
+                          "--ip", "127.0.0.1", "--token", "123456789012"],
+                         capture_output=True, text=True, timeout=60)
+    assert "http://127.0.0.1:8866/?token=123456789012" in out.stdout, out.stdout
+    assert classroom.big("127.0.0.1:8866") in out.stdout
 
 
 def test_classroom_refuses_an_unknown_lesson():
@@ -290,6 +300,31 @@ def test_jupyterhub_image_reads_voila_json_from_the_config_path(tmp_path, monkey
     if config is not None:
         bare.update_config(config)
     assert bare.file_denylist != CONFIG["VoilaConfiguration"]["file_denylist"]
+
+
+@pytest.mark.browser
+def test_room_lands_on_the_index_and_its_printed_address_opens_the_lesson(classroom_server):
+    """Issue 42: the room landed on Voila's file tree, and the address it printed for
+    --lesson did not open the lesson. / and the tree redirect to the index (the login
+    first, without the token); the printed address, in block letters, opens the lesson."""
+    base, token = classroom_server.url, classroom_server.token
+    log = classroom_server.log_path.read_text()
+    printed = re.search(rf"http://127\.0\.0\.1:{classroom_server.port}(/\S*)\?token={token}",
+                        log)
+    assert printed and printed.group(1) == "/1", log[-2000:]        # LESSON is lesson 1
+    assert classroom.big(f"127.0.0.1:{classroom_server.port}/1") in log
+    status, _, headers = harness.get_once(printed.group(0))
+    assert (status, headers["Location"]) == (302, f"/voila/render/{LESSON}?token={token}")
+    with urllib.request.urlopen(printed.group(0), timeout=120) as answer:
+        body = answer.read().decode()
+        assert answer.url.endswith(f"/voila/render/{LESSON}?token={token}")
+    assert "kernelId" in body and "Gimbal lock" in body
+    for path in ("", "voila/tree"):
+        status, _, headers = harness.get_once(f"{base}/{path}?token={token}")
+        assert (status, headers["Location"]) == (302,
+                                                 f"/voila/render/index.ipynb?token={token}")
+        status, _, headers = harness.get_once(f"{base}/{path}")
+        assert status == 302 and "/login" in headers["Location"], headers["Location"]
 
 
 @pytest.mark.browser

@@ -35,6 +35,8 @@ VALUES = yaml.safe_load((DEPLOY / "z2jh" / "values.yaml").read_text())
 VOILA = json.loads((ROOT / "voila.json").read_text())
 sys.path.insert(0, str(ROOT / "benchmarks"))
 LESSON = FIRST.slug
+#: Where a student lands after logging in: the lessons' index page.
+LANDING = "voila/render/game-maths-lessons/notebooks/index.ipynb"
 STUDENTS = 5
 
 
@@ -71,7 +73,9 @@ def test_single_host_hub_takes_its_values_from_the_kubernetes_file(mode, monkeyp
     want_path, _, want_query = single["defaultUrl"].partition("?")
     assert path == want_path == "/git-pull"
     got, want = dict(urllib.parse.parse_qsl(query)), dict(urllib.parse.parse_qsl(want_query))
-    assert got["urlpath"] == want["urlpath"] == "voila/tree/game-maths-lessons/notebooks"
+    # the landing is the lessons' index page, rendered (issue 42: not the file tree)
+    assert got["urlpath"] == want["urlpath"] == LANDING
+    assert (ROOT / LANDING.removeprefix("voila/render/game-maths-lessons/")).is_file()
     assert got["targetpath"] == want["targetpath"] == "game-maths-lessons"
     if mode == "trial":  # the students pull this checkout, which is there without a network
         assert got["repo"] == str(ROOT)
@@ -478,7 +482,7 @@ def test_the_teacher_opens_jupyterlab_and_students_do_not(class_hub):
 
 
 def log_in(page, hub, name: str, screenshot: str | None = None) -> None:
-    """The hub's address, its login form, and the landing: the Voila list of the lessons."""
+    """The hub's address, its login form, and the landing: the lessons' index page."""
     page.goto(f"{hub.url}/", timeout=60_000)
     assert "/hub/login" in page.url
     if screenshot:
@@ -486,25 +490,27 @@ def log_in(page, hub, name: str, screenshot: str | None = None) -> None:
     page.fill("#username_input", name)
     page.fill("#password_input", hub.password)
     page.click("#login_submit")
-    page.wait_for_url(re.compile(rf"/user/{name}/voila/tree/game-maths-lessons/notebooks"),
-                      timeout=180_000)
+    page.wait_for_url(re.compile(rf"/user/{name}/{re.escape(LANDING)}$"), timeout=180_000)
 
 
 @pytest.mark.slow
 @pytest.mark.browser
 def test_a_student_logs_in_with_a_browser_and_lands_on_the_lessons(class_hub, chromium):
     """Chromium through the login form: the default URL pulls the lessons (nbgitpuller's
-    page) and lands on their Voila list; the lesson's link opens a working lesson."""
+    page) and lands on their index page (no ".." link into the home); the lesson's link
+    opens a working lesson in the same tab."""
     hub, name = class_hub["hub"], class_hub["names"][1]
     context = chromium.new_context(viewport=harness.VIEWPORT)
     try:
         page = context.new_page()
         log_in(page, hub, name, screenshot="hub_login")
-        link = page.locator(f"a[href*='/voila/render/game-maths-lessons/notebooks/{LESSON}']")
+        link = page.locator(f"a[href='{LESSON}.ipynb']")
         link.first.wait_for(timeout=60_000)
         harness.screenshot(page, "hub_student_lessons")
-        page.goto(urllib.parse.urljoin(page.url, link.first.get_attribute("href")),
-                  timeout=120_000)
+        assert page.locator("a[href^='..'], a[target='_blank']").count() == 0
+        link.first.click()
+        page.wait_for_url(re.compile(rf"/voila/render/game-maths-lessons/notebooks/{LESSON}"
+                                     r"\.ipynb$"), timeout=120_000)
         page.wait_for_selector(harness.FIGURE, timeout=180_000, state="visible")
         page.wait_for_selector(harness.SLIDER, timeout=60_000, state="visible")
         harness.wait_idle(page)

@@ -128,7 +128,8 @@ def test_readme_quick_start_and_binder_links():
     text = (ROOT / "README.md").read_text()
     assert "make lab" in text and "make test" in text and "make voila" in text
     assert "conda env create -f environment.yml" in text
-    assert "urlpath=lab/tree/notebooks" in text and "urlpath=voila/tree/notebooks" in text
+    assert "urlpath=lab/tree/notebooks" in text
+    assert "urlpath=voila/render/notebooks/index.ipynb" in text     # lands on the index
     assert "mybinder.org/v2/gh/" in text
 
 
@@ -139,3 +140,26 @@ def test_ci_runs_the_app_and_browser_tests_with_the_fast_path_off_too():
     assert "LESSONS_FAST_DRAW=0" in plain
     for tests in ("test_app_", "test_browser_", "test_notebooks.py"):
         assert tests in plain, f"make test-plain leaves out {tests}"
+
+
+def test_licences_named_in_the_metadata_and_readme_are_the_files():
+    """MIT for the code (LICENSE), CC BY 4.0 for the lesson text and figures
+    (LICENSE-content): the same two in pyproject, the installed metadata and the README."""
+    from importlib.metadata import metadata
+
+    project = _pyproject()["project"]
+    assert project["license"] == "MIT AND CC-BY-4.0"
+    assert project["license-files"] == ["LICENSE", "LICENSE-content"]
+    code, content = ((ROOT / name).read_text() for name in project["license-files"])
+    assert code.startswith("MIT License\n")
+    assert "Copyright (c) 2026 the game-maths lessons authors" in code
+    assert "Creative Commons Attribution 4.0 International" in content
+    assert "https://creativecommons.org/licenses/by/4.0/legalcode" in content
+    assert "the game-maths lessons authors" in content
+    installed = metadata("lessons_lib")
+    assert installed["License-Expression"] == project["license"]
+    assert installed.get_all("License-File") == project["license-files"]
+    readme = (ROOT / "README.md").read_text().split("## May I reuse this?", 1)[1]
+    readme = readme.split("\n## ", 1)[0]
+    assert "MIT licence ([LICENSE](LICENSE))" in readme
+    assert "CC BY 4.0 ([LICENSE-content](LICENSE-content))" in readme

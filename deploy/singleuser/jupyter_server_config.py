@@ -51,7 +51,8 @@ settings = json.loads(VOILA_JSON.read_text())
 
 c.VoilaConfiguration.update(settings.get("VoilaConfiguration", {}))
 c.VoilaConfiguration.template = "lessons"
-# The list students land on: Voila 0.5's JupyterLab-style tree opens at the server's root
+# Students land on the lessons' index page (values.yaml's defaultUrl); the file tree is
+# still there at /voila/tree. Voila 0.5's JupyterLab-style tree opens at the server's root
 # whatever folder the address names (the home, not ~/game-maths-lessons/notebooks); the
 # classic tree lists the folder asked for, as plain links.
 c.VoilaConfiguration.classic_tree = True

@@ -143,15 +143,23 @@ def _figure(fig):
     return fig
 
 
+def shown_texts(fig) -> list[Text]:
+    """The texts ``fig`` shows: visible, not empty. Draw the figure first: tick labels are
+    made as it is drawn."""
+    return [t for t in _shown(_figure(fig)) if isinstance(t, Text) and t.get_text().strip()]
+
+
+def smallest_font_pt(fig) -> float:
+    """The smallest visible text of ``fig`` in points; inf when it shows no text."""
+    return min((t.get_fontsize() for t in shown_texts(fig)), default=math.inf)
+
+
 def smallest_text_px(fig) -> float:
     """The smallest visible text of ``fig`` in CSS px on the page (points * dpi / 72 at the
     figure's own dpi, without the screen's pixel ratio); inf when it shows no text. Draw
     the figure first: tick labels are made as it is drawn."""
-    fig = _figure(fig)
-    ratio = getattr(fig.canvas, "device_pixel_ratio", 1) or 1
-    sizes = [t.get_fontsize() for t in _shown(fig)
-             if isinstance(t, Text) and t.get_text().strip()]
-    return min(sizes) * fig.dpi / ratio / 72.0 if sizes else math.inf
+    ratio = getattr(_figure(fig).canvas, "device_pixel_ratio", 1) or 1
+    return smallest_font_pt(fig) * fig.dpi / ratio / 72.0
 
 
 def fit_axes(ax, region: tuple[float, float, float, float], pad_px: float = 3.0) -> None:

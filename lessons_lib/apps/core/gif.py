@@ -1,9 +1,11 @@
 """Slides to take away: what an app's Play shows, as an animated GIF.
 
 Mixed into :class:`~.app.LessonApp`. ``save_gif`` (from code) writes every frame; the
-"Save GIF" button renders at most :attr:`GifExport.gif_max_frames` frames and offers the file
-as a download link, which is cleared as soon as the scenario changes. Frames are at least
-:data:`GIF_MIN_WIDTH` pixels wide and text in them at least 9 px tall.
+"Save GIF" button renders at most :attr:`GifExport.gif_max_frames` frames, says on the
+status line which frame it is drawing, and offers the file as a download link, which is
+cleared as soon as the scenario changes. Frames are slide-sized: at least
+:data:`GIF_MIN_WIDTH` pixels wide with every text at least :data:`GIF_TEXT_PX` px tall, and
+they show no instruction for the page (:meth:`GifExport.slide_texts`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import contextlib
 import math
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import ipywidgets as widgets
@@ -20,21 +23,41 @@ import ipywidgets as widgets
 from ... import validate as check
 from ...validate import is_number
 from .controls import short
-from .figure import MIN_FONT_SIZE
+from .figure import MIN_FONT_SIZE, PRESENT_TEXT_PX, smallest_font_pt
 
-#: A GIF narrower than this is hard to read on a slide.
-GIF_MIN_WIDTH = 480
+#: A GIF narrower than this does not fill a 1280x720 slide.
+GIF_MIN_WIDTH = 1280
+#: The smallest text in a GIF, in its pixels: presenter mode's floor, read from the back row.
+GIF_TEXT_PX = PRESENT_TEXT_PX
 #: The most frames ``save_gif`` writes in one call (from code); the button writes fewer.
 GIF_MAX_FRAMES = 2000
 #: The most pixels of all frames of one GIF together (frames x width x height): the writer
-#: holds every frame until the end, 3 bytes a pixel, so this is about 150 MB of the kernel's
-#: memory (a room kernel's cap is 1024 MiB) and a minute of drawing at most.
-GIF_PIXEL_BUDGET = 50_000_000
+#: holds every frame until the end, a byte a pixel (:func:`_slide_writer`), so this is about
+#: 150 MB of the kernel's memory (a room kernel's cap is 1024 MiB).
+GIF_PIXEL_BUDGET = 150_000_000
 #: Frame rates a GIF viewer plays faithfully.
 GIF_FPS_RANGE = (0.5, 50.0)
+#: The dots per inch ``save_gif`` takes.
+GIF_DPI_RANGE = (20, 600)
 #: The largest ``step`` (every step-th frame) a GIF takes; a frame control has at most a few
 #: hundred steps, so a larger step is one frame.
 MAX_GIF_STEP = 100_000
+
+
+def _slide_writer(fps: float):
+    """matplotlib's Pillow writer, turning each opaque frame into the GIF's 256 colours as it
+    is grabbed (not all at the end, where no progress can be shown), which also keeps a
+    byte a pixel instead of three."""
+    from matplotlib.animation import PillowWriter
+    from PIL import Image
+
+    class SlideWriter(PillowWriter):
+        def grab_frame(self, **savefig_kwargs):
+            super().grab_frame(**savefig_kwargs)
+            if self._frames[-1].mode == "RGB":
+                self._frames[-1] = self._frames[-1].convert("P", palette=Image.Palette.ADAPTIVE)
+
+    return SlideWriter(fps=fps)
 
 
 class GifExport:
@@ -49,9 +72,17 @@ class GifExport:
         return type(self).__name__.removesuffix("App").lower() + ".gif"
 
     def gif_dpi(self) -> int:
-        """Enough dots per inch for a frame >= 480 px wide and 9 pt text >= 9 px tall."""
-        width_in = self.fig.get_figwidth()
-        return max(math.ceil(72 * 9 / MIN_FONT_SIZE), math.ceil(GIF_MIN_WIDTH / width_in))
+        """Enough dots per inch for a frame at least :data:`GIF_MIN_WIDTH` px wide whose
+        smallest text (never larger than :data:`MIN_FONT_SIZE` here, as tick labels come and
+        go) is at least :data:`GIF_TEXT_PX` px tall."""
+        points = min(MIN_FONT_SIZE, smallest_font_pt(self.fig))
+        return max(math.ceil(72 * GIF_TEXT_PX / points),
+                   math.ceil(GIF_MIN_WIDTH / self.fig.get_figwidth()))
+
+    def slide_texts(self) -> dict:
+        """The figure's texts that speak to the page's reader ("click to place the car"),
+        each with what a slide shows instead ("" for nothing): a GIF cannot be clicked."""
+        return {}
 
     def gif_fps(self, step: int) -> float:
         """Real time when the frame is time (``seconds_per_unit``); else Play's own pace."""
@@ -66,13 +97,14 @@ class GifExport:
         return min(hi, max(lo, fps))
 
     def save_gif(self, path: str | os.PathLike, fps: float | None = None, step: int = 1,
-                 dpi: int | None = None) -> str:
+                 dpi: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> str:
         """Write the frames from start to end (every ``step``-th) as a GIF; return its path.
 
-        The app's own ``draw`` makes each frame; the frame control is put back afterwards.
+        The app's own ``draw`` makes each frame, with :meth:`slide_texts` in place of the
+        page's instructions; the frame control and the texts are put back afterwards.
+        ``progress(k, n)`` is called as frame k of n has been drawn.
         """
-        from matplotlib.animation import PillowWriter
-
         values = self.frame_values(step)
         if len(values) > GIF_MAX_FRAMES:
             raise ValueError(f"{len(values)} frames is more than {GIF_MAX_FRAMES}: "
@@ -84,8 +116,9 @@ class GifExport:
                              f"{GIF_FPS_RANGE[1]:g}, not {short(fps)}")
         if dpi is None:
             dpi = self.gif_dpi()
-        if isinstance(dpi, bool) or not isinstance(dpi, int) or not 20 <= dpi <= 300:
-            raise ValueError(f"dpi must be a whole number from 20 to 300, not {short(dpi)}")
+        lo, hi = GIF_DPI_RANGE
+        if isinstance(dpi, bool) or not isinstance(dpi, int) or not lo <= dpi <= hi:
+            raise ValueError(f"dpi must be a whole number from {lo} to {hi}, not {short(dpi)}")
         w, h = self.fig.get_size_inches() * dpi
         if len(values) * w * h > GIF_PIXEL_BUDGET:
             raise ValueError(f"{len(values)} frames of {w:.0f}x{h:.0f} px is more than a GIF "
@@ -100,18 +133,34 @@ class GifExport:
         if not os.path.isdir(folder) or os.path.isdir(path):
             raise ValueError(f"cannot write a GIF to {path!r:.60}: give a file name in a folder "
                              "that exists")
+        if progress is not None and not callable(progress):
+            raise ValueError(f"progress must be a function of (k, n), not {short(progress)}")
         before = self.frame_value
-        writer = PillowWriter(fps=fps)
+        writer = _slide_writer(fps)
         painter = getattr(self, "painter", None)
         held = painter.hold() if painter is not None else contextlib.nullcontext()
+        page_texts = {text: text.get_text() for text in self.slide_texts()}
         try:
             with held, writer.saving(self.fig, path, dpi):   # the page sees no GIF frames
-                for value in values:
+                for text, slide in self.slide_texts().items():
+                    text.set_text(slide)
+                for k, value in enumerate(values, 1):
                     self.show_frame(value)
                     writer.grab_frame()
+                    if progress is not None:
+                        progress(k, len(values))
         finally:
+            for text, page in page_texts.items():
+                text.set_text(page)
             self.show_frame(before)
         return path
+
+    def gif_button_step(self) -> int:
+        """The button's step: at most :attr:`gif_max_frames` frames, and no more than the
+        pixel budget holds at :meth:`gif_dpi`."""
+        w, h = self.fig.get_size_inches() * self.gif_dpi()
+        most = max(1, min(self.gif_max_frames, int(GIF_PIXEL_BUDGET // (w * h)) - 1))
+        return max(1, math.ceil(len(self.frame_values()) / most))
 
     # -- the button -------------------------------------------------------------------------
     def add_gif_button(self) -> None:
@@ -142,20 +191,24 @@ class GifExport:
         if self.gif_link is not None and self.gif_link.value:
             self.gif_link.value = ""
 
+    def _gif_progress(self, k: int, n: int) -> None:
+        """The status line while the button's GIF is made."""
+        then = "; then the file is written" if k == n else ""
+        self.show_message(f"Save GIF: drew frame {k} of {n}{then}", kind="info")
+
     def _on_gif_button(self, _button=None) -> None:
-        n = len(self.frame_values())
-        step = max(1, math.ceil(n / self.gif_max_frames))
+        step = self.gif_button_step()
         frames = len(self.frame_values(step))
         self.pause()
         self.gif_button.disabled = True
-        self.gif_link.value = f"<i>writing {frames} frames ...</i>"
+        self.gif_link.value = ""
+        self.show_message(f"Save GIF: drawing {frames} frames", kind="info")
         try:
             with tempfile.TemporaryDirectory(prefix="lesson-gif-") as tmp:
-                path = self.save_gif(Path(tmp) / self.gif_name, step=step)
+                path = self.save_gif(Path(tmp) / self.gif_name, step=step,
+                                     progress=self._gif_progress)
                 data = Path(path).read_bytes()
-        except Exception:
-            self.gif_link.value = ""
-            raise
+            self.clear_message()
         finally:
             self.gif_button.disabled = False
         encoded = base64.b64encode(data).decode("ascii")

@@ -166,6 +166,10 @@ class SteeringApp(LessonApp):
                    o.title]
         return moving
 
+    def slide_texts(self) -> dict:
+        """A GIF cannot be clicked: its map is titled without "click to place the car"."""
+        return {self.scene.overview.title: self.scene.MAP_SLIDE_TITLE}
+
     def panel(self, state, time) -> dict[str, str]:
         labels = {spec.name: spec.label for spec in self.controls}
         notes = [panel.disabled_note(state, labels)]

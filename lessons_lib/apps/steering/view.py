@@ -83,6 +83,8 @@ class SteeringView:
     VIEWS_BOTTOM, GAP_PX = 0.405, 16.0
     #: The whole-track map's title, and the sweep's two titles: the first that fits.
     MAP_TITLES = ("whole track: click to place the car", "click to place the car")
+    #: The map's title on a slide (a GIF), which cannot be clicked.
+    MAP_SLIDE_TITLE = "whole track"
     SWEEP_TITLES = {"rms": ("RMS crosstrack (m)", "RMS (m)"),
                     "max": ("max crosstrack (m)", "max (m)")}
     #: The sweep's speed ticks, from the most to the fewest: the first whose labels fit.
