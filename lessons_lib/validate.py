@@ -31,6 +31,7 @@ __all__ = [
     "probability",
     "flag",
     "integer",
+    "MAX_INTEGER",
     "array",
     "point",
     "items",
@@ -136,9 +137,17 @@ def flag(value, name: str) -> bool:
     raise ValueError(f"{name} must be True or False, got {describe(value)}")
 
 
-def integer(value, name: str, *, lo: int | None = None, hi: int | None = None,
+#: The default upper bound of :func:`integer`: a billion, more than any count, index, seed
+#: or size a lesson uses, and small enough that no loop or array sized by it is the first
+#: sign of a typo such as ``10**400``. A caller that needs more says its own ``hi``.
+MAX_INTEGER = 10**9
+
+
+def integer(value, name: str, *, lo: int | None = None, hi: int | None = MAX_INTEGER,
             whole_floats: bool = False) -> int:
-    """An ``int`` in ``[lo, hi]``. ``whole_floats=True`` also takes ``3.0`` (not ``3.5``)."""
+    """An ``int`` in ``[lo, hi]``. ``whole_floats=True`` also takes ``3.0`` (not ``3.5``).
+
+    ``hi`` defaults to :data:`MAX_INTEGER` (10**9); ``hi=None`` takes any size."""
     name = _label(name)
     if isinstance(value, bool | np.bool_):
         raise ValueError(f"{name} must be a whole number, got {describe(value)}")

@@ -519,7 +519,8 @@ S["validate.tolerance"] = (Va.tolerance, [point_sets(2)], {})
 NOT_CALLED = {"ORDERS", "ANGLE_OF_AXIS", "LOCK_EPS", "NAIVE_THRESHOLD", "UNIT_TOLERANCE",
               "MAX_LENGTH", "MIN_LENGTH", "MAX_SAMPLES", "SplineFrame", "SteeringTerms",
               "TermValues", "Crosstrack", "WORLD_UP", "Trajectory", "SETTLE_TOLERANCE",
-              "MAX_STEPS", "MAX_SPEED", "MAX_START_OFFSET", "TRACKS", "MAX_TURTLE_POINTS",
+              "MAX_STEPS", "MAX_INTEGER", "MAX_SPEED", "MAX_START_OFFSET", "TRACKS",
+              "MAX_TURTLE_POINTS",
               "CorridorTooNarrow", "FunnelStep", "NoRouteError", "Route", "NoPathError",
               "angle_between", "as_unit_quaternion",  # interpolation re-exports rotations'
               "Runs", "SpeedSweep", "SWEEP_MODES",
