@@ -16,6 +16,8 @@ Only numpy is imported here, so that the maths modules stay free of any widget l
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import numbers as _numbers
 
@@ -36,6 +38,8 @@ __all__ = [
     "point",
     "items",
     "option",
+    "instance",
+    "first_is",
     "fields",
     "numbers",
     "degrees",
@@ -220,6 +224,42 @@ def option(value, name: str, options) -> str:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}, got "
                          f"{describe(value)}")
     return value
+
+
+def _kinds(kind, name: str) -> tuple:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not kinds or not all(isinstance(k, type) for k in kinds):
+        raise ValueError(f"the kind of {name} must be a class, got {describe(kind)}")
+    return kinds
+
+
+def instance(value, name: str, kind, what: str = ""):
+    """``value`` if it is a ``kind`` (a class or a tuple of classes); a ValueError naming the
+    class (and ``what``, where to get one) otherwise."""
+    name = _label(name)
+    kinds = _kinds(kind, name)
+    if not isinstance(value, kinds):
+        want = " or ".join(k.__name__ for k in kinds) + (f" ({what})" if what else "")
+        raise ValueError(f"{name} must be a {want}, got {describe(value)}")
+    return value
+
+
+def first_is(kind, what: str = ""):
+    """A decorator: the function's first argument (a panel's ``state``, say) must be a
+    ``kind`` (:func:`instance`), checked before the function reads it."""
+    _kinds(kind, "the first argument")
+
+    def wrap(fn):
+        names = list(inspect.signature(fn).parameters)
+        at = 1 if names[0] == "self" else 0      # a method's first argument after self
+        name = names[at]
+
+        @functools.wraps(fn)
+        def checked(*args, **kwargs):
+            instance(args[at] if len(args) > at else kwargs.get(name), name, kind, what)
+            return fn(*args, **kwargs)
+        return checked
+    return wrap
 
 
 def fields(value, name: str, checks) -> dict:

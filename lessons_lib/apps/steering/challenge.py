@@ -87,6 +87,8 @@ HINTS = (
 def part_of_track(spline, s: float) -> str:
     """Where on the track the distance ``s`` lies, in words: in a bend, on the straight just
     after one (within 20 m), or on a straight."""
+    spline = model.checked_spline(spline)
+    s = check.real(s, "s", unit="m")
     k = float(spline.curvature_at(s))
     if k > BEND_CURVATURE:
         return f"in a bend (radius {1 / k:.0f} m)"
@@ -120,7 +122,10 @@ class Judged:
 
 def judge(spline, run: model.Run, target: float, start: float = JUDGED_FROM) -> Judged:
     """Judge ``run`` on ``spline`` against an RMS ``target`` (m) from ``start`` s on."""
-    tr = run.trajectory
+    spline = model.checked_spline(spline)
+    tr = check.instance(run, "run", model.Run, "a run of the steering model").trajectory
+    target = check.real(target, "target", lo=0.0, lo_open=True, unit="m")
+    start = check.real(start, "start", lo=0.0, unit="s")
     part = np.flatnonzero(tr.t >= start - 1e-9)
     if len(part) == 0:
         raise ValueError(f"the run ends at {tr.t[-1]:.1f} s, before the judged part "

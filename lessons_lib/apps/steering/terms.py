@@ -31,6 +31,7 @@ from ..core import PALETTE, LessonApp, Params, Slider, make_figure, rc_context
 from ..core.controls import short
 from ..core.figure import DragHandler
 from ..core.text import fmt_number
+from .model import checked_spline
 from .view import COLOURS, ROAD_HALF_WIDTH, TERM_COLOURS
 
 #: The road of the three figures: straight, then bending left, running on past the view.
@@ -112,7 +113,7 @@ def compute_terms(spline: Spline, x: float, y: float, heading: float,
     simulation's own :func:`steering_terms`, with a fixed look-ahead."""
     params = SteeringParams(adaptive_look_ahead=False,
                             fixed_look_ahead=check.real(look_ahead, "look_ahead", lo=0.0))
-    progress = spline.closest_distance((check.real(x, "x"), check.real(y, "y")))
+    progress = checked_spline(spline).closest_distance((check.real(x, "x"), check.real(y, "y")))
     return steering_terms(float(x), float(y), 0.0, float(check.reduce_degrees(
         check.real(heading, "heading"))), SPEED, spline, float(progress), params)
 
@@ -120,7 +121,7 @@ def compute_terms(spline: Spline, x: float, y: float, heading: float,
 def visible_look_ahead(spline: Spline, x: float, y: float) -> float:
     """The longest look-ahead (within the slider's range, on its 0.1 m steps) whose
     target is inside :data:`VIEW` for a car at (x, y), at least :data:`LOOK_MIN`."""
-    start = spline.closest_distance((x, y))
+    start = checked_spline(spline).closest_distance((check.real(x, "x"), check.real(y, "y")))
     ahead = np.arange(LOOK_MIN, LOOK_MAX + 0.05, 0.1)
     pts = spline.location_at(np.minimum(start + ahead, spline.length))
     inside = ((pts[:, 0] > VIEW[0] + 1) & (pts[:, 0] < VIEW[1] - 1)
