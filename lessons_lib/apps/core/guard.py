@@ -132,6 +132,12 @@ ECHO_SHARE = 1e-9
 ECHO_PENDING = 256
 
 
+def _check_state_dict(state) -> None:
+    if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
+        raise ValueError(f"a widget update must be a dict of named values, got "
+                         f"{check.describe(state)}")
+
+
 class EchoFilter:
     """Tells a float slider's echo of a value the kernel set from a person's move.
 
@@ -145,6 +151,8 @@ class EchoFilter:
     """
 
     def __init__(self, w: widgets.Widget) -> None:
+        if not self.applies(w):
+            raise ValueError(f"an EchoFilter is for a FloatSlider, got {check.describe(w)}")
         self.widget = w
         self.pending: deque = deque(maxlen=ECHO_PENDING)
         self.dropped = 0
@@ -164,6 +172,7 @@ class EchoFilter:
 
     def is_echo(self, state: dict) -> bool:
         """True (and the pending values up to it forgotten) when ``state`` is an echo."""
+        _check_state_dict(state)
         value = state.get("value") if set(state) == {"value"} else None
         if not is_finite(value):
             return False
@@ -180,6 +189,7 @@ class EchoFilter:
 
     def apply(self, state: dict) -> None:
         """Set ``state`` from the page (not noted as the kernel's)."""
+        _check_state_dict(state)
         self._from_page = True
         try:
             self.widget.set_state(state)
