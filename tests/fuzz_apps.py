@@ -82,12 +82,13 @@ APP_CLASSES = {name: getattr(apps, name) for name in sorted(apps.__all__)}
 APP_CLASSES["TuningChallenge"] = TuningChallenge
 APP_CLASSES["TermApp"] = TermApp      # lesson 3's small term figures (not in the catalogue)
 APP_CLASSES["PlanesApp"] = PlanesApp  # lesson 2's halfway figure
-#: The loop's own hooks and plumbing (called by LessonApp, not by a learner or a notebook).
-LOOP = {"build", "compute", "draw", "panel", "layout", "dynamic_artists", "pointer_cost",
-        "refresh_controls", "preset_list", "guard", "when_idle", "batch", "update",
-        "recompute", "redraw", "request_update", "control_widgets", "play_row",
-        "preset_box", "add_gif_button", "guard_controls", "matching_preset", "animate",
-        "compute_params", "frame_end", "control_bounds", "arrange", "resized"}
+#: The loop's plumbing (called by LessonApp, not by a learner or a notebook): hooks with no
+#: input, and the ones that take the loop's own functions and widgets. The hooks that take
+#: params, a state, a frame or a size (compute, draw, panel, frame_end, ...) are fuzzed.
+LOOP = {"build", "layout", "dynamic_artists", "pointer_cost", "preset_list", "batch",
+        "update", "recompute", "redraw", "request_update", "control_widgets", "play_row",
+        "preset_box", "add_gif_button", "guard_controls",
+        "guard", "when_idle", "animate", "arrange"}   # given the loop's functions, widgets
 #: Helpers that are not for learners: they rewrite files of the repository.
 NOT_CALLED = {"write_stored_sweeps"}
 #: matplotlib's drawing protocol: called by matplotlib with its own renderer, mid-draw.
@@ -171,7 +172,9 @@ RESULT_METHODS = {"FunnelState", "BlendState", "SteeringState", "Plane4D", "Spee
 #: constructors are entry points too.
 HELPERS = {"EchoFilter"}
 #: Documented infinite answers: a figure that shows no text has no smallest text.
-fm.NAN_ALLOWED |= {("core.figure.smallest_text_px", "value")}
+fm.NAN_ALLOWED |= {("core.figure.smallest_text_px", "value"),
+                   # a query with no path has no clearance (FunnelState's default)
+                   ("FunnelApp.compute", "clearance")}
 #: A line's NaN gaps pass through the permutation to matplotlib's frame.
 fm.PASS_THROUGH |= {"gimbal.view.to_plot"}
 #: The wall time one call may take (a GIF of a whole animation is the slowest).
@@ -254,6 +257,11 @@ def by_name(param: inspect.Parameter, owner: str | None, lesson: str = ""):
         return st.just(None).map(lambda _: instance("SteeringApp").trajectory)
     if n in ("spline",):
         return st.just(None).map(lambda _: instance("SteeringApp").spline)
+    if n in ("params",) and owner in APP_CLASSES:
+        return st.just(owner).map(lambda a: instance(a).params)
+    if n in ("state",) and owner in APP_CLASSES:
+        return st.one_of(*[st.just(owner)] * 3, st.sampled_from(STATE_OWNERS)).map(
+            lambda a: instance(a).state)
     if n in ("params",):
         return st.one_of(st.none(), st.just(None).map(
             lambda _: instance("SteeringApp").steering_params))

@@ -94,14 +94,18 @@ EXEMPT: dict[str, str] = {
                                                              "rewrites the repository's data",
     "lessons_lib.apps.core.gif.GifExport": "a mixin of LessonApp, never made on its own",
     "lessons_lib.apps.core.layout.FitLayout": "a mixin of LessonApp, never made on its own",
+    "lessons_lib.apps.core.app.LessonApp.compute": "the base's abstract hook: every app has "
+                                                   "its own (fuzzed); LessonApp() is refused",
+    "lessons_lib.apps.core.app.LessonApp.draw": "the base's abstract hook: every app has its "
+                                                "own (fuzzed); LessonApp() is refused",
 }
 #: Why each rule below leaves a name out.
 RULES = {
     "record": "a result record or an exception: made by the code from checked values, read "
               "by a student (its methods, if any, are fuzzed)",
-    "loop": "the app loop's hooks (tests/fuzz_apps.py LOOP): called by LessonApp with the "
-            "params and states it made, reached from a page only through the controls, "
-            "which tests/test_fuzz_controls.py and tests/test_fuzz_canvas.py fuzz",
+    "loop": "the app loop's plumbing (tests/fuzz_apps.py LOOP): hooks with no input, or "
+            "given the loop's own functions and widgets; reached from a page only through "
+            "the controls, which tests/test_fuzz_controls.py and test_fuzz_canvas.py fuzz",
     "protocol": "matplotlib's drawing protocol or arguments (tests/fuzz_apps.py PROTOCOL)",
 }
 

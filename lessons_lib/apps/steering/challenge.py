@@ -21,6 +21,7 @@ import numpy as np
 from ... import validate as check
 from ...steering import SteeringParams
 from ..core import PALETTE, LessonApp, Params, make_figure, rc_context
+from ..core.app import takes_params
 from ..core.controls import short
 from ..core.exercise import hint_html, text_block
 from ..core.figure import fit_axes
@@ -214,9 +215,11 @@ class TuningChallenge(LessonApp):
         self.check_button.on_click(self.guard(lambda _b: self.check()))
         self.hint_button.on_click(self.guard(lambda _b: self.show_hint()))
 
+    @takes_params
     def compute(self, params):
         return params  # the sliders only set up the run; Check drives it
 
+    @check.first_is(Params, "the app's .state (its params: Check drives the run)")
     def draw(self, state, frame) -> None:
         j = self.judged
         if j is None:

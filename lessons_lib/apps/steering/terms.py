@@ -28,6 +28,7 @@ from ...spline import Spline
 from ...steering import SteeringParams, TermValues, steering_terms
 from ...vehicle import Vehicle
 from ..core import PALETTE, LessonApp, Params, Slider, make_figure, rc_context
+from ..core.app import takes_params
 from ..core.controls import short
 from ..core.figure import DragHandler
 from ..core.text import fmt_number
@@ -156,11 +157,13 @@ class TermApp(LessonApp):
         super().__init__(preset, **controls)
 
     # -- the loop -----------------------------------------------------------------------------
+    @takes_params
     def compute(self, params: Params) -> TermState:
         values = compute_terms(self.road, params.car_x, params.car_y, params.heading,
                                params.look_ahead)
         return TermState(params.car_x, params.car_y, params.heading, params.look_ahead, values)
 
+    @takes_params
     def control_bounds(self, params: Params) -> dict:
         """The target stays in the picture: the look-ahead goes at most to where the road
         leaves the view (1 m inside its edge), however far along the car is."""
@@ -222,6 +225,7 @@ class TermApp(LessonApp):
             artist.set_visible(any(artist is a for a in shown))
         self.drag = DragHandler(self.fig, self.guard(self._on_press), self.guard(self._on_drag))
 
+    @check.first_is(TermState, "the app's .state")
     def draw(self, state: TermState, frame) -> None:
         v = state.values
         car = np.array([state.x, state.y])
@@ -287,6 +291,7 @@ class TermApp(LessonApp):
                 self.offset, self.offset_head, self.right, self.right_head, self.right_label,
                 self.progress_dot, self.target_dot]
 
+    @check.first_is(TermState, "the app's .state")
     def panel(self, state: TermState, frame) -> str:
         colour = TERM_COLOURS[self.term]
         return (f"<div class='lesson-term-readout' style='font-size:16px;line-height:1.4;"
