@@ -16,6 +16,8 @@ Only numpy is imported here, so that the maths modules stay free of any widget l
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import numbers as _numbers
 
@@ -31,10 +33,13 @@ __all__ = [
     "probability",
     "flag",
     "integer",
+    "MAX_INTEGER",
     "array",
     "point",
     "items",
     "option",
+    "instance",
+    "first_is",
     "fields",
     "numbers",
     "degrees",
@@ -136,9 +141,17 @@ def flag(value, name: str) -> bool:
     raise ValueError(f"{name} must be True or False, got {describe(value)}")
 
 
-def integer(value, name: str, *, lo: int | None = None, hi: int | None = None,
+#: The default upper bound of :func:`integer`: a billion, more than any count, index, seed
+#: or size a lesson uses, and small enough that no loop or array sized by it is the first
+#: sign of a typo such as ``10**400``. A caller that needs more says its own ``hi``.
+MAX_INTEGER = 10**9
+
+
+def integer(value, name: str, *, lo: int | None = None, hi: int | None = MAX_INTEGER,
             whole_floats: bool = False) -> int:
-    """An ``int`` in ``[lo, hi]``. ``whole_floats=True`` also takes ``3.0`` (not ``3.5``)."""
+    """An ``int`` in ``[lo, hi]``. ``whole_floats=True`` also takes ``3.0`` (not ``3.5``).
+
+    ``hi`` defaults to :data:`MAX_INTEGER` (10**9); ``hi=None`` takes any size."""
     name = _label(name)
     if isinstance(value, bool | np.bool_):
         raise ValueError(f"{name} must be a whole number, got {describe(value)}")
@@ -211,6 +224,42 @@ def option(value, name: str, options) -> str:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}, got "
                          f"{describe(value)}")
     return value
+
+
+def _kinds(kind, name: str) -> tuple:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not kinds or not all(isinstance(k, type) for k in kinds):
+        raise ValueError(f"the kind of {name} must be a class, got {describe(kind)}")
+    return kinds
+
+
+def instance(value, name: str, kind, what: str = ""):
+    """``value`` if it is a ``kind`` (a class or a tuple of classes); a ValueError naming the
+    class (and ``what``, where to get one) otherwise."""
+    name = _label(name)
+    kinds = _kinds(kind, name)
+    if not isinstance(value, kinds):
+        want = " or ".join(k.__name__ for k in kinds) + (f" ({what})" if what else "")
+        raise ValueError(f"{name} must be a {want}, got {describe(value)}")
+    return value
+
+
+def first_is(kind, what: str = ""):
+    """A decorator: the function's first argument (a panel's ``state``, say) must be a
+    ``kind`` (:func:`instance`), checked before the function reads it."""
+    _kinds(kind, "the first argument")
+
+    def wrap(fn):
+        names = list(inspect.signature(fn).parameters)
+        at = 1 if names[0] == "self" else 0      # a method's first argument after self
+        name = names[at]
+
+        @functools.wraps(fn)
+        def checked(*args, **kwargs):
+            instance(args[at] if len(args) > at else kwargs.get(name), name, kind, what)
+            return fn(*args, **kwargs)
+        return checked
+    return wrap
 
 
 def fields(value, name: str, checks) -> dict:

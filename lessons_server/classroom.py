@@ -96,7 +96,7 @@ def page_message_problem(ws_msg) -> str | None:
         if header.get("msg_type") != "comm_open":
             return None
         target = json.loads(ws_msg[offsets[4]:offsets[5]]).get("target_name")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):   # nested past the parser's limit
         return "a header or content that is not a JSON object"
     if target not in PAGE_COMM_TARGETS:
         return f"a comm_open for {str(target)[:40]!r} (the kernel makes every widget itself)"

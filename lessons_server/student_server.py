@@ -104,7 +104,14 @@ def lessons_source(env=os.environ) -> dict[str, str]:
 
 def lessons_pull_problem(args: dict[str, str], allowed: dict[str, str]) -> str | None:
     """Why a pull with these link arguments is refused, or None. The repository must be the
-    lessons' (exactly), and the branch and folder the lessons' when the link names them."""
+    lessons' (exactly), and the branch and folder the lessons' when the link names them.
+    ``args`` and ``allowed`` map names to texts (a ValueError otherwise)."""
+    for name, given in (("args", args), ("allowed", allowed)):
+        if not isinstance(given, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                  for k, v in given.items()):
+            raise ValueError(f"{name} must map names to texts, got {type(given).__name__}")
+    if set(allowed) != {"repo", "branch", "targetpath"}:
+        raise ValueError("allowed must map repo, branch and targetpath to texts")
     if not allowed["repo"]:
         return "this server was started without the lessons' repository (LESSONS_REPO)"
     if args.get("repo", "") != allowed["repo"]:

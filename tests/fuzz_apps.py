@@ -38,7 +38,11 @@ import numpy as np  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from lessons_lib import apps  # noqa: E402
+import lessons_lib  # noqa: E402
+from lessons_lib import (
+    apps,  # noqa: E402
+    navmesh,  # noqa: E402
+)
 from lessons_lib.apps import fastdraw  # noqa: E402
 from lessons_lib.apps.core import app as core_app  # noqa: E402
 from lessons_lib.apps.core import controls as core_controls  # noqa: E402
@@ -47,18 +51,30 @@ from lessons_lib.apps.core import figure as core_figure  # noqa: E402
 from lessons_lib.apps.core import guard as core_guard  # noqa: E402
 from lessons_lib.apps.core import layout as core_layout  # noqa: E402
 from lessons_lib.apps.core import text as core_text  # noqa: E402
+from lessons_lib.apps.fastdraw import painter as fastdraw_painter  # noqa: E402
+from lessons_lib.apps.fastdraw import textcache as fastdraw_textcache  # noqa: E402
 from lessons_lib.apps.funnel import exercises as funnel_exercises  # noqa: E402
 from lessons_lib.apps.funnel import figures as funnel_figures  # noqa: E402
 from lessons_lib.apps.funnel import model as funnel_model  # noqa: E402
+from lessons_lib.apps.funnel import panel as funnel_panel  # noqa: E402
+from lessons_lib.apps.funnel import view as funnel_view  # noqa: E402
 from lessons_lib.apps.gimbal import exercises as gimbal_exercises  # noqa: E402
 from lessons_lib.apps.gimbal import model as gimbal_model  # noqa: E402
+from lessons_lib.apps.gimbal import panel as gimbal_panel  # noqa: E402
+from lessons_lib.apps.gimbal import view as gimbal_view  # noqa: E402
 from lessons_lib.apps.interpolation import exercises as interpolation_exercises  # noqa: E402
 from lessons_lib.apps.interpolation import figures as interpolation_figures  # noqa: E402
 from lessons_lib.apps.interpolation import model as interpolation_model  # noqa: E402
+from lessons_lib.apps.interpolation import panel as interpolation_panel  # noqa: E402
+from lessons_lib.apps.interpolation import view as interpolation_view  # noqa: E402
 from lessons_lib.apps.interpolation.planes import PlanesApp  # noqa: E402
+from lessons_lib.apps.steering import challenge as steering_challenge  # noqa: E402
 from lessons_lib.apps.steering import exercises as steering_exercises  # noqa: E402
 from lessons_lib.apps.steering import figures as steering_figures  # noqa: E402
 from lessons_lib.apps.steering import model as steering_model  # noqa: E402
+from lessons_lib.apps.steering import panel as steering_panel  # noqa: E402
+from lessons_lib.apps.steering import terms as steering_terms  # noqa: E402
+from lessons_lib.apps.steering import view as steering_view  # noqa: E402
 from lessons_lib.apps.steering.challenge import TuningChallenge  # noqa: E402
 from lessons_lib.apps.steering.terms import TermApp  # noqa: E402
 
@@ -66,14 +82,27 @@ APP_CLASSES = {name: getattr(apps, name) for name in sorted(apps.__all__)}
 APP_CLASSES["TuningChallenge"] = TuningChallenge
 APP_CLASSES["TermApp"] = TermApp      # lesson 3's small term figures (not in the catalogue)
 APP_CLASSES["PlanesApp"] = PlanesApp  # lesson 2's halfway figure
-#: The loop's own hooks and plumbing (called by LessonApp, not by a learner or a notebook).
-LOOP = {"build", "compute", "draw", "panel", "layout", "dynamic_artists", "pointer_cost",
-        "refresh_controls", "preset_list", "guard", "when_idle", "batch", "update",
-        "recompute", "redraw", "request_update", "control_widgets", "play_row",
-        "preset_box", "add_gif_button", "guard_controls", "matching_preset", "animate",
-        "compute_params", "frame_end", "control_bounds", "arrange", "resized"}
+#: The loop's plumbing (called by LessonApp, not by a learner or a notebook): hooks with no
+#: input, and the ones that take the loop's own functions and widgets. The hooks that take
+#: params, a state, a frame or a size (compute, draw, panel, frame_end, ...) are fuzzed.
+LOOP = {"build", "layout", "dynamic_artists", "pointer_cost", "preset_list", "batch",
+        "update", "recompute", "redraw", "request_update", "control_widgets", "play_row",
+        "preset_box", "add_gif_button", "guard_controls",
+        "guard", "when_idle", "animate", "arrange"}   # given the loop's functions, widgets
 #: Helpers that are not for learners: they rewrite files of the repository.
 NOT_CALLED = {"write_stored_sweeps"}
+#: matplotlib's drawing protocol: called by matplotlib with its own renderer, mid-draw.
+PROTOCOL = {"StampedText.draw": "an Artist's draw(renderer)",
+            "StaticLayer.draw": "an Artist's draw(renderer)",
+            "WorldFaces.do_3d_projection": "mplot3d's depth sort, no argument",
+            "TextCache.install": "hooks a renderer as matplotlib makes it",
+            "TextCache.layout": "matplotlib's text layout, given its own font objects",
+            "TextCache.glyph": "matplotlib's glyph raster, given its own font objects",
+            # a matplotlib Text: its keyword arguments are matplotlib's, checked by matplotlib
+            "StampedText": "a matplotlib Text, made with matplotlib's own keyword arguments",
+            "WorldLine": "a matplotlib Line2D, made with matplotlib's own arguments",
+            "WorldFaces": "a matplotlib PolyCollection, made with matplotlib's own arguments",
+            "StaticLayer": "a matplotlib Artist of the figure it is made for"}
 MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercises,
            "interpolation.figures": interpolation_figures,
            "steering.figures": steering_figures, "gimbal.exercises": gimbal_exercises,
@@ -84,14 +113,23 @@ MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercise
            "gimbal.model": gimbal_model, "interpolation.model": interpolation_model,
            "core.layout": core_layout, "core.figure": core_figure, "core.app": core_app,
            "core.controls": core_controls, "core.text": core_text, "core.guard": core_guard,
-           "fastdraw": fastdraw}
+           "fastdraw": fastdraw, "fastdraw.painter": fastdraw_painter,
+           "fastdraw.textcache": fastdraw_textcache,
+           # each lesson's panel (the HTML beside its figure) and view (its drawing)
+           "funnel.panel": funnel_panel, "gimbal.panel": gimbal_panel,
+           "interpolation.panel": interpolation_panel, "steering.panel": steering_panel,
+           "funnel.view": funnel_view, "gimbal.view": gimbal_view,
+           "interpolation.view": interpolation_view, "steering.view": steering_view,
+           "steering.terms": steering_terms, "steering.challenge": steering_challenge,
+           "lessons_lib": lessons_lib}     # present()
 #: Modules whose classes are results, mixins or plumbing (states, targets, the layout and
 #: the guard's helpers): only their functions are entry points.
 FUNCTIONS_ONLY = {"funnel.model", "gimbal.model", "interpolation.model", "steering.model",
-                  "core.layout", "core.text", "core.guard", "fastdraw"}
+                  "core.layout", "core.text", "core.guard", "fastdraw", "steering.terms",
+                  "steering.challenge"}
 #: Modules whose classes a lesson or a student makes (controls, the drag helper, the app's
 #: helpers): their constructors are entry points, their methods the loop's plumbing.
-CONSTRUCTORS_ONLY = {"core.figure", "core.app", "core.controls"}
+CONSTRUCTORS_ONLY = {"core.figure", "core.app"}
 #: How one of each exercise class is made, for its methods' calls.
 EXAMPLES = {
     "NumberQuestion": lambda: core_exercise.NumberQuestion("How many?", 2.0, "Count them."),
@@ -99,9 +137,46 @@ EXAMPLES = {
                                                            hint="The first."),
     "CountQuestion": lambda: funnel_exercises.CountQuestion("How many bends?", 2.0,
                                                             "Count them.", "bends"),
+    # the result classes whose methods a student may call, each from an app's own state
+    "FunnelState": lambda: instance("FunnelApp").state,
+    "BlendState": lambda: instance("InterpolationApp").state,
+    "SteeringState": lambda: instance("SteeringApp").state,
+    "Plane4D": lambda: interpolation_model.compute((0, 0, 0), (90, 30, 10)).plane,
+    "SpeedProfile": lambda: next(iter(instance("InterpolationApp").state.profiles.values())),
+    "Target": lambda: gimbal_model.reach_target(),
+    "Scenario": lambda: steering_model.SCENARIOS[0],
+    "EchoFilter": lambda: core_guard.EchoFilter(instance("GimbalApp").control_widgets()[0]),
+    # the views and the drawing helpers: the apps' own
+    "FunnelView": lambda: instance("FunnelApp").view,
+    "GridView": lambda: instance("GridApp").view,
+    "GimbalView": lambda: instance("GimbalApp").view,
+    "BlendView": lambda: instance("InterpolationApp").view,
+    "Planes": lambda: instance("PlanesApp").planes,
+    "SteeringView": lambda: instance("SteeringApp").scene,
+    "StaticLayer": lambda: instance("InterpolationApp").view.static,
+    "WorldLine": lambda: instance("GimbalApp").view.stand,
+    "WorldFaces": lambda: instance("GimbalApp").view.aircraft,
+    "Painter": lambda: fastdraw.attach(instance("GridApp").fig),
+    # the control specs, as a lesson makes them
+    "Slider": lambda: core_controls.Slider("s", "S", 0.0, 1.0, value=0.5),
+    "Choice": lambda: core_controls.Choice("c", "C", ["a", "b"]),
+    "Toggle": lambda: core_controls.Toggle("t", "T"),
+    "Frame": lambda: core_controls.Frame("f", "F", 0.0, 1.0),
+    "Params": lambda: core_controls.Params({"s": 0.5}),
+    "Preset": lambda: core_controls.Preset("p", {"s": 0.5}),
 }
+#: Result classes in FUNCTIONS_ONLY modules whose methods are entry points (made by EXAMPLES).
+RESULT_METHODS = {"FunnelState", "BlendState", "SteeringState", "Plane4D", "SpeedProfile",
+                  "Target", "Scenario", "EchoFilter"}
+#: Classes of FUNCTIONS_ONLY modules that the apps make from what a page sends: their
+#: constructors are entry points too.
+HELPERS = {"EchoFilter"}
 #: Documented infinite answers: a figure that shows no text has no smallest text.
-fm.NAN_ALLOWED |= {("core.figure.smallest_text_px", "value")}
+fm.NAN_ALLOWED |= {("core.figure.smallest_text_px", "value"),
+                   # a query with no path has no clearance (FunnelState's default)
+                   ("FunnelApp.compute", "clearance")}
+#: A line's NaN gaps pass through the permutation to matplotlib's frame.
+fm.PASS_THROUGH |= {"gimbal.view.to_plot"}
 #: The wall time one call may take (a GIF of a whole animation is the slowest).
 fm.CALL_SECONDS = 30.0
 
@@ -140,16 +215,40 @@ NUMBER = st.one_of(st.floats(-100, 100), st.integers(-3, 40), st.sampled_from([0
 POINT = st.tuples(st.floats(-5, 25), st.floats(-5, 25))
 
 
-def by_name(param: inspect.Parameter, owner: str | None):
-    """A sensible value for a parameter, from its name and its default."""
+#: Apps whose states the panels and views are given (each other's too, to be refused).
+STATE_OWNERS = ["FunnelApp", "GridApp", "GimbalApp", "InterpolationApp", "SteeringApp",
+                "TermApp"]
+
+
+#: Each lesson's apps, whose states its panels and views take.
+LESSON_APPS = {"funnel": ["FunnelApp", "GridApp"], "gimbal": ["GimbalApp"],
+               "interpolation": ["InterpolationApp"],
+               "steering": ["SteeringApp", "TermApp", "TuningChallenge"]}
+
+
+def by_name(param: inspect.Parameter, owner: str | None, lesson: str = ""):
+    """A sensible value for a parameter, from its name and its default (and for a state,
+    mostly one of the lesson's own apps')."""
     n = param.name
     specs = controls_of(APP_CLASSES[owner]) if owner in APP_CLASSES else {}
     if n in specs:
         return good_value(specs[n])
     if n in ("app",):
         return st.sampled_from(sorted(APP_CLASSES)).map(instance)
-    if n in ("fig",):
-        return st.sampled_from(["GimbalApp", "GridApp"]).map(lambda a: instance(a).fig)
+    if n in ("fig", "figure"):
+        return st.one_of(st.sampled_from(["GimbalApp", "GridApp"]).map(lambda a: instance(a).fig),
+                         st.builds(plt.figure))
+    if n in ("state",):
+        own = st.sampled_from(LESSON_APPS.get(lesson, STATE_OWNERS))
+        return st.one_of(own, own, own, st.sampled_from(STATE_OWNERS)).map(
+            lambda a: instance(a).state)
+    if n in ("w",):
+        return st.sampled_from(sorted(APP_CLASSES)).flatmap(
+            lambda a: st.sampled_from(instance(a).control_widgets()))
+    if n in ("mesh",):
+        return fm.once(navmesh.lesson_navmesh)
+    if n in ("camera",):
+        return st.builds(interpolation_view.Camera)
     if n in ("path",):
         return st.sampled_from(["out.gif", "sub/none.gif", "", "."])
     if n in ("start", "goal", "point"):
@@ -158,6 +257,11 @@ def by_name(param: inspect.Parameter, owner: str | None):
         return st.just(None).map(lambda _: instance("SteeringApp").trajectory)
     if n in ("spline",):
         return st.just(None).map(lambda _: instance("SteeringApp").spline)
+    if n in ("params",) and owner in APP_CLASSES:
+        return st.just(owner).map(lambda a: instance(a).params)
+    if n in ("state",) and owner in APP_CLASSES:
+        return st.one_of(*[st.just(owner)] * 3, st.sampled_from(STATE_OWNERS)).map(
+            lambda a: instance(a).state)
     if n in ("params",):
         return st.one_of(st.none(), st.just(None).map(
             lambda _: instance("SteeringApp").steering_params))
@@ -195,6 +299,8 @@ def spec_of(fn, owner: str | None, skip_self: bool):
     except (TypeError, ValueError):
         return st.just(((), {}))
     params = list(sig.parameters.values())[1 if skip_self else 0:]
+    parts = getattr(fn, "__module__", "").split(".")
+    lesson = parts[2] if len(parts) > 2 and parts[:2] == ["lessons_lib", "apps"] else ""
     args, optional, required = [], {}, {}
     for p in params:
         if p.kind is p.VAR_POSITIONAL:
@@ -205,7 +311,7 @@ def spec_of(fn, owner: str | None, skip_self: bool):
                 optional["__extra__"] = st.dictionaries(
                     st.sampled_from(names + ["nonsense"]), fm.either(NUMBER), max_size=2)
             continue
-        s = fm.either(by_name(p, owner))
+        s = fm.either(by_name(p, owner, lesson))
         if p.default is p.empty and p.kind is not p.KEYWORD_ONLY:
             args.append(s)
         elif p.default is p.empty:      # a required keyword: always given
@@ -220,6 +326,20 @@ def spec_of(fn, owner: str | None, skip_self: bool):
 
     return st.tuples(st.tuples(*args), st.fixed_dictionaries(required, optional=optional)).map(
         assemble)
+
+
+def _methods(found: dict, prefix: str, cls, make) -> None:
+    """The public methods ``cls`` defines itself, each called on one ``make()``."""
+    maker = functools.cache(make)
+    for meth, fn in vars(cls).items():
+        fn = getattr(fn, "__func__", fn)
+        if meth.startswith("_") or not inspect.isfunction(fn) or meth in NOT_CALLED \
+                or fn.__module__ != cls.__module__ \
+                or fn.__qualname__ in PROTOCOL:
+            continue
+        found[f"{prefix}.{meth}"] = (
+            st.just(None).map(lambda _, m=meth, k=maker: getattr(k(), m)), None,
+            fn if not isinstance(vars(cls)[meth], staticmethod) else ("static", fn))
 
 
 def entry_points() -> dict[str, tuple]:
@@ -238,15 +358,18 @@ def entry_points() -> dict[str, tuple]:
                     != mod.__name__ or not callable(obj):
                 continue
             if inspect.isclass(obj) and mod_name in FUNCTIONS_ONLY:
+                if attr in RESULT_METHODS:
+                    _methods(found, f"{mod_name}.{attr}", obj, EXAMPLES[attr])
+                if attr in HELPERS:
+                    found[f"{mod_name}.{attr}()"] = (obj, None, False)
+                continue
+            if inspect.isclass(obj) and obj.__qualname__ in PROTOCOL:
+                _methods(found, f"{mod_name}.{attr}", obj, EXAMPLES.get(attr, obj))
                 continue
             if inspect.isclass(obj):
                 found[f"{mod_name}.{attr}()"] = (obj, None, False)
-                for meth, fn in inspect.getmembers(obj, inspect.isfunction):
-                    if not meth.startswith("_") and mod_name not in CONSTRUCTORS_ONLY:
-                        maker = functools.cache(EXAMPLES.get(attr, obj))
-                        found[f"{mod_name}.{attr}.{meth}"] = (
-                            st.just(None).map(lambda _, m=meth, k=maker: getattr(k(), m)),
-                            None, fn)
+                if mod_name not in CONSTRUCTORS_ONLY:
+                    _methods(found, f"{mod_name}.{attr}", obj, EXAMPLES.get(attr, obj))
             else:
                 found[f"{mod_name}.{attr}"] = (obj, None, False)
     return found
@@ -292,8 +415,9 @@ def run(examples: int, only: str | None = None, rng_seed: int = 13) -> dict:
             continue
         group = owner or name.split(".")[0] + "." + name.split(".")[1].rstrip("()")
         fn_strategy = target if isinstance(target, st.SearchStrategy) else st.just(target)
-        sig_source = sig_fn if callable(sig_fn) else target
-        calls = spec_of(sig_source, owner, skip_self=sig_fn is not False)
+        static = isinstance(sig_fn, tuple)     # a staticmethod: called on an instance, no self
+        sig_source = sig_fn[1] if static else sig_fn if callable(sig_fn) else target
+        calls = spec_of(sig_source, owner, skip_self=sig_fn is not False and not static)
 
         _barrage(name, group, fn_strategy, calls, examples, rng_seed, counts, others)
         plt.close("all") if owner is None else None

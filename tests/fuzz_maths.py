@@ -326,6 +326,7 @@ S["steering.SteeringParams"] = (St.SteeringParams, [], {
 S["SteeringParams.replace"] = (_method(params, "replace"), [],
                                {"heading_weight": st.floats(-1, 2),
                                 "crosstrack_gain": st.floats(-1, 2)})
+S["SteeringParams.validate"] = (_method(params, "validate"), [], {})
 S["steering.look_ahead_distance"] = (St.look_ahead_distance, [st.floats(-1, 40),
                                                               st.floats(-1, 1), params], {})
 S["steering.delta_angle"] = (St.delta_angle, [angle, angle], {})
@@ -468,6 +469,7 @@ S["navmesh.walkable_area"] = (N.walkable_area, [polygons()],
 S["navmesh.hertel_mehlhorn"] = (N.hertel_mehlhorn, [st.just([(0, 0), (1, 0), (1, 1), (0, 1)]),
                                                     st.sampled_from([[(0, 1, 2), (0, 2, 3)],
                                                                      [(0, 1, 9)], []])], {})
+S["navmesh.prepare_shortest_paths"] = (N.prepare_shortest_paths, [floors()], {})
 S["navmesh.bake_navmesh"] = (N.bake_navmesh, [floors()], {"merge": flags})
 for name in ("boundary_edges", "reflex_corners"):
     S[f"navmesh.{name}"] = (getattr(N, name), [floors()], {})
@@ -511,6 +513,10 @@ S["validate.huge_integer"] = (Va.huge_integer, [st.integers(-(10**420), 10**420)
                               {"digits": st.integers(-5, 5000)})
 S["validate.items"] = (Va.items, [st.lists(finite, max_size=3), st.just("x")], {})
 S["validate.array"] = (Va.array, [point_sets(2), st.just("x"), st.just((None, 2))], {})
+S["validate.instance"] = (Va.instance, [st.one_of(params, finite), st.just("params"),
+                                        st.sampled_from([steering.SteeringParams, (int, float),
+                                                         (), "SteeringParams"])], {})
+S["validate.first_is"] = (Va.first_is, [st.sampled_from([float, (int, str), None, ()])], {})
 S["validate.reduce_degrees"] = (Va.reduce_degrees, [huge], {})
 S["validate.extent"] = (Va.extent, [point_sets(2)], {})
 S["validate.tolerance"] = (Va.tolerance, [point_sets(2)], {})
@@ -519,7 +525,8 @@ S["validate.tolerance"] = (Va.tolerance, [point_sets(2)], {})
 NOT_CALLED = {"ORDERS", "ANGLE_OF_AXIS", "LOCK_EPS", "NAIVE_THRESHOLD", "UNIT_TOLERANCE",
               "MAX_LENGTH", "MIN_LENGTH", "MAX_SAMPLES", "SplineFrame", "SteeringTerms",
               "TermValues", "Crosstrack", "WORLD_UP", "Trajectory", "SETTLE_TOLERANCE",
-              "MAX_STEPS", "MAX_SPEED", "MAX_START_OFFSET", "TRACKS", "MAX_TURTLE_POINTS",
+              "MAX_STEPS", "MAX_INTEGER", "MAX_SPEED", "MAX_START_OFFSET", "TRACKS",
+              "MAX_TURTLE_POINTS",
               "CorridorTooNarrow", "FunnelStep", "NoRouteError", "Route", "NoPathError",
               "angle_between", "as_unit_quaternion",  # interpolation re-exports rotations'
               "Runs", "SpeedSweep", "SWEEP_MODES",

@@ -60,6 +60,11 @@ def test_integer_and_arrays():
     refused(check.integer, 1.5, "x", whole_floats=True, match="whole number")
     refused(check.integer, True, "x", match="whole number")
     refused(check.integer, -1, "n", lo=0, match=">= 0")
+    # the default upper bound: a billion, unless the caller says otherwise
+    assert check.integer(check.MAX_INTEGER, "n") == 10**9
+    refused(check.integer, 10**9 + 1, "n", match="<= 1000000000")
+    refused(check.integer, 10**400, "n", lo=0, match="401-digit")
+    assert check.integer(10**400, "n", hi=None) == 10**400
     assert check.point((1, 2), "p").tolist() == [1.0, 2.0]
     refused(check.point, (1, 2, 3), "p", match=r"shape \(2,\)")
     refused(check.point, ("a", "b"), "p", match="p must be an array")

@@ -68,6 +68,10 @@ def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
 PLAY_REST = 0.2
 
 
+#: A hook that takes the app's params checks them first (a ValueError for anything else).
+takes_params = check.first_is(Params, "the app's .params")
+
+
 def frame_pause(drawn: float, due: float, now: float) -> float:
     """Seconds to sleep after a frame of a kernel animation (Play, lesson 1's Lock it) that
     started drawing at ``drawn``, now that it is ``now``, when the next is ``due``
@@ -197,10 +201,12 @@ class LessonApp(GifExport, FitLayout):
         """HTML beside the figure: one string (``panels['info']``) or a dict of them."""
         return None
 
+    @takes_params
     def refresh_controls(self, params: Params) -> None:
         """Hook: enable/disable controls (:meth:`set_enabled`) when the params change,
         before the compute."""
 
+    @takes_params
     def control_bounds(self, params: Params) -> Mapping[str, tuple[float, float]]:
         """Hook: sliders whose range depends on the other controls, as ``{name: (min,
         max)}`` within the spec's own range (e.g. a start distance up to the track's
@@ -462,6 +468,7 @@ class LessonApp(GifExport, FitLayout):
         """Every control's value (the frame's is :attr:`frame_value`)."""
         return Params({name: getattr(self, name).value for name in self._specs})
 
+    @takes_params
     def compute_params(self, params: Params) -> Params:
         """What :meth:`compute` gets of ``params``: all but the ``redraw=True`` controls."""
         return Params({k: v for k, v in params.items()
@@ -643,6 +650,7 @@ class LessonApp(GifExport, FitLayout):
         if self._depth == 0:     # (inside a batch, its update syncs the menu)
             self._sync_preset(self.params)
 
+    @takes_params
     def matching_preset(self, params: Params) -> Preset | None:
         """The first preset whose every value the controls hold: a slider's to within half
         its step (the page sends 0.9500000000000001 for 0.95; the nearest step is the one

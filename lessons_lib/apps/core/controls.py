@@ -134,11 +134,17 @@ class Frame(Slider):
         return max(1, round((self.max - self.min) / self.step))
 
     def at(self, index: int):
+        """The frame value at step ``index`` (0 to :attr:`count`)."""
+        index = check.integer(index, f"frame {short(self.name)}: index", lo=0, hi=self.count,
+                              whole_floats=True)
         value = min(self.max, self.min + index * self.step)
         return int(round(value)) if self.integer else round(value, 12)
 
     def index_of(self, value) -> int:
-        return max(0, min(self.count, round((value - self.min) / self.step)))
+        """The step nearest ``value`` (any finite number: outside the range, an end)."""
+        value = check.real(value, f"frame {short(self.name)}: value")
+        return max(0, min(self.count, round(min(max((value - self.min) / self.step, -1.0),
+                                                self.count + 1.0))))
 
 
 def _options(options) -> list[tuple[str, Any]]:

@@ -133,6 +133,12 @@ ECHO_SHARE = 1e-9
 ECHO_PENDING = 256
 
 
+def _check_state_dict(state) -> None:
+    if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
+        raise ValueError(f"a widget update must be a dict of named values, got "
+                         f"{check.describe(state)}")
+
+
 class EchoFilter:
     """Tells a float slider's echo of a value the kernel set from a person's move.
 
@@ -146,6 +152,8 @@ class EchoFilter:
     """
 
     def __init__(self, w: widgets.Widget) -> None:
+        if not self.applies(w):
+            raise ValueError(f"an EchoFilter is for a FloatSlider, got {check.describe(w)}")
         self.widget = w
         self.pending: deque = deque(maxlen=ECHO_PENDING)
         self.dropped = 0
@@ -165,6 +173,7 @@ class EchoFilter:
 
     def is_echo(self, state: dict) -> bool:
         """True (and the pending values up to it forgotten) when ``state`` is an echo."""
+        _check_state_dict(state)
         value = state.get("value") if set(state) == {"value"} else None
         if not is_finite(value):
             return False
@@ -181,6 +190,7 @@ class EchoFilter:
 
     def apply(self, state: dict) -> None:
         """Set ``state`` from the page (not noted as the kernel's)."""
+        _check_state_dict(state)
         self._from_page = True
         try:
             self.widget.set_state(state)
@@ -321,6 +331,8 @@ CANVAS_STATE = frozenset({"_rubberband_x", "_rubberband_y", "_rubberband_width",
 MODIFIERS = frozenset({"ctrl", "alt", "shift", "meta", "super"})
 #: A pointer farther than this (pixels) from the figure's corner is not a pointer.
 POINTER_REACH = 100_000
+#: The highest pointer button a page may press (0 main, 1 middle, 2 right).
+MAX_BUTTON = 2
 #: The most a wheel event may scroll (ipympl sends one step, +1 or -1).
 MAX_SCROLL_STEP = 100
 
@@ -362,7 +374,9 @@ def check_pointer(content: dict) -> dict:
         clean[key] = _finite(content, key, f"the pointer's {key}")
         if abs(clean[key]) > POINTER_REACH:
             raise ValueError(f"the pointer's {key} = {short(clean[key])} is off the figure")
-    clean["button"] = _whole(content, "button", 0, 4)
+    # the main, middle and right buttons: matplotlib knows back and forward (3 and 4 on
+    # the page) as 8 and 9, and its own mouse handler raised for the 4 and 5 ipympl made
+    clean["button"] = _whole(content, "button", 0, MAX_BUTTON)
     clean["buttons"] = _whole(content, "buttons", 0, 31)
     modifiers = content.get("modifiers", [])
     if not isinstance(modifiers, list) or len(modifiers) > len(MODIFIERS) or \
@@ -537,7 +551,7 @@ def guard_canvas(canvas) -> bool:
     return True
 
 
-__all__ = ["CANVAS_HANDSHAKE", "FIGURE_MAX_PX", "FIGURE_MIN_PX", "MAX_PIXEL_RATIO",
+__all__ = ["CANVAS_HANDSHAKE", "FIGURE_MAX_PX", "FIGURE_MIN_PX", "MAX_BUTTON", "MAX_PIXEL_RATIO",
            "MIN_PIXEL_RATIO", "PIXEL_BUDGET", "POINTER_EVENTS", "EchoFilter", "allowed_keys",
            "check_canvas_message", "check_pointer", "check_update", "clamp_ratio", "fit_size",
            "guard_canvas", "guard_widget", "handle_canvas_message", "handle_message",

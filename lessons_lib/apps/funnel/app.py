@@ -28,6 +28,7 @@ from ..core import (
     fmt_number,
     make_figure,
 )
+from ..core.app import takes_params
 from . import model, panel
 from .model import (
     BAD_CORRIDOR_GOAL,
@@ -226,9 +227,11 @@ class FunnelApp(LessonApp):
         self.drag = DragHandler(self.fig, self.guard(self._on_press),
                                 self.guard(self._on_move))
 
+    @takes_params
     def compute(self, params) -> FunnelState:
         return model.compute_funnel(params)
 
+    @check.first_is(FunnelState, "the app's .state")
     def frame_end(self, state: FunnelState) -> int:
         """The step slider and Play end at the trace's last beat (a step that fixes a
         corner takes two: the crossing, then the apex's move)."""
@@ -240,6 +243,7 @@ class FunnelApp(LessonApp):
             return None
         return int(min(max(int(frame or 0), 0), state.n_beats - 1))
 
+    @check.first_is(FunnelState, "the app's .state")
     def draw(self, state: FunnelState, frame) -> None:
         k = self._step_index(state, self.step.value)
         p = self.params
@@ -249,6 +253,7 @@ class FunnelApp(LessonApp):
     def dynamic_artists(self):
         return self.view.dynamic_artists()
 
+    @check.first_is(FunnelState, "the app's .state")
     def panel(self, state: FunnelState, frame) -> dict[str, str]:
         k = self._step_index(state, self.step.value)
         note = self.click_note

@@ -20,6 +20,7 @@ from ..core import (
     fmt_number,
     make_figure,
 )
+from ..core.app import takes_params
 from . import model, panel
 from .model import ARTICLE_GRID, ARTICLE_GRID_GOAL, ARTICLE_GRID_START, SIGHT_RULES, GridState
 from .view import GridView
@@ -98,12 +99,15 @@ class GridApp(LessonApp):
     def dynamic_artists(self):
         return self.view.dynamic_artists()
 
+    @takes_params
     def compute(self, params) -> GridState:
         return model.compute_grid(self.grid, params)
 
+    @check.first_is(GridState, "the app's .state")
     def draw(self, state: GridState, frame) -> None:
         self.view.draw(state, self.params.show_checks)
 
+    @check.first_is(GridState, "the app's .state")
     def panel(self, state: GridState, frame) -> str:
         return panel.grid_html(state)
 
@@ -146,6 +150,7 @@ class GridApp(LessonApp):
             self.grid = self._initial.copy()
             self.recompute()
 
+    @takes_params
     def matching_preset(self, params):
         """A preset is for the map as it was made: once walls are edited, none matches."""
         if not np.array_equal(self.grid, self._initial):

@@ -212,6 +212,8 @@ class FunnelState:
     def beat_of(self, step: int, phase: str = "test") -> int:
         """The beat that shows step ``step`` (of a corner step, its ``phase`` beat:
         "test" the crossing, "move" the apex moved)."""
+        step = check.integer(step, "step", whole_floats=True)
+        phase = check.option(phase, "phase", ["test", "move"])
         for b, beat in enumerate(self.beats):
             if beat.step == step and (beat.phase in ("", phase)):
                 return b
@@ -234,6 +236,7 @@ class FunnelState:
 
     def turns_within(self, n_corners: int) -> int:
         """How many turns the first ``n_corners`` corners of the path lie on."""
+        n_corners = check.integer(n_corners, "n_corners", whole_floats=True)
         return sum(1 for _c, bends in self.turns if bends[0] <= n_corners)
 
     @property
@@ -252,6 +255,7 @@ class FunnelState:
 
     def excess(self, name: str) -> float:
         """Percent by which ``path`` or ``midpoints`` is longer than the exact shortest."""
+        name = check.option(name, "name", ["path", "midpoints"])
         L = self.lengths
         return 100.0 * (L[name] / L["shortest"] - 1.0) if L["shortest"] > 0 else 0.0
 

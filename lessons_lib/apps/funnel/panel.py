@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import html
 
+from ... import validate as check
 from ..core import PALETTE, fmt_number
+from .model import FunnelState, GridState
 from .view import (
     GOAL_COLOUR,
     LEFT_COLOUR,
@@ -23,12 +25,14 @@ def _m(x: float) -> str:
     return f"{fmt_number(x, 2)} m"
 
 
+@check.first_is(FunnelState, "the FunnelApp's .state")
 def step_html(state, b: int) -> str:
     """Which beat this is, what it shows in one or two lines (the points named in the
     colours the map draws them in), and the long explanation behind "why?"."""
     if not state.ok:
         return _BOX.format(f'<b style="color:{PALETTE["vermillion"]}">No path.</b> '
                            + html.escape(state.error))
+    b = _beat(state, b)
     beat = state.beats[b]
     s = state.steps[beat.step]
     n = state.n_beats - 1
@@ -41,6 +45,13 @@ def step_html(state, b: int) -> str:
         f"<details><summary>why?</summary>{html.escape(s.text)}</details>"
         f"<span style=\"color:#444\">corners fixed so far: {_fixed(state, b)}"
         f"{_on_turns(state, _fixed(state, b))}</span>")
+
+
+def _beat(state, b) -> int:
+    """``b`` checked as one of the state's beats."""
+    if not state.ok:
+        raise ValueError(f"this FunnelState has no path, so no beats: {state.error}")
+    return check.integer(b, "b (a beat)", lo=0, hi=state.n_beats - 1)
 
 
 def _fixed(state, b: int) -> int:
@@ -68,9 +79,11 @@ def _end_phrase(side: str, cls: str, p) -> str:
     return words.format(edge=_in(c, side + " edge"), p=_in(c, _xy(p)), side=side)
 
 
+@check.first_is(FunnelState, "the FunnelApp's .state")
 def brief(state, b: int) -> str:
     """One or two lines for beat ``b``, naming the points the map highlights there, each
     in its colour on the map (left vermillion, right blue, the crossing ray dark red)."""
+    b = _beat(state, b)
     beat = state.beats[b]
     s = state.steps[beat.step]
     goal = len(state.used_portals)
@@ -108,6 +121,7 @@ def brief(state, b: int) -> str:
 
 def grazing(n: int) -> str:
     """'1 pulled segment grazes' / '2 pulled segments graze'."""
+    n = check.integer(n, "n", lo=0)
     return f"{n} pulled segment grazes" if n == 1 else f"{n} pulled segments graze"
 
 
@@ -115,9 +129,11 @@ def grazing(n: int) -> str:
 SHORTEST_TOGGLE = "exact shortest path (sky blue)"
 
 
+@check.first_is(FunnelState, "the FunnelApp's .state")
 def lengths_html(state, shortest_drawn: bool = True) -> str:
     """The optimality readout: funnel, exact shortest and zigzag, with their excess;
     ``shortest_drawn``: whether the map draws the exact shortest path (sky blue)."""
+    shortest_drawn = check.flag(shortest_drawn, "shortest_drawn")
     if state.midpoints is None:
         return ""
     L = state.lengths
@@ -166,6 +182,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+@check.first_is(FunnelState, "the FunnelApp's .state")
 def corner_count(state) -> str:
     """The path's corners as a learner sees them: "3 corners", or "3 turns (8 bends: ...)"
     when it rounds an obstacle corner in several bends (an eroded floor's rounded corner,
@@ -187,6 +204,7 @@ def _xy(p) -> str:
     return f"({fmt_number(p[0], 2)}, {fmt_number(p[1], 2)})"
 
 
+@check.first_is(FunnelState, "the FunnelApp's .state")
 def bends_text(state) -> str:
     """Where the funnel path bends, start and goal left out; by turn, round the obstacle
     corners, when it rounds corners in several bends."""
@@ -208,6 +226,7 @@ def _point_clearance(state) -> str:
     return "it bends round corners yet touches none"
 
 
+@check.first_is(FunnelState, "the FunnelApp's .state")
 def radius_html(state) -> str:
     r = state.radius
     if r <= 0:
@@ -260,6 +279,7 @@ def legend_html() -> str:
         f'being tested is <b style="color:{TESTED_COLOUR}">purple</b>.')
 
 
+@check.first_is(GridState, "the GridApp's .state")
 def grid_html(state) -> str:
     if state.error is not None:
         return _BOX.format(f"<b>No path:</b> {html.escape(state.error)}")

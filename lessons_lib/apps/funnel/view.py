@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection, PathCollection, PolyCollection
+from matplotlib.figure import Figure
 from matplotlib.patches import Circle, PathPatch, Polygon, Rectangle
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
@@ -23,7 +24,10 @@ from matplotlib.transforms import Affine2D
 from shapely.geometry import LineString
 from shapely.geometry.polygon import orient
 
+from ... import validate as check
+from ...navmesh import NavMesh
 from ..core import PALETTE, rc_context
+from .model import FunnelState, GridState
 
 LEFT_COLOUR = PALETTE["vermillion"]
 RIGHT_COLOUR = PALETTE["blue"]
@@ -61,7 +65,9 @@ def swept_path(path, radius: float) -> Path:
 
 
 def label_paths(k: int) -> tuple[Path, Path]:
-    """Outline of the number ``k`` centred on (0, 0), and a box behind it, in points."""
+    """Outline of the number ``k`` (0 to 100,000) centred on (0, 0), and a box behind it,
+    in points."""
+    k = check.integer(k, "k", lo=0, hi=100_000)
     if k not in _LABEL_CACHE:
         text = TextPath((0, 0), str(k), size=LABEL_SIZE)
         ext = text.get_extents()
@@ -112,7 +118,16 @@ def spaced_labels(portals, gap: float = 0.7, avoid=(), clear: float = LABEL_CLEA
     a portal with no spot clear of it, the spot furthest from it), and neither within
     ``gap`` metres of a number already placed nor with its box (at ``metres_per_point``)
     on that number's; a portal with no such spot goes unnumbered (the eroded floor's many
-    short portals along a rounded corner would otherwise pile up)."""
+    short portals along a rounded corner would otherwise pile up). ``portals``: (N, 2, 2)
+    (each portal's two ends); ``avoid`` and ``path``: points (M, 2); distances in metres."""
+    portals = check.array(portals, "portals", (None, 2, 2))
+    avoid = check.array(avoid, "avoid", (None, 2)) if len(check.items(avoid, "avoid")) \
+        else np.zeros((0, 2))
+    path = None if path is None else check.array(path, "path", (None, 2))
+    gap, clear, path_clear, metres_per_point = (
+        check.real(v, n, lo=0.0, hi=1e6) for v, n in ((gap, "gap"), (clear, "clear"),
+                                                        (path_clear, "path_clear"),
+                                                        (metres_per_point, "metres_per_point")))
     placed: list[np.ndarray] = []
     numbers: list[int] = []
     keep_off = np.asarray(avoid, dtype=float).reshape(-1, 2)
@@ -163,6 +178,8 @@ class FunnelView:
     """The lesson map with corridor, portals, funnel and paths."""
 
     def __init__(self, fig, mesh) -> None:
+        check.instance(fig, "fig", Figure, "a figure to draw in")
+        check.instance(mesh, "mesh", NavMesh, "the lesson's navigation mesh")
         with rc_context():
             self.ax = ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
         self.fig = fig
@@ -263,10 +280,13 @@ class FunnelView:
         inches_per_metre = min(width * box.width / (x1 - x0), height * box.height / (y1 - y0))
         return round(1.0 / (72.0 * inches_per_metre), 6)
 
+    @check.first_is(FunnelState, "the FunnelApp's .state")
     def draw_route(self, state, show_zigzag: bool, show_shortest: bool) -> None:
         """Everything that depends on the query, not on the step. Set only when the state
         or an overlay changed since the last call: a step change leaves these artists
         alone, so only the step's own artists are drawn again."""
+        show_zigzag = check.flag(show_zigzag, "show_zigzag")
+        show_shortest = check.flag(show_shortest, "show_shortest")
         drawn = self._route_for
         pt = self._metres_per_point()
         if drawn is not None and drawn[0] is state and drawn[1:] == (show_zigzag,
@@ -348,10 +368,13 @@ class FunnelView:
         return [a for a in vars(self).values()
                 if isinstance(a, Artist) and a.axes is self.ax and a.get_zorder() >= floor]
 
+    @check.first_is(FunnelState, "the FunnelApp's .state")
     def draw_step(self, state, b: int | None) -> None:
         """The funnel at beat ``b`` of the walk (nothing when there is no trace): a corner's
         first beat shows the funnel before the step with the crossing ray; any other beat
         the funnel after its step, with the edges it moved ghosted where they were."""
+        if b is not None:
+            b = check.integer(b, "b (a beat)", lo=0, hi=max(len(state.beats) - 1, 0))
         done = not state.beats or b is None or b >= len(state.beats) - 1
         # the closest approach is about the whole path: shown once it is walked (at step 0
         # its black ring gave away a corner not fixed yet)
@@ -402,9 +425,15 @@ class GridView:
     """The grid with walls, A* cells, the pulled path and the sight checks."""
 
     def __init__(self, fig, shape) -> None:
+        check.instance(fig, "fig", Figure, "a figure to draw in")
+        shape = check.items(shape, "shape", "two sizes (rows, columns)")
+        if len(shape) != 2:
+            raise ValueError(f"shape must be (rows, columns), got {check.describe(shape)}")
+        h, w = (check.integer(n, f"shape's {what}", lo=1, hi=500)
+                for n, what in zip(shape, ("rows", "columns"), strict=True))
+        self.shape = (h, w)
         with rc_context():
             self.ax = ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
-        h, w = shape
         # walls as squares, not an image of the grid: resampling the image to the canvas
         # was two thirds of a full draw; squares without antialiasing give the same pixels
         self.walls = PolyCollection([], facecolors=WALL_COLOUR, edgecolors="none",
@@ -448,7 +477,15 @@ class GridView:
         return [self.check_ok, self.check_fail, self.astar_line, self.pulled_line,
                 self.stuck_lines, self.stuck_marks, self.start_dot, self.goal_dot]
 
+    @check.first_is(GridState, "the GridApp's .state")
     def draw(self, state, show_checks: bool) -> None:
+        """The grid of ``state`` (its shape the view's) with its path; ``show_checks``: the
+        sight checks too."""
+        show_checks = check.flag(show_checks, "show_checks")
+        if np.shape(state.grid) != self.shape:
+            raise ValueError(f"state's grid is {np.shape(state.grid)}, this view's "
+                             f"{self.shape}")
+
         def centre(cells):
             c = np.asarray(cells, dtype=float).reshape(-1, 2) + 0.5
             return c[:, 0], c[:, 1]

@@ -24,6 +24,7 @@ import ipywidgets as widgets
 from ... import rotations as rot
 from ... import validate as check
 from ..core import Choice, DragHandler, LessonApp, Slider, figure_size, make_figure
+from ..core.app import takes_params
 from ..core.controls import short
 from . import model, panel
 from .view import RING_COLOURS, RING_NAMES, VIEWS, GimbalView
@@ -149,10 +150,12 @@ class GimbalApp(LessonApp):
         for event in ("motion_notify_event", "button_release_event"):
             self.fig.canvas.mpl_connect(event, self.guard(self._on_mouse))
 
+    @takes_params
     def compute(self, params) -> model.GimbalState:
         return model.compute_state(params.yaw, params.pitch, params.roll, params.order,
                                    self.target)
 
+    @takes_params
     def refresh_controls(self, params) -> None:
         """The sliders in ring order (outer first), each with its ring's colour."""
         names = rot.ring_angle_names(params.order)
@@ -174,12 +177,14 @@ class GimbalApp(LessonApp):
                                         or self.flight.shown != self.angles()):
             self.flight = None              # the sliders moved on: that turn is history
 
+    @check.first_is(model.GimbalState, "the app's .state")
     def draw(self, state, frame) -> None:
         self.view.draw(state, None if self.target is None else self.target.matrix)
 
     def dynamic_artists(self):
         return self.view.moving_artists()
 
+    @check.first_is(model.GimbalState, "the app's .state")
     def panel(self, state, frame) -> dict[str, str]:
         out = {"title": panel.title(state), "gauge": panel.gauge(state),
                "motion": panel.motion(state), "fly": panel.flight(state, self.flight)}

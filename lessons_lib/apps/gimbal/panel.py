@@ -9,8 +9,10 @@ from __future__ import annotations
 import html
 import math
 
+from ... import rotations as rot
+from ... import validate as check
 from ..core import PALETTE, fmt_number
-from .model import FLY_LABELS, NEAR_LOCK_DEG
+from .model import FLY_LABELS, NEAR_LOCK_DEG, Flight, GimbalState
 from .view import RING_COLOURS, RING_NAMES
 
 _BADGE = {"free": (PALETTE["green"], "free"), "near": (PALETTE["orange"], "near lock"),
@@ -20,6 +22,11 @@ _BADGE = {"free": (PALETTE["green"], "free"), "near": (PALETTE["orange"], "near 
 def order_label(order: str, names: tuple[str, str, str]) -> str:
     """The order menu's text: the rings outer to inner, which is the order the turns are
     applied from last to first."""
+    rot.check_order(order)
+    names = check.items(names, "names", "three ring names")
+    if len(names) != 3 or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be three texts (outer, middle, inner ring), got "
+                         f"{check.describe(names)}")
     return f"{order}: {names[0]} → {names[1]} → {names[2]}"
 
 
@@ -27,11 +34,13 @@ def _ring(n: int, name: str) -> str:
     return f'<b style="color:{RING_COLOURS[n]}">{html.escape(name)}</b>'
 
 
+@check.first_is(GimbalState, "the GimbalApp's .state")
 def sense(state) -> str:
     """At the lock: do the outer and inner rings turn the same way about their shared axis?"""
     return "same" if state.axes[0] @ state.axes[2] > 0 else "opposite"
 
 
+@check.first_is(GimbalState, "the GimbalApp's .state")
 def title(state) -> str:
     names, order = state.names, state.order
     rings = ", ".join(f"{RING_NAMES[n]} {_ring(n, names[n])}" for n in range(3))
@@ -42,6 +51,7 @@ def title(state) -> str:
             f"<b>{order}</b> (outer → inner): {rings}<br>{applied}</div>")
 
 
+@check.first_is(GimbalState, "the GimbalApp's .state")
 def gauge(state) -> str:
     names = state.names
     colour, word = _BADGE[state.badge]
@@ -73,6 +83,7 @@ def gauge(state) -> str:
             f"{NEAR_LOCK_DEG:.0f}° of ±90°); LOCKED: {names[1]} = ±90°.</span></div>")
 
 
+@check.first_is(GimbalState, "the GimbalApp's .state")
 def hardest_turn(state) -> str:
     """The lock measure (the smallest singular value of the map from ring rates to the
     aircraft's turn) in plain words: what a 1° turn in the direction the rings serve worst
@@ -83,6 +94,7 @@ def hardest_turn(state) -> str:
             "motion (1.0° far from the lock, more and more near it).")
 
 
+@check.first_is(GimbalState, "the GimbalApp's .state")
 def motion(state) -> str:
     names = state.names
     arrows = ", ".join(_ring(n, names[n]) for n in range(3))
@@ -100,6 +112,7 @@ def motion(state) -> str:
             f"{tail}</div>")
 
 
+@check.first_is(GimbalState, "the GimbalApp's .state")
 def numbers(state) -> str:
     R, q = state.matrix, state.quaternion
     cell = 'style="padding:0 6px;text-align:right"'
@@ -147,10 +160,13 @@ def numbers(state) -> str:
 def article_label(order: str) -> str:
     """Article 004's conversion is written for YXZ; for another order the lesson runs the same
     recipe (the pole test on the middle angle's sine) on that order's rings."""
+    rot.check_order(order)
     return "article 004's code" if order == "YXZ" else f"article 004's recipe, adapted to {order}"
 
 
+@check.first_is(GimbalState, "the GimbalApp's .state")
 def target(state, reached: bool) -> str:
+    reached = check.flag(reached, "reached")
     if state.target_error is None:
         return ""
     if reached:
@@ -165,6 +181,7 @@ def _deg(x: float) -> str:
     return f"{fmt_number(x, 1, sign=True)}°"
 
 
+@check.first_is(GimbalState, "the GimbalApp's .state")
 def flight(state, turn) -> str:
     """The last body turn (a :class:`.model.Flight`, or None): how far the aircraft turned
     about which of its axes and how far each ring went; what one degree more costs each ring
@@ -173,6 +190,7 @@ def flight(state, turn) -> str:
     which one was made."""
     if turn is None:
         return ""
+    check.instance(turn, "turn", Flight, "the app's last body turn, or None")
     names = state.names
     ring = [f"{RING_NAMES[n]} ({_ring(n, names[n])})" for n in range(3)]
     moved = turn.ring_changes

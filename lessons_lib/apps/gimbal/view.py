@@ -25,12 +25,14 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
+from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.path import Path
 from mpl_toolkits.mplot3d import proj3d
 
+from ... import validate as check
 from ..core import PALETTE, fmt_number, rc_context
-from .model import NOSE
+from .model import NOSE, GimbalState
 
 #: Ring colours, outer to inner (Okabe & Ito: blue, orange, bluish green).
 RING_COLOURS = (PALETTE["blue"], PALETTE["orange"], PALETTE["green"])
@@ -87,15 +89,32 @@ _FACES = [np.array(f, dtype=float) for f, _ in _AIRCRAFT]
 def to_plot(v) -> np.ndarray:
     """World (x, y, z), Y up, to matplotlib's frame (z up): (z, x, y). A cyclic
     permutation, so the picture stays right-handed."""
-    return np.asarray(v, dtype=float)[..., [2, 0, 1]]
+    return _points3(v, "v")[..., [2, 0, 1]]
+
+
+def _points3(v, name: str) -> np.ndarray:
+    """``v`` as floats with 3 along the last axis (one point or many; NaN rows are a
+    line's gaps)."""
+    try:
+        ndim = np.ndim(v)
+    except (TypeError, ValueError):      # a ragged list: refused by the check below
+        ndim = 1
+    v = check.array(v, name, (None,) * max(ndim, 1), finite=False, what="coordinates")
+    if v.ndim == 0 or v.shape[-1] != 3:
+        raise ValueError(f"{name} must hold points of 3 coordinates (x, y, z), got shape "
+                         f"{v.shape}")
+    return v
 
 
 def arrow_points(start: np.ndarray, vec: np.ndarray, head: float = 0.28) -> np.ndarray:
     """A 3D arrow as one polyline (pieces split by NaN): the shaft and a four-barbed head
     that reads as an arrow from any camera."""
-    start, vec = np.asarray(start, float), np.asarray(vec, float)
+    start, vec = check.point(start, "start", 3), check.point(vec, "vec", 3)
+    head = check.real(head, "head", lo=0.0, hi=1.0)
     end = start + vec
     length = float(np.sqrt(vec @ vec))
+    if not 0.0 < length < 1e150:
+        raise ValueError(f"vec must have a length between 0 and 1e150, got {length:g}")
     d = vec / length
     # two unit vectors at right angles to d (and to each other), without np.cross's overhead
     k = int(np.argmin(np.abs(d)))
@@ -125,6 +144,9 @@ class WorldLine(Line2D):
     world = np.empty((0, 3))
 
     def show(self, world: np.ndarray, xy: np.ndarray) -> None:
+        """Show the projected points ``xy`` (N, 2) of the world points ``world`` (N, 3);
+        NaN rows split the line into pieces."""
+        world, xy = _world_and_xy(world, xy)
         self.world = world
         self.set_data(xy[:, 0], xy[:, 1])
 
@@ -145,12 +167,26 @@ class WorldFaces(PolyCollection):
         furthest first by mean depth, as mplot3d sorts them (equal ones too), so nearer
         ones cover them. Unlike mplot3d's, every face has its closing edge (mplot3d pads
         short faces with NaN, which leaves a triangle's third edge out)."""
+        world, xy = _world_and_xy(world, xy)
+        if len(world) != _FACE_SPLITS[-1] + len(_FACES[-1]):
+            raise ValueError(f"world must hold the aircraft's {_FACE_SPLITS[-1] + len(_FACES[-1])}"
+                             f" face vertices, got {len(world)}")
+        depth = check.array(depth, "depth", (len(world),))
+        if colours is not None:
+            colours = check.array(colours, "colours", (len(_FACES), 4))
         self.world = world
         polys = np.split(xy, _FACE_SPLITS)
         far_first = np.argsort([d.mean() for d in np.split(depth, _FACE_SPLITS)])[::-1]
         self.set_verts([polys[i] for i in far_first])
         if colours is not None:
             self.set_facecolor(colours[far_first])
+
+
+def _world_and_xy(world, xy) -> tuple[np.ndarray, np.ndarray]:
+    """World points (N, 3) and their projections (N, 2), NaN allowed (a line's gaps)."""
+    world = check.array(world, "world", (None, 3), finite=False)
+    xy = check.array(xy, "xy", (len(world), 2), finite=False)
+    return world, xy
 
 
 def _add(ax, artist):
@@ -163,7 +199,11 @@ def gizmo_label_positions(ends: np.ndarray) -> np.ndarray:
     past each axis' tip; an axis that points at the reader (shorter than a third of the
     longest) gets its label on the side away from the other two, and labels that would
     still touch (two axes drawn in nearly the same direction after an orbit) are pushed
-    apart the short way (each label's box: "Y up" is wide, so x needs more room than y)."""
+    apart the short way (each label's box: "Y up" is wide, so x needs more room than y).
+    ``ends``: the three axes' tips, (3, 2), each coordinate within 1e6 gizmo units."""
+    ends = check.array(ends, "ends", (3, 2))
+    if np.abs(ends).max() > 1e6:
+        raise ValueError("ends must lie within 1e6 gizmo units of the origin")
     lengths = np.linalg.norm(ends, axis=1)
     units = np.divide(ends, lengths[:, None], out=np.zeros_like(ends),
                       where=lengths[:, None] > 1e-9)
@@ -195,6 +235,8 @@ class GimbalView:
     """The artists of one gimbal figure. ``ghost=True`` adds a see-through target aircraft."""
 
     def __init__(self, fig, ghost: bool = False) -> None:
+        check.instance(fig, "fig", Figure, "a figure to draw in")
+        ghost = check.flag(ghost, "ghost")
         self.fig = fig
         with rc_context():
             self.ax = ax = fig.add_axes((0.0, 0.0, 1.0, 1.0), projection="3d")
@@ -309,6 +351,8 @@ class GimbalView:
     def hits_aircraft(self, x: float, y: float, margin: float = 8.0) -> bool:
         """Is the pixel (``x``, ``y``) on the aircraft as drawn, or within ``margin`` px of
         it (its thin wings are easy to miss)?"""
+        x, y = check.real(x, "x"), check.real(y, "y")
+        margin = check.real(margin, "margin", lo=0.0, hi=1000.0, unit="px")
         if self._state is None:
             return False
         p = np.array([x, y], dtype=float)
@@ -461,7 +505,11 @@ class GimbalView:
             *(RING_RADII[n] * along * state.axes[n] for n in range(3))])
         return pts
 
+    @check.first_is(GimbalState, "the GimbalApp's .state")
     def draw(self, state, target_matrix: np.ndarray | None = None) -> None:
+        """Draw ``state`` (and the ghost at ``target_matrix``, a rotation matrix, if any)."""
+        if target_matrix is not None:
+            target_matrix = check.array(target_matrix, "target_matrix", (3, 3))
         pts = self._points(state, target_matrix)
         if self._fitted_to != (self.fig.bbox.width, self.fig.bbox.height, self.fig.dpi):
             self._fit_gizmo()

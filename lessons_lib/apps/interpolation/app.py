@@ -11,8 +11,10 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ... import flight
+from ... import validate as check
 from ...rotations import check_order
 from ..core import DragHandler, Frame, LessonApp, Params, Preset, Slider, Toggle
+from ..core.app import takes_params
 from .model import (
     ANGLE_NAMES,
     METHODS,
@@ -99,6 +101,7 @@ class InterpolationApp(LessonApp):
         super().__init__(preset, **controls)
 
     # -- the loop -----------------------------------------------------------------------------
+    @takes_params
     def compute(self, params: Params) -> BlendState:
         return compute((params.yaw0, params.pitch0, params.roll0),
                        (params.yaw1, params.pitch1, params.roll1), order=self.order,
@@ -114,6 +117,7 @@ class InterpolationApp(LessonApp):
         self.drag = DragHandler(self.fig, self.guard(self._on_press),
                                 self.guard(self._on_drag))
 
+    @check.first_is(BlendState, "the app's .state")
     def draw(self, state: BlendState, frame) -> None:
         key = (id(state), self.show_up.value)
         if key != self._shown:                      # a new state: paths, speeds, 4D plane
@@ -171,6 +175,7 @@ class InterpolationApp(LessonApp):
         which, front = item
         self.aim(which, self.view.sphere_direction(event.xdata, event.ydata, front))
 
+    @check.first_is(BlendState, "the app's .state")
     def panel(self, state: BlendState, frame) -> dict[str, str]:
         return {"turned": turned(state), "info": info(state)}
 

@@ -26,6 +26,7 @@ from ...interpolation import (
     total_angle,
 )
 from ...rotations import (
+    as_unit_quaternion,
     check_order,
     euler_to_quaternion,
     quaternion_to_euler,
@@ -51,6 +52,18 @@ SAME_PATH_DEG = 0.05
 # The aeroplane in its own frame: nose along +Z, up along +Y (the fin).
 NOSE = np.array([0.0, 0.0, 1.0])
 UP = np.array([0.0, 1.0, 0.0])
+
+
+def checked_poses(poses) -> dict:
+    """``poses`` if it maps each of :data:`METHODS` to a unit quaternion (each blend's
+    orientation at one t); a ValueError otherwise."""
+    if not isinstance(poses, dict) or set(poses) != set(METHODS) or not all(
+            isinstance(q, quaternion.quaternion) for q in poses.values()):
+        raise ValueError(f"poses must map each of {', '.join(METHODS)} to a quaternion, got "
+                         f"{check.describe(poses)}")
+    for m in METHODS:
+        as_unit_quaternion(poses[m], f"poses[{m!r}]", single=True)
+    return poses
 
 
 def _frozen(a) -> np.ndarray:
@@ -83,7 +96,9 @@ class SpeedProfile:
 
     @classmethod
     def measure(cls, speed: np.ndarray, ts: np.ndarray) -> SpeedProfile:
-        s = np.asarray(speed, dtype=float)
+        """The profile of ``speed`` sampled at ``ts`` (two arrays of one length, 2 or more)."""
+        s = check.array(speed, "speed", (None,), min_rows=2)
+        ts = check.array(ts, "ts", (len(s),))
         hi, lo = int(np.argmax(s)), int(np.argmin(s))
         high, low = float(s[hi]), float(s[lo])
         spread = high - low
@@ -154,7 +169,11 @@ class Plane4D:
 
     def coords(self, q) -> np.ndarray:
         """(..., 4) quaternion floats -> (..., 2) coordinates in the plane."""
-        return np.asarray(q, dtype=float) @ self.basis.T
+        q = check.numbers(q, "q", "quaternion floats")
+        if q.ndim == 0 or q.shape[-1] != 4:
+            raise ValueError(f"q must have 4 floats (w, x, y, z) along its last axis, got "
+                             f"shape {q.shape}")
+        return q @ self.basis.T
 
 
 def _plane(a: np.ndarray, b: np.ndarray, paths: dict, ts: np.ndarray) -> Plane4D | None:

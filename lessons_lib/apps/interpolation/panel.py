@@ -9,9 +9,10 @@ import html
 
 import quaternion
 
+from ... import validate as check
 from ...interpolation import angle_between
 from ..core import fmt_number
-from .model import LABELS, METHODS, BlendState
+from .model import LABELS, METHODS, BlendState, checked_poses
 from .view import COLOURS
 
 #: An HTML widget's text sits on 28-px lines (the height of a control); a paragraph reads
@@ -22,12 +23,17 @@ STYLE = ("<style>.lesson-info, .lesson-preset-note {line-height: 1.4 !important;
 
 def fmt_q(q) -> str:
     """A quaternion as four short numbers, (w, x, y, z), never "−0.00"."""
+    if not isinstance(q, quaternion.quaternion):
+        raise ValueError(f"q must be a quaternion, got {check.describe(q)}")
     return "(" + ", ".join(fmt_number(v, 2) for v in quaternion.as_float_array(q)) + ")"
 
 
+@check.first_is(BlendState, "the InterpolationApp's .state")
 def readouts(state: BlendState, poses: dict) -> dict[str, str]:
     """Under each aeroplane: how far it is from the start and from the end (the shortest turn
-    between the two, not the way it came: :func:`turned` adds that up)."""
+    between the two, not the way it came: :func:`turned` adds that up).
+    ``poses``: each method's orientation (a quaternion), keyed by :data:`.model.METHODS`."""
+    checked_poses(poses)
     out = {}
     for m in METHODS:
         moved = angle_between(state.q0, poses[m])
@@ -41,6 +47,7 @@ def readouts(state: BlendState, poses: dict) -> dict[str, str]:
 TURNED = "whole blend turns"
 
 
+@check.first_is(BlendState, "the InterpolationApp's .state")
 def turned(state: BlendState) -> str:
     """One line, right under t: the angle each method turns over the whole blend, t = 0 to 1,
     and the shortest turn (kept out of :func:`info`, which a narrow page shows below the
@@ -53,6 +60,7 @@ def turned(state: BlendState) -> str:
             f"<b>{state.true_angle:.0f}°</b></div>")
 
 
+@check.first_is(BlendState, "the InterpolationApp's .state")
 def info(state: BlendState) -> str:
     """The panel: the quaternions and the sign rule, what each toggle does."""
     plane = state.plane

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ... import validate as check
 from ...rotations import check_order
 from ..core import Frame, LessonApp, Params, make_figure, rc_context
+from ..core.app import takes_params
 from .app import OPENING_PRESET, OPENING_T
 from .model import METHODS, PRESETS, BlendState, compute
 from .panel import readouts
@@ -42,6 +43,7 @@ class PlanesApp(LessonApp):
         self._shown: BlendState | None = None
         super().__init__(preset, **controls)
 
+    @takes_params
     def compute(self, params: Params) -> BlendState:
         return self._state
 
@@ -51,6 +53,7 @@ class PlanesApp(LessonApp):
         with rc_context():
             self.planes = Planes(self.fig, Camera(), rects=rects, fontsize=10)
 
+    @check.first_is(BlendState, "the app's .state")
     def draw(self, state: BlendState, frame) -> None:
         if state is not self._shown:
             self.planes.show_state(state)

@@ -17,12 +17,14 @@ import quaternion
 from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure
 from matplotlib.legend import Legend
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
+from ... import validate as check
 from ..core import PALETTE, make_figure, rc_context
-from .model import BEAD_STEP, GHOSTS, LABELS, METHODS, NOSE, UP, BlendState
+from .model import BEAD_STEP, GHOSTS, LABELS, METHODS, NOSE, UP, BlendState, checked_poses
 
 COLOURS = {"euler": PALETTE["vermillion"], "nlerp": PALETTE["purple"], "slerp": PALETTE["blue"]}
 #: Line styles that stay apart where two curves coincide (Euler lerp and slerp often do):
@@ -126,7 +128,9 @@ class Camera:
     """
 
     def __init__(self, azimuth: float = 38.0, elevation: float = 22.0) -> None:
-        az, el = np.radians(azimuth), np.radians(elevation)
+        azimuth = check.real(azimuth, "azimuth", unit="degrees")
+        elevation = check.real(elevation, "elevation", lo=-89.0, hi=89.0, unit="degrees")
+        az, el = np.radians(check.reduce_degrees(azimuth)), np.radians(elevation)
         towards_viewer = np.array([np.cos(el) * np.sin(az), np.sin(el), np.cos(el) * np.cos(az)])
         right = np.cross([0.0, 1.0, 0.0], towards_viewer)
         right /= np.linalg.norm(right)
@@ -137,6 +141,10 @@ class Camera:
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """(..., 3) world points -> (..., 3): screen x, screen y, depth."""
+        points = check.numbers(points, "points", "world coordinates")
+        if points.ndim == 0 or points.shape[-1] != 3:
+            raise ValueError(f"points must hold points of 3 coordinates, got shape "
+                             f"{points.shape}")
         return points @ self.basis.T
 
 
@@ -145,7 +153,9 @@ def front_back(xyz: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Returns two (N, 2) arrays with NaN where the other part is, so each draws as one line;
     the points where the path crosses the rim belong to both, so the line is unbroken.
+    ``xyz``: (N, 3) projected points (screen x, screen y, depth).
     """
+    xyz = check.array(xyz, "xyz", (None, 3))
     front = xyz[:, 2] >= 0
     both_f = front | np.r_[front[1:], False] | np.r_[False, front[:-1]]
     both_b = ~front | np.r_[~front[1:], False] | np.r_[False, ~front[:-1]]
@@ -157,11 +167,14 @@ def front_back(xyz: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def nice_ceiling(value: float) -> float:
-    """The next of 1, 1.5, 2, 2.5, ... times a power of ten: few distinct speed scales."""
+    """The next of 1, 1.5, 2, 2.5, ... times a power of ten: few distinct speed scales.
+    ``value``: a number from 1e-300 to 1e300."""
+    value = check.real(value, "value", lo=1e-300, hi=1e300)
     step = 10.0 ** np.floor(np.log10(value))
     return float(np.ceil(value / step * 2) / 2 * step)
 
 
+@check.first_is(BlendState, "the InterpolationApp's .state")
 def speed_scale(state: BlendState) -> tuple[float, list[str]]:
     """The speed plot's top, and the curves that go off it.
 
@@ -183,6 +196,7 @@ def plane_display(omega_deg: float) -> np.ndarray:
     as far above it and the arc runs counter-clockwise on the right; the other copy of q1
     is then on the left, and the whole wedge fits a wide, low box.
     """
+    omega_deg = check.real(omega_deg, "omega_deg", lo=-720.0, hi=720.0, unit="degrees")
     phi = np.radians(-omega_deg / 2.0)
     return np.array([[np.cos(phi), np.sin(phi)], [-np.sin(phi), np.cos(phi)]])
 
@@ -221,6 +235,9 @@ class StaticLayer(Artist):
             self.stale = True        # other pixels: a cached background of them is old
 
     def add(self, *artists: Artist) -> None:
+        """Draw ``artists`` (matplotlib Artists of this figure) as part of the layer."""
+        for artist in artists:
+            check.instance(artist, "each artist", Artist)
         for artist in artists:
             artist.set_animated(True)
             self.members.append(artist)
@@ -247,6 +264,11 @@ class StaticLayer(Artist):
 #: What each aeroplane's panel must show, in its data units: x and y up to PLANE_HALF, and
 #: down to PLANE_BOTTOM (room for the two readout lines under the aeroplane).
 PLANE_HALF, PLANE_BOTTOM = 1.2, -1.62
+
+
+def _frame(frame) -> np.ndarray:
+    """An orientation as a 3x3 matrix of finite numbers."""
+    return check.array(frame, "frame", (3, 3))
 
 
 def _plain_view(ax, half: float, bottom: float | None = None) -> None:
@@ -289,7 +311,11 @@ class Planes:
     """
 
     def __init__(self, fig, camera: Camera, rects=None, fontsize: float = 9) -> None:
-        self.camera = camera
+        check.instance(fig, "fig", Figure, "a figure to draw in")
+        self.camera = check.instance(camera, "camera", Camera)
+        if rects is not None:
+            rects = check.array(rects, "rects", (len(METHODS), 4)).tolist()
+        fontsize = check.real(fontsize, "fontsize", lo=4.0, hi=40.0, unit="pt")
         self._ghosts_shown: int | None = None       # how many ghosts are drawn (None: new state)
         rects = rects or [(0.006 + 0.2 * i, 0.44, 0.194, 0.5) for i in range(len(METHODS))]
         self.ax, self.bodies, self.ghosts, self.targets = {}, {}, {}, {}
@@ -361,9 +387,12 @@ class Planes:
             label.set_position(origin + tip * 1.45)
 
     def outline(self, frame: np.ndarray) -> np.ndarray:
-        return self.camera.project(_EDGES @ frame.T)[..., :2]
+        """The aeroplane's outline at orientation ``frame`` (a 3x3 matrix), projected."""
+        return self.camera.project(_EDGES @ _frame(frame).T)[..., :2]
 
     def body(self, frame: np.ndarray):
+        """The aeroplane's faces at orientation ``frame`` (3x3), far first, and colours."""
+        frame = _frame(frame)
         pts = self.camera.project(FACE_POINTS @ frame.T)            # (faces, 3, 3)
         normals = _FACE_NORMALS @ frame.T
         facing = normals @ self.camera.basis[2]
@@ -373,6 +402,7 @@ class Planes:
         colours = np.clip(_FACE_RGB * shade[:, None], 0, 1)
         return pts[order, :, :2], colours[order]
 
+    @check.first_is(BlendState, "the InterpolationApp's .state")
     def show_state(self, state: BlendState) -> None:
         """The dotted end outline; the ghosts are redrawn at the next frame."""
         self._ghosts_shown = None
@@ -383,6 +413,13 @@ class Planes:
                    readouts: dict) -> dict[str, np.ndarray]:
         """The aeroplanes at t, the ghosts passed, the nose trails and the readouts; returns
         each method's rotation matrix at t."""
+        check.instance(state, "state", BlendState, "the InterpolationApp's .state")
+        t = check.probability(t, "t")
+        checked_poses(poses)
+        if not isinstance(readouts, dict) or not all(isinstance(readouts.get(m), str)
+                                                     for m in METHODS):
+            raise ValueError(f"readouts must map each of {', '.join(METHODS)} to a text, got "
+                             f"{check.describe(readouts)}")
         cam = self.camera
         upto = state.ts <= t + 1e-9
         passed = GHOSTS <= t + 1e-9
@@ -407,7 +444,7 @@ class BlendView:
     """The figure and its artists; ``show_state`` and ``show_frame`` move them."""
 
     def __init__(self, camera: Camera | None = None) -> None:
-        self.camera = camera or Camera()
+        self.camera = Camera() if camera is None else check.instance(camera, "camera", Camera)
         self.fig = make_figure(*FIG_SIZE)
         self._state: BlendState | None = None
         self.show_up = False
@@ -570,8 +607,8 @@ class BlendView:
 
     def arrange(self, name: str) -> None:
         """Move the panels to arrangement ``name`` and set its titles."""
-        if name not in ARRANGEMENTS:
-            raise ValueError(f"arrangement is 'wide' or 'narrow', not {name!r:.60}")
+        if not isinstance(name, str) or name not in ARRANGEMENTS:
+            raise ValueError(f"arrangement is 'wide' or 'narrow', not {check.describe(name)}")
         rects, titles = ARRANGEMENTS[name], TITLES[name]
         for m, rect in zip(METHODS, rects["planes"], strict=True):
             self.planes.ax[m].set_position(rect)
@@ -607,8 +644,10 @@ class BlendView:
             self.off_chart.set_text("↑ " + ", ".join(self._cut))
 
     # -- the state: paths, speeds, the 4D plane ---------------------------------------------------
+    @check.first_is(BlendState, "the InterpolationApp's .state")
     def show_state(self, state: BlendState, show_up: bool) -> None:
         """Everything that depends on the orientations and toggles, not on t."""
+        show_up = check.flag(show_up, "show_up")
         cam = self.camera
         self._state = state
         for m in METHODS:
@@ -712,6 +751,7 @@ class BlendView:
         """``"start"`` or ``"end"``: the keyframe nose marker (○ or ✖) under the figure pixel
         (x, y) (an event's ``x, y``), within :data:`GRAB_PT` points; the nearer if both are;
         None for a point on neither."""
+        x, y = check.real(x, "x", unit="px"), check.real(y, "y", unit="px")
         reach = GRAB_PT * self.fig.dpi / 72.0
         best, nearest = None, reach
         for name, marker in (("end", self.nose_end), ("start", self.nose_start)):
@@ -724,15 +764,18 @@ class BlendView:
                 best, nearest = name, distance
         return best
 
+    @check.first_is(BlendState, "the InterpolationApp's .state")
     def keyframe_in_front(self, state: BlendState, which: str) -> bool:
         """Is that keyframe's nose on the sphere's near side (toward the viewer)?"""
+        check.option(which, "which", ["start", "end"])
         nose = state.noses["slerp"][0 if which == "start" else -1]
         return bool(self.camera.project(nose)[2] >= 0)
 
     def sphere_direction(self, xdata: float, ydata: float, front: bool) -> np.ndarray:
         """The unit vector (world) seen at (xdata, ydata) on the sphere's picture, on its near
         side (``front``) or its far side; a point off the disc goes to the rim."""
-        xy = np.array([xdata, ydata], dtype=float)
+        xy = np.array([check.real(xdata, "xdata"), check.real(ydata, "ydata")])
+        front = check.flag(front, "front")
         r = float(np.hypot(*xy))
         if r > 1.0:
             xy /= r

@@ -29,8 +29,9 @@ from ..core import (
     Slider,
     Toggle,
 )
+from ..core.app import takes_params
 from . import model, panel
-from .model import CONTROLLERS, DEFAULTS, DURATION, SCENARIOS, TRACK_LABELS, VIEWS
+from .model import CONTROLLERS, DEFAULTS, DURATION, SCENARIOS, TRACK_LABELS, VIEWS, SteeringState
 from .view import SteeringView
 
 #: The tunables' label column: 150 px cut "Crosstrack gain (1/m)" to "(1/…" (151 px at 14 px).
@@ -120,6 +121,7 @@ class SteeringApp(LessonApp):
         self.drag = DragHandler(self.fig, self.guard(self._on_press),
                                 self.guard(self._on_drag))
 
+    @takes_params
     def compute(self, params):
         return model.compute(params)
 
@@ -130,15 +132,18 @@ class SteeringApp(LessonApp):
         super().apply_preset(name)
         self.set(time=_MOMENTS[name])
 
+    @takes_params
     def control_bounds(self, params) -> dict:
         """The start goes at most to the track's end (a short track, a shorter slider)."""
         return {"start_distance": (0.0, model.max_start_distance(model.road(params.track)))}
 
+    @check.first_is(SteeringState, "the app's .state")
     def frame_end(self, state) -> float:
         """Time and Play end where the run ends (an open road ends early), so Play at the
         end starts again at once."""
         return float(state.trajectory.t[-1])
 
+    @takes_params
     def refresh_controls(self, params) -> None:
         if self.placement_note and _others(params) != self._placed_with:
             self.placement_note = ""     # a control other than the start changed
@@ -147,6 +152,7 @@ class SteeringApp(LessonApp):
                      *(c.name for c in PARAM_CONTROLS)):
             self.set_enabled(name, name not in reasons, reasons.get(name, ""))
 
+    @check.first_is(SteeringState, "the app's .state")
     def draw(self, state, time) -> None:
         self.scene.show_state(state)
         self.scene.draw(state, time)
@@ -170,6 +176,7 @@ class SteeringApp(LessonApp):
         """A GIF cannot be clicked: its map is titled without "click to place the car"."""
         return {self.scene.overview.title: self.scene.MAP_SLIDE_TITLE}
 
+    @check.first_is(SteeringState, "the app's .state")
     def panel(self, state, time) -> dict[str, str]:
         labels = {spec.name: spec.label for spec in self.controls}
         notes = [panel.disabled_note(state, labels)]

@@ -22,6 +22,7 @@ import numpy as np
 from ... import validate as check
 from ...steering import SteeringParams
 from ..core import PALETTE, LessonApp, Params, make_figure, rc_context
+from ..core.app import takes_params
 from ..core.controls import short
 from ..core.exercise import hint_html, text_block
 from ..core.figure import fit_axes
@@ -143,6 +144,8 @@ HINTS = (
 def part_of_track(spline, s: float) -> str:
     """Where on the track the distance ``s`` lies, in words: in a bend, on the straight just
     after one (within 20 m), or on a straight."""
+    spline = model.checked_spline(spline)
+    s = check.real(s, "s", unit="m")
     k = float(spline.curvature_at(s))
     if k > BEND_CURVATURE:
         return f"in a bend (radius {1 / k:.0f} m)"
@@ -176,7 +179,10 @@ class Judged:
 
 def judge(spline, run: model.Run, target: float, start: float = JUDGED_FROM) -> Judged:
     """Judge ``run`` on ``spline`` against an RMS ``target`` (m) from ``start`` s on."""
-    tr = run.trajectory
+    spline = model.checked_spline(spline)
+    tr = check.instance(run, "run", model.Run, "a run of the steering model").trajectory
+    target = check.real(target, "target", lo=0.0, lo_open=True, unit="m")
+    start = check.real(start, "start", lo=0.0, unit="s")
     part = np.flatnonzero(tr.t >= start - 1e-9)
     if len(part) == 0:
         raise ValueError(f"the run ends at {tr.t[-1]:.1f} s, before the judged part "
@@ -265,9 +271,11 @@ class TuningChallenge(LessonApp):
         self.check_button.on_click(self.guard(lambda _b: self.check()))
         self.hint_button.on_click(self.guard(lambda _b: self.show_hint()))
 
+    @takes_params
     def compute(self, params):
         return params  # the sliders only set up the run; Check drives it
 
+    @check.first_is(Params, "the app's .state (its params: Check drives the run)")
     def draw(self, state, frame) -> None:
         j = self.judged
         if j is None:

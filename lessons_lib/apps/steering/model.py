@@ -78,7 +78,8 @@ def app_params(p) -> SimpleNamespace:
     return SimpleNamespace(**check.fields(p, "params", FIELDS))
 
 
-def _spline(spline) -> Spline:
+def checked_spline(spline) -> Spline:
+    """``spline`` if it is a lessons_lib Spline (a ValueError otherwise)."""
     if not isinstance(spline, Spline):
         raise ValueError(f"spline must be a lessons_lib Spline (see road()), got "
                          f"{check.describe(spline)}")
@@ -97,7 +98,7 @@ def road(name: str) -> Spline:
 
 def max_start_distance(spline: Spline) -> float:
     """The farthest start along the track the app allows (m)."""
-    spline = _spline(spline)
+    spline = checked_spline(spline)
     return round(spline.length - (0.5 if spline.closed else OPEN_END_GAP), 1)
 
 
@@ -296,7 +297,8 @@ class SteeringState:
         """The step shown at ``time`` seconds (the last one after an early end)."""
         if time is None:
             return 0
-        return max(0, min(len(self.run) - 1, int(round(time / DT))))
+        last = len(self.run) - 1
+        return max(0, min(last, round(min(check.real(time, "time", unit="s") / DT, last))))
 
     def runs(self) -> dict[str, Run]:
         """controller -> its run, for the controllers computed, in :data:`CONTROLLERS`
@@ -453,7 +455,7 @@ def place(spline: Spline, x: float, y: float) -> Placement:
     """The start for a click at (x, y): beside the nearest point of the road, the offset
     clamped to :data:`MAX_OFFSET`; on an open road, a click before its start or past its end
     starts the car at the nearest allowed distance. ``note`` says what was changed and why."""
-    spline = _spline(spline)
+    spline = checked_spline(spline)
     q = np.array([check.real(x, "to place the car, x", unit="m"),
                   check.real(y, "to place the car, y", unit="m")])
     if spline.dim == 3:  # the ramp: nearest in plan
@@ -546,6 +548,7 @@ class Scenario:
 
     def describe(self, state) -> str:
         """What the preset shows (computed from ``state``), and what it changed."""
+        check.instance(state, "state", SteeringState, "the SteeringApp's .state")
         return self.claim(state) + self.changed()
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import html
 import math
 
+from ... import validate as check
 from ...sweep import NO_BEST
 from ..core import PALETTE, fmt_number
-from .model import CONTROLLERS, SETTLE_TOLERANCE, SWEEP_MODES, SteeringState
+from .model import CONTROLLERS, SETTLE_TOLERANCE, SWEEP_MODES, VIEWS, SteeringState
 from .view import (
     COLOURS,
     CONTROLLER_COLOURS,
@@ -54,6 +55,8 @@ def colour_key(view: str = "Terms", labels: dict[str, str] | None = None) -> str
     """The legend: the maps' colours on one line, the lower plot's (for ``view``) on the next.
     ``labels``: controller -> what its run ran (:attr:`.model.Run.label`), for the phase
     portrait."""
+    check.option(view, "view", VIEWS)
+    _labels(labels, none_ok=True)
     items = [(COLOURS["progress"], "dot", "progress"),
              (COLOURS["target"], "dot", "look-ahead target"),
              (COLOURS["to_target"], "line", "car &rarr; target"),
@@ -80,10 +83,20 @@ def colour_key(view: str = "Terms", labels: dict[str, str] | None = None) -> str
     return _key(items, lower)
 
 
+def _labels(labels, none_ok: bool = False) -> None:
+    """``labels`` checked as a dict of texts (None too with ``none_ok``)."""
+    if labels is None and none_ok:
+        return
+    if not isinstance(labels, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                               for k, v in labels.items()):
+        raise ValueError(f"labels must map names to texts, got {check.describe(labels)}")
+
+
 def _settle(value: float) -> str:
     return "never" if math.isnan(value) else f"{value:.1f} s"
 
 
+@check.first_is(SteeringState, "the SteeringApp's .state")
 def readout(state: SteeringState, time: float | None) -> str:
     """The line under the figure: every term at the current moment."""
     run = state.run
@@ -122,6 +135,7 @@ def readout(state: SteeringState, time: float | None) -> str:
             f"{side})</div>")
 
 
+@check.first_is(SteeringState, "the SteeringApp's .state")
 def slope_crosstrack(state: SteeringState, time: float | None) -> str:
     """On the ramp, both crosstracks at the current moment, for the readout under the
     figure when the slope view is too narrow to give them (at 150 % zoom, in presenter
@@ -135,6 +149,7 @@ def slope_crosstrack(state: SteeringState, time: float | None) -> str:
             f"<b>{_f(run.trajectory.crosstrack_error[k], 2)} m</b></div>")
 
 
+@check.first_is(SteeringState, "the SteeringApp's .state")
 def numbers(state: SteeringState) -> str:
     """The metrics of the run (of every controller computed, side by side)."""
     runs = state.runs()
@@ -158,8 +173,10 @@ def numbers(state: SteeringState) -> str:
     return f"<table style='{_SMALL}'><tr><th></th>{head}</tr>{body}</table>"
 
 
+@check.first_is(SteeringState, "the SteeringApp's .state")
 def disabled_note(state: SteeringState, labels: dict[str, str]) -> str:
     """One line per greyed-out control: why it has no effect now."""
+    _labels(labels)
     if not state.disabled:
         return ""
     seen = {}
@@ -170,6 +187,7 @@ def disabled_note(state: SteeringState, labels: dict[str, str]) -> str:
     return f"<div style='{_SMALL};color:#444'>" + "<br>".join(lines) + "</div>"
 
 
+@check.first_is(SteeringState, "the SteeringApp's .state")
 def sweep_caption(state: SteeringState) -> str:
     """What the sweep shows at the current speed, in numbers: no mode is named best where
     every one leaves the road."""

@@ -28,9 +28,11 @@ from ...spline import Spline
 from ...steering import SteeringParams, TermValues, steering_terms
 from ...vehicle import Vehicle
 from ..core import PALETTE, LessonApp, Params, Slider, make_figure, rc_context
+from ..core.app import takes_params
 from ..core.controls import short
 from ..core.figure import DragHandler
 from ..core.text import fmt_number
+from .model import checked_spline
 from .view import COLOURS, ROAD_HALF_WIDTH, TERM_COLOURS
 
 #: The road of the three figures: straight, then bending left, running on past the view.
@@ -114,7 +116,7 @@ def compute_terms(spline: Spline, x: float, y: float, heading: float,
     simulation's own :func:`steering_terms`, with a fixed look-ahead."""
     params = SteeringParams(adaptive_look_ahead=False,
                             fixed_look_ahead=check.real(look_ahead, "look_ahead", lo=0.0))
-    progress = spline.closest_distance((check.real(x, "x"), check.real(y, "y")))
+    progress = checked_spline(spline).closest_distance((check.real(x, "x"), check.real(y, "y")))
     return steering_terms(float(x), float(y), 0.0, float(check.reduce_degrees(
         check.real(heading, "heading"))), SPEED, spline, float(progress), params)
 
@@ -122,7 +124,7 @@ def compute_terms(spline: Spline, x: float, y: float, heading: float,
 def visible_look_ahead(spline: Spline, x: float, y: float) -> float:
     """The longest look-ahead (within the slider's range, on its 0.1 m steps) whose
     target is inside :data:`VIEW` for a car at (x, y), at least :data:`LOOK_MIN`."""
-    start = spline.closest_distance((x, y))
+    start = checked_spline(spline).closest_distance((check.real(x, "x"), check.real(y, "y")))
     ahead = np.arange(LOOK_MIN, LOOK_MAX + 0.05, 0.1)
     pts = spline.location_at(np.minimum(start + ahead, spline.length))
     inside = ((pts[:, 0] > VIEW[0] + 1) & (pts[:, 0] < VIEW[1] - 1)
@@ -157,11 +159,13 @@ class TermApp(LessonApp):
         super().__init__(preset, **controls)
 
     # -- the loop -----------------------------------------------------------------------------
+    @takes_params
     def compute(self, params: Params) -> TermState:
         values = compute_terms(self.road, params.car_x, params.car_y, params.heading,
                                params.look_ahead)
         return TermState(params.car_x, params.car_y, params.heading, params.look_ahead, values)
 
+    @takes_params
     def control_bounds(self, params: Params) -> dict:
         """The target stays in the picture: the look-ahead goes at most to where the road
         leaves the view (1 m inside its edge), however far along the car is."""
@@ -230,6 +234,7 @@ class TermApp(LessonApp):
             artist.set_visible(any(artist is a for a in shown))
         self.drag = DragHandler(self.fig, self.guard(self._on_press), self.guard(self._on_drag))
 
+    @check.first_is(TermState, "the app's .state")
     def draw(self, state: TermState, frame) -> None:
         v = state.values
         car = np.array([state.x, state.y])
@@ -304,6 +309,7 @@ class TermApp(LessonApp):
                 self.offset, self.offset_head, self.right, self.right_head, self.right_label,
                 self.progress_dot, self.target_dot]
 
+    @check.first_is(TermState, "the app's .state")
     def panel(self, state: TermState, frame) -> str:
         colour = TERM_COLOURS[self.term]
         return (f"<div class='lesson-term-readout' style='font-size:16px;line-height:1.4;"

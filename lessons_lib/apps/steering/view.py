@@ -18,11 +18,12 @@ from matplotlib.patches import Polygon
 from matplotlib.patheffects import withStroke
 from mpl_toolkits.mplot3d import proj3d
 
+from ... import validate as check
 from ...sweep import NO_BEST
 from ...tracks import ROAD_HALF_WIDTH
 from ..core import PALETTE, make_figure, rc_context
 from ..fastdraw import StampedText
-from .model import CONTROLLERS, DURATION, SWEEP_MODES, SteeringState
+from .model import CONTROLLERS, DURATION, SWEEP_MODES, VIEWS, SteeringState
 
 #: The article's debug colours, in the colour-blind-safe palette.
 COLOURS = {"progress": PALETTE["blue"], "target": PALETTE["vermillion"],
@@ -70,6 +71,7 @@ def best_colour(best: int) -> str:
     """The sweep's shading at a speed whose best mode is ``best`` (an index into
     :data:`SWEEP_MODES`, or :data:`~lessons_lib.sweep.NO_BEST`: grey, every mode left the
     road there)."""
+    best = check.integer(best, "best", lo=NO_BEST, hi=len(SWEEP_MODES) - 1)
     return OFF_ROAD_COLOUR if best == NO_BEST else MODE_COLOURS[SWEEP_MODES[best]]
 
 
@@ -107,7 +109,10 @@ class SteeringView:
         (at 150 % zoom and in presenter mode the same words take a larger part of a
         smaller figure): margins wide enough for the tick labels ("+1 right", "30 s"),
         the sweep's two plots apart by their labels, and of each list of titles, ticks
-        and readouts the first that fits. Once per size, never per frame."""
+        and readouts the first that fits. Once per size, never per frame. ``width`` and
+        ``height``: 1 to 100,000 px."""
+        width = check.real(width, "width", lo=1.0, hi=1e5, unit="px")
+        height = check.real(height, "height", lo=1.0, hi=1e5, unit="px")
         ratio = getattr(self.fig.canvas, "device_pixel_ratio", 1.0) or 1.0
         renderer = self.fig.canvas.get_renderer()
         pt = self.fig.dpi / ratio / 72.0          # CSS px per point
@@ -444,6 +449,7 @@ class SteeringView:
                zlim=(-SLOPE_HALF, SLOPE_HALF))     # the spans every frame keeps
 
     # -- which panels show ------------------------------------------------------------------
+    @check.first_is(SteeringState, "the SteeringApp's .state")
     def show_track(self, state: SteeringState) -> None:
         sp = state.spline
         s = np.linspace(0.0, sp.length, max(200, int(sp.length * 2)))
@@ -475,6 +481,7 @@ class SteeringView:
         self._track = state.track
 
     def show_view(self, view: str) -> None:
+        check.option(view, "view", VIEWS)
         self.ax_terms.set_visible(view == "Terms")
         self.ax_rms.set_visible(view == "Speed sweep")
         self.ax_max.set_visible(view == "Speed sweep")
@@ -498,6 +505,7 @@ class SteeringView:
         v.scale_text.set_text(f"{bar:.0f} m")
 
     # -- a new state ----------------------------------------------------------------------
+    @check.first_is(SteeringState, "the SteeringApp's .state")
     def show_state(self, state: SteeringState) -> None:
         """Everything that changes with the state and not with the frame (once per state)."""
         if state is self._state:
@@ -529,6 +537,7 @@ class SteeringView:
         self.end_line.set_visible(bool(tr.ended))
         self._run = run
 
+    @check.first_is(SteeringState, "the SteeringApp's .state")
     def show_sweep(self, state: SteeringState) -> None:
         sw = state.sweep
         if sw is None:
@@ -545,6 +554,7 @@ class SteeringView:
             self.sweep_now[key].set_xdata([state.speed, state.speed])
         self._place_sweep_titles()
 
+    @check.first_is(SteeringState, "the SteeringApp's .state")
     def show_phase(self, state: SteeringState) -> None:
         runs = {state.controller: state.run, **state.others}
         xs, ys = [], []
@@ -568,6 +578,7 @@ class SteeringView:
         self.ax_phase.set_ylim(-yr, yr)
 
     # -- one moment ------------------------------------------------------------------------
+    @check.first_is(SteeringState, "the SteeringApp's .state")
     def draw(self, state: SteeringState, time: float | None) -> None:
         run = state.run
         tr = run.trajectory
