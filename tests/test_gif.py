@@ -215,10 +215,10 @@ def test_save_gif_reports_each_frame_drawn(play_app, tmp_path):
 
 
 #: The GIFs the notebooks tell a reader to write from code: notebook, app, step.
-NOTEBOOK_GIFS = {"02_euler_vs_slerp": ("InterpolationApp", r'app\.save_gif\(\\"slerp\.gif\\"\)'),
-                 "03_spline_steering": ("SteeringApp",
+NOTEBOOK_GIFS = {lesson(2).slug: ("InterpolationApp", r'app\.save_gif\(\\"slerp\.gif\\"\)'),
+                 lesson(3).slug: ("SteeringApp",
                                         r'app\.save_gif\(\\"run\.gif\\", step=(\d+)\)'),
-                 "04_funnel_algorithm": ("FunnelApp",
+                 lesson(4).slug: ("FunnelApp",
                                          r'funnel_app\.save_gif\(\\"funnel\.gif\\"\)')}
 
 

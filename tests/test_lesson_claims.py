@@ -78,7 +78,7 @@ def test_what_goes_wrong_keeps_composing_apart_from_blending():
     to "because of that, equal steps in the angles are not equal steps in orientation",
     which Article 001's own pair belies (a steady 64°/t). Two subsections now, and the
     claims of the second are the presets'."""
-    text = "\n".join(c.source for c in cells("02_euler_vs_slerp.ipynb")
+    text = "\n".join(c.source for c in cells(lesson(2).notebook)
                      if c.cell_type == "markdown")
     section = text[text.index("## What goes wrong"):text.index("### Exercise 1")]
     compose = section[section.index("### Angles do not compose"):
@@ -103,7 +103,7 @@ def test_lesson_2_corrects_article_004_on_what_w_holds():
 
     from lessons_lib.rotations import euler_to_quaternion
 
-    text = " ".join(" ".join(c.source.split()) for c in cells("02_euler_vs_slerp.ipynb")
+    text = " ".join(" ".join(c.source.split()) for c in cells(lesson(2).notebook)
                     if c.cell_type == "markdown")
     assert "Article 004 reads `x, y, z` as the axis and `w` as the turn in radians" in text
     assert "`w` is not the angle: it is `cos(θ/2)`" in text
@@ -370,7 +370,7 @@ def test_lesson_1_arrows_between_angles_always_mean_outer_to_inner():
 
     chain = re.compile(r"(?:`?\"?([XYZ]{3})\"?`?:?\s*)?\**(yaw|pitch|roll) → (yaw|pitch|roll) → "
                        r"(yaw|pitch|roll)", re.I)
-    text = " ".join(c.source for c in cells("01_gimbal_lock.ipynb") if c.cell_type == "markdown")
+    text = " ".join(c.source for c in cells(lesson(1).notebook) if c.cell_type == "markdown")
     menu = " ".join(panel.order_label(o, ring_angle_names(o)) for o in ORDERS)
     assert len(chain.findall(menu)) == len(ORDERS)
     for where in (text, menu):
@@ -386,7 +386,7 @@ def test_lesson_1_says_what_a_ring_colour_means_and_the_app_shows_it():
     from lessons_lib.apps.core import PALETTE
     from lessons_lib.apps.gimbal.view import RING_COLOURS, RING_NAMES
 
-    text = " ".join(c.source for c in cells("01_gimbal_lock.ipynb") if c.cell_type == "markdown")
+    text = " ".join(c.source for c in cells(lesson(1).notebook) if c.cell_type == "markdown")
     text = " ".join(text.split())
     key = re.search(r"\((\w+) outer, (\w+) middle, (\w+) inner\)", text)
     assert key and [PALETTE[c] for c in key.groups()] == list(RING_COLOURS)
@@ -404,7 +404,7 @@ def test_lesson_1_says_what_a_ring_colour_means_and_the_app_shows_it():
 def test_fly_it_into_the_lock_has_its_own_copy_right_under_its_steps():
     """Issue 41: section 5's "Fly it into the lock" steps used the copy beside exercise 2,
     three screens up."""
-    notebook = cells("01_gimbal_lock.ipynb")
+    notebook = cells(lesson(1).notebook)
     k = next(i for i, c in enumerate(notebook) if "**Fly it into the lock.**" in c.source)
     steps, below = notebook[k].source, notebook[k + 1]
     assert "just below" in steps and "Exercise 2" not in steps
@@ -490,7 +490,7 @@ def test_lesson_1_exercise_1_asks_what_the_formula_does_not_show_outright():
     from lessons_lib.rotations import axis_rotation
 
     question = exercises.rx_entry_question()
-    asked = question.prompt.value + "".join(c.source for c in cells("01_gimbal_lock.ipynb")
+    asked = question.prompt.value + "".join(c.source for c in cells(lesson(1).notebook)
                                       if c.cell_type == "markdown" and "Exercise 1" in c.source)
     assert not re.search(r"row \d|column \d", asked, re.I), asked
     assert "nose" in asked and "(0, 0, 1)" in asked and "y coordinate" in asked
