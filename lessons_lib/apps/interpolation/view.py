@@ -519,8 +519,7 @@ class BlendView:
         # every title gets y=1: an automatic title position measures the axes' tick labels
         # on every draw, a few milliseconds per axes that never move
         title_pad = 20
-        self.title_speed = ax.set_title(TITLES["wide"]["speed"], loc="left", fontsize=10,
-                     fontweight="bold", pad=title_pad, y=1.0)
+        self.title_speed = self._title_speed(TITLES["wide"]["speed"], title_pad)
         # on the title's line, right-aligned: one line lower it touched the legend's "slerp"
         # in the plot's top right corner, over the curve it names (on the title's line it
         # reached the title at 1280x720, and the legend one line lower)
@@ -541,6 +540,12 @@ class BlendView:
         self.legend_narrow.set_visible(False)
         ax.add_artist(self.legend_narrow)
         self._title_pads = {"wide": title_pad, "narrow": title_pad + NARROW_LEGEND_ROW}
+
+    def _title_speed(self, text: str, pad: float):
+        """The speed plot's title, ``pad`` points over it (set_title again moves the same
+        left-hand title: the public way to change its pad)."""
+        return self.ax_speed.set_title(text, loc="left", fontsize=10, fontweight="bold",
+                                       pad=pad, y=1.0)
 
     def _build_plane4d(self) -> None:
         ax = self.ax_4d = self.fig.add_axes((0.6, 0.005, 0.395, 0.37))
@@ -617,7 +622,6 @@ class BlendView:
         self.ax_speed.set_position(rects["speed"])
         self.ax_4d.set_position(rects["plane4d"])
         self.title_sphere.set_text(titles["sphere"])
-        self.title_speed.set_text(titles["speed"])
         self.title_4d.set_text(titles["plane4d"])
         narrow = name == "narrow"
         self.legend.set_visible(not narrow)
@@ -625,8 +629,7 @@ class BlendView:
         # lower (853x480) the aeroplanes' titles alone carry the colours
         rows = narrow and self.fig.get_size_inches()[1] >= NARROW_LEGEND_MIN_IN
         self.legend_narrow.set_visible(rows)
-        self.ax_speed._set_title_offset_trans(float(self._title_pads["narrow" if rows
-                                                                     else "wide"]))
+        self._title_speed(titles["speed"], self._title_pads["narrow" if rows else "wide"])
         for artist in self.gizmo:                # its letters reached the first title
             artist.set_visible(not narrow)
         self.arrangement = name
