@@ -92,6 +92,10 @@ EXEMPT: dict[str, str] = {
                                           "with its own literal table of names",
     "lessons_lib.apps.steering.figures.write_stored_sweeps": "a maintainer's tool that "
                                                              "rewrites the repository's data",
+    "lessons_lib.apps.core.fitprobe.FitProbe": "a widget made with no arguments; its one "
+                                               "input, the page's size report, is a text "
+                                               "trait the widget guard checks "
+                                               "(test_fuzz_controls) and parse_fit reads",
     "lessons_lib.apps.core.gif.GifExport": "a mixin of LessonApp, never made on its own",
     "lessons_lib.apps.core.layout.FitLayout": "a mixin of LessonApp, never made on its own",
     "lessons_lib.apps.core.app.LessonApp.compute": "the base's abstract hook: every app has "

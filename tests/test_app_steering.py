@@ -797,7 +797,7 @@ def test_following_each_tuning_hint_in_order_reaches_a_pass():
     challenge.check()
     before = challenge.judged.rms
     for hint in HINTS:
-        text = hint.text(challenge.params, challenge.situation())
+        text = hint.say(challenge.params, challenge.situation())
         for name, value in hint.setting.items():
             assert f"{value:g}" in text, (name, text)  # the text says the value
         challenge.set(**hint.setting)

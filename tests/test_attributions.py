@@ -78,7 +78,7 @@ def hint_texts() -> list[str]:
     challenge = TuningChallenge()
     where = challenge.situation()
     ours = {name: getattr(SteeringParams(), name) for name in START}
-    return [h.text(values, where) for values in (dict(START), ours) for h in HINTS]
+    return [h.say(values, where) for values in (dict(START), ours) for h in HINTS]
 
 
 def test_the_numbers_held_for_article_000_are_in_it():

@@ -64,12 +64,8 @@ class Hint:
     """One nudge: the setting it leads to (a test follows them in order), and ``say``, its
     text from the sliders' current values and the :class:`Situation`."""
 
-    say: Callable[[dict, Situation], str]
+    say: Callable[[dict, Situation], str]   #: (sliders' values, situation) -> its text
     setting: dict
-
-    def text(self, values: dict, where: Situation) -> str:
-        """The hint for sliders at ``values``: it reads their numbers, never fixed ones."""
-        return self.say(values, where)
 
 
 #: Our defaults (:class:`~lessons_lib.steering.SteeringParams`; the article gives no values).
@@ -385,7 +381,7 @@ class TuningChallenge(LessonApp):
         hint = HINTS[self.hints_shown % len(HINTS)]
         self.hints_shown += 1
         shown = (self.hints_shown - 1) % len(HINTS) + 1
-        self.feedback.value = hint_html(hint.text(self.params, self.situation()),
+        self.feedback.value = hint_html(hint.say(self.params, self.situation()),
                                         label=f"Hint {shown} of {len(HINTS)}:")
 
     def situation(self) -> Situation:
