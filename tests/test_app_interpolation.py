@@ -19,6 +19,7 @@ from lessons_lib.apps.interpolation import METHODS, NOSE, InterpolationApp
 from lessons_lib.apps.interpolation.model import (
     ARTICLE_TRIPLE,
     GHOSTS,
+    LABELS,
     article_numbers,
     compute,
     describe,
@@ -823,12 +824,41 @@ def test_exercise_5_is_a_prediction_not_arithmetic_on_what_the_page_shows():
             assert abs(pace.high / pace.low - 2) > 0.2, (name, long_way)
 
 
-def test_exercise_3_halfway_claim(app):
-    fresh(app, WIDE, t=0.5)
-    moved = {m: app.view.readouts[m].get_text().split("\n") for m in METHODS}
-    for m in ("nlerp", "slerp"):
-        assert moved[m][0].split("°")[0] == moved[m][1].split("°")[0]
-    assert moved["euler"][0].split("°")[0] != moved["euler"][1].split("°")[0]
+@pytest.mark.parametrize("name", sorted(MODEL_PRESETS))
+def test_exercise_3_grades_what_its_copy_shows(name):
+    """The halfway question's answer is the set of planes whose two readouts (whole degrees,
+    as drawn beside it) are equal at t = 0.5, on whatever pair the copy shows: a new opening
+    preset cannot leave the exercise grading the old one. Each wrong option's feedback names
+    a plane that contradicts it, and "Euler lerp … has turned more" is what its readout says."""
+    from lessons_lib.apps.interpolation.exercises import HALFWAY_OPTIONS, halfway_question
+
+    pair = MODEL_PRESETS[name]
+    copy = PlanesApp(start=pair.start, end=pair.end)
+    question = halfway_question(copy)
+    question.show_button.click()
+    shown = {m: [int(line.split("°")[0]) for line in
+                 copy.planes.readouts[m].get_text().split("\n")] for m in METHODS}
+    even = tuple(m for m in METHODS if shown[m][0] == shown[m][1])
+    assert HALFWAY_OPTIONS[question.answer] == even, (
+        f"{name}: the planes beside exercise 3 read {shown}, but its answer is "
+        f"{question.answer!r}: lessons_lib/apps/interpolation/exercises.py even_methods")
+    for option, why in question.reasons.items():
+        if option == question.answer:
+            continue
+        assert why, option
+        if "has turned more" in why or "has turned less" in why:
+            m = next(m for m in METHODS if why.startswith(LABELS[m]))
+            assert (shown[m][0] > shown[m][1]) == ("more" in why), (name, option, why)
+
+
+def test_exercise_3s_copy_is_the_pair_the_lesson_opens_with():
+    """The notebook says the copy shows "the turn the app opened with"."""
+    from lessons_lib.apps.interpolation import OPENING_PRESET
+
+    copy, pair = PlanesApp(), MODEL_PRESETS[OPENING_PRESET]
+    assert (copy.start, copy.end) == (pair.start, pair.end)
+    assert "small, on the turn the app opened with" in " ".join(notebook_source().split()), (
+        "lesson 2's exercise 3 introduction changed: say which pair its copy shows")
 
 
 def test_article_preset_nose_claim_in_the_slerp_section():

@@ -9,10 +9,12 @@ from __future__ import annotations
 import numpy as np
 import quaternion
 
-from ...interpolation import nlerp
+from ... import validate as check
+from ...interpolation import angle_between, nlerp
 from ...rotations import euler_to_quaternion
 from ..core import ChoiceQuestion, NumberQuestion, check_function
 from ..core.controls import short
+from .model import LABELS, METHODS, BlendState
 from .planes import PlanesApp
 
 
@@ -65,24 +67,69 @@ def check_nlerp(my_nlerp):
         name="my_nlerp", widget=nlerp_sign_question(), source=my_nlerp)
 
 
+#: How near, in degrees, a blend's two angles must be to count as equal: the planes' readouts
+#: show whole degrees.
+EVEN_DEG = 0.5
+#: Exercise 3's options: the methods each names as exactly halfway at t = 0.5.
+HALFWAY_OPTIONS = {"only slerp": ("slerp",), "slerp and nlerp": ("nlerp", "slerp"),
+                   "all three": METHODS, "only Euler lerp": ("euler",)}
+
+
+@check.first_is(BlendState, "lesson 2's state")
+def even_methods(state: BlendState, t: float) -> tuple[str, ...]:
+    """The methods whose pose at ``t`` (0 to 1) has turned a fraction ``t`` of their distance
+    from the start to the end, within :data:`EVEN_DEG` (at t = 0.5: as far from one as the
+    other)."""
+    t = check.probability(t, "t")
+    out = []
+    for m in METHODS:
+        pose = state.pose(m, t)
+        moved, left = angle_between(state.q0, pose), angle_between(pose, state.q1)
+        if abs((1 - t) * moved - t * left) <= EVEN_DEG * max(t, 1 - t):
+            out.append(m)
+    return tuple(out)
+
+
+def _halfway_reason(option: str, state: BlendState, even: tuple[str, ...]) -> str | None:
+    """Why ``option`` is wrong for this pair (None when it is right), from the poses at 0.5."""
+    named = HALFWAY_OPTIONS[option]
+    missed = [m for m in METHODS if m in even and m not in named]
+    if missed:
+        return f"look at {LABELS[missed[0]]}'s two angles at t = 0.5 as well."
+    extra = next((m for m in named if m not in even), None)
+    if extra is None:
+        return None
+    pose = state.pose(extra, 0.5)
+    more = angle_between(state.q0, pose) > angle_between(pose, state.q1)
+    return (f"{LABELS[extra]}'s two angles differ: it has turned "
+            f"{'more' if more else 'less'} than it has left.")
+
+
 def halfway_question(app: PlanesApp) -> ChoiceQuestion:
     """Exercise 3: which methods are halfway at t = 0.5, beside ``app`` (the small copy of
-    the three planes); "Show this case" sets its t to 0.5."""
+    the three planes); "Show this case" sets its t to 0.5. The answer, the feedback and the
+    explanation are computed from the copy's own pair, whichever it is."""
     if not isinstance(app, PlanesApp):
         raise ValueError(f"app must be the small copy of the planes (PlanesApp), not "
                          f"{short(app)}")
+    state = app.state
+    even = even_methods(state, 0.5)
+    answer = next((o for o, named in HALFWAY_OPTIONS.items() if named == even), None)
+    if answer is None:
+        raise ValueError(f"on this pair {', '.join(LABELS[m] for m in even) or 'no method'} "
+                         f"is halfway at t = 0.5, which no option names: pick another pair")
+    explain = "nlerp's uneven pace is symmetric, so it catches up exactly at t = 0.5."
+    if "euler" in even:
+        explain += " On this pair Euler lerp's blended angles happen to land halfway too."
+    if even_methods(state, 0.25) == ("slerp",):
+        explain += " At t = 0.25 only slerp is a quarter of the way."
     return ChoiceQuestion(
         "At t = 0.5, which methods are exactly halfway, in angle, between start and end?",
-        {"only slerp": "look at nlerp's two angles at t = 0.5 as well.",
-         "slerp and nlerp": None,
-         "all three": "Euler lerp's two angles differ: it has turned more than it has left.",
-         "only Euler lerp": "Euler lerp blends the angles halfway, not the orientation."},
-        answer="slerp and nlerp",
+        {o: _halfway_reason(o, state, even) for o in HALFWAY_OPTIONS},
+        answer=answer,
         hint="The straight 4D line is symmetric: its middle point, pushed onto the sphere, is "
              "the middle of the arc. Check the angles under the three planes.",
-        explain="nlerp's uneven pace is symmetric, so it catches up exactly at t = 0.5. "
-                "At t = 0.25 only slerp is a quarter of the way.",
-        show=lambda: app.set(t=0.5), beside=app)
+        explain=explain, show=lambda: app.set(t=0.5), beside=app)
 
 
 def short_way_question() -> ChoiceQuestion:
