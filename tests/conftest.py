@@ -10,10 +10,19 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import claims  # noqa: E402  (tests/claims.py)
+
 import browser as harness  # noqa: E402  (tests/browser.py)
 
 # Headless app tests draw through ipympl exactly as a notebook does.
 os.environ.setdefault("MPLBACKEND", "module://ipympl.backend_nbagg")
+
+
+def pytest_assertrepr_compare(op, left, right):
+    """A failed ``assert "sentence" in text`` names the sentence and the nearest passage."""
+    if op == "in" and isinstance(left, str) and isinstance(right, str) and left:
+        return claims.missing_sentence(left, right)
+    return None
 
 
 @pytest.fixture(autouse=True)
