@@ -173,6 +173,7 @@ RESULT_METHODS = {"FunnelState", "BlendState", "SteeringState", "Plane4D", "Spee
 HELPERS = {"EchoFilter"}
 #: Documented infinite answers: a figure that shows no text has no smallest text.
 fm.NAN_ALLOWED |= {("core.figure.smallest_text_px", "value"),
+                   ("core.figure.smallest_font_pt", "value"),
                    # a query with no path has no clearance (FunnelState's default)
                    ("FunnelApp.compute", "clearance")}
 #: A line's NaN gaps pass through the permutation to matplotlib's frame.

@@ -1259,3 +1259,24 @@ def test_portal_numbers_keep_apart_and_off_the_path_at_every_size(compact, room,
                                for b in boxes[:i])
                         or any(np.hypot(*(spot - q)) < gap
                                for q in v.labels.get_offsets()[:i])), (preset.name, n, t)
+
+
+@pytest.mark.parametrize("path, radius, match", [
+    ([[0, 0], [1, 1]], -0.1, "radius"),
+    ([[0, 0], [1e7, 0]], 0.3, "within ±1e\\+06 m"),
+    ([[0, 0], [1, float("nan")]], 0.3, "NaN"),
+    ([[0, 0], [10**400, 0]], 0.3, "path"),
+    ([[0, 0], [1, 1]], 10**400, "radius"),
+])
+def test_the_swept_radius_refuses_what_no_map_holds(path, radius, match):
+    from lessons_lib.apps.funnel.view import swept_path
+
+    with pytest.raises(ValueError, match=match):
+        swept_path(path, radius)
+
+
+def test_the_swept_radius_of_a_tiny_disc_is_nothing_drawn():
+    from lessons_lib.apps.funnel.view import swept_path
+
+    assert len(swept_path([[0, 0], [0, 0]], 5e-324).vertices) == 1
+    assert len(swept_path([[0, 0], [3, 0]], 0.5).vertices) > 8

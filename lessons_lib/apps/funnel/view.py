@@ -53,12 +53,30 @@ LABEL_SIZE = 9.5
 _LABEL_CACHE: dict[int, tuple[Path, Path]] = {}
 
 
+#: The largest map coordinate and radius, in metres, and the most points, that
+#: :func:`swept_path` takes (a lesson's maps are tens of metres, its paths a few points);
+#: a radius under SWEEP_LEAST (a nanometre) draws nothing (GEOS fails on subnormal ones).
+SWEEP_EXTENT, SWEEP_POINTS, SWEEP_LEAST = 1e6, 100_000, 1e-9
+
+
 def swept_path(path, radius: float) -> Path:
     """The ground a disc of ``radius`` covers moving along ``path`` (the path buffered by the
-    radius, holes kept), as a matplotlib path; a single point's path for no path or radius."""
-    if path is None or len(path) < 2 or radius <= 0:
-        return Path(np.zeros((1, 2)))
-    area = orient(LineString(np.asarray(path, float)).buffer(radius), 1.0)
+    radius, holes kept), as a matplotlib path; a single point's path for no path or radius.
+    ``path``: None or (N, 2) points, N at most :data:`SWEEP_POINTS`, each coordinate and the
+    radius at most :data:`SWEEP_EXTENT` metres."""
+    radius = check.length(radius, "radius", allow_zero=True, cap=SWEEP_EXTENT)
+    nothing = Path(np.zeros((1, 2)))
+    if path is None:
+        return nothing
+    points = check.array(path, "path", (None, 2))
+    if len(points) > SWEEP_POINTS or np.abs(points).max(initial=0.0) > SWEEP_EXTENT:
+        raise ValueError(f"path takes at most {SWEEP_POINTS:,} points within "
+                         f"±{SWEEP_EXTENT:g} m, got {len(points):,} points reaching "
+                         f"{np.abs(points).max():g} m")
+    area = LineString(points).buffer(radius) if len(points) >= 2 and radius >= SWEEP_LEAST else None
+    if area is None or area.is_empty or area.geom_type != "Polygon":
+        return nothing
+    area = orient(area, 1.0)
     rings = [area.exterior, *area.interiors]
     return Path.make_compound_path(*(Path(np.asarray(r.coords), closed=True)
                                         for r in rings))
