@@ -847,7 +847,8 @@ def test_exercise_3_grades_what_its_copy_shows(name):
             continue
         assert why, option
         if "has turned more" in why or "has turned less" in why:
-            m = next(m for m in METHODS if why.startswith(LABELS[m]))
+            assert why.startswith("at t = 0.5 "), why      # the readouts read before t = 0.5
+            m = next(m for m in METHODS if why.startswith(f"at t = 0.5 {LABELS[m]}"))
             assert (shown[m][0] > shown[m][1]) == ("more" in why), (name, option, why)
 
 

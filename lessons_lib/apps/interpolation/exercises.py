@@ -101,7 +101,7 @@ def _halfway_reason(option: str, state: BlendState, even: tuple[str, ...]) -> st
         return None
     pose = state.pose(extra, 0.5)
     more = angle_between(state.q0, pose) > angle_between(pose, state.q1)
-    return (f"{LABELS[extra]}'s two angles differ: it has turned "
+    return (f"at t = 0.5 {LABELS[extra]}'s two angles differ: it has turned "
             f"{'more' if more else 'less'} than it has left.")
 
 
