@@ -334,3 +334,40 @@ def test_the_pace_figure_grows_in_presenter_mode(voila_server, page):
     assert grown >= 1.35 * width, (width, grown)          # 14 px text at 20 px
     assert grown <= h.VIEWPORT["width"]
     h.assert_no_error_text(page)
+
+
+def _values_dragged_through(page, slider, span: int) -> list[int]:
+    """Press on ``slider``'s handle, take it to the track's left end, then move right one
+    CSS px at a time for ``span`` px: the readout after each step."""
+    track = slider.locator(".noUi-base").bounding_box()
+    handle = slider.locator(".noUi-handle").bounding_box()
+    y = handle["y"] + handle["height"] / 2
+    page.mouse.move(handle["x"] + handle["width"] / 2, y)
+    page.mouse.down()
+    page.mouse.move(track["x"] - 20, y, steps=5)
+    seen = []
+    for dx in range(span):
+        page.mouse.move(track["x"] + dx, y)
+        seen.append(int(slider.locator(".widget-readout").inner_text().replace("−", "-")))
+    page.mouse.up()
+    return seen
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "present"])
+def test_an_angle_slider_reaches_every_degree_by_dragging(voila_server, page, present):
+    """The angle sliders were 62 px for 360°: a 1-px drag moved 6° and exercise 1's −150
+    could not be set by dragging, and presenter mode hid them at 1280x720. Now, in both, a
+    drag pixel by pixel from −180 moves at most 2° a pixel and stops on −150."""
+    url = voila_server.render_url(NOTEBOOK) + ("?present=1" if present else "")
+    page.goto(url, timeout=120_000)
+    page.wait_for_selector(f"{h.SLIDER} >> visible=true", timeout=120_000)
+    h.wait_idle(page)
+    yaw = page.locator(".interpolation-app " + h.SLIDER).filter(
+        has=page.locator(".widget-label", has_text="yaw")).first
+    yaw.scroll_into_view_if_needed()
+    assert yaw.is_visible()
+    width = yaw.locator(".noUi-base").bounding_box()["width"]
+    seen = _values_dragged_through(page, yaw, span=round(width * 65 / 360))
+    jumps = [(a, b) for a, b in zip(seen, seen[1:]) if abs(b - a) > 2]
+    assert not jumps and -150 in seen, f"a {width:.0f} px track: jumps {jumps}, seen {seen}"
+    h.assert_no_error_text(page)

@@ -19,12 +19,15 @@ app has and tells the kernel, which re-renders the figure at that size:
 * presenter mode (the Voila page's button, the P key or ``?present=1``; in JupyterLab
   :func:`present`) draws the figure at :data:`~.figure.PRESENT_DPI` (its smallest text
   20 px), zooms the controls column to 20 px text, and hides "More controls"; when the
-  zoomed controls go under the figure (a small screen) it also hides the primary controls
-  an app marks ``tuck`` (ones the figure can be dragged for instead), so that moving the
-  others keeps most of the figure in view. In page text, ``lesson-when-tucked`` and
+  zoomed controls go under the figure in a window less than the app's ``tuck_below`` px
+  tall (a projector at 150 % zoom) it also hides the primary controls the app marks
+  ``tuck`` (ones the figure can be dragged for instead), so that moving the others keeps
+  most of the figure in view. In page text, ``lesson-when-tucked`` and
   ``lesson-when-shown`` spans say the one or the other.
 
-Text in the page is at least 14 px (:data:`APP_CSS`; panels write 14 px or more).
+Text in the page is at least 14 px (:data:`APP_CSS`; panels write 14 px or more). A box of
+sliders marked ``lesson-short-readout`` gets readouts 48 px wide (four characters, "−180"),
+not 72, so that their tracks are longer.
 """
 
 from __future__ import annotations
@@ -94,10 +97,11 @@ APP_CSS = f"""
   zoom: {PRESENT_ZOOM:.4f}; }}
 .lesson-app.lesson-present .lesson-more {{ display: none !important; }}
 .lesson-app.lesson-present.lesson-stacked {{ justify-content: safe center; }}
+.lesson-app .lesson-short-readout .widget-readout {{ width: 48px; min-width: 48px; }}
 .lesson-app .lesson-when-tucked {{ display: none; }}
-.lesson-app.lesson-present.lesson-stacked .lesson-tuck,
-.lesson-app.lesson-present.lesson-stacked .lesson-when-shown {{ display: none !important; }}
-.lesson-app.lesson-present.lesson-stacked .lesson-when-tucked {{ display: inline; }}
+.lesson-app.lesson-tucking .lesson-tuck,
+.lesson-app.lesson-tucking .lesson-when-shown {{ display: none !important; }}
+.lesson-app.lesson-tucking .lesson-when-tucked {{ display: inline; }}
 @media (min-width: {PRESENT_BESIDE_FROM_PX}px) {{
   html.lessons-present .lesson-question-beside > .widget-vbox:first-child {{
     flex: 0 1 {PRESENT_BESIDE_SHARE:.0%} !important; }} }}
@@ -223,12 +227,14 @@ class FitLayout:
 
     def arrange(self, *, primary: Sequence[widgets.Widget], above: Iterable = (),
                 readout: Iterable = (), extra: Iterable = (), secondary: Iterable = (),
-                tuck: Iterable = (), side: int = SIDE_PX, name: str = "") -> widgets.HBox:
+                tuck: Iterable = (), tuck_below: int = MAX_ROOM_PX, side: int = SIDE_PX,
+                name: str = "") -> widgets.HBox:
         """The app's widget: ``above`` and the figure in one column; ``primary`` (the
         controls the lesson's "things to try" use), ``readout`` (the main readout),
         ``extra`` (notes, legends, the status line) and, behind a "More controls" toggle,
         ``secondary`` in the other, beside the figure or under it. ``tuck``: those of
-        ``primary`` hidden in presenter mode when the controls are under the figure.
+        ``primary`` hidden in presenter mode when the controls are under the figure in a
+        window less than ``tuck_below`` CSS px tall (by default in every window).
         ``name``: a CSS class for the page's tests."""
         clean = lambda ws: [w for w in ws if w is not None]  # noqa: E731
         for w in clean(tuck):
@@ -247,6 +253,8 @@ class FitLayout:
             more.add_class("lesson-more")
             column.append(more)
         self._side_px = side
+        self._tuck_below = check.real(tuck_below, "arrange(): tuck_below", lo=1,
+                                      hi=MAX_ROOM_PX, unit="px")
         side_box = widgets.VBox(column, layout=widgets.Layout(
             flex=f"1 1 {side}px", min_width=f"{min(side, FIGURE_MIN_PX)}px",
             max_width=f"{round(side * SIDE_GROWTH)}px", padding="0"))
@@ -323,7 +331,9 @@ class FitLayout:
         presenting = self.presenting
         side = self._side_px * (PRESENT_ZOOM if presenting else 1.0)
         fw, fh, beside = figure_box(width, height, self._natural, side, present=presenting)
-        for name, on in (("lesson-present", presenting), ("lesson-stacked", not beside)):
+        tucking = presenting and not beside and height < self._tuck_below
+        for name, on in (("lesson-present", presenting), ("lesson-stacked", not beside),
+                         ("lesson-tucking", tucking)):
             (self.app_root.add_class if on else self.app_root.remove_class)(name)
         if self.fitted != (fw, fh, beside, presenting):
             self._resize_figure(fw, fh, PRESENT_DPI if presenting else FIGURE_DPI)

@@ -49,9 +49,23 @@ def _preset_values(p) -> dict[str, int]:
 _OPENING = _preset_values(BLEND_PRESETS[OPENING_PRESET])
 
 
+#: A keyframe's three angle sliders take a column this wide at least (CSS px): two such
+#: columns sit side by side where the controls have the room (presenter mode's full-width
+#: row, a wide screen), else one under the other. Its 360° slider tracks are then about
+#: 300-380 px, about one degree a pixel (issue 41: at 62 px a 1-px drag moved 6° and exercise 1's
+#: −150 could not be reached by dragging).
+ANGLE_COLUMN_PX = 320
+#: The controls column beside the figure: one angle column wide.
+SIDE_PX = 420
+#: Presenter mode hides the angle sliders (the keyframes are dragged on the sphere) only in
+#: a window lower than this (853x480, a projector at 150 % zoom, where eight 20-px controls
+#: under the figure left 4-43 % of it in view); at 1280x720 they stay.
+TUCK_BELOW_PX = 600
+
+
 def _angle(name: str, label: str, lo: int, hi: int) -> Slider:
     return Slider(name, label, lo, hi, step=1, value=_OPENING[name], integer=True, primary=True,
-                  width="196px", label_width="38px")
+                  width="100%", label_width="38px")
 
 
 def _describer(extra: str):
@@ -195,11 +209,13 @@ class InterpolationApp(LessonApp):
         def column(title, names):
             return widgets.VBox([widgets.HTML(f"<b>{title}</b>"),
                                  *(getattr(self, n) for n in names)],
-                                layout=widgets.Layout(margin="0 4px 0 0"))
+                                layout=widgets.Layout(flex=f"1 1 {ANGLE_COLUMN_PX}px",
+                                                      margin="0 4px 0 0"))
 
         angles = widgets.HBox([column("start (t = 0)", ("yaw0", "pitch0", "roll0")),
                                column("end (t = 1)", ("yaw1", "pitch1", "roll1"))],
                               layout=widgets.Layout(flex_flow="row wrap"))
+        angles.add_class("lesson-short-readout")
         self.long_way.layout.margin = "0 20px 0 0"        # apart from the next label
         toggles = widgets.HBox([self.long_way, self.wrap_euler],
                                layout=widgets.Layout(flex_flow="row wrap"))
@@ -207,5 +223,5 @@ class InterpolationApp(LessonApp):
             primary=[self.play_row(), self.panel_widget("turned"), angles, self.drag_hint,
                      toggles, self.preset, self.preset_note],
             readout=[self.panel_widget("info")], extra=[self.status],
-            secondary=[self.show_up], tuck=[angles], side=420,
+            secondary=[self.show_up], tuck=[angles], tuck_below=TUCK_BELOW_PX, side=SIDE_PX,
             name="interpolation-app")

@@ -40,8 +40,8 @@ STYLES = {"euler": dict(lw=3.4, ls="-", zorder=2.0),
 #: speed plot, the sphere and the 4D plane side by side under them, with shorter titles.
 ARRANGEMENTS = {
     "wide": dict(planes=[(0.006 + 0.2 * i, 0.44, 0.194, 0.5) for i in range(3)],
-                 sphere=(0.605, 0.43, 0.39, 0.51), speed=(0.075, 0.085, 0.505, 0.225),
-                 plane4d=(0.6, 0.005, 0.395, 0.37)),
+                 sphere=(0.605, 0.475, 0.39, 0.465), speed=(0.075, 0.085, 0.505, 0.225),
+                 plane4d=(0.6, 0.005, 0.395, 0.415)),
     "narrow": dict(planes=[(0.004 + 0.333 * i, 0.53, 0.325, 0.39) for i in range(3)],
                    sphere=(0.365, 0.005, 0.3, 0.41), speed=(0.115, 0.1, 0.225, 0.25),
                    plane4d=(0.685, 0.005, 0.31, 0.41)),
