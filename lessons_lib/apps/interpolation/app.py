@@ -199,13 +199,13 @@ class InterpolationApp(LessonApp):
         self.view.fit()
 
     def layout(self) -> widgets.Widget:
-        """Beside the figure (under it on a narrow page): Play and t, the start and end
-        angles, the two toggles the lesson's things to try tick, the preset with its note
+        """Beside the figure (under it on a narrow page): Play and t, the two toggles the
+        lesson's things to try tick, the start and end angles, the preset with its note
         right under it, then the readout; the up-vector paths behind "More controls".
 
-        The note follows the preset it describes: after the 345-px readout it was below the
-        fold at 1280x720 (739 px down, in presenter mode 1055). The toggles come before the
-        preset, so that at 853x480 ticking one still leaves half of the figure in view."""
+        The note follows the preset it describes (after the readout it was below the fold).
+        The toggles come before the angles, so that in presenter mode at 1280x720, the
+        controls under the figure, ticking one still leaves half of the figure in view."""
         def column(title, names):
             return widgets.VBox([widgets.HTML(f"<b>{title}</b>"),
                                  *(getattr(self, n) for n in names)],
@@ -220,8 +220,8 @@ class InterpolationApp(LessonApp):
         toggles = widgets.HBox([self.long_way, self.wrap_euler],
                                layout=widgets.Layout(flex_flow="row wrap"))
         return self.arrange(
-            primary=[self.play_row(), self.panel_widget("turned"), angles, self.drag_hint,
-                     toggles, self.preset, self.preset_note],
+            primary=[self.play_row(), self.panel_widget("turned"), toggles, angles,
+                     self.drag_hint, self.preset, self.preset_note],
             readout=[self.panel_widget("info")], extra=[self.status],
             secondary=[self.show_up], tuck=[angles], tuck_below=TUCK_BELOW_PX, side=SIDE_PX,
             name="interpolation-app")
