@@ -11,7 +11,7 @@ from matplotlib.collections import PolyCollection
 from ... import funnel as fn
 from ... import pathsmooth as ps
 from ... import validate as check
-from ..core import PALETTE, make_figure, rc_context
+from ..core import GREYS, PALETTE, make_figure, rc_context
 from .view import FLOOR_COLOUR, WALL_COLOUR, _plain_axes
 
 __all__ = ["cost_figure", "curve_figure", "funnel_work", "string_pull_work"]
@@ -89,7 +89,7 @@ def curve_figure(mesh, path, curve, off, width: float = 7.5, height: float = 3.9
         ax = fig.add_axes((0, 0, 1, 1))
         ax.set_facecolor(WALL_COLOUR)
         ax.add_collection(PolyCollection(mesh.coords, facecolors=FLOOR_COLOUR,
-                                         edgecolors="#D8D8D8"))
+                                         edgecolors=GREYS["mesh"]))
         ax.plot(*np.asarray(path).T, "-o", color=PALETTE["black"], lw=2, label="funnel path")
         ax.plot(*np.asarray(curve).T, "-.", color=PALETTE["orange"], lw=2,
                 label="Catmull-Rom through it")

@@ -26,7 +26,7 @@ from shapely.geometry.polygon import orient
 
 from ... import validate as check
 from ...navmesh import NavMesh
-from ..core import PALETTE, rc_context
+from ..core import GREYS, LABEL_SIZE, PALETTE, REDS, TINTS, rc_context
 from .model import FunnelState, GridState
 
 LEFT_COLOUR = PALETTE["vermillion"]
@@ -42,13 +42,11 @@ GOAL_COLOUR = PALETTE["orange"]
 CURVE_COLOUR = PALETTE["orange"]
 #: the ray from the apex to a portal end that lies across the other edge (a corner's first
 #: beat): dark red and dashed, apart from every other line on the map
-WARN_COLOUR = "#A50F15"
+WARN_COLOUR = REDS["warning"]
 #: An edge's old place, after a step moved it: dotted (every route line is solid or dashed)
 GHOST_STYLE = (0, (1, 2.5))
-WALL_COLOUR = "#5A5A5A"
-FLOOR_COLOUR = "#F4F4F4"
-#: portal numbers, in points: 9.5 pt is 15 px at the figures' 116 dpi
-LABEL_SIZE = 9.5
+WALL_COLOUR = GREYS["wall"]
+FLOOR_COLOUR = GREYS["floor"]
 
 _LABEL_CACHE: dict[int, tuple[Path, Path]] = {}
 
@@ -209,15 +207,16 @@ class FunnelView:
         _plain_axes(ax)
         ax.add_patch(Rectangle(lo, *(hi - lo), facecolor=WALL_COLOUR, edgecolor="none",
                                zorder=0))
-        self.floor = PolyCollection(mesh.coords, facecolors=FLOOR_COLOUR, edgecolors="#C8C8C8",
-                                    linewidths=0.6, zorder=1)
+        self.floor = PolyCollection(mesh.coords, facecolors=FLOOR_COLOUR,
+                                    edgecolors=GREYS["floor edge"], linewidths=0.6, zorder=1)
         # the floor an agent's centre may use when the floor is eroded by its radius
-        self.agent_floor = PolyCollection([], facecolors="#FFFFFF", edgecolors="#BBBBBB",
-                                          linewidths=0.5, zorder=1.5)
-        self.corridor = PolyCollection([], facecolors="#D6ECFA", edgecolors="#A9CBE3",
-                                       linewidths=0.6, zorder=2)
-        self.portal_lines = LineCollection([], colors="#9A9A9A", linewidths=1.0, zorder=3)
-        self.shrunk_lines = LineCollection([], colors="#4A4A4A", linewidths=2.6, zorder=3.2)
+        self.agent_floor = PolyCollection([], facecolors=GREYS["white"],
+                                          edgecolors=GREYS["agent edge"], linewidths=0.5,
+                                          zorder=1.5)
+        self.corridor = PolyCollection([], facecolors=TINTS["corridor"],
+                                       edgecolors=TINTS["corridor edge"], linewidths=0.6, zorder=2)
+        self.portal_lines = LineCollection([], colors=GREYS["portal"], linewidths=1.0, zorder=3)
+        self.shrunk_lines = LineCollection([], colors=GREYS["shrunk"], linewidths=2.6, zorder=3.2)
         for c in (self.floor, self.agent_floor, self.corridor, self.portal_lines,
                   self.shrunk_lines):
             ax.add_collection(c)
@@ -231,11 +230,11 @@ class FunnelView:
         points = Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans
         self.label_boxes = PathCollection([], offsets=np.zeros((0, 2)),
                                           offset_transform=ax.transData, transform=points,
-                                          facecolors="white", edgecolors="#777777",
+                                          facecolors=GREYS["white"], edgecolors=GREYS["rim"],
                                           linewidths=0.5, alpha=0.9, zorder=7)
         self.labels = PathCollection([], offsets=np.zeros((0, 2)),
                                      offset_transform=ax.transData, transform=points,
-                                     facecolors="#222222", edgecolors="none", zorder=7.5)
+                                     facecolors=GREYS["ink"], edgecolors="none", zorder=7.5)
         ax.add_collection(self.label_boxes)
         ax.add_collection(self.labels)
         (self.zigzag,) = ax.plot([], [], "--", lw=1.6, color=ZIGZAG_COLOUR, zorder=4)
@@ -267,8 +266,8 @@ class FunnelView:
         # at step 0 the apex is the start, and both stay in sight
         (self.apex,) = ax.plot([], [], "*", ms=26, color=WEDGE_COLOUR, mec=APEX_COLOUR,
                                mew=1.2, zorder=11.8)
-        (self.narrow_mark,) = ax.plot([], [], "X", ms=15, color=PALETTE["black"], mec="white",
-                                      zorder=11)
+        (self.narrow_mark,) = ax.plot([], [], "X", ms=15, color=PALETTE["black"],
+                                      mec=GREYS["white"], zorder=11)
         # over the apex star (11.8), which sits on the last corner once the path is done:
         # a preset that says "circled on the map" must show the circle
         (self.clear_line,) = ax.plot([], [], "-", lw=1.6, color=PALETTE["black"], zorder=11.9)
@@ -282,9 +281,9 @@ class FunnelView:
         self.swept = PathPatch(Path(np.zeros((1, 2))), facecolor=START_COLOUR, alpha=0.18,
                                edgecolor=START_COLOUR, lw=0.8, zorder=4.3, visible=False)
         ax.add_patch(self.swept)
-        (self.start_dot,) = ax.plot([], [], "o", ms=13, color=START_COLOUR, mec="white",
+        (self.start_dot,) = ax.plot([], [], "o", ms=13, color=START_COLOUR, mec=GREYS["white"],
                                     mew=1.5, zorder=12)
-        (self.goal_dot,) = ax.plot([], [], "s", ms=11, color=GOAL_COLOUR, mec="black",
+        (self.goal_dot,) = ax.plot([], [], "s", ms=11, color=GOAL_COLOUR, mec=PALETTE["black"],
                                    mew=1.0, zorder=12)
 
     def _metres_per_point(self) -> float:
@@ -312,7 +311,7 @@ class FunnelView:
             return
         self._route_for = (state, show_zigzag, show_shortest, pt)
         eroded = state.method == "erode" and state.radius > 0
-        self.floor.set_facecolor("#D9D9D9" if eroded else FLOOR_COLOUR)
+        self.floor.set_facecolor(GREYS["eroded"] if eroded else FLOOR_COLOUR)
         self.agent_floor.set_verts(state.mesh.coords if eroded else [])
         self.corridor.set_verts(state.mesh.corridor_polygons(state.corridor))
         portals = state.portals
@@ -463,7 +462,7 @@ class GridView:
         ax.set_yticks([])
         ax.add_collection(LineCollection(
             [((x, 0), (x, h)) for x in range(w + 1)] + [((0, y), (w, y)) for y in range(h + 1)],
-            colors="#D0D0D0", linewidths=0.6, zorder=1.5))
+            colors=GREYS["pale"], linewidths=0.6, zorder=1.5))
         ax.set_xlim(0, w)
         ax.set_ylim(0, h)
         ax.set_aspect("equal")
@@ -483,11 +482,11 @@ class GridView:
                                           zorder=5)
         ax.add_collection(self.stuck_lines)
         (self.stuck_marks,) = ax.plot([], [], "X", ms=15, color=PALETTE["vermillion"],
-                                      mec="white", zorder=6)
-        (self.start_dot,) = ax.plot([], [], "o", ms=15, color=PALETTE["green"], mec="white",
+                                      mec=GREYS["white"], zorder=6)
+        (self.start_dot,) = ax.plot([], [], "o", ms=15, color=PALETTE["green"], mec=GREYS["white"],
                                     mew=1.5, zorder=7)
-        (self.goal_dot,) = ax.plot([], [], "s", ms=13, color=PALETTE["orange"], mec="black",
-                                   zorder=7)
+        (self.goal_dot,) = ax.plot([], [], "s", ms=13, color=PALETTE["orange"],
+                                   mec=PALETTE["black"], zorder=7)
 
     def dynamic_artists(self) -> list:
         """For fast redraws: everything over the cells and their lines (the walls change

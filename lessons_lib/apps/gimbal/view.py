@@ -31,7 +31,7 @@ from matplotlib.path import Path
 from mpl_toolkits.mplot3d import proj3d
 
 from ... import validate as check
-from ..core import PALETTE, fmt_number, rc_context
+from ..core import FONT_SIZE, GREYS, PALETTE, fmt_number, rc_context
 from .model import NOSE, GimbalState
 
 #: Ring colours, outer to inner (Okabe & Ito: blue, orange, bluish green).
@@ -81,8 +81,8 @@ _AIRCRAFT = [
     (((0.0, 0.03, -0.3), tuple(FIN_TIP), (0.0, 0.30, -0.44), (0.0, 0.03, -0.18)), "top"),
     (((0.0, 0.11, 0.26), (-0.05, 0.06, 0.14), (0.0, 0.1, 0.05), (0.05, 0.06, 0.14)), "top"),
 ]
-_FACE_COLOURS = {"nose": PALETTE["vermillion"], "body": "#B0B0B0", "wing": "#D0D0D0",
-                 "top": "#505050"}
+_FACE_COLOURS = {"nose": PALETTE["vermillion"], "body": GREYS["body"], "wing": GREYS["pale"],
+                 "top": GREYS["top"]}
 _FACES = [np.array(f, dtype=float) for f, _ in _AIRCRAFT]
 
 
@@ -276,14 +276,14 @@ class GimbalView:
             # plain text: as a StampedText the middle label was left stale at the figure's
             # foot in JupyterLab (not in Voila; cause not found)
             self.ring_labels.append(ax.text2D(
-                0, 0, "", transform=ax.transData, color=colour, fontsize=10,
+                0, 0, "", transform=ax.transData, color=colour, fontsize=FONT_SIZE,
                 fontweight="bold", ha="center", va="center", zorder=6,
-                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                bbox={"boxstyle": "round,pad=0.15", "fc": GREYS["white"], "ec": "none",
                       "alpha": 0.8}))
         self.missing_line = _add(ax, WorldLine([], [], color=PALETTE["black"], lw=2.4,
                                                ls=(0, (3, 2)), zorder=5))
         self._face_colours = np.array([to_rgba(_FACE_COLOURS[k]) for k in _FACE_KEYS])
-        self.aircraft = _add(ax, WorldFaces([], edgecolors="#404040", linewidths=0.5,
+        self.aircraft = _add(ax, WorldFaces([], edgecolors=GREYS["edge"], linewidths=0.5,
                                             zorder=3))
         self.ghost = None
         if ghost:
@@ -315,7 +315,7 @@ class GimbalView:
         g.set_axis_off()
         g.patch.set_visible(False)
         self.gizmo_lines = [g.plot([], [], color=PALETTE["black"], lw=1.6)[0] for _ in range(3)]
-        self.gizmo_labels = [g.text(0, 0, name, fontsize=10, ha="center", va="center",
+        self.gizmo_labels = [g.text(0, 0, name, fontsize=FONT_SIZE, ha="center", va="center",
                                     color=PALETTE["black"])
                              for name in ("X", "Y up", "Z")]
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ... import validate as check
 from ...steering import SteeringParams
-from ..core import PALETTE, LessonApp, Params, make_figure, rc_context
+from ..core import FONT_SIZE, PALETTE, LessonApp, Params, make_figure, rc_context
 from ..core.app import takes_params
 from ..core.controls import short
 from ..core.exercise import hint_html, text_block
@@ -260,7 +260,7 @@ class TuningChallenge(LessonApp):
         self.ax_ct.set_xlim(0, model.DURATION)
         self.ax_ct.set_xlabel("time (s)", labelpad=1)
         self.ax_ct.set_ylabel("crosstrack (m)", labelpad=1)
-        self.verdict = self.ax_ct.set_title("press Check to drive", fontsize=10)
+        self.verdict = self.ax_ct.set_title("press Check to drive", fontsize=FONT_SIZE)
         self.check_button = widgets.Button(description="Check", button_style="primary")
         self.hint_button = widgets.Button(description="Hint")
         self.feedback = widgets.HTML()

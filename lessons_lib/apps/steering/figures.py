@@ -19,7 +19,7 @@ from ... import validate as check
 from ...spline import Spline
 from ...steering import SteeringParams, road_right
 from ...tracks import TRACKS
-from ..core import PALETTE, make_figure, rc_context
+from ..core import FONT_SIZE, GREYS, MIN_FONT_SIZE, PALETTE, TITLE_SIZE, make_figure, rc_context
 from . import model
 from .view import COLOURS, MODE_COLOURS, ROAD_HALF_WIDTH, SWEEP_LIMITS, best_colour
 
@@ -55,13 +55,13 @@ def slope_figure(grade: float = 0.5):
     screen_right = np.array([-math.sin(azim), math.cos(azim), 0.0])   # the view's x
     for vec, colour, label, ha, va, at in (
             (3 * t, COLOURS["tangent"], "tangent", "left", "center", 1.2 * 3 * t),
-            (3 * up, "#555555", "world up", "center", "bottom", 1.08 * 3 * up),
+            (3 * up, GREYS["label"], "world up", "center", "bottom", 1.08 * 3 * up),
             (3 * n, COLOURS["progress"], "road normal\n(up projected)", "right", "top",
              2.6 * n - 0.6 * screen_right),
             (3 * r, COLOURS["offset"], "right", "left", "center", 1.2 * 3 * r)):
         ax.quiver(*p, *vec, color=colour, linewidth=2.2, arrow_length_ratio=0.15)
-        ax.text(*(p + at), label, fontsize=9, color=colour, ha=ha, va=va,
-                bbox=dict(facecolor="white", alpha=0.8, edgecolor="none", pad=1.0))
+        ax.text(*(p + at), label, fontsize=MIN_FONT_SIZE, color=colour, ha=ha, va=va,
+                bbox=dict(facecolor=GREYS["white"], alpha=0.8, edgecolor="none", pad=1.0))
     ax.set_xlim(0, 10)
     ax.set_ylim(-5, 5)
     ax.set_zlim(0, max(5.0, 10 * grade))
@@ -71,7 +71,7 @@ def slope_figure(grade: float = 0.5):
     ax.set_ylabel("y")
     ax.set_zlabel("z")
     slope = math.degrees(math.atan(grade))
-    ax.set_title(f"grade {grade:.0%}: slope {slope:.1f}°", fontsize=10)
+    ax.set_title(f"grade {grade:.0%}: slope {slope:.1f}°", fontsize=FONT_SIZE)
     return fig
 
 
@@ -116,7 +116,7 @@ def run_figure(trajectory, spline: Spline, title: str = ""):
     ax_ct.set_xlabel("time (s)")
     ax_ct.set_ylabel("crosstrack (m)")
     if title:
-        fig.suptitle(title, fontsize=10, y=0.99)
+        fig.suptitle(title, fontsize=FONT_SIZE, y=0.99)
     return fig
 
 
@@ -204,12 +204,12 @@ def sweep_figure(params: SteeringParams | None = None, tracks=tuple(TRACKS), spe
         ax.set_xticks([5, 10, 15, 20, 25])
         ax.set_yticks([0.1, 1, 10], ["0.1", "1", "10"] if i == 0 else [])
         ax.minorticks_off()
-        ax.set_title(name.replace("_", " "), fontsize=11)
+        ax.set_title(name.replace("_", " "), fontsize=TITLE_SIZE)
         ax.set_xlabel("speed (m/s)", labelpad=1)
         if i == 0:
             ax.set_ylabel("RMS crosstrack (m)")
     handles, labels = fig.axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=3, frameon=False, fontsize=10,
+    fig.legend(handles, labels, loc="upper center", ncol=3, frameon=False, fontsize=FONT_SIZE,
                bbox_to_anchor=(0.5, 1.0))
     return fig
 

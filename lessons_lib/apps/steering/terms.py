@@ -27,7 +27,7 @@ from ... import validate as check
 from ...spline import Spline
 from ...steering import SteeringParams, TermValues, steering_terms
 from ...vehicle import Vehicle
-from ..core import PALETTE, LessonApp, Params, Slider, make_figure, rc_context
+from ..core import FONT_SIZE, GREYS, PALETTE, LessonApp, Params, Slider, make_figure, rc_context
 from ..core.app import takes_params
 from ..core.controls import short
 from ..core.figure import DragHandler
@@ -199,7 +199,7 @@ class TermApp(LessonApp):
         ax.add_patch(self.car)
         # the car's centre line ahead (the dotted heading) and the knob that turns it
         self.heading_line, = ax.plot([], [], color=PALETTE["black"], lw=1.2, ls=":", zorder=4)
-        self.knob, = ax.plot([], [], "o", ms=11, mfc="white", mec=PALETTE["black"], mew=1.5,
+        self.knob, = ax.plot([], [], "o", ms=11, mfc=GREYS["white"], mec=PALETTE["black"], mew=1.5,
                              zorder=9)
         self.to_target, = ax.plot([], [], color=COLOURS["to_target"], lw=2.2,
                                   path_effects=stroke, zorder=5,
@@ -207,10 +207,10 @@ class TermApp(LessonApp):
         self.arc, self.arc_head = _arrow(ax, colour, zorder=6)
         # the angle the arc spans, written at its middle just outside it (issue 41: the arcs
         # were drawn with their values only in the readout beside the figure)
-        self.arc_label = ax.text(0.0, 0.0, "", ha="center", va="center", fontsize=10,
+        self.arc_label = ax.text(0.0, 0.0, "", ha="center", va="center", fontsize=FONT_SIZE,
                                  color=PALETTE["black"], zorder=8,
                                  visible=self.term in ("position", "heading"),
-                                 bbox={"fc": "white", "ec": colour, "lw": 1.0, "pad": 1.5,
+                                 bbox={"fc": GREYS["white"], "ec": colour, "lw": 1.0, "pad": 1.5,
                                        "alpha": 0.9})
         self.tangent, self.tangent_head = _arrow(ax, COLOURS["tangent"], zorder=7)
         self.ghost, self.ghost_head = _arrow(ax, COLOURS["tangent"], zorder=6, alpha=0.45)

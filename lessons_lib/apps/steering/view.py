@@ -21,7 +21,7 @@ from mpl_toolkits.mplot3d import proj3d
 from ... import validate as check
 from ...sweep import NO_BEST
 from ...tracks import ROAD_HALF_WIDTH
-from ..core import PALETTE, make_figure, rc_context
+from ..core import FONT_SIZE, GREYS, MIN_FONT_SIZE, PALETTE, REDS, make_figure, rc_context
 from ..fastdraw import StampedText
 from .model import CONTROLLERS, DURATION, SWEEP_MODES, VIEWS, SteeringState
 
@@ -48,7 +48,7 @@ CONTROLLER_COLOURS = {"Article": PALETTE["blue"], "Pure pursuit": PALETTE["orang
                       "Stanley": PALETTE["purple"]}
 #: The slope view's right vector from world up: a plain red, apart from the yellow one and
 #: from the orange offset (vermillion, the palette's red, read as orange beside them)
-WORLD_RIGHT_COLOUR = "#C0182A"
+WORLD_RIGHT_COLOUR = REDS["world right"]
 SWEEP_LIMITS = (0.03, 30.0)  # m, the sweep's log scale
 WIDTH, HEIGHT = 7.9, 5.0     # inches at 100 dpi: 790 x 500 px
 SLOPE_HALF = 6.0             # m, the slope view's half width around the progress point
@@ -252,9 +252,9 @@ class SteeringView:
         keys = ("position", "heading", "crosstrack", "steering")
         self.terms_legend = self.ax_terms.legend(
             [self.term_lines[k] for k in keys], [TERM_NAMES[k] for k in keys],
-            loc="upper right", ncol=columns, fontsize=9, handlelength=2.0, borderpad=0.3,
-            labelspacing=0.2, columnspacing=0.9, handletextpad=0.4, borderaxespad=0.2,
-            framealpha=0.85, edgecolor="none")
+            loc="upper right", ncol=columns, fontsize=MIN_FONT_SIZE, handlelength=2.0,
+            borderpad=0.3, labelspacing=0.2, columnspacing=0.9, handletextpad=0.4,
+            borderaxespad=0.2, framealpha=0.85, edgecolor="none")
 
     def _fit_terms_key(self, width_px: float, wide) -> None:
         """Four columns where they fit across the plot, else two."""
@@ -306,17 +306,18 @@ class SteeringView:
     def _build_map(self, ax, close: bool) -> SimpleNamespace:
         _bare(ax, frame=close)
         if close:
-            ax.set_facecolor("#FAFAFA")
+            ax.set_facecolor(GREYS["paper"])
         v = SimpleNamespace(ax=ax)
         (v.scale_bar,) = ax.plot([], [], color=PALETTE["black"], lw=2.5, solid_capstyle="butt")
         # pasted from their own pixels: the close-up re-renders them whenever it follows
         # the car, and the map's title is drawn every frame (it covers the moving path)
         v.scale_text = ax.add_artist(StampedText(0, 0, "", ha="center", va="bottom",
-                                                 fontsize=9))
+                                                 fontsize=MIN_FONT_SIZE))
         v.title = ax.add_artist(StampedText(
             0.01, 0.985, "close-up" if close else "whole track: click to place the car",
-            transform=ax.transAxes, ha="left", va="top", fontsize=9, color="#555555",
-            zorder=9, bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.5}))
+            transform=ax.transAxes, ha="left", va="top", fontsize=MIN_FONT_SIZE,
+            color=GREYS["label"], zorder=9,
+            bbox={"fc": GREYS["white"], "ec": "none", "alpha": 0.8, "pad": 1.5}))
         (v.edge_left,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
         (v.edge_right,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
         (v.centre_line,) = ax.plot([], [], color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
@@ -325,8 +326,8 @@ class SteeringView:
         (v.end_mark,) = ax.plot([], [], "|", color=PALETTE["black"], ms=14, mew=3)
         # an open road's end, named: a bare black bar there went unexplained
         v.end_label = ax.annotate("end", (0, 0), xytext=(0, 11), textcoords="offset points",
-                                  ha="center", va="bottom", fontsize=9, color="#333333",
-                                  visible=False)
+                                  ha="center", va="bottom", fontsize=MIN_FONT_SIZE,
+                                  color=GREYS["dark"], visible=False)
         v.car = Polygon(np.zeros((6, 2)), closed=True, fc=COLOURS["car"], ec=PALETTE["black"],
                         lw=1.2 if close else 0.8, zorder=5)
         ax.add_patch(v.car)
@@ -387,8 +388,8 @@ class SteeringView:
             ax.minorticks_off()
             ax.tick_params(length=2, pad=1)
             self.sweep_titles[key] = ax.text(
-                0.01, 0.98, label, transform=ax.transAxes, ha="left", va="top", fontsize=10,
-                bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.0}, zorder=5)
+                0.01, 0.98, label, transform=ax.transAxes, ha="left", va="top", fontsize=FONT_SIZE,
+                bbox={"fc": GREYS["white"], "ec": "none", "alpha": 0.8, "pad": 1.0}, zorder=5)
             self.sweep_spans[key] = [ax.axvspan(v - 0.5, v + 0.5, color="none", lw=0, zorder=0)
                                      for v in range(4, 26)]
             self.sweep_lines[key] = {m: ax.plot([], [], color=MODE_COLOURS[m], lw=1.8,
@@ -433,16 +434,17 @@ class SteeringView:
                                    ("right_world", WORLD_RIGHT_COLOUR, 2.5, 5)):
             (line,) = ax.plot([], [], [], color=colour, lw=lw, solid_capstyle="butt", zorder=z)
             self.slope_vectors[key] = line
-        self.slope_labels = {key: ax.text(0, 0, 0, text, fontsize=9, color=colour,
+        self.slope_labels = {key: ax.text(0, 0, 0, text, fontsize=MIN_FONT_SIZE, color=colour,
                                           va="top" if key == "tangent" else "center")
                              for key, text, colour in (
                                  ("tangent", "T", COLOURS["tangent"]),
-                                 ("world_up", "world up", "#555555"),
+                                 ("world_up", "world up", GREYS["label"]),
                                  ("normal", "projected up", COLOURS["progress"]))}
         # at the foot of the view: at its top the labels of the up vectors ran into it
         self.slope_text = ax.text2D(0.02, 0.02, "", transform=ax.transAxes, ha="left",
-                                    va="bottom", fontsize=9,
-                                    bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 1.5})
+                                    va="bottom", fontsize=MIN_FONT_SIZE,
+                                    bbox={"fc": GREYS["white"], "ec": "none", "alpha": 0.85,
+                                          "pad": 1.5})
         ax.set_axis_off()
         ax.set_box_aspect((1, 1, 1), zoom=1.45)
         ax.set(xlim=(-SLOPE_HALF, SLOPE_HALF), ylim=(-SLOPE_HALF, SLOPE_HALF),
