@@ -19,6 +19,6 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".figure": ("DragHandler", "figure_size", "make_figure", "rc_context", "use_ipympl"),
     ".guard": ("guard_widget",),
     ".text": ("fmt_number",),
-    ".theme": ("FONT_SIZE", "GREYS", "LABEL_SIZE", "MIN_FONT_SIZE", "PALETTE", "REDS",
-               "TINTS", "TITLE_SIZE"),
+    ".theme": ("FONT_SIZE", "GREYS", "LABEL_SIZE", "LINE", "MARKER", "MIN_FONT_SIZE",
+               "PALETTE", "REDS", "TINTS", "TITLE_SIZE"),
 })

@@ -31,7 +31,7 @@ from matplotlib.path import Path
 from mpl_toolkits.mplot3d import proj3d
 
 from ... import validate as check
-from ..core import FONT_SIZE, GREYS, PALETTE, fmt_number, rc_context
+from ..core import FONT_SIZE, GREYS, LINE, MARKER, PALETTE, fmt_number, rc_context
 from .model import NOSE, GimbalState
 
 #: Ring colours, outer to inner (Okabe & Ito: blue, orange, bluish green).
@@ -259,19 +259,22 @@ class GimbalView:
         self._build_gizmo()
         # a fixed drawing order (zorder): rings, then axes, the aircraft, the arrows on top
         # (sorting by depth every frame would make the arrows blink behind the wings)
-        self.stand = _add(ax, WorldLine([], [], color=PALETTE["grey"], lw=3, ls=(0, (2, 2)),
+        self.stand = _add(ax, WorldLine([], [], color=PALETTE["grey"], lw=LINE["thick"], ls=(0, (2,
+                                                                                                 2)),
                                         zorder=2))
         self.ring_lines, self.axis_lines, self.arrow_lines, self.ring_labels = [], [], [], []
         for n in range(3):
             colour = RING_COLOURS[n]
-            self.ring_lines.append(_add(ax, WorldLine([], [], color=colour, lw=4.5 - n * 0.6,
+            self.ring_lines.append(_add(ax, WorldLine([], [], color=colour,
+                                                      lw=LINE["ring"] - n * 0.6,
                                                       solid_capstyle="round", zorder=1)))
-            self.axis_lines.append(_add(ax, WorldLine([], [], color=colour, lw=1.6, ls="--",
-                                                      zorder=2)))
+            self.axis_lines.append(_add(ax, WorldLine([], [], color=colour, lw=LINE["line"],
+                                                      ls="--", zorder=2)))
             # the outer arrow is wide and pale, the inner one narrow: where they coincide
             # (at the lock) both stay visible, one inside the other
             self.arrow_lines.append(_add(ax, WorldLine(
-                [], [], color=to_rgba(colour, (0.6, 0.95, 1.0)[n]), lw=(7.0, 3.2, 2.6)[n],
+                [], [], color=to_rgba(colour, (0.6, 0.95, 1.0)[n]),
+                lw=(LINE["beam"], LINE["pointer"], LINE["path"])[n],
                 solid_capstyle="round", zorder=4)))
             # plain text: as a StampedText the middle label was left stale at the figure's
             # foot in JupyterLab (not in Voila; cause not found)
@@ -280,18 +283,19 @@ class GimbalView:
                 fontweight="bold", ha="center", va="center", zorder=6,
                 bbox={"boxstyle": "round,pad=0.15", "fc": GREYS["white"], "ec": "none",
                       "alpha": 0.8}))
-        self.missing_line = _add(ax, WorldLine([], [], color=PALETTE["black"], lw=2.4,
+        self.missing_line = _add(ax, WorldLine([], [], color=PALETTE["black"], lw=LINE["heavy"],
                                                ls=(0, (3, 2)), zorder=5))
         self._face_colours = np.array([to_rgba(_FACE_COLOURS[k]) for k in _FACE_KEYS])
-        self.aircraft = _add(ax, WorldFaces([], edgecolors=GREYS["edge"], linewidths=0.5,
+        self.aircraft = _add(ax, WorldFaces([], edgecolors=GREYS["edge"], linewidths=LINE["hair"],
                                             zorder=3))
         self.ghost = None
         if ghost:
             self.ghost = _add(ax, WorldFaces(
                 [], facecolors=to_rgba(PALETTE["purple"], 0.22),
-                edgecolors=to_rgba(PALETTE["purple"], 0.9), linewidths=1.0, linestyles="--",
+                edgecolors=to_rgba(PALETTE["purple"],
+                                   0.9), linewidths=LINE["thin"], linestyles="--",
                 zorder=3))
-        self.nose_marker = _add(ax, WorldLine([], [], marker="o", ms=5,
+        self.nose_marker = _add(ax, WorldLine([], [], marker="o", ms=MARKER["small"],
                                               color=PALETTE["black"], ls="none", zorder=5))
         # the lines by the name of their points in _points
         self._lines = {"stand": self.stand, "missing": self.missing_line,
@@ -314,7 +318,8 @@ class GimbalView:
         g.set_aspect("equal")
         g.set_axis_off()
         g.patch.set_visible(False)
-        self.gizmo_lines = [g.plot([], [], color=PALETTE["black"], lw=1.6)[0] for _ in range(3)]
+        self.gizmo_lines = [g.plot([], [], color=PALETTE["black"],
+                                   lw=LINE["line"])[0] for _ in range(3)]
         self.gizmo_labels = [g.text(0, 0, name, fontsize=FONT_SIZE, ha="center", va="center",
                                     color=PALETTE["black"])
                              for name in ("X", "Y up", "Z")]

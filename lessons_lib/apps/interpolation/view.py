@@ -23,15 +23,15 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from ... import validate as check
-from ..core import FONT_SIZE, GREYS, MIN_FONT_SIZE, PALETTE, make_figure, rc_context
+from ..core import FONT_SIZE, GREYS, LINE, MARKER, MIN_FONT_SIZE, PALETTE, make_figure, rc_context
 from .model import BEAD_STEP, GHOSTS, LABELS, METHODS, NOSE, UP, BlendState, checked_poses
 
 COLOURS = {"euler": PALETTE["vermillion"], "nlerp": PALETTE["purple"], "slerp": PALETTE["blue"]}
 #: Line styles that stay apart where two curves coincide (Euler lerp and slerp often do):
 #: a wide solid line, a dash-dot and a dash on top.
-STYLES = {"euler": dict(lw=3.4, ls="-", zorder=2.0),
-          "nlerp": dict(lw=2.0, ls=(0, (6, 2, 1.5, 2)), zorder=2.1),
-          "slerp": dict(lw=1.8, ls=(0, (4, 2.5)), zorder=2.2)}
+STYLES = {"euler": dict(lw=LINE["wide"], ls="-", zorder=2.0),
+          "nlerp": dict(lw=LINE["bold"], ls=(0, (6, 2, 1.5, 2)), zorder=2.1),
+          "slerp": dict(lw=LINE["strong"], ls=(0, (4, 2.5)), zorder=2.2)}
 
 #: Where each panel goes, in figure fractions (left, bottom, width, height). ``wide``: the
 #: three aeroplanes, the speed plot under them, the sphere and the 4D plane on the right.
@@ -330,13 +330,13 @@ class Planes:
             if i == 0:
                 self.gizmo = self._draw_gizmo(ax, fontsize)
             self.targets[m] = ax.add_collection(LineCollection(
-                [], colors=PALETTE["black"], linewidths=0.8, linestyles=(0, (2, 2)),
+                [], colors=PALETTE["black"], linewidths=LINE["rule"], linestyles=(0, (2, 2)),
                 alpha=0.55, zorder=1))
             self.ghosts[m] = ax.add_collection(LineCollection(
-                [], colors=COLOURS[m], linewidths=0.7, alpha=0.35, zorder=2))
-            (self.trails[m],) = ax.plot([], [], color=COLOURS[m], lw=1.6, zorder=3)
+                [], colors=COLOURS[m], linewidths=LINE["faint"], alpha=0.35, zorder=2))
+            (self.trails[m],) = ax.plot([], [], color=COLOURS[m], lw=LINE["line"], zorder=3)
             self.bodies[m] = ax.add_collection(PolyCollection(
-                [], edgecolors=PALETTE["black"], linewidths=0.6, zorder=4))
+                [], edgecolors=PALETTE["black"], linewidths=LINE["fine"], zorder=4))
             self.readouts[m] = ax.text(0.5, 0.02, "", transform=ax.transAxes, ha="center",
                                        va="bottom", fontsize=fontsize, linespacing=1.15)
             self.ax[m] = ax
@@ -350,7 +350,7 @@ class Planes:
         for name, vec in (("X", [1, 0, 0]), ("Y", [0, 1, 0]), ("Z", [0, 0, 1])):
             tip = self.camera.project(np.array(vec, float))[:2] * 0.22
             self._gizmo_tips.append(tip)
-            drawn += ax.plot([], [], color=PALETTE["grey"], lw=1.0)
+            drawn += ax.plot([], [], color=PALETTE["grey"], lw=LINE["thin"])
             drawn.append(ax.text(0, 0, name, color=GREYS["label"], fontsize=fontsize,
                                  ha="center", va="center"))
         return drawn
@@ -477,10 +477,10 @@ class BlendView:
             back.append(b)
         self.sphere_grid = [
             ax.add_collection(LineCollection(front, colors=[PALETTE["grey"]] + [
-                PALETTE["light"]] * (len(front) - 1), linewidths=0.9, zorder=0)),
-            ax.add_collection(LineCollection(back, colors=PALETTE["light"], linewidths=0.6,
+                PALETTE["light"]] * (len(front) - 1), linewidths=LINE["light"], zorder=0)),
+            ax.add_collection(LineCollection(back, colors=PALETTE["light"], linewidths=LINE["fine"],
                                              linestyles=":", zorder=0))]
-        (self.axis_line,) = ax.plot([], [], color=PALETTE["black"], lw=0.9, ls="-.",
+        (self.axis_line,) = ax.plot([], [], color=PALETTE["black"], lw=LINE["light"], ls="-.",
                                     alpha=0.6, zorder=1)
         self.nose_front, self.nose_back, self.nose_now, self.beads = {}, {}, {}, {}
         self.up_front, self.up_back, self.up_now = {}, {}, {}
@@ -492,16 +492,18 @@ class BlendView:
             (self.nose_front[m],) = ax.plot([], [], color=c, lw=style["lw"], ls=style["ls"],
                                             zorder=3 + style["zorder"] / 10,
                                             solid_capstyle="butt")
-            (self.beads[m],) = ax.plot([], [], bead[m], color=c, ms=3.2, zorder=4)
-            (self.nose_now[m],) = ax.plot([], [], "o", color=c, ms=8, mec=GREYS["white"], mew=1.0,
-                                          zorder=5)
-            (self.up_back[m],) = ax.plot([], [], color=c, lw=1.0, ls=":", alpha=0.3, zorder=2)
-            (self.up_front[m],) = ax.plot([], [], color=c, lw=1.3, ls=":", zorder=3)
-            (self.up_now[m],) = ax.plot([], [], "s", color=c, ms=5, mec=GREYS["white"], mew=0.8,
-                                        zorder=5)
-        (self.nose_start,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=PALETTE["black"], ms=8,
-                                     mew=1.5, zorder=6)
-        (self.nose_end,) = ax.plot([], [], "X", color=PALETTE["black"], ms=8, zorder=6)
+            (self.beads[m],) = ax.plot([], [], bead[m], color=c, ms=MARKER["grain"], zorder=4)
+            (self.nose_now[m],) = ax.plot([], [], "o", color=c, ms=MARKER["point"],
+                                          mec=GREYS["white"], mew=LINE["thin"], zorder=5)
+            (self.up_back[m],) = ax.plot([], [], color=c, lw=LINE["thin"], ls=":", alpha=0.3,
+                                         zorder=2)
+            (self.up_front[m],) = ax.plot([], [], color=c, lw=LINE["up"], ls=":", zorder=3)
+            (self.up_now[m],) = ax.plot([], [], "s", color=c, ms=MARKER["small"],
+                                        mec=GREYS["white"], mew=LINE["rule"], zorder=5)
+        (self.nose_start,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=PALETTE["black"],
+                                     ms=MARKER["point"], mew=LINE["outline"], zorder=6)
+        (self.nose_end,) = ax.plot([], [], "X", color=PALETTE["black"], ms=MARKER["point"],
+                                   zorder=6)
 
     def _build_speed(self) -> None:
         ax = self.ax_speed = self.fig.add_axes((0.075, 0.085, 0.505, 0.225))
@@ -515,7 +517,7 @@ class BlendView:
         for m in METHODS:
             (self.speed_lines[m],) = ax.plot([], [], color=COLOURS[m], label=LABELS[m],
                                              solid_capstyle="butt", **STYLES[m])
-        self.cursor = ax.axvline(0.5, color=PALETTE["black"], lw=1.0, ls=":")
+        self.cursor = ax.axvline(0.5, color=PALETTE["black"], lw=LINE["thin"], ls=":")
         # every title gets y=1: an automatic title position measures the axes' tick labels
         # on every draw, a few milliseconds per axes that never move
         title_pad = 20
@@ -555,36 +557,38 @@ class BlendView:
                                      fontweight="bold", pad=3,
                      y=1.0)
         s = np.linspace(0, 2 * np.pi, 121)
-        (self.circle4d,) = ax.plot(np.cos(s), np.sin(s), color=PALETTE["light"], lw=1.0,
+        (self.circle4d,) = ax.plot(np.cos(s), np.sin(s), color=PALETTE["light"], lw=LINE["thin"],
                                    zorder=0)
-        (self.origin4d,) = ax.plot([0], [0], "+", color=PALETTE["grey"], ms=6, zorder=1)
+        (self.origin4d,) = ax.plot([0], [0], "+", color=PALETTE["grey"], ms=MARKER["dot"], zorder=1)
         self.rays = ax.add_collection(LineCollection([], colors=PALETTE["purple"],
-                                                     linewidths=0.6, alpha=0.45, zorder=1))
-        (self.arc,) = ax.plot([], [], color=COLOURS["slerp"], lw=2.2, zorder=2,
+                                                     linewidths=LINE["fine"], alpha=0.45, zorder=1))
+        (self.arc,) = ax.plot([], [], color=COLOURS["slerp"], lw=LINE["arrow"], zorder=2,
                               label="slerp's arc")
-        (self.chord,) = ax.plot([], [], color=COLOURS["nlerp"], lw=1.6, ls=(0, (5, 2)),
+        (self.chord,) = ax.plot([], [], color=COLOURS["nlerp"], lw=LINE["line"], ls=(0, (5, 2)),
                                 zorder=2, label="nlerp's chord")
-        (self.chord_beads,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=COLOURS["nlerp"], ms=3.5,
-                                      mew=1.0, zorder=3)
-        (self.nlerp_beads,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=3.5, zorder=3)
-        (self.slerp_beads,) = ax.plot([], [], "D", color=COLOURS["slerp"], ms=3.0, zorder=4)
-        (self.ray_now,) = ax.plot([], [], color=COLOURS["nlerp"], lw=1.0, zorder=4)
-        (self.chord_now,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=COLOURS["nlerp"], ms=7,
-                                    mew=1.5, zorder=5)
-        (self.nlerp_now,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=8, mec=GREYS["white"],
-                                    mew=1.0, zorder=5)
-        (self.slerp_now,) = ax.plot([], [], "o", color=COLOURS["slerp"], ms=8, mec=GREYS["white"],
-                                    mew=1.0, zorder=6)
+        (self.chord_beads,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=COLOURS["nlerp"],
+                                      ms=MARKER["bead"], mew=LINE["thin"], zorder=3)
+        (self.nlerp_beads,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=MARKER["bead"],
+                                      zorder=3)
+        (self.slerp_beads,) = ax.plot([], [], "D", color=COLOURS["slerp"], ms=MARKER["dust"],
+                                      zorder=4)
+        (self.ray_now,) = ax.plot([], [], color=COLOURS["nlerp"], lw=LINE["thin"], zorder=4)
+        (self.chord_now,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=COLOURS["nlerp"],
+                                    ms=MARKER["mark"], mew=LINE["outline"], zorder=5)
+        (self.nlerp_now,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=MARKER["point"],
+                                    mec=GREYS["white"], mew=LINE["thin"], zorder=5)
+        (self.slerp_now,) = ax.plot([], [], "o", color=COLOURS["slerp"], ms=MARKER["point"],
+                                    mec=GREYS["white"], mew=LINE["thin"], zorder=6)
         style = dict(fontsize=MIN_FONT_SIZE, ha="center", va="center", zorder=7, clip_on=True)
         self.label_q0 = ax.text(0, 0, "q₀", **style)
         self.label_target = ax.text(0, 0, "", **style)
         self.label_other = ax.text(0, 0, "", color=GREYS["label"], **style)
-        (self.other_dot,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=GREYS["label"], ms=5,
-                                    zorder=3)
+        (self.other_dot,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=GREYS["label"],
+                                    ms=MARKER["small"], zorder=3)
         # from a spread label back to its point (see _show_plane); under the markers t moves,
         # which the painter draws over the cached background
-        self.leaders = ax.add_collection(LineCollection([], colors=GREYS["label"], linewidths=0.8,
-                                                        zorder=1.5))
+        self.leaders = ax.add_collection(LineCollection([], colors=GREYS["label"],
+                                                        linewidths=LINE["rule"], zorder=1.5))
         self.note4d = ax.text(0.5, 0.5, "", transform=ax.transAxes, ha="center", va="center",
                               fontsize=MIN_FONT_SIZE, color=GREYS["label"])
 

@@ -21,7 +21,17 @@ from mpl_toolkits.mplot3d import proj3d
 from ... import validate as check
 from ...sweep import NO_BEST
 from ...tracks import ROAD_HALF_WIDTH
-from ..core import FONT_SIZE, GREYS, MIN_FONT_SIZE, PALETTE, REDS, make_figure, rc_context
+from ..core import (
+    FONT_SIZE,
+    GREYS,
+    LINE,
+    MARKER,
+    MIN_FONT_SIZE,
+    PALETTE,
+    REDS,
+    make_figure,
+    rc_context,
+)
 from ..fastdraw import StampedText
 from .model import CONTROLLERS, DURATION, SWEEP_MODES, VIEWS, SteeringState
 
@@ -308,7 +318,8 @@ class SteeringView:
         if close:
             ax.set_facecolor(GREYS["paper"])
         v = SimpleNamespace(ax=ax)
-        (v.scale_bar,) = ax.plot([], [], color=PALETTE["black"], lw=2.5, solid_capstyle="butt")
+        (v.scale_bar,) = ax.plot([], [], color=PALETTE["black"], lw=LINE["bar"],
+                                 solid_capstyle="butt")
         # pasted from their own pixels: the close-up re-renders them whenever it follows
         # the car, and the map's title is drawn every frame (it covers the moving path)
         v.scale_text = ax.add_artist(StampedText(0, 0, "", ha="center", va="bottom",
@@ -318,23 +329,27 @@ class SteeringView:
             transform=ax.transAxes, ha="left", va="top", fontsize=MIN_FONT_SIZE,
             color=GREYS["label"], zorder=9,
             bbox={"fc": GREYS["white"], "ec": "none", "alpha": 0.8, "pad": 1.5}))
-        (v.edge_left,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
-        (v.edge_right,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
-        (v.centre_line,) = ax.plot([], [], color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
-        (v.path_line,) = ax.plot([], [], color=COLOURS["path"], lw=1.4, alpha=0.9)
-        (v.start_mark,) = ax.plot([], [], "x", color=COLOURS["path"], ms=7, mew=2)
-        (v.end_mark,) = ax.plot([], [], "|", color=PALETTE["black"], ms=14, mew=3)
+        (v.edge_left,) = ax.plot([], [], color=COLOURS["centre"], lw=LINE["rule"])
+        (v.edge_right,) = ax.plot([], [], color=COLOURS["centre"], lw=LINE["rule"])
+        (v.centre_line,) = ax.plot([], [], color=COLOURS["centre"], lw=LINE["thin"], ls=(0, (6, 4)))
+        (v.path_line,) = ax.plot([], [], color=COLOURS["path"], lw=LINE["trace"], alpha=0.9)
+        (v.start_mark,) = ax.plot([], [], "x", color=COLOURS["path"], ms=MARKER["mark"],
+                                  mew=LINE["bold"])
+        (v.end_mark,) = ax.plot([], [], "|", color=PALETTE["black"], ms=MARKER["end"],
+                                mew=LINE["thick"])
         # an open road's end, named: a bare black bar there went unexplained
         v.end_label = ax.annotate("end", (0, 0), xytext=(0, 11), textcoords="offset points",
                                   ha="center", va="bottom", fontsize=MIN_FONT_SIZE,
                                   color=GREYS["dark"], visible=False)
         v.car = Polygon(np.zeros((6, 2)), closed=True, fc=COLOURS["car"], ec=PALETTE["black"],
-                        lw=1.2 if close else 0.8, zorder=5)
+                        lw=LINE["cursor"] if close else LINE["rule"], zorder=5)
         ax.add_patch(v.car)
-        stroke = [withStroke(linewidth=3.4 if close else 2.6, foreground=PALETTE["black"])]
-        (v.target_line,) = ax.plot([], [], color=COLOURS["to_target"], lw=2.0 if close else 1.4,
+        stroke = [withStroke(linewidth=LINE["wide"] if close else LINE["path"],
+                             foreground=PALETTE["black"])]
+        (v.target_line,) = ax.plot([], [], color=COLOURS["to_target"],
+                                   lw=LINE["bold"] if close else LINE["trace"],
                                    zorder=6, path_effects=stroke)
-        dot = 9 if close else 6
+        dot = MARKER["spot"] if close else MARKER["dot"]
         (v.progress_dot,) = ax.plot([], [], "o", color=COLOURS["progress"], ms=dot,
                                     mec=PALETTE["black"], zorder=8)
         (v.target_dot,) = ax.plot([], [], "o", color=COLOURS["target"], ms=dot,
@@ -354,10 +369,10 @@ class SteeringView:
 
     def _build_terms(self) -> None:
         ax = self.ax_terms
-        ax.axhline(0.0, color=PALETTE["grey"], lw=0.8)
+        ax.axhline(0.0, color=PALETTE["grey"], lw=LINE["rule"])
         self.term_lines = {}
-        for key, lw, z in (("steering", 3.0, 2), ("position", 1.4, 3), ("heading", 1.4, 3),
-                           ("crosstrack", 1.4, 3)):
+        for key, lw, z in (("steering", LINE["thick"], 2), ("position", LINE["trace"], 3),
+                           ("heading", LINE["trace"], 3), ("crosstrack", LINE["trace"], 3)):
             (self.term_lines[key],) = ax.plot([], [], color=TERM_COLOURS[key], lw=lw, zorder=z,
                                               ls=TERM_STYLES.get(key, "-"),
                                               alpha=0.45 if key == "steering" else 1.0)
@@ -365,8 +380,8 @@ class SteeringView:
         # at 1280x720); its columns are set by fit_margins to the room the plot has
         self.terms_legend = None
         self._terms_key(4)
-        self.cursor = ax.axvline(0.0, color=PALETTE["blue"], lw=1.2)
-        self.end_line = ax.axvline(DURATION, color=PALETTE["black"], lw=1.0, ls=":")
+        self.cursor = ax.axvline(0.0, color=PALETTE["blue"], lw=LINE["cursor"])
+        self.end_line = ax.axvline(DURATION, color=PALETTE["black"], lw=LINE["thin"], ls=":")
         ax.set_xlim(0, DURATION)
         ax.set_ylim(-1.05, 1.05)
         ticks = np.arange(0, DURATION + 1, 5)
@@ -392,17 +407,20 @@ class SteeringView:
                 bbox={"fc": GREYS["white"], "ec": "none", "alpha": 0.8, "pad": 1.0}, zorder=5)
             self.sweep_spans[key] = [ax.axvspan(v - 0.5, v + 0.5, color="none", lw=0, zorder=0)
                                      for v in range(4, 26)]
-            self.sweep_lines[key] = {m: ax.plot([], [], color=MODE_COLOURS[m], lw=1.8,
-                                                marker="o", ms=3)[0] for m in SWEEP_MODES}
-            self.sweep_now[key] = ax.axvline(10.0, color=PALETTE["black"], lw=1.2, ls="--")
+            self.sweep_lines[key] = {m: ax.plot([], [], color=MODE_COLOURS[m], lw=LINE["strong"],
+                                                marker="o", ms=MARKER["dust"])[0]
+                                     for m in SWEEP_MODES}
+            self.sweep_now[key] = ax.axvline(10.0, color=PALETTE["black"], lw=LINE["cursor"],
+                                             ls="--")
 
     def _build_phase(self) -> None:
         ax = self.ax_phase
-        ax.axhline(0.0, color=PALETTE["grey"], lw=0.8)
-        ax.axvline(0.0, color=PALETTE["grey"], lw=0.8)
-        self.phase_lines = {c: ax.plot([], [], color=CONTROLLER_COLOURS[c], lw=1.0)[0]
+        ax.axhline(0.0, color=PALETTE["grey"], lw=LINE["rule"])
+        ax.axvline(0.0, color=PALETTE["grey"], lw=LINE["rule"])
+        self.phase_lines = {c: ax.plot([], [], color=CONTROLLER_COLOURS[c], lw=LINE["thin"])[0]
                             for c in CONTROLLERS}
-        (self.phase_dot,) = ax.plot([], [], "o", color=PALETTE["black"], ms=7, zorder=6)
+        (self.phase_dot,) = ax.plot([], [], "o", color=PALETTE["black"], ms=MARKER["mark"],
+                                    zorder=6)
         ax.set_xlabel("crosstrack error (m, + right of the line)", labelpad=1)
         ax.set_ylabel("heading error (°)", labelpad=1)
         ax.tick_params(length=2, pad=1)
@@ -417,20 +435,22 @@ class SteeringView:
                                        math.cos(math.radians(azim)), 0.0])
         # drawn in this order, not by depth: the red right vector must lie over the yellow
         ax.computed_zorder = False
-        (self.slope_left,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8, zorder=1)
-        (self.slope_right,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8, zorder=1)
-        (self.slope_centre,) = ax.plot([], [], [], color=COLOURS["centre"], lw=1.0, ls="--",
-                                       zorder=1)
-        (self.slope_car,) = ax.plot([], [], [], color=PALETTE["black"], lw=1.5, zorder=2)
+        (self.slope_left,) = ax.plot([], [], [], color=COLOURS["centre"], lw=LINE["rule"], zorder=1)
+        (self.slope_right,) = ax.plot([], [], [], color=COLOURS["centre"], lw=LINE["rule"],
+                                      zorder=1)
+        (self.slope_centre,) = ax.plot([], [], [], color=COLOURS["centre"], lw=LINE["thin"],
+                                       ls="--", zorder=1)
+        (self.slope_car,) = ax.plot([], [], [], color=PALETTE["black"], lw=LINE["outline"],
+                                    zorder=2)
         self.slope_vectors = {}
         # the two right vectors from one point, the red T x U narrow on the wide yellow unit
         # one: one direction, and the yellow's end past the red's is what cos(slope) loses
         # (issue 41: the red drawn 1.5 m up the normal looked like another vector)
-        for key, colour, lw, z in (("tangent", COLOURS["tangent"], 2.5, 3),
-                                   ("world_up", PALETTE["grey"], 2.0, 3),
-                                   ("normal", COLOURS["progress"], 2.5, 3),
-                                   ("offset", COLOURS["offset"], 2.0, 3),
-                                   ("right", PALETTE["yellow"], 7.0, 4),
+        for key, colour, lw, z in (("tangent", COLOURS["tangent"], LINE["bar"], 3),
+                                   ("world_up", PALETTE["grey"], LINE["bold"], 3),
+                                   ("normal", COLOURS["progress"], LINE["bar"], 3),
+                                   ("offset", COLOURS["offset"], LINE["bold"], 3),
+                                   ("right", PALETTE["yellow"], LINE["beam"], 4),
                                    ("right_world", WORLD_RIGHT_COLOUR, 2.5, 5)):
             (line,) = ax.plot([], [], [], color=colour, lw=lw, solid_capstyle="butt", zorder=z)
             self.slope_vectors[key] = line
