@@ -99,3 +99,36 @@ def test_the_theme_colours_are_valid_and_distinct(table):
     colours = getattr(theme, table)
     assert all(is_color_like(c) for c in colours.values()), colours
     assert len(set(map(str.upper, colours.values()))) == len(colours), colours
+
+
+def test_bare_axes_hides_ticks_and_frame_or_keeps_a_grey_frame():
+    from matplotlib.colors import to_hex
+    from matplotlib.figure import Figure
+
+    from lessons_lib.apps.core import PALETTE, bare_axes
+
+    fig = Figure()
+    plain, framed = fig.add_subplot(121), fig.add_subplot(122)
+    bare_axes(plain)
+    bare_axes(framed, frame=True)
+    for ax in (plain, framed):
+        assert not ax.get_xticks().size and not ax.get_yticks().size
+        assert not ax.xaxis.get_visible() and not ax.yaxis.get_visible()
+    assert not any(s.get_visible() for s in plain.spines.values())
+    assert all(s.get_visible() and to_hex(s.get_edgecolor()) == PALETTE["grey"].lower()
+               for s in framed.spines.values())
+
+
+def test_bare_axes_switches_a_3d_axes_off_and_refuses_what_it_cannot_use():
+    from matplotlib.figure import Figure
+
+    from lessons_lib.apps.core import bare_axes
+
+    fig = Figure()
+    ax = fig.add_subplot(projection="3d")
+    bare_axes(ax)
+    assert not ax.axison
+    with pytest.raises(ValueError, match="ax must be a matplotlib Axes"):
+        bare_axes(fig)
+    with pytest.raises(ValueError, match="frame must be True or False"):
+        bare_axes(fig.add_subplot(222), frame="no")

@@ -148,6 +148,26 @@ def smallest_text_px(fig) -> float:
     return smallest_font_pt(fig) * fig.dpi / ratio / 72.0
 
 
+def bare_axes(ax, frame: bool = False) -> None:
+    """Hide the ticks, tick labels and axis lines of ``ax``: a map or a picture, not a plot.
+    ``frame``: keep a thin grey frame (the four spines). Hidden axes are not drawn at all,
+    which is what makes a close-up that is drawn again every frame cheap (see
+    docs/performance.md). A 3D axes is switched off whole (no panes, no grid either)."""
+    if not isinstance(ax, matplotlib.axes.Axes):
+        raise ValueError(f"bare_axes: ax must be a matplotlib Axes, got {check.describe(ax)}")
+    frame = check.flag(frame, "bare_axes: frame")
+    if ax.name == "3d":
+        ax.set_axis_off()
+        return
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.xaxis.set_visible(False)
+    ax.yaxis.set_visible(False)
+    for spine in ax.spines.values():
+        spine.set_visible(frame)
+        spine.set_color(PALETTE["grey"])
+
+
 def fit_axes(ax, region: tuple[float, float, float, float], pad_px: float = 3.0) -> None:
     """Place the 2D axes ``ax`` so that it with its tick labels, axis labels and title fills
     ``region`` (x0, y0, x1, y1 in figure fraction), measured as they are drawn now: at

@@ -26,7 +26,7 @@ from shapely.geometry.polygon import orient
 
 from ... import validate as check
 from ...navmesh import NavMesh
-from ..core import GREYS, LABEL_SIZE, LINE, MARKER, PALETTE, REDS, TINTS, rc_context
+from ..core import GREYS, LABEL_SIZE, LINE, MARKER, PALETTE, REDS, TINTS, bare_axes, rc_context
 from .model import FunnelState, GridState
 
 LEFT_COLOUR = PALETTE["vermillion"]
@@ -184,10 +184,7 @@ def _xy(points) -> tuple[np.ndarray, np.ndarray]:
 
 def _plain_axes(ax) -> None:
     ax.set_aspect("equal")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    for side in ("left", "bottom", "top", "right"):
-        ax.spines[side].set_visible(False)
+    bare_axes(ax)
 
 
 class FunnelView:

@@ -31,7 +31,7 @@ from matplotlib.path import Path
 from mpl_toolkits.mplot3d import proj3d
 
 from ... import validate as check
-from ..core import FONT_SIZE, GREYS, LINE, MARKER, PALETTE, fmt_number, rc_context
+from ..core import FONT_SIZE, GREYS, LINE, MARKER, PALETTE, bare_axes, fmt_number, rc_context
 from .model import NOSE, GimbalState
 
 #: Ring colours, outer to inner (Okabe & Ito: blue, orange, bluish green).
@@ -247,7 +247,7 @@ class GimbalView:
         self._fitted_to = None           # the figure's (width, height, dpi) the corner fits
         self._gizmo_boxes: list[tuple[float, float, float, float]] = []   # its labels, px
         self._sizes: dict[tuple[str, float], tuple[float, float]] = {}
-        ax.set_axis_off()
+        bare_axes(ax)
         lim = 1.02
         ax.set_xlim(-lim, lim)
         ax.set_ylim(-lim, lim)
@@ -259,9 +259,8 @@ class GimbalView:
         self._build_gizmo()
         # a fixed drawing order (zorder): rings, then axes, the aircraft, the arrows on top
         # (sorting by depth every frame would make the arrows blink behind the wings)
-        self.stand = _add(ax, WorldLine([], [], color=PALETTE["grey"], lw=LINE["thick"], ls=(0, (2,
-                                                                                                 2)),
-                                        zorder=2))
+        self.stand = _add(ax, WorldLine([], [], color=PALETTE["grey"], lw=LINE["thick"],
+                                        ls=(0, (2, 2)), zorder=2))
         self.ring_lines, self.axis_lines, self.arrow_lines, self.ring_labels = [], [], [], []
         for n in range(3):
             colour = RING_COLOURS[n]
@@ -292,9 +291,8 @@ class GimbalView:
         if ghost:
             self.ghost = _add(ax, WorldFaces(
                 [], facecolors=to_rgba(PALETTE["purple"], 0.22),
-                edgecolors=to_rgba(PALETTE["purple"],
-                                   0.9), linewidths=LINE["thin"], linestyles="--",
-                zorder=3))
+                edgecolors=to_rgba(PALETTE["purple"], 0.9), linewidths=LINE["thin"],
+                linestyles="--", zorder=3))
         self.nose_marker = _add(ax, WorldLine([], [], marker="o", ms=MARKER["small"],
                                               color=PALETTE["black"], ls="none", zorder=5))
         # the lines by the name of their points in _points
@@ -316,7 +314,7 @@ class GimbalView:
         g.set_xlim(-2.1, 2.1)
         g.set_ylim(-2.1, 2.1)
         g.set_aspect("equal")
-        g.set_axis_off()
+        bare_axes(g)
         g.patch.set_visible(False)
         self.gizmo_lines = [g.plot([], [], color=PALETTE["black"],
                                    lw=LINE["line"])[0] for _ in range(3)]

@@ -23,7 +23,17 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from ... import validate as check
-from ..core import FONT_SIZE, GREYS, LINE, MARKER, MIN_FONT_SIZE, PALETTE, make_figure, rc_context
+from ..core import (
+    FONT_SIZE,
+    GREYS,
+    LINE,
+    MARKER,
+    MIN_FONT_SIZE,
+    PALETTE,
+    bare_axes,
+    make_figure,
+    rc_context,
+)
 from .model import BEAD_STEP, GHOSTS, LABELS, METHODS, NOSE, UP, BlendState, checked_poses
 
 COLOURS = {"euler": PALETTE["vermillion"], "nlerp": PALETTE["purple"], "slerp": PALETTE["blue"]}
@@ -275,10 +285,7 @@ def _plain_view(ax, half: float, bottom: float | None = None) -> None:
     ax.set_xlim(-half, half)
     ax.set_ylim(-half if bottom is None else bottom, half)
     ax.set_aspect("equal", adjustable="box")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    for spine in ax.spines.values():
-        spine.set_visible(False)
+    bare_axes(ax)
 
 
 #: Two points of the 4D circle closer than this (a chord, in radii) get their labels spread

@@ -21,7 +21,17 @@ import numpy as np
 
 from ... import validate as check
 from ...steering import SteeringParams
-from ..core import FONT_SIZE, LINE, MARKER, PALETTE, LessonApp, Params, make_figure, rc_context
+from ..core import (
+    FONT_SIZE,
+    LINE,
+    MARKER,
+    PALETTE,
+    LessonApp,
+    Params,
+    bare_axes,
+    make_figure,
+    rc_context,
+)
 from ..core.app import takes_params
 from ..core.controls import short
 from ..core.exercise import hint_html, text_block
@@ -237,11 +247,11 @@ class TuningChallenge(LessonApp):
         #: the road's extent (m): the map shows it and, after a Check, the whole run
         self.road_box = (*(pts[:, :2].min(axis=0) - ROAD_HALF_WIDTH),
                          *(pts[:, :2].max(axis=0) + ROAD_HALF_WIDTH))
-        self.ax_map.plot(pts[:, 0], pts[:, 1], color=COLOURS["centre"], lw=LINE["thin"], ls=(0, (6,
-                                                                                                 4)))
+        self.ax_map.plot(pts[:, 0], pts[:, 1], color=COLOURS["centre"], lw=LINE["thin"],
+                         ls=(0, (6, 4)))
         (self.path_line,) = self.ax_map.plot([], [], color=COLOURS["path"], lw=LINE["trace"])
         self.ax_map.set_aspect("equal")
-        self.ax_map.set_axis_off()
+        bare_axes(self.ax_map)
         self.ax_map.set_xlim(self.road_box[0], self.road_box[2])
         self.ax_map.set_ylim(self.road_box[1], self.road_box[3])
         self.ax_ct.axhline(0.0, color=PALETTE["grey"], lw=LINE["rule"])

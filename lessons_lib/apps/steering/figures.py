@@ -27,6 +27,7 @@ from ..core import (
     MIN_FONT_SIZE,
     PALETTE,
     TITLE_SIZE,
+    bare_axes,
     make_figure,
     rc_context,
 )
@@ -118,10 +119,7 @@ def run_figure(trajectory, spline: Spline, title: str = ""):
                     arrowprops={"arrowstyle": "-|>", "color": PALETTE["black"], "lw": LINE["line"],
                                 "mutation_scale": 14})
     ax_map.set_aspect("equal")
-    ax_map.set_xticks([])
-    ax_map.set_yticks([])
-    for spine in ax_map.spines.values():
-        spine.set_visible(False)
+    bare_axes(ax_map)
     ax_ct.axhline(0, color=PALETTE["grey"], lw=LINE["rule"])
     ax_ct.plot(trajectory.t, trajectory.crosstrack_error, color=COLOURS["offset"], lw=LINE["line"])
     ax_ct.set_xlabel("time (s)")

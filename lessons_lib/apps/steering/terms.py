@@ -36,6 +36,7 @@ from ..core import (
     LessonApp,
     Params,
     Slider,
+    bare_axes,
     make_figure,
     rc_context,
 )
@@ -194,7 +195,7 @@ class TermApp(LessonApp):
         ax.set_xlim(*VIEW[:2])
         ax.set_ylim(*VIEW[2:])
         ax.set_aspect("equal", adjustable="datalim")
-        ax.set_axis_off()
+        bare_axes(ax)
         pts = self.road.sample(300)
         d = self.road.direction_at(np.linspace(0.0, self.road.length, 300))
         right = np.c_[d[:, 1], -d[:, 0]]

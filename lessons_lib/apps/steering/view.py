@@ -29,6 +29,7 @@ from ..core import (
     MIN_FONT_SIZE,
     PALETTE,
     REDS,
+    bare_axes,
     make_figure,
     rc_context,
 )
@@ -63,18 +64,6 @@ SWEEP_LIMITS = (0.03, 30.0)  # m, the sweep's log scale
 WIDTH, HEIGHT = 7.9, 5.0     # inches at 100 dpi: 790 x 500 px
 SLOPE_HALF = 6.0             # m, the slope view's half width around the progress point
 SLOPE_MAX = 30.0             # degrees, steeper than the ramp: for placing its labels
-
-
-def _bare(ax, frame: bool = False) -> None:
-    """No ticks, and no axis at all: an axis without ticks still costs ~0.6 ms a draw, and
-    the close-up is drawn again whenever it follows the car."""
-    ax.set_xticks([])
-    ax.set_yticks([])
-    ax.xaxis.set_visible(False)
-    ax.yaxis.set_visible(False)
-    for spine in ax.spines.values():
-        spine.set_visible(frame)
-        spine.set_color(PALETTE["grey"])
 
 
 def best_colour(best: int) -> str:
@@ -314,7 +303,7 @@ class SteeringView:
 
     # -- building ------------------------------------------------------------------------
     def _build_map(self, ax, close: bool) -> SimpleNamespace:
-        _bare(ax, frame=close)
+        bare_axes(ax, frame=close)
         if close:
             ax.set_facecolor(GREYS["paper"])
         v = SimpleNamespace(ax=ax)
@@ -465,7 +454,7 @@ class SteeringView:
                                     va="bottom", fontsize=MIN_FONT_SIZE,
                                     bbox={"fc": GREYS["white"], "ec": "none", "alpha": 0.85,
                                           "pad": 1.5})
-        ax.set_axis_off()
+        bare_axes(ax)
         ax.set_box_aspect((1, 1, 1), zoom=1.45)
         ax.set(xlim=(-SLOPE_HALF, SLOPE_HALF), ylim=(-SLOPE_HALF, SLOPE_HALF),
                zlim=(-SLOPE_HALF, SLOPE_HALF))     # the spans every frame keeps
