@@ -132,3 +132,13 @@ def test_bare_axes_switches_a_3d_axes_off_and_refuses_what_it_cannot_use():
         bare_axes(fig)
     with pytest.raises(ValueError, match="frame must be True or False"):
         bare_axes(fig.add_subplot(222), frame="no")
+
+
+def test_axes_are_hidden_by_bare_axes_alone():
+    """The one helper: no hand-written set_axis_off() or emptied ticks outside it."""
+    figure = APPS / "core" / "figure.py"
+    pattern = re.compile(r"\.set_axis_off\(|\.set_[xy]ticks\(\[\]")
+    found = [f"{p.relative_to(APPS.parent.parent)}:{n}: {line.strip()}"
+             for p in sorted(APPS.rglob("*.py")) if p != figure
+             for n, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
+    assert not found, "hide an axes with core.figure.bare_axes:\n  " + "\n  ".join(found)
