@@ -150,9 +150,9 @@ def smallest_text_px(fig) -> float:
 
 def bare_axes(ax, frame: bool = False) -> None:
     """Hide the ticks, tick labels and axis lines of ``ax``: a map or a picture, not a plot.
-    ``frame``: keep a thin grey frame (the four spines). Hidden axes are not drawn at all,
-    which is what makes a close-up that is drawn again every frame cheap (see
-    docs/performance.md). A 3D axes is switched off whole (no panes, no grid either)."""
+    ``frame``: keep a thin grey frame (the four spines). The axes are hidden, not only
+    their ticks: an axis without ticks still costs a draw (see docs/performance.md). A 3D
+    axes is switched off whole (no panes, no grid either)."""
     if not isinstance(ax, matplotlib.axes.Axes):
         raise ValueError(f"bare_axes: ax must be a matplotlib Axes, got {check.describe(ax)}")
     frame = check.flag(frame, "bare_axes: frame")

@@ -150,8 +150,8 @@ def spaced_labels(portals, gap: float = 0.7, avoid=(), clear: float = LABEL_CLEA
     ends = np.asarray(portals, dtype=float).reshape(-1, 2, 2)
     t = np.asarray(_LABEL_AT)[None, :, None]
     spots = ends[:, None, 0] + t * (ends[:, None, 1] - ends[:, None, 0])   # portal, spot, xy
-    # all portals' spots against the points to keep off and the path at once (a loop per
-    # portal cost ~0.4 ms on the eroded floor's 26 portals, on every radius change)
+    # all portals' spots against the points to keep off and the path at once, not a loop
+    # per portal, on every radius change (see docs/performance.md)
     far = (np.linalg.norm(spots[:, :, None] - keep_off[None, None], axis=-1)
            >= clear).all(axis=2)
     far[~far.any(axis=1), 0] = True          # nowhere clear of them: the middle
@@ -411,7 +411,7 @@ class FunnelView:
         try:
             self._draw_beat(state, b)
         finally:
-            # an empty line still costs a draw each frame (~0.1 ms each): hide it instead
+            # an empty line still costs a draw each frame: hide it instead
             for line in lines:
                 line.set_visible(len(line.get_xdata()) > 0)
 
@@ -457,13 +457,13 @@ class GridView:
         self.shape = (h, w)
         with rc_context():
             self.ax = ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
-        # walls as squares, not an image of the grid: resampling the image to the canvas
-        # was two thirds of a full draw; squares without antialiasing give the same pixels
+        # walls as squares without antialiasing (the same pixels), not an image of the grid,
+        # whose resampling was most of a full draw (see docs/performance.md)
         self.walls = PolyCollection([], facecolors=WALL_COLOUR, edgecolors="none",
                                     antialiaseds=False, zorder=0)
         ax.add_collection(self.walls)
-        # the cell lines as one collection over the cells, not as ticks with grid lines:
-        # the axis machinery laid out 48 ticks at every draw, half of a full draw's cost;
+        # the cell lines as one collection over the cells, not as ticks with grid lines,
+        # which the axis machinery laid out at every draw (see docs/performance.md);
         # a thin grey frame all round, not a plot's black left and bottom axes
         bare_axes(ax, frame=True)
         ax.add_collection(LineCollection(
