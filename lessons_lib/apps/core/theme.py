@@ -1,9 +1,10 @@
 """The look of every lesson: colours, line widths, marker sizes and font sizes, in one place.
 
-A view, a figure or an HTML panel takes its colours and sizes from here by name, never as a
-literal (``tests/test_theme.py`` fails on a colour literal anywhere else in
-``lessons_lib/apps``). Each entry says where it is used; a new lesson reuses an entry whose
-role fits before it adds one. Plain data: importing it pulls in nothing.
+A view or a figure takes its colours and sizes from here by name, and an HTML panel its
+colours, never as a literal (``tests/test_theme.py`` fails on a colour literal anywhere else
+in ``lessons_lib/apps``; the panels' 14 px text size is still written in their CSS). Each
+entry says where it is used; a new lesson reuses an entry whose role fits before it adds
+one. Plain data: importing it pulls in nothing.
 """
 
 from __future__ import annotations
