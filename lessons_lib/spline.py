@@ -349,8 +349,8 @@ class Spline:
 
     def _eval(self, s: float) -> tuple:
         """frame_at's nine numbers as a plain tuple, for ``s`` already in range: the Newton
-        loop of :meth:`_refine` calls this directly (the SplineFrame wrapper and the wrap
-        cost it about 40 % of a simulation step, measured in ``make bench``)."""
+        loop of :meth:`_refine` calls this directly, as the SplineFrame wrapper and the wrap
+        were a large share of a simulation step (see docs/performance.md)."""
         i = int(s * self._inv_h)
         if i >= self._n:
             i = self._n - 1

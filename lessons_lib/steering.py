@@ -404,13 +404,11 @@ def _steering_terms_inlined(px: float, py: float, pz: float, yaw_deg: float, spe
                             spline: Spline, progress: float,
                             params: SteeringParams) -> TermValues:
     """:func:`steering_terms` with the public functions' calls and argument checks written
-    out, for the simulation's inner loop only (1800 steps per slider move).
-
-    ``make bench`` measured it: a 40 s run takes 46 ms instead of 70 ms with the public
-    functions (CPU time, shared machine), which put a parameter change 15 % above what it was
-    before the public functions. The inputs come from the simulation itself (checked once per
-    run), so nothing is lost; tests check that both give the same numbers field by field.
-    Read :func:`steering_terms` to learn the method; change both together.
+    out, for the simulation's inner loop only (1800 steps per slider move): a third less time
+    than the public functions (see docs/performance.md). The inputs come from the simulation
+    itself (checked once per run), so nothing is lost; tests check that both give the same
+    numbers field by field. Read :func:`steering_terms` to learn the method; change both
+    together.
     """
     x0, y0, z0, dx, dy, dz, ddx, ddy, ddz = spline.frame_at(progress)
     sp2 = dx * dx + dy * dy + dz * dz

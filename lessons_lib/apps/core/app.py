@@ -62,9 +62,8 @@ def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
         stack.extend(reversed(getattr(w, "children", ()) or ()))
 
 
-#: In a kernel Play, the pause after each frame is at least this share of what it cost.
-#: 0.5 capped a frame that costs 40 ms (lesson 2 on a slow host) at 60 ms, 16 a second;
-#: at 0.2 the page still kept up (benchmarks/ab_play.py: 18.4 -> 20.7 new frames a second).
+#: In a kernel Play, the pause after each frame is at least this share of what it cost:
+#: enough for the page to keep up, little enough for a slow frame (see docs/performance.md).
 PLAY_REST = 0.2
 
 

@@ -1,7 +1,7 @@
 """Figures for the lesson apps: one palette, one way to make a figure, one way to drag.
 
-* :data:`PALETTE`: Okabe & Ito's colours, distinguishable with every common colour-vision
-  deficiency; every lesson draws with them.
+* :data:`PALETTE` and the rest of the look (greys, font sizes) live in :mod:`.theme`;
+  :func:`bare_axes` hides an axes' ticks and frame.
 * :func:`make_figure` creates an ipympl figure exactly once, without showing it, with no
   toolbar, no resize handle and no matplotlib key shortcuts: nothing on the canvas can switch
   it into a pan or zoom mode that would swallow the lesson's own clicks.
@@ -30,18 +30,8 @@ from ... import validate as check
 from ..fastdraw import Painter, choose_throttle_ms
 from .guard import FIGURE_MAX_PX, FIGURE_MIN_PX, guard_canvas
 
-PALETTE = {
-    "black": "#000000",
-    "orange": "#E69F00",
-    "sky": "#56B4E9",
-    "green": "#009E73",
-    "yellow": "#F0E442",
-    "blue": "#0072B2",
-    "vermillion": "#D55E00",
-    "purple": "#CC79A7",
-    "grey": "#8C8C8C",
-    "light": "#E8E8E8",
-}
+# PALETTE, FONT_SIZE and MIN_FONT_SIZE live in .theme; importing them from here still works
+from .theme import FONT_SIZE, MIN_FONT_SIZE, PALETTE, TITLE_SIZE  # noqa: F401
 
 IPYMPL_BACKEND = "module://ipympl.backend_nbagg"
 
@@ -55,18 +45,14 @@ PRESENT_DPI = 160
 #: presenter mode (:mod:`.layout`).
 MIN_TEXT_PX = 14.0
 PRESENT_TEXT_PX = 20.0
-#: Base font size in points (16 px on the page).
-FONT_SIZE = 10
-#: The smallest text any figure may use: 9 pt is 14.5 px at :data:`FIGURE_DPI`.
-MIN_FONT_SIZE = 9
 
 _RC = {
     "font.size": FONT_SIZE,
-    "axes.titlesize": FONT_SIZE + 1,
+    "axes.titlesize": TITLE_SIZE,
     "axes.labelsize": FONT_SIZE,
-    "legend.fontsize": FONT_SIZE - 1,
-    "xtick.labelsize": FONT_SIZE - 1,
-    "ytick.labelsize": FONT_SIZE - 1,
+    "legend.fontsize": MIN_FONT_SIZE,
+    "xtick.labelsize": MIN_FONT_SIZE,
+    "ytick.labelsize": MIN_FONT_SIZE,
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
@@ -160,6 +146,26 @@ def smallest_text_px(fig) -> float:
     the figure first: tick labels are made as it is drawn."""
     ratio = getattr(_figure(fig).canvas, "device_pixel_ratio", 1) or 1
     return smallest_font_pt(fig) * fig.dpi / ratio / 72.0
+
+
+def bare_axes(ax, frame: bool = False) -> None:
+    """Hide the ticks, tick labels and axis lines of ``ax``: a map or a picture, not a plot.
+    ``frame``: keep a thin grey frame (the four spines). The axes are hidden, not only
+    their ticks: an axis without ticks still costs a draw (see docs/performance.md). A 3D
+    axes is switched off whole (no panes, no grid either)."""
+    if not isinstance(ax, matplotlib.axes.Axes):
+        raise ValueError(f"bare_axes: ax must be a matplotlib Axes, got {check.describe(ax)}")
+    frame = check.flag(frame, "bare_axes: frame")
+    if ax.name == "3d":
+        ax.set_axis_off()
+        return
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.xaxis.set_visible(False)
+    ax.yaxis.set_visible(False)
+    for spine in ax.spines.values():
+        spine.set_visible(frame)
+        spine.set_color(PALETTE["grey"])
 
 
 def fit_axes(ax, region: tuple[float, float, float, float], pad_px: float = 3.0) -> None:

@@ -91,10 +91,10 @@ def _rows_plain(pixels: np.ndarray, channels: int) -> np.ndarray:
 
 
 def _rows_rgb_fast(pixels: np.ndarray) -> np.ndarray:
-    """:func:`_rows_plain` for RGB, 10 to 20 times faster: each pixel is copied as one
-    4-byte word to 3 bytes past the last, so its alpha lands where the next pixel's red
-    then goes (numpy's byte-by-byte copy of 3 of every 4 took 1.5 to 3 ms a frame). That
-    needs the words written in order along a row: :data:`_FAST_RGB` checks it once."""
+    """:func:`_rows_plain` for RGB, many times faster (see docs/performance.md): each
+    pixel is copied as one 4-byte word to 3 bytes past the last, so its alpha lands where
+    the next pixel's red then goes. That needs the words written in order along a row:
+    :data:`_FAST_RGB` checks it once."""
     h, w, _ = pixels.shape
     stride = 1 + 3 * w
     out = np.empty(h * stride + 1, np.uint8)           # + 1: the last alpha spills over
@@ -118,9 +118,9 @@ def encode_png(pixels: np.ndarray, compress_level: int = PNG_COMPRESS_LEVEL) -> 
     """PNG bytes of an ``(h, w, 4)`` uint8 RGBA array; RGB when every pixel is opaque.
 
     Written here rather than by Pillow, whose encoder tries five filters on every row and
-    keeps the best: that search cost more than the compression itself (an 820x470 frame of
-    lesson 2: 15 ms, 97 kB with Pillow; 4.5 ms, 72 kB here). Rows are stored unfiltered
-    (filter type 0): a chart is long runs of equal pixels, which deflate finds anyway."""
+    keeps the best, a search that cost more than the compression (see docs/performance.md).
+    Rows are stored unfiltered (filter type 0): a chart is long runs of equal pixels, which
+    deflate finds anyway."""
     if not isinstance(pixels, np.ndarray):
         raise ValueError(f"encode_png takes an (h, w, 4) uint8 array, not "
                          f"{check.describe(pixels)}")

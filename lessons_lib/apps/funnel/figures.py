@@ -11,7 +11,7 @@ from matplotlib.collections import PolyCollection
 from ... import funnel as fn
 from ... import pathsmooth as ps
 from ... import validate as check
-from ..core import PALETTE, make_figure, rc_context
+from ..core import GREYS, LINE, MARKER, PALETTE, make_figure, rc_context
 from .view import FLOOR_COLOUR, WALL_COLOUR, _plain_axes
 
 __all__ = ["cost_figure", "curve_figure", "funnel_work", "string_pull_work"]
@@ -89,12 +89,13 @@ def curve_figure(mesh, path, curve, off, width: float = 7.5, height: float = 3.9
         ax = fig.add_axes((0, 0, 1, 1))
         ax.set_facecolor(WALL_COLOUR)
         ax.add_collection(PolyCollection(mesh.coords, facecolors=FLOOR_COLOUR,
-                                         edgecolors="#D8D8D8"))
-        ax.plot(*np.asarray(path).T, "-o", color=PALETTE["black"], lw=2, label="funnel path")
-        ax.plot(*np.asarray(curve).T, "-.", color=PALETTE["orange"], lw=2,
+                                         edgecolors=GREYS["mesh"]))
+        ax.plot(*np.asarray(path).T, "-o", color=PALETTE["black"], lw=LINE["bold"],
+                label="funnel path")
+        ax.plot(*np.asarray(curve).T, "-.", color=PALETTE["orange"], lw=LINE["bold"],
                 label="Catmull-Rom through it")
-        ax.plot(*np.asarray(off).reshape(-1, 2).T, "X", color=PALETTE["vermillion"], ms=11,
-                label="curve inside a wall")
+        ax.plot(*np.asarray(off).reshape(-1, 2).T, "X", color=PALETTE["vermillion"],
+                ms=MARKER["knob"], label="curve inside a wall")
         lo, hi = mesh.bounds
         ax.set_xlim(lo[0], hi[0])
         ax.set_ylim(lo[1], hi[1])

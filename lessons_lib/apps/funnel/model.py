@@ -73,8 +73,8 @@ def lesson_floor():
 
 
 #: Floors kept, one per agent radius: more than the radius slider's 18 values above zero,
-#: so a learner sweeping it back and forth erodes and bakes each floor once (~55 ms with its
-#: visibility graph, against ~5 ms for everything else a radius step costs).
+#: so a learner sweeping it back and forth erodes and bakes each floor once, a radius step's
+#: costliest part (see docs/performance.md).
 RADIUS_FLOORS_KEPT = 32
 
 
@@ -120,7 +120,7 @@ def nearest_floor_point(free, x: float, y: float, inset: float = 0.06) -> tuple[
 
 def prepare_floor(radius: float) -> None:
     """Make (and keep) everything a radius's first visit builds: the eroded floor, its
-    navmesh and its visibility graph (~50 ms; a later visit costs ~5 ms). ``radius``: 0 to
+    navmesh and its visibility graph, ten times a later visit's cost. ``radius``: 0 to
     :data:`MAX_RADIUS` m."""
     floor, mesh = _floor_for(radius)
     if mesh is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from ... import validate as check
-from ..core import PALETTE, fmt_number
+from ..core import GREYS, PALETTE, fmt_number
 from .model import FunnelState, GridState
 from .view import (
     GOAL_COLOUR,
@@ -38,12 +38,12 @@ def step_html(state, b: int) -> str:
     n = state.n_beats - 1
     goal = len(state.used_portals)
     where = "start" if s.portal < 0 else "goal" if s.portal >= goal else f"portal {s.portal}"
-    colour = TESTED_COLOUR if 0 <= s.portal < goal else "#333333"
+    colour = TESTED_COLOUR if 0 <= s.portal < goal else GREYS["dark"]
     return _BOX.format(
         f'<b>Step {b} of {n}</b> &middot; <b style="color:{colour}">{where}</b><br>'
         f"{brief(state, b)}<br>"
         f"<details><summary>why?</summary>{html.escape(s.text)}</details>"
-        f"<span style=\"color:#444\">corners fixed so far: {_fixed(state, b)}"
+        f"<span style=\"color:{GREYS['note']}\">corners fixed so far: {_fixed(state, b)}"
         f"{_on_turns(state, _fixed(state, b))}</span>")
 
 
@@ -87,7 +87,7 @@ def brief(state, b: int) -> str:
     beat = state.beats[b]
     s = state.steps[beat.step]
     goal = len(state.used_portals)
-    star = _in("#000000", "apex &#9733;")
+    star = _in(PALETTE["black"], "apex &#9733;")
     if s.event == "start":
         return f"The funnel opens at the {_in(START_COLOUR, 'start')}: the {star} sits on it."
     if beat.phase == "test":
@@ -171,7 +171,7 @@ def lengths_html(state, shortest_drawn: bool = True) -> str:
     return _BOX.format(f'<table style="font-size:14px">{body}</table>{extra}')
 
 
-PATH_LABEL_COLOUR = "#000000"
+PATH_LABEL_COLOUR = PALETTE["black"]
 
 
 #: Why a path can bend more often than it turns (said wherever the two counts differ).

@@ -26,7 +26,7 @@ from shapely.geometry.polygon import orient
 
 from ... import validate as check
 from ...navmesh import NavMesh
-from ..core import PALETTE, rc_context
+from ..core import GREYS, LABEL_SIZE, LINE, MARKER, PALETTE, REDS, TINTS, bare_axes, rc_context
 from .model import FunnelState, GridState
 
 LEFT_COLOUR = PALETTE["vermillion"]
@@ -42,13 +42,11 @@ GOAL_COLOUR = PALETTE["orange"]
 CURVE_COLOUR = PALETTE["orange"]
 #: the ray from the apex to a portal end that lies across the other edge (a corner's first
 #: beat): dark red and dashed, apart from every other line on the map
-WARN_COLOUR = "#A50F15"
+WARN_COLOUR = REDS["warning"]
 #: An edge's old place, after a step moved it: dotted (every route line is solid or dashed)
 GHOST_STYLE = (0, (1, 2.5))
-WALL_COLOUR = "#5A5A5A"
-FLOOR_COLOUR = "#F4F4F4"
-#: portal numbers, in points: 9.5 pt is 15 px at the figures' 116 dpi
-LABEL_SIZE = 9.5
+WALL_COLOUR = GREYS["wall"]
+FLOOR_COLOUR = GREYS["floor"]
 
 _LABEL_CACHE: dict[int, tuple[Path, Path]] = {}
 
@@ -152,8 +150,8 @@ def spaced_labels(portals, gap: float = 0.7, avoid=(), clear: float = LABEL_CLEA
     ends = np.asarray(portals, dtype=float).reshape(-1, 2, 2)
     t = np.asarray(_LABEL_AT)[None, :, None]
     spots = ends[:, None, 0] + t * (ends[:, None, 1] - ends[:, None, 0])   # portal, spot, xy
-    # all portals' spots against the points to keep off and the path at once (a loop per
-    # portal cost ~0.4 ms on the eroded floor's 26 portals, on every radius change)
+    # all portals' spots against the points to keep off and the path at once, not a loop
+    # per portal, on every radius change (see docs/performance.md)
     far = (np.linalg.norm(spots[:, :, None] - keep_off[None, None], axis=-1)
            >= clear).all(axis=2)
     far[~far.any(axis=1), 0] = True          # nowhere clear of them: the middle
@@ -186,10 +184,7 @@ def _xy(points) -> tuple[np.ndarray, np.ndarray]:
 
 def _plain_axes(ax) -> None:
     ax.set_aspect("equal")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    for side in ("left", "bottom", "top", "right"):
-        ax.spines[side].set_visible(False)
+    bare_axes(ax)
 
 
 class FunnelView:
@@ -209,83 +204,93 @@ class FunnelView:
         _plain_axes(ax)
         ax.add_patch(Rectangle(lo, *(hi - lo), facecolor=WALL_COLOUR, edgecolor="none",
                                zorder=0))
-        self.floor = PolyCollection(mesh.coords, facecolors=FLOOR_COLOUR, edgecolors="#C8C8C8",
-                                    linewidths=0.6, zorder=1)
+        self.floor = PolyCollection(mesh.coords, facecolors=FLOOR_COLOUR,
+                                    edgecolors=GREYS["floor edge"], linewidths=LINE["fine"],
+                                    zorder=1)
         # the floor an agent's centre may use when the floor is eroded by its radius
-        self.agent_floor = PolyCollection([], facecolors="#FFFFFF", edgecolors="#BBBBBB",
-                                          linewidths=0.5, zorder=1.5)
-        self.corridor = PolyCollection([], facecolors="#D6ECFA", edgecolors="#A9CBE3",
-                                       linewidths=0.6, zorder=2)
-        self.portal_lines = LineCollection([], colors="#9A9A9A", linewidths=1.0, zorder=3)
-        self.shrunk_lines = LineCollection([], colors="#4A4A4A", linewidths=2.6, zorder=3.2)
+        self.agent_floor = PolyCollection([], facecolors=GREYS["white"],
+                                          edgecolors=GREYS["agent edge"], linewidths=LINE["hair"],
+                                          zorder=1.5)
+        self.corridor = PolyCollection([], facecolors=TINTS["corridor"],
+                                       edgecolors=TINTS["corridor edge"], linewidths=LINE["fine"],
+                                       zorder=2)
+        self.portal_lines = LineCollection([], colors=GREYS["portal"], linewidths=LINE["thin"],
+                                           zorder=3)
+        self.shrunk_lines = LineCollection([], colors=GREYS["shrunk"], linewidths=LINE["path"],
+                                           zorder=3.2)
         for c in (self.floor, self.agent_floor, self.corridor, self.portal_lines,
                   self.shrunk_lines):
             ax.add_collection(c)
         self.wedge = Polygon(np.zeros((3, 2)), closed=True, facecolor=WEDGE_COLOUR,
                              edgecolor="none", alpha=0.55, zorder=3.5)
         ax.add_patch(self.wedge)
-        (self.left_ends,) = ax.plot([], [], "o", ms=5, color=LEFT_COLOUR, zorder=6)
-        (self.right_ends,) = ax.plot([], [], "o", ms=5, color=RIGHT_COLOUR, zorder=6)
+        (self.left_ends,) = ax.plot([], [], "o", ms=MARKER["small"], color=LEFT_COLOUR, zorder=6)
+        (self.right_ends,) = ax.plot([], [], "o", ms=MARKER["small"], color=RIGHT_COLOUR, zorder=6)
         # points to pixels at the figure's dpi whenever it is drawn: presenter mode and a
         # hi-dpi screen (ipympl multiplies the dpi by the device pixel ratio) raise it later
         points = Affine2D().scale(1 / 72.0) + fig.dpi_scale_trans
         self.label_boxes = PathCollection([], offsets=np.zeros((0, 2)),
                                           offset_transform=ax.transData, transform=points,
-                                          facecolors="white", edgecolors="#777777",
-                                          linewidths=0.5, alpha=0.9, zorder=7)
+                                          facecolors=GREYS["white"], edgecolors=GREYS["rim"],
+                                          linewidths=LINE["hair"], alpha=0.9, zorder=7)
         self.labels = PathCollection([], offsets=np.zeros((0, 2)),
                                      offset_transform=ax.transData, transform=points,
-                                     facecolors="#222222", edgecolors="none", zorder=7.5)
+                                     facecolors=GREYS["ink"], edgecolors="none", zorder=7.5)
         ax.add_collection(self.label_boxes)
         ax.add_collection(self.labels)
-        (self.zigzag,) = ax.plot([], [], "--", lw=1.6, color=ZIGZAG_COLOUR, zorder=4)
-        (self.shortest,) = ax.plot([], [], "--", lw=2.8, color=SHORTEST_COLOUR, zorder=4.2)
-        (self.curve,) = ax.plot([], [], "-.", lw=2.0, color=CURVE_COLOUR, zorder=4.4)
-        (self.curve_off,) = ax.plot([], [], "x", ms=7, mew=2, color=PALETTE["black"],
-                                    zorder=9.5)
-        (self.tested,) = ax.plot([], [], "-", lw=6, color=TESTED_COLOUR, alpha=0.85,
+        (self.zigzag,) = ax.plot([], [], "--", lw=LINE["line"], color=ZIGZAG_COLOUR, zorder=4)
+        (self.shortest,) = ax.plot([], [], "--", lw=LINE["route"], color=SHORTEST_COLOUR,
+                                   zorder=4.2)
+        (self.curve,) = ax.plot([], [], "-.", lw=LINE["bold"], color=CURVE_COLOUR, zorder=4.4)
+        (self.curve_off,) = ax.plot([], [], "x", ms=MARKER["mark"], mew=LINE["bold"],
+                                    color=PALETTE["black"], zorder=9.5)
+        (self.tested,) = ax.plot([], [], "-", lw=LINE["band"], color=TESTED_COLOUR, alpha=0.85,
                                  solid_capstyle="round", zorder=5)
-        (self.left_edge,) = ax.plot([], [], "-", lw=2.4, color=LEFT_COLOUR, zorder=8)
-        (self.right_edge,) = ax.plot([], [], "-", lw=2.4, color=RIGHT_COLOUR, zorder=8)
+        (self.left_edge,) = ax.plot([], [], "-", lw=LINE["heavy"], color=LEFT_COLOUR, zorder=8)
+        (self.right_edge,) = ax.plot([], [], "-", lw=LINE["heavy"], color=RIGHT_COLOUR, zorder=8)
         # an edge's place before this step, when the step moved it: dotted, as no other line
         # is (dashed and faint, the blue one read as the sky-blue dashed shortest path)
-        (self.left_ghost,) = ax.plot([], [], ls=GHOST_STYLE, lw=1.6, color=LEFT_COLOUR,
+        (self.left_ghost,) = ax.plot([], [], ls=GHOST_STYLE, lw=LINE["line"], color=LEFT_COLOUR,
                                      alpha=0.6, zorder=7.8)
-        (self.right_ghost,) = ax.plot([], [], ls=GHOST_STYLE, lw=1.6, color=RIGHT_COLOUR,
+        (self.right_ghost,) = ax.plot([], [], ls=GHOST_STYLE, lw=LINE["line"], color=RIGHT_COLOUR,
                                       alpha=0.6, zorder=7.8)
         # a corner's first beat: the ray from the apex to the end that crossed, and that end
-        (self.cross_ray,) = ax.plot([], [], "--", lw=2.6, color=WARN_COLOUR, zorder=8.5)
-        (self.cross_end,) = ax.plot([], [], "o", ms=12, mfc="none", mec=WARN_COLOUR, mew=2.4,
-                                    zorder=8.6)
-        (self.corners,) = ax.plot([], [], "-o", lw=2.6, ms=5, color=PATH_COLOUR, zorder=9)
+        (self.cross_ray,) = ax.plot([], [], "--", lw=LINE["path"], color=WARN_COLOUR, zorder=8.5)
+        (self.cross_end,) = ax.plot([], [], "o", ms=MARKER["circle"], mfc="none", mec=WARN_COLOUR,
+                                    mew=LINE["heavy"], zorder=8.6)
+        (self.corners,) = ax.plot([], [], "-o", lw=LINE["path"], ms=MARKER["small"],
+                                  color=PATH_COLOUR, zorder=9)
         # "push the corners out": the pushed path dashed, a tick from each corner to where it
         # was pushed
-        self.push_ticks = LineCollection([], colors=PATH_COLOUR, linewidths=1.2, zorder=9.2)
+        self.push_ticks = LineCollection([], colors=PATH_COLOUR, linewidths=LINE["cursor"],
+                                         zorder=9.2)
         ax.add_collection(self.push_ticks)
-        (self.pushed,) = ax.plot([], [], "--D", lw=2.2, ms=5, color=PATH_COLOUR, zorder=9.3)
+        (self.pushed,) = ax.plot([], [], "--D", lw=LINE["arrow"], ms=MARKER["small"],
+                                 color=PATH_COLOUR, zorder=9.3)
         # under the start and goal, and big enough for its five points to show around them:
         # at step 0 the apex is the start, and both stay in sight
-        (self.apex,) = ax.plot([], [], "*", ms=26, color=WEDGE_COLOUR, mec=APEX_COLOUR,
-                               mew=1.2, zorder=11.8)
-        (self.narrow_mark,) = ax.plot([], [], "X", ms=15, color=PALETTE["black"], mec="white",
-                                      zorder=11)
+        (self.apex,) = ax.plot([], [], "*", ms=MARKER["apex"], color=WEDGE_COLOUR, mec=APEX_COLOUR,
+                               mew=LINE["cursor"], zorder=11.8)
+        (self.narrow_mark,) = ax.plot([], [], "X", ms=MARKER["big"], color=PALETTE["black"],
+                                      mec=GREYS["white"], zorder=11)
         # over the apex star (11.8), which sits on the last corner once the path is done:
         # a preset that says "circled on the map" must show the circle
-        (self.clear_line,) = ax.plot([], [], "-", lw=1.6, color=PALETTE["black"], zorder=11.9)
-        (self.clear_mark,) = ax.plot([], [], "o", ms=9, mfc="none", mec=PALETTE["black"],
-                                     mew=2.0, zorder=11.9)
+        (self.clear_line,) = ax.plot([], [], "-", lw=LINE["line"], color=PALETTE["black"],
+                                     zorder=11.9)
+        (self.clear_mark,) = ax.plot([], [], "o", ms=MARKER["spot"], mfc="none",
+                                     mec=PALETTE["black"], mew=LINE["bold"], zorder=11.9)
         self.agent = Circle((0, 0), 0.0, facecolor=START_COLOUR, alpha=0.25, edgecolor="none",
                             zorder=10)
         ax.add_patch(self.agent)
         # the ground the agent's body covers along the walked path (issue 41: a disc at the
         # start alone did not show where its radius reaches the walls); under the path
         self.swept = PathPatch(Path(np.zeros((1, 2))), facecolor=START_COLOUR, alpha=0.18,
-                               edgecolor=START_COLOUR, lw=0.8, zorder=4.3, visible=False)
+                               edgecolor=START_COLOUR, lw=LINE["rule"], zorder=4.3, visible=False)
         ax.add_patch(self.swept)
-        (self.start_dot,) = ax.plot([], [], "o", ms=13, color=START_COLOUR, mec="white",
-                                    mew=1.5, zorder=12)
-        (self.goal_dot,) = ax.plot([], [], "s", ms=11, color=GOAL_COLOUR, mec="black",
-                                   mew=1.0, zorder=12)
+        (self.start_dot,) = ax.plot([], [], "o", ms=MARKER["start"], color=START_COLOUR,
+                                    mec=GREYS["white"], mew=LINE["outline"], zorder=12)
+        (self.goal_dot,) = ax.plot([], [], "s", ms=MARKER["knob"], color=GOAL_COLOUR,
+                                   mec=PALETTE["black"], mew=LINE["thin"], zorder=12)
 
     def _metres_per_point(self) -> float:
         """How many metres of the map one point of text covers at the figure's size now
@@ -312,7 +317,7 @@ class FunnelView:
             return
         self._route_for = (state, show_zigzag, show_shortest, pt)
         eroded = state.method == "erode" and state.radius > 0
-        self.floor.set_facecolor("#D9D9D9" if eroded else FLOOR_COLOUR)
+        self.floor.set_facecolor(GREYS["eroded"] if eroded else FLOOR_COLOUR)
         self.agent_floor.set_verts(state.mesh.coords if eroded else [])
         self.corridor.set_verts(state.mesh.corridor_polygons(state.corridor))
         portals = state.portals
@@ -406,7 +411,7 @@ class FunnelView:
         try:
             self._draw_beat(state, b)
         finally:
-            # an empty line still costs a draw each frame (~0.1 ms each): hide it instead
+            # an empty line still costs a draw each frame: hide it instead
             for line in lines:
                 line.set_visible(len(line.get_xdata()) > 0)
 
@@ -452,42 +457,42 @@ class GridView:
         self.shape = (h, w)
         with rc_context():
             self.ax = ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
-        # walls as squares, not an image of the grid: resampling the image to the canvas
-        # was two thirds of a full draw; squares without antialiasing give the same pixels
+        # walls as squares without antialiasing (the same pixels), not an image of the grid,
+        # whose resampling was most of a full draw (see docs/performance.md)
         self.walls = PolyCollection([], facecolors=WALL_COLOUR, edgecolors="none",
                                     antialiaseds=False, zorder=0)
         ax.add_collection(self.walls)
-        # the cell lines as one collection over the cells, not as ticks with grid lines:
-        # the axis machinery laid out 48 ticks at every draw, half of a full draw's cost
-        ax.set_xticks([])
-        ax.set_yticks([])
+        # the cell lines as one collection over the cells, not as ticks with grid lines,
+        # which the axis machinery laid out at every draw (see docs/performance.md);
+        # a thin grey frame all round, not a plot's black left and bottom axes
+        bare_axes(ax, frame=True)
         ax.add_collection(LineCollection(
             [((x, 0), (x, h)) for x in range(w + 1)] + [((0, y), (w, y)) for y in range(h + 1)],
-            colors="#D0D0D0", linewidths=0.6, zorder=1.5))
+            colors=GREYS["pale"], linewidths=LINE["fine"], zorder=1.5))
         ax.set_xlim(0, w)
         ax.set_ylim(0, h)
         ax.set_aspect("equal")
         # a check that passed became a piece of the blue path: drawn over it, or it never
         # shows (the checks that failed cross open cells and stay under everything)
-        self.check_ok = LineCollection([], colors=PALETTE["green"], linewidths=1.8,
+        self.check_ok = LineCollection([], colors=PALETTE["green"], linewidths=LINE["strong"],
                                        linestyles=(0, (4, 3)), zorder=4.5)
-        self.check_fail = LineCollection([], colors=PALETTE["vermillion"], linewidths=1.0,
+        self.check_fail = LineCollection([], colors=PALETTE["vermillion"], linewidths=LINE["thin"],
                                          linestyles=":", alpha=0.8, zorder=2)
         ax.add_collection(self.check_ok)
         ax.add_collection(self.check_fail)
-        (self.astar_line,) = ax.plot([], [], "-o", ms=5, lw=1.6, color=PALETTE["grey"],
-                                     zorder=3)
-        (self.pulled_line,) = ax.plot([], [], "-o", ms=8, lw=2.8, color=PALETTE["blue"],
-                                      zorder=4)
-        self.stuck_lines = LineCollection([], colors=PALETTE["vermillion"], linewidths=4.5,
+        (self.astar_line,) = ax.plot([], [], "-o", ms=MARKER["small"], lw=LINE["line"],
+                                     color=PALETTE["grey"], zorder=3)
+        (self.pulled_line,) = ax.plot([], [], "-o", ms=MARKER["point"], lw=LINE["route"],
+                                      color=PALETTE["blue"], zorder=4)
+        self.stuck_lines = LineCollection([], colors=PALETTE["vermillion"], linewidths=LINE["ring"],
                                           zorder=5)
         ax.add_collection(self.stuck_lines)
-        (self.stuck_marks,) = ax.plot([], [], "X", ms=15, color=PALETTE["vermillion"],
-                                      mec="white", zorder=6)
-        (self.start_dot,) = ax.plot([], [], "o", ms=15, color=PALETTE["green"], mec="white",
-                                    mew=1.5, zorder=7)
-        (self.goal_dot,) = ax.plot([], [], "s", ms=13, color=PALETTE["orange"], mec="black",
-                                   zorder=7)
+        (self.stuck_marks,) = ax.plot([], [], "X", ms=MARKER["big"], color=PALETTE["vermillion"],
+                                      mec=GREYS["white"], zorder=6)
+        (self.start_dot,) = ax.plot([], [], "o", ms=MARKER["big"], color=PALETTE["green"],
+                                    mec=GREYS["white"], mew=LINE["outline"], zorder=7)
+        (self.goal_dot,) = ax.plot([], [], "s", ms=MARKER["start"], color=PALETTE["orange"],
+                                   mec=PALETTE["black"], zorder=7)
 
     def dynamic_artists(self) -> list:
         """For fast redraws: everything over the cells and their lines (the walls change

@@ -32,9 +32,8 @@ NEAR_LOCK_DEG = 10.0
 LOCK_TOL_DEG = 1e-6
 
 #: The "Lock it" animation: frames and milliseconds per frame (25 x 40 ms = one second).
-#: 25 a second, not 20: asking exactly 20, a frame skipped on a busy machine left 19.4 shown.
-#: (25 was first tried on 2026-12-02 and taken back after two browser tests never reached
-#: the lock: the page's late echo of a frame put the ring back; core.guard now drops it.)
+#: 25 a second, not 20: asking exactly 20, a frame skipped on a busy machine left fewer than
+#: 20 shown (see docs/performance.md).
 LOCK_FRAMES = 25
 LOCK_INTERVAL_MS = 40
 #: The most frames :func:`lock_path` makes (the app's "Lock it" has :data:`LOCK_FRAMES`).

@@ -11,7 +11,7 @@ import math
 
 from ... import rotations as rot
 from ... import validate as check
-from ..core import PALETTE, fmt_number
+from ..core import GREYS, PALETTE, fmt_number
 from .model import FLY_LABELS, NEAR_LOCK_DEG, Flight, GimbalState
 from .view import RING_COLOURS, RING_NAMES
 
@@ -56,7 +56,7 @@ def gauge(state) -> str:
     names = state.names
     colour, word = _BADGE[state.badge]
     badge = (f'<span class="gimbal-badge gimbal-badge-{state.badge}" style="background:'
-             f"{colour};color:white;font-weight:700;padding:1px 8px;border-radius:4px\">"
+             f"{colour};color:{GREYS['white']};font-weight:700;padding:1px 8px;border-radius:4px\">"
              f"{word}</span>")
     a, b = _ring(0, names[0]), _ring(2, names[2])
     if state.badge == "locked":
@@ -146,8 +146,8 @@ def numbers(state) -> str:
     return (
         '<div style="font-size:14px;line-height:1.3">'
         f"<b>R</b> = {' '.join('R' + a.lower() for a in state.order)}"
-        '<table style="font-family:monospace;font-size:14px;border-left:2px solid #444;'
-        f'border-right:2px solid #444;margin:2px 0 4px 0">{rows}</table>'
+        f'<table style="font-family:monospace;font-size:14px;border-left:2px solid {GREYS["note"]};'
+        f'border-right:2px solid {GREYS["note"]};margin:2px 0 4px 0">{rows}</table>'
         f'<b>q</b> (w, x, y, z) = <span style="font-family:monospace">({comps})</span>'
         f'<table style="margin:4px 0;font-size:14px"><tr><td></td>{head}<td></td></tr>'
         + angle_row("sliders", state.angles)

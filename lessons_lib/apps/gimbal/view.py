@@ -31,7 +31,7 @@ from matplotlib.path import Path
 from mpl_toolkits.mplot3d import proj3d
 
 from ... import validate as check
-from ..core import PALETTE, fmt_number, rc_context
+from ..core import FONT_SIZE, GREYS, LINE, MARKER, PALETTE, bare_axes, fmt_number, rc_context
 from .model import NOSE, GimbalState
 
 #: Ring colours, outer to inner (Okabe & Ito: blue, orange, bluish green).
@@ -81,8 +81,8 @@ _AIRCRAFT = [
     (((0.0, 0.03, -0.3), tuple(FIN_TIP), (0.0, 0.30, -0.44), (0.0, 0.03, -0.18)), "top"),
     (((0.0, 0.11, 0.26), (-0.05, 0.06, 0.14), (0.0, 0.1, 0.05), (0.05, 0.06, 0.14)), "top"),
 ]
-_FACE_COLOURS = {"nose": PALETTE["vermillion"], "body": "#B0B0B0", "wing": "#D0D0D0",
-                 "top": "#505050"}
+_FACE_COLOURS = {"nose": PALETTE["vermillion"], "body": GREYS["body"], "wing": GREYS["pale"],
+                 "top": GREYS["top"]}
 _FACES = [np.array(f, dtype=float) for f, _ in _AIRCRAFT]
 
 
@@ -247,7 +247,7 @@ class GimbalView:
         self._fitted_to = None           # the figure's (width, height, dpi) the corner fits
         self._gizmo_boxes: list[tuple[float, float, float, float]] = []   # its labels, px
         self._sizes: dict[tuple[str, float], tuple[float, float]] = {}
-        ax.set_axis_off()
+        bare_axes(ax)
         lim = 1.02
         ax.set_xlim(-lim, lim)
         ax.set_ylim(-lim, lim)
@@ -259,39 +259,41 @@ class GimbalView:
         self._build_gizmo()
         # a fixed drawing order (zorder): rings, then axes, the aircraft, the arrows on top
         # (sorting by depth every frame would make the arrows blink behind the wings)
-        self.stand = _add(ax, WorldLine([], [], color=PALETTE["grey"], lw=3, ls=(0, (2, 2)),
-                                        zorder=2))
+        self.stand = _add(ax, WorldLine([], [], color=PALETTE["grey"], lw=LINE["thick"],
+                                        ls=(0, (2, 2)), zorder=2))
         self.ring_lines, self.axis_lines, self.arrow_lines, self.ring_labels = [], [], [], []
         for n in range(3):
             colour = RING_COLOURS[n]
-            self.ring_lines.append(_add(ax, WorldLine([], [], color=colour, lw=4.5 - n * 0.6,
+            self.ring_lines.append(_add(ax, WorldLine([], [], color=colour,
+                                                      lw=LINE["ring"] - n * 0.6,
                                                       solid_capstyle="round", zorder=1)))
-            self.axis_lines.append(_add(ax, WorldLine([], [], color=colour, lw=1.6, ls="--",
-                                                      zorder=2)))
+            self.axis_lines.append(_add(ax, WorldLine([], [], color=colour, lw=LINE["line"],
+                                                      ls="--", zorder=2)))
             # the outer arrow is wide and pale, the inner one narrow: where they coincide
             # (at the lock) both stay visible, one inside the other
             self.arrow_lines.append(_add(ax, WorldLine(
-                [], [], color=to_rgba(colour, (0.6, 0.95, 1.0)[n]), lw=(7.0, 3.2, 2.6)[n],
+                [], [], color=to_rgba(colour, (0.6, 0.95, 1.0)[n]),
+                lw=(LINE["beam"], LINE["pointer"], LINE["path"])[n],
                 solid_capstyle="round", zorder=4)))
             # plain text: as a StampedText the middle label was left stale at the figure's
             # foot in JupyterLab (not in Voila; cause not found)
             self.ring_labels.append(ax.text2D(
-                0, 0, "", transform=ax.transData, color=colour, fontsize=10,
+                0, 0, "", transform=ax.transData, color=colour, fontsize=FONT_SIZE,
                 fontweight="bold", ha="center", va="center", zorder=6,
-                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                bbox={"boxstyle": "round,pad=0.15", "fc": GREYS["white"], "ec": "none",
                       "alpha": 0.8}))
-        self.missing_line = _add(ax, WorldLine([], [], color=PALETTE["black"], lw=2.4,
+        self.missing_line = _add(ax, WorldLine([], [], color=PALETTE["black"], lw=LINE["heavy"],
                                                ls=(0, (3, 2)), zorder=5))
         self._face_colours = np.array([to_rgba(_FACE_COLOURS[k]) for k in _FACE_KEYS])
-        self.aircraft = _add(ax, WorldFaces([], edgecolors="#404040", linewidths=0.5,
+        self.aircraft = _add(ax, WorldFaces([], edgecolors=GREYS["edge"], linewidths=LINE["hair"],
                                             zorder=3))
         self.ghost = None
         if ghost:
             self.ghost = _add(ax, WorldFaces(
                 [], facecolors=to_rgba(PALETTE["purple"], 0.22),
-                edgecolors=to_rgba(PALETTE["purple"], 0.9), linewidths=1.0, linestyles="--",
-                zorder=3))
-        self.nose_marker = _add(ax, WorldLine([], [], marker="o", ms=5,
+                edgecolors=to_rgba(PALETTE["purple"], 0.9), linewidths=LINE["thin"],
+                linestyles="--", zorder=3))
+        self.nose_marker = _add(ax, WorldLine([], [], marker="o", ms=MARKER["small"],
                                               color=PALETTE["black"], ls="none", zorder=5))
         # the lines by the name of their points in _points
         self._lines = {"stand": self.stand, "missing": self.missing_line,
@@ -312,10 +314,11 @@ class GimbalView:
         g.set_xlim(-2.1, 2.1)
         g.set_ylim(-2.1, 2.1)
         g.set_aspect("equal")
-        g.set_axis_off()
+        bare_axes(g)
         g.patch.set_visible(False)
-        self.gizmo_lines = [g.plot([], [], color=PALETTE["black"], lw=1.6)[0] for _ in range(3)]
-        self.gizmo_labels = [g.text(0, 0, name, fontsize=10, ha="center", va="center",
+        self.gizmo_lines = [g.plot([], [], color=PALETTE["black"],
+                                   lw=LINE["line"])[0] for _ in range(3)]
+        self.gizmo_labels = [g.text(0, 0, name, fontsize=FONT_SIZE, ha="center", va="center",
                                     color=PALETTE["black"])
                              for name in ("X", "Y up", "Z")]
 
@@ -456,7 +459,7 @@ class GimbalView:
                 y + h / 2 < height - 2)
             inside &= ~((x - w / 2 < gx1) & (y - h / 2 < gy1))   # the world axes' corner
             score = np.where(inside, score, score - 1e4)
-            # candidates x marks at once: a Python loop over the ~60 marks cost ~1 ms a frame
+            # candidates x marks at once, not a Python loop (see docs/performance.md)
             near = ((np.abs(x[:, None] - marks[:, 0]) < w / 2 + 12)
                     & (np.abs(y[:, None] - marks[:, 1]) < h / 2 + 12))
             score = score - 2e3 * near.sum(axis=1)

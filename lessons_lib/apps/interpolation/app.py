@@ -13,7 +13,7 @@ import ipywidgets as widgets
 from ... import flight
 from ... import validate as check
 from ...rotations import check_order
-from ..core import DragHandler, Frame, LessonApp, Params, Preset, Slider, Toggle
+from ..core import GREYS, DragHandler, Frame, LessonApp, Params, Preset, Slider, Toggle
 from ..core.app import takes_params
 from .model import (
     ANGLE_NAMES,
@@ -125,7 +125,7 @@ class InterpolationApp(LessonApp):
         self.view = BlendView(self.camera)
         self.fig = self.view.fig
         self.drag_hint = widgets.HTML(
-            f"<div style='font-size:14px;line-height:1.4;color:#444;max-width:400px'>"
+            f"<div style='font-size:14px;line-height:1.4;color:{GREYS['note']};max-width:400px'>"
             f"{DRAG_HINT}</div>")
         self.drag_hint.add_class("lesson-drag-hint")
         self.drag = DragHandler(self.fig, self.guard(self._on_press),

@@ -11,7 +11,7 @@ import quaternion
 
 from ... import validate as check
 from ...interpolation import angle_between
-from ..core import fmt_number
+from ..core import GREYS, fmt_number
 from .model import LABELS, METHODS, BlendState, checked_poses
 from .view import COLOURS
 
@@ -87,9 +87,9 @@ def info(state: BlendState) -> str:
         f"q₀ = {html.escape(fmt_q(state.q0))}, &nbsp; q₁ = {html.escape(fmt_q(state.q1))}",
         f"<b>take the long way</b>: {state.long_way_note()}",
         f"<b>wrap Euler angles</b>: {html.escape(state.wrap_note())}",
-        f"<span style='color:#444'>{html.escape(state.axis_note())} Sphere: ○ start, "
+        f"<span style='color:{GREYS['note']}'>{html.escape(state.axis_note())} Sphere: ○ start, "
         "✖ end, beads every 0.1 of t.</span>",
-        f"<span style='color:#444'>{html.escape(four_d)}</span>",
+        f"<span style='color:{GREYS['note']}'>{html.escape(four_d)}</span>",
     ]
     return (STYLE + "<div class='lesson-info' style='font-size:14px;line-height:1.4'>"
             + "".join(f"<div style='margin:0 0 3px 0'>{r}</div>" for r in rows) + "</div>")

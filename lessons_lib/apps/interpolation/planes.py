@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ... import validate as check
 from ...rotations import check_order
-from ..core import Frame, LessonApp, Params, make_figure, rc_context
+from ..core import FONT_SIZE, Frame, LessonApp, Params, make_figure, rc_context
 from ..core.app import takes_params
 from .app import OPENING_PRESET, OPENING_T
 from .model import METHODS, PRESETS, BlendState, compute
@@ -51,7 +51,7 @@ class PlanesApp(LessonApp):
         self.fig = make_figure(*SIZE)
         rects = [(0.004 + 0.333 * i, 0.02, 0.325, 0.86) for i in range(len(METHODS))]
         with rc_context():
-            self.planes = Planes(self.fig, Camera(), rects=rects, fontsize=10)
+            self.planes = Planes(self.fig, Camera(), rects=rects, fontsize=FONT_SIZE)
 
     @check.first_is(BlendState, "the app's .state")
     def draw(self, state: BlendState, frame) -> None:

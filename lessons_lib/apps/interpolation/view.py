@@ -23,15 +23,25 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from ... import validate as check
-from ..core import PALETTE, make_figure, rc_context
+from ..core import (
+    FONT_SIZE,
+    GREYS,
+    LINE,
+    MARKER,
+    MIN_FONT_SIZE,
+    PALETTE,
+    bare_axes,
+    make_figure,
+    rc_context,
+)
 from .model import BEAD_STEP, GHOSTS, LABELS, METHODS, NOSE, UP, BlendState, checked_poses
 
 COLOURS = {"euler": PALETTE["vermillion"], "nlerp": PALETTE["purple"], "slerp": PALETTE["blue"]}
 #: Line styles that stay apart where two curves coincide (Euler lerp and slerp often do):
 #: a wide solid line, a dash-dot and a dash on top.
-STYLES = {"euler": dict(lw=3.4, ls="-", zorder=2.0),
-          "nlerp": dict(lw=2.0, ls=(0, (6, 2, 1.5, 2)), zorder=2.1),
-          "slerp": dict(lw=1.8, ls=(0, (4, 2.5)), zorder=2.2)}
+STYLES = {"euler": dict(lw=LINE["wide"], ls="-", zorder=2.0),
+          "nlerp": dict(lw=LINE["bold"], ls=(0, (6, 2, 1.5, 2)), zorder=2.1),
+          "slerp": dict(lw=LINE["strong"], ls=(0, (4, 2.5)), zorder=2.2)}
 
 #: Where each panel goes, in figure fractions (left, bottom, width, height). ``wide``: the
 #: three aeroplanes, the speed plot under them, the sphere and the 4D plane on the right.
@@ -275,10 +285,7 @@ def _plain_view(ax, half: float, bottom: float | None = None) -> None:
     ax.set_xlim(-half, half)
     ax.set_ylim(-half if bottom is None else bottom, half)
     ax.set_aspect("equal", adjustable="box")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    for spine in ax.spines.values():
-        spine.set_visible(False)
+    bare_axes(ax)
 
 
 #: Two points of the 4D circle closer than this (a chord, in radii) get their labels spread
@@ -310,7 +317,7 @@ class Planes:
     ``rects``: one (left, bottom, width, height) per method, in figure fractions.
     """
 
-    def __init__(self, fig, camera: Camera, rects=None, fontsize: float = 9) -> None:
+    def __init__(self, fig, camera: Camera, rects=None, fontsize: float = MIN_FONT_SIZE) -> None:
         check.instance(fig, "fig", Figure, "a figure to draw in")
         self.camera = check.instance(camera, "camera", Camera)
         if rects is not None:
@@ -330,13 +337,13 @@ class Planes:
             if i == 0:
                 self.gizmo = self._draw_gizmo(ax, fontsize)
             self.targets[m] = ax.add_collection(LineCollection(
-                [], colors=PALETTE["black"], linewidths=0.8, linestyles=(0, (2, 2)),
+                [], colors=PALETTE["black"], linewidths=LINE["rule"], linestyles=(0, (2, 2)),
                 alpha=0.55, zorder=1))
             self.ghosts[m] = ax.add_collection(LineCollection(
-                [], colors=COLOURS[m], linewidths=0.7, alpha=0.35, zorder=2))
-            (self.trails[m],) = ax.plot([], [], color=COLOURS[m], lw=1.6, zorder=3)
+                [], colors=COLOURS[m], linewidths=LINE["faint"], alpha=0.35, zorder=2))
+            (self.trails[m],) = ax.plot([], [], color=COLOURS[m], lw=LINE["line"], zorder=3)
             self.bodies[m] = ax.add_collection(PolyCollection(
-                [], edgecolors=PALETTE["black"], linewidths=0.6, zorder=4))
+                [], edgecolors=PALETTE["black"], linewidths=LINE["fine"], zorder=4))
             self.readouts[m] = ax.text(0.5, 0.02, "", transform=ax.transAxes, ha="center",
                                        va="bottom", fontsize=fontsize, linespacing=1.15)
             self.ax[m] = ax
@@ -350,8 +357,8 @@ class Planes:
         for name, vec in (("X", [1, 0, 0]), ("Y", [0, 1, 0]), ("Z", [0, 0, 1])):
             tip = self.camera.project(np.array(vec, float))[:2] * 0.22
             self._gizmo_tips.append(tip)
-            drawn += ax.plot([], [], color=PALETTE["grey"], lw=1.0)
-            drawn.append(ax.text(0, 0, name, color="#555555", fontsize=fontsize,
+            drawn += ax.plot([], [], color=PALETTE["grey"], lw=LINE["thin"])
+            drawn.append(ax.text(0, 0, name, color=GREYS["label"], fontsize=fontsize,
                                  ha="center", va="center"))
         return drawn
 
@@ -477,10 +484,10 @@ class BlendView:
             back.append(b)
         self.sphere_grid = [
             ax.add_collection(LineCollection(front, colors=[PALETTE["grey"]] + [
-                PALETTE["light"]] * (len(front) - 1), linewidths=0.9, zorder=0)),
-            ax.add_collection(LineCollection(back, colors=PALETTE["light"], linewidths=0.6,
+                PALETTE["light"]] * (len(front) - 1), linewidths=LINE["light"], zorder=0)),
+            ax.add_collection(LineCollection(back, colors=PALETTE["light"], linewidths=LINE["fine"],
                                              linestyles=":", zorder=0))]
-        (self.axis_line,) = ax.plot([], [], color=PALETTE["black"], lw=0.9, ls="-.",
+        (self.axis_line,) = ax.plot([], [], color=PALETTE["black"], lw=LINE["light"], ls="-.",
                                     alpha=0.6, zorder=1)
         self.nose_front, self.nose_back, self.nose_now, self.beads = {}, {}, {}, {}
         self.up_front, self.up_back, self.up_now = {}, {}, {}
@@ -492,16 +499,18 @@ class BlendView:
             (self.nose_front[m],) = ax.plot([], [], color=c, lw=style["lw"], ls=style["ls"],
                                             zorder=3 + style["zorder"] / 10,
                                             solid_capstyle="butt")
-            (self.beads[m],) = ax.plot([], [], bead[m], color=c, ms=3.2, zorder=4)
-            (self.nose_now[m],) = ax.plot([], [], "o", color=c, ms=8, mec="white", mew=1.0,
-                                          zorder=5)
-            (self.up_back[m],) = ax.plot([], [], color=c, lw=1.0, ls=":", alpha=0.3, zorder=2)
-            (self.up_front[m],) = ax.plot([], [], color=c, lw=1.3, ls=":", zorder=3)
-            (self.up_now[m],) = ax.plot([], [], "s", color=c, ms=5, mec="white", mew=0.8,
-                                        zorder=5)
-        (self.nose_start,) = ax.plot([], [], "o", mfc="white", mec=PALETTE["black"], ms=8,
-                                     mew=1.5, zorder=6)
-        (self.nose_end,) = ax.plot([], [], "X", color=PALETTE["black"], ms=8, zorder=6)
+            (self.beads[m],) = ax.plot([], [], bead[m], color=c, ms=MARKER["grain"], zorder=4)
+            (self.nose_now[m],) = ax.plot([], [], "o", color=c, ms=MARKER["point"],
+                                          mec=GREYS["white"], mew=LINE["thin"], zorder=5)
+            (self.up_back[m],) = ax.plot([], [], color=c, lw=LINE["thin"], ls=":", alpha=0.3,
+                                         zorder=2)
+            (self.up_front[m],) = ax.plot([], [], color=c, lw=LINE["up"], ls=":", zorder=3)
+            (self.up_now[m],) = ax.plot([], [], "s", color=c, ms=MARKER["small"],
+                                        mec=GREYS["white"], mew=LINE["rule"], zorder=5)
+        (self.nose_start,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=PALETTE["black"],
+                                     ms=MARKER["point"], mew=LINE["outline"], zorder=6)
+        (self.nose_end,) = ax.plot([], [], "X", color=PALETTE["black"], ms=MARKER["point"],
+                                   zorder=6)
 
     def _build_speed(self) -> None:
         ax = self.ax_speed = self.fig.add_axes((0.075, 0.085, 0.505, 0.225))
@@ -509,13 +518,13 @@ class BlendView:
         ax.set_xticks([0, 0.25, 0.5, 0.75, 1])
         # t = 1 at the right: "t = 0" at the left touched the speed's own 0 in the corner
         ax.set_xticklabels(["0", "", "0.5", "", "t = 1"])
-        ax.tick_params(labelsize=9, pad=2)
+        ax.tick_params(labelsize=MIN_FONT_SIZE, pad=2)
         ax.yaxis.set_major_locator(MaxNLocator(3, integer=True))
         self.speed_lines = {}
         for m in METHODS:
             (self.speed_lines[m],) = ax.plot([], [], color=COLOURS[m], label=LABELS[m],
                                              solid_capstyle="butt", **STYLES[m])
-        self.cursor = ax.axvline(0.5, color=PALETTE["black"], lw=1.0, ls=":")
+        self.cursor = ax.axvline(0.5, color=PALETTE["black"], lw=LINE["thin"], ls=":")
         # every title gets y=1: an automatic title position measures the axes' tick labels
         # on every draw, a few milliseconds per axes that never move
         title_pad = 20
@@ -523,19 +532,19 @@ class BlendView:
         # on the title's line, right-aligned: one line lower it touched the legend's "slerp"
         # in the plot's top right corner, over the curve it names (on the title's line it
         # reached the title at 1280x720, and the legend one line lower)
-        self.off_chart = ax.text(0.99, 0.97, "", ha="right", va="top", fontsize=9,
+        self.off_chart = ax.text(0.99, 0.97, "", ha="right", va="top", fontsize=MIN_FONT_SIZE,
                                  color=PALETTE["black"], transform=ax.transAxes, zorder=6,
-                                 bbox=dict(facecolor="white", edgecolor="none", alpha=0.85,
+                                 bbox=dict(facecolor=GREYS["white"], edgecolor="none", alpha=0.85,
                                            pad=1.0))
         self.legend = ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3,
-                                frameon=False, fontsize=9, handlelength=3.2,
+                                frameon=False, fontsize=MIN_FONT_SIZE, handlelength=3.2,
                                 borderaxespad=0.1, columnspacing=1.2)
         # the narrow figure's plot is a third as wide: the same legend in two rows (issue 41:
         # it had none there, and the line styles went unnamed), the title a row higher
         self.legend_narrow = Legend(ax, list(self.speed_lines.values()),
                                     [LABELS[m] for m in METHODS], loc="lower left",
                                     bbox_to_anchor=(-0.12, 1.0), ncols=2, frameon=False,
-                                    fontsize=9, handlelength=2.6, borderaxespad=0.1,
+                                    fontsize=MIN_FONT_SIZE, handlelength=2.6, borderaxespad=0.1,
                                     columnspacing=0.8, handletextpad=0.5, labelspacing=0.25)
         self.legend_narrow.set_visible(False)
         ax.add_artist(self.legend_narrow)
@@ -544,48 +553,51 @@ class BlendView:
     def _title_speed(self, text: str, pad: float):
         """The speed plot's title, ``pad`` points over it (set_title again moves the same
         left-hand title: the public way to change its pad)."""
-        return self.ax_speed.set_title(text, loc="left", fontsize=10, fontweight="bold",
+        return self.ax_speed.set_title(text, loc="left", fontsize=FONT_SIZE, fontweight="bold",
                                        pad=pad, y=1.0)
 
     def _build_plane4d(self) -> None:
         ax = self.ax_4d = self.fig.add_axes((0.6, 0.005, 0.395, 0.37))
         _plain_view(ax, 1.3, bottom=-1.05)
         ax.set_aspect("equal", adjustable="datalim")      # the box stays; limits follow
-        self.title_4d = ax.set_title(TITLES["wide"]["plane4d"], fontsize=10,
+        self.title_4d = ax.set_title(TITLES["wide"]["plane4d"], fontsize=FONT_SIZE,
                                      fontweight="bold", pad=3,
                      y=1.0)
         s = np.linspace(0, 2 * np.pi, 121)
-        (self.circle4d,) = ax.plot(np.cos(s), np.sin(s), color=PALETTE["light"], lw=1.0,
+        (self.circle4d,) = ax.plot(np.cos(s), np.sin(s), color=PALETTE["light"], lw=LINE["thin"],
                                    zorder=0)
-        (self.origin4d,) = ax.plot([0], [0], "+", color=PALETTE["grey"], ms=6, zorder=1)
+        (self.origin4d,) = ax.plot([0], [0], "+", color=PALETTE["grey"], ms=MARKER["dot"], zorder=1)
         self.rays = ax.add_collection(LineCollection([], colors=PALETTE["purple"],
-                                                     linewidths=0.6, alpha=0.45, zorder=1))
-        (self.arc,) = ax.plot([], [], color=COLOURS["slerp"], lw=2.2, zorder=2,
+                                                     linewidths=LINE["fine"], alpha=0.45, zorder=1))
+        (self.arc,) = ax.plot([], [], color=COLOURS["slerp"], lw=LINE["arrow"], zorder=2,
                               label="slerp's arc")
-        (self.chord,) = ax.plot([], [], color=COLOURS["nlerp"], lw=1.6, ls=(0, (5, 2)),
+        (self.chord,) = ax.plot([], [], color=COLOURS["nlerp"], lw=LINE["line"], ls=(0, (5, 2)),
                                 zorder=2, label="nlerp's chord")
-        (self.chord_beads,) = ax.plot([], [], "o", mfc="white", mec=COLOURS["nlerp"], ms=3.5,
-                                      mew=1.0, zorder=3)
-        (self.nlerp_beads,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=3.5, zorder=3)
-        (self.slerp_beads,) = ax.plot([], [], "D", color=COLOURS["slerp"], ms=3.0, zorder=4)
-        (self.ray_now,) = ax.plot([], [], color=COLOURS["nlerp"], lw=1.0, zorder=4)
-        (self.chord_now,) = ax.plot([], [], "o", mfc="white", mec=COLOURS["nlerp"], ms=7,
-                                    mew=1.5, zorder=5)
-        (self.nlerp_now,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=8, mec="white",
-                                    mew=1.0, zorder=5)
-        (self.slerp_now,) = ax.plot([], [], "o", color=COLOURS["slerp"], ms=8, mec="white",
-                                    mew=1.0, zorder=6)
-        style = dict(fontsize=9, ha="center", va="center", zorder=7, clip_on=True)
+        (self.chord_beads,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=COLOURS["nlerp"],
+                                      ms=MARKER["bead"], mew=LINE["thin"], zorder=3)
+        (self.nlerp_beads,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=MARKER["bead"],
+                                      zorder=3)
+        (self.slerp_beads,) = ax.plot([], [], "D", color=COLOURS["slerp"], ms=MARKER["dust"],
+                                      zorder=4)
+        (self.ray_now,) = ax.plot([], [], color=COLOURS["nlerp"], lw=LINE["thin"], zorder=4)
+        (self.chord_now,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=COLOURS["nlerp"],
+                                    ms=MARKER["mark"], mew=LINE["outline"], zorder=5)
+        (self.nlerp_now,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=MARKER["point"],
+                                    mec=GREYS["white"], mew=LINE["thin"], zorder=5)
+        (self.slerp_now,) = ax.plot([], [], "o", color=COLOURS["slerp"], ms=MARKER["point"],
+                                    mec=GREYS["white"], mew=LINE["thin"], zorder=6)
+        style = dict(fontsize=MIN_FONT_SIZE, ha="center", va="center", zorder=7, clip_on=True)
         self.label_q0 = ax.text(0, 0, "q₀", **style)
         self.label_target = ax.text(0, 0, "", **style)
-        self.label_other = ax.text(0, 0, "", color="#555555", **style)
-        (self.other_dot,) = ax.plot([], [], "o", mfc="white", mec="#555555", ms=5, zorder=3)
+        self.label_other = ax.text(0, 0, "", color=GREYS["label"], **style)
+        (self.other_dot,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=GREYS["label"],
+                                    ms=MARKER["small"], zorder=3)
         # from a spread label back to its point (see _show_plane); under the markers t moves,
         # which the painter draws over the cached background
-        self.leaders = ax.add_collection(LineCollection([], colors="#555555", linewidths=0.8,
-                                                        zorder=1.5))
+        self.leaders = ax.add_collection(LineCollection([], colors=GREYS["label"],
+                                                        linewidths=LINE["rule"], zorder=1.5))
         self.note4d = ax.text(0.5, 0.5, "", transform=ax.transAxes, ha="center", va="center",
-                              fontsize=9, color="#555555")
+                              fontsize=MIN_FONT_SIZE, color=GREYS["label"])
 
     def _build_static(self) -> None:
         # pre-render what never changes: frames, titles, ticks, gizmo, sphere circles

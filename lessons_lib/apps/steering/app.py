@@ -233,8 +233,8 @@ class SteeringApp(LessonApp):
 
     def pointer_cost(self) -> float:
         """A drag on the map re-simulates from another start: one such run, in CPU time.
-        The first compute also built the road and filled caches (~100 ms against ~45 ms),
-        which paced the drag at about 5 moves a second instead of 10."""
+        Not the first compute, which also built the road and filled caches and so paced the
+        drag too slowly (see docs/performance.md)."""
         p = self.params
         other = p.replace(start_offset=-p.start_offset if p.start_offset else 0.1)
         start = time.thread_time()

@@ -21,7 +21,17 @@ import numpy as np
 
 from ... import validate as check
 from ...steering import SteeringParams
-from ..core import PALETTE, LessonApp, Params, make_figure, rc_context
+from ..core import (
+    FONT_SIZE,
+    LINE,
+    MARKER,
+    PALETTE,
+    LessonApp,
+    Params,
+    bare_axes,
+    make_figure,
+    rc_context,
+)
 from ..core.app import takes_params
 from ..core.controls import short
 from ..core.exercise import hint_html, text_block
@@ -237,30 +247,31 @@ class TuningChallenge(LessonApp):
         #: the road's extent (m): the map shows it and, after a Check, the whole run
         self.road_box = (*(pts[:, :2].min(axis=0) - ROAD_HALF_WIDTH),
                          *(pts[:, :2].max(axis=0) + ROAD_HALF_WIDTH))
-        self.ax_map.plot(pts[:, 0], pts[:, 1], color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
-        (self.path_line,) = self.ax_map.plot([], [], color=COLOURS["path"], lw=1.4)
+        self.ax_map.plot(pts[:, 0], pts[:, 1], color=COLOURS["centre"], lw=LINE["thin"],
+                         ls=(0, (6, 4)))
+        (self.path_line,) = self.ax_map.plot([], [], color=COLOURS["path"], lw=LINE["trace"])
         self.ax_map.set_aspect("equal")
-        self.ax_map.set_axis_off()
+        bare_axes(self.ax_map)
         self.ax_map.set_xlim(self.road_box[0], self.road_box[2])
         self.ax_map.set_ylim(self.road_box[1], self.road_box[3])
-        self.ax_ct.axhline(0.0, color=PALETTE["grey"], lw=0.8)
+        self.ax_ct.axhline(0.0, color=PALETTE["grey"], lw=LINE["rule"])
         for y in (-self.target, self.target):
-            self.ax_ct.axhline(y, color=PALETTE["green"], lw=0.8, ls=":")
+            self.ax_ct.axhline(y, color=PALETTE["green"], lw=LINE["rule"], ls=":")
         # the first seconds, not judged, shaded and said so
         self.ax_ct.axvspan(0.0, JUDGED_FROM, color=PALETTE["light"], lw=0, zorder=0)
         self.not_judged = self.ax_ct.text(    # over the curve, on the band's grey
             JUDGED_FROM / 2, 0.97, "not\njudged", ha="center", va="top",
             transform=self.ax_ct.get_xaxis_transform(), color=PALETTE["black"], zorder=4,
             bbox={"facecolor": PALETTE["light"], "edgecolor": "none", "pad": 1.0})
-        (self.ct_line,) = self.ax_ct.plot([], [], color=COLOURS["offset"], lw=1.6)
-        (self.worst_dot,) = self.ax_ct.plot([], [], "o", color=PALETTE["vermillion"], ms=6,
-                                            zorder=5)
-        (self.worst_car,) = self.ax_map.plot([], [], "o", color=PALETTE["vermillion"], ms=7,
-                                             zorder=5)
+        (self.ct_line,) = self.ax_ct.plot([], [], color=COLOURS["offset"], lw=LINE["line"])
+        (self.worst_dot,) = self.ax_ct.plot([], [], "o", color=PALETTE["vermillion"],
+                                            ms=MARKER["dot"], zorder=5)
+        (self.worst_car,) = self.ax_map.plot([], [], "o", color=PALETTE["vermillion"],
+                                             ms=MARKER["mark"], zorder=5)
         self.ax_ct.set_xlim(0, model.DURATION)
         self.ax_ct.set_xlabel("time (s)", labelpad=1)
         self.ax_ct.set_ylabel("crosstrack (m)", labelpad=1)
-        self.verdict = self.ax_ct.set_title("press Check to drive", fontsize=10)
+        self.verdict = self.ax_ct.set_title("press Check to drive", fontsize=FONT_SIZE)
         self.check_button = widgets.Button(description="Check", button_style="primary")
         self.hint_button = widgets.Button(description="Hint")
         self.feedback = widgets.HTML()

@@ -19,7 +19,18 @@ from ... import validate as check
 from ...spline import Spline
 from ...steering import SteeringParams, road_right
 from ...tracks import TRACKS
-from ..core import PALETTE, make_figure, rc_context
+from ..core import (
+    FONT_SIZE,
+    GREYS,
+    LINE,
+    MARKER,
+    MIN_FONT_SIZE,
+    PALETTE,
+    TITLE_SIZE,
+    bare_axes,
+    make_figure,
+    rc_context,
+)
 from . import model
 from .view import COLOURS, MODE_COLOURS, ROAD_HALF_WIDTH, SWEEP_LIMITS, best_colour
 
@@ -55,13 +66,13 @@ def slope_figure(grade: float = 0.5):
     screen_right = np.array([-math.sin(azim), math.cos(azim), 0.0])   # the view's x
     for vec, colour, label, ha, va, at in (
             (3 * t, COLOURS["tangent"], "tangent", "left", "center", 1.2 * 3 * t),
-            (3 * up, "#555555", "world up", "center", "bottom", 1.08 * 3 * up),
+            (3 * up, GREYS["label"], "world up", "center", "bottom", 1.08 * 3 * up),
             (3 * n, COLOURS["progress"], "road normal\n(up projected)", "right", "top",
              2.6 * n - 0.6 * screen_right),
             (3 * r, COLOURS["offset"], "right", "left", "center", 1.2 * 3 * r)):
-        ax.quiver(*p, *vec, color=colour, linewidth=2.2, arrow_length_ratio=0.15)
-        ax.text(*(p + at), label, fontsize=9, color=colour, ha=ha, va=va,
-                bbox=dict(facecolor="white", alpha=0.8, edgecolor="none", pad=1.0))
+        ax.quiver(*p, *vec, color=colour, linewidth=LINE["arrow"], arrow_length_ratio=0.15)
+        ax.text(*(p + at), label, fontsize=MIN_FONT_SIZE, color=colour, ha=ha, va=va,
+                bbox=dict(facecolor=GREYS["white"], alpha=0.8, edgecolor="none", pad=1.0))
     ax.set_xlim(0, 10)
     ax.set_ylim(-5, 5)
     ax.set_zlim(0, max(5.0, 10 * grade))
@@ -71,7 +82,7 @@ def slope_figure(grade: float = 0.5):
     ax.set_ylabel("y")
     ax.set_zlabel("z")
     slope = math.degrees(math.atan(grade))
-    ax.set_title(f"grade {grade:.0%}: slope {slope:.1f}°", fontsize=10)
+    ax.set_title(f"grade {grade:.0%}: slope {slope:.1f}°", fontsize=FONT_SIZE)
     return fig
 
 
@@ -95,28 +106,26 @@ def run_figure(trajectory, spline: Spline, title: str = ""):
     d = spline.direction_at(s)[:, :2]
     right = np.c_[d[:, 1], -d[:, 0]] / np.hypot(d[:, 0], d[:, 1])[:, None]
     for side in (-ROAD_HALF_WIDTH, ROAD_HALF_WIDTH):   # the road's edges
-        ax_map.plot(*(pts[:, :2] + side * right).T, color=COLOURS["centre"], lw=0.8)
-    ax_map.plot(*pts[:, :2].T, color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
-    ax_map.plot(trajectory.x, trajectory.y, color=COLOURS["path"], lw=1.4)
-    ax_map.plot(trajectory.x[0], trajectory.y[0], "x", color=COLOURS["path"], ms=7, mew=2)
+        ax_map.plot(*(pts[:, :2] + side * right).T, color=COLOURS["centre"], lw=LINE["rule"])
+    ax_map.plot(*pts[:, :2].T, color=COLOURS["centre"], lw=LINE["thin"], ls=(0, (6, 4)))
+    ax_map.plot(trajectory.x, trajectory.y, color=COLOURS["path"], lw=LINE["trace"])
+    ax_map.plot(trajectory.x[0], trajectory.y[0], "x", color=COLOURS["path"], ms=MARKER["mark"],
+                mew=LINE["bold"])
     # which way the car drives: an arrow along the road from the start
     s0 = float(trajectory.progress[0])
     p0, t0 = spline.location_at(s0)[:2], spline.direction_at(s0)[:2]
     t0 = t0 / math.hypot(*t0)
     ax_map.annotate("", xy=p0 + 14.0 * t0, xytext=p0 + 2.0 * t0,
-                    arrowprops={"arrowstyle": "-|>", "color": PALETTE["black"], "lw": 1.6,
+                    arrowprops={"arrowstyle": "-|>", "color": PALETTE["black"], "lw": LINE["line"],
                                 "mutation_scale": 14})
     ax_map.set_aspect("equal")
-    ax_map.set_xticks([])
-    ax_map.set_yticks([])
-    for spine in ax_map.spines.values():
-        spine.set_visible(False)
-    ax_ct.axhline(0, color=PALETTE["grey"], lw=0.8)
-    ax_ct.plot(trajectory.t, trajectory.crosstrack_error, color=COLOURS["offset"], lw=1.6)
+    bare_axes(ax_map)
+    ax_ct.axhline(0, color=PALETTE["grey"], lw=LINE["rule"])
+    ax_ct.plot(trajectory.t, trajectory.crosstrack_error, color=COLOURS["offset"], lw=LINE["line"])
     ax_ct.set_xlabel("time (s)")
     ax_ct.set_ylabel("crosstrack (m)")
     if title:
-        fig.suptitle(title, fontsize=10, y=0.99)
+        fig.suptitle(title, fontsize=FONT_SIZE, y=0.99)
     return fig
 
 
@@ -194,22 +203,23 @@ def sweep_figure(params: SteeringParams | None = None, tracks=tuple(TRACKS), spe
         for v, b in zip(sw.speeds, best, strict=True):
             ax.axvspan(v - 0.5, v + 0.5, color=best_colour(b), alpha=0.18, lw=0)
         for j, mode in enumerate(model.SWEEP_MODES):
-            ax.plot(sw.speeds, sw.rms[j], color=MODE_COLOURS[mode], lw=1.8, marker="o", ms=3,
+            ax.plot(sw.speeds, sw.rms[j], color=MODE_COLOURS[mode], lw=LINE["strong"], marker="o",
+                    ms=MARKER["dust"],
                     label=mode.lower() + (f" ({sw.look_ahead[j]:g} m)" if j < 2 else ""))
         if speed is not None:
-            ax.axvline(speed, color=PALETTE["black"], lw=1.2, ls="--")
+            ax.axvline(speed, color=PALETTE["black"], lw=LINE["cursor"], ls="--")
         ax.set_yscale("log")
         ax.set_ylim(*SWEEP_LIMITS)
         ax.set_xlim(sw.speeds[0] - 0.5, sw.speeds[-1] + 0.5)
         ax.set_xticks([5, 10, 15, 20, 25])
         ax.set_yticks([0.1, 1, 10], ["0.1", "1", "10"] if i == 0 else [])
         ax.minorticks_off()
-        ax.set_title(name.replace("_", " "), fontsize=11)
+        ax.set_title(name.replace("_", " "), fontsize=TITLE_SIZE)
         ax.set_xlabel("speed (m/s)", labelpad=1)
         if i == 0:
             ax.set_ylabel("RMS crosstrack (m)")
     handles, labels = fig.axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=3, frameon=False, fontsize=10,
+    fig.legend(handles, labels, loc="upper center", ncol=3, frameon=False, fontsize=FONT_SIZE,
                bbox_to_anchor=(0.5, 1.0))
     return fig
 

@@ -7,7 +7,7 @@ import math
 
 from ... import validate as check
 from ...sweep import NO_BEST
-from ..core import PALETTE, fmt_number
+from ..core import GREYS, PALETTE, fmt_number
 from .model import CONTROLLERS, SETTLE_TOLERANCE, SWEEP_MODES, VIEWS, SteeringState
 from .view import (
     COLOURS,
@@ -29,14 +29,15 @@ def _f(x: float, digits: int) -> str:
 def _swatch(colour: str, kind: str) -> str:
     if kind == "dot":
         return (f"<span style='display:inline-block;width:11px;height:11px;border-radius:50%;"
-                f"background:{colour};border:1px solid #000;vertical-align:middle'></span>")
+                f"background:{colour};border:1px solid {PALETTE['black']};"
+                "vertical-align:middle'></span>")
     if kind == "dashed":
         return (f"<span style='display:inline-block;width:18px;height:0;border-top:3px dashed "
                 f"{colour};vertical-align:middle'></span>")
     if kind == "arrow":
         return f"<span style='color:{colour};font-weight:900'>&#10230;</span>"
     height = "4px" if kind == "thick" else "3px"
-    border = "border:1px solid #000;" if colour == PALETTE["yellow"] else ""
+    border = f"border:1px solid {PALETTE['black']};" if colour == PALETTE["yellow"] else ""
     return (f"<span style='display:inline-block;width:18px;height:{height};{border}"
             f"background:{colour};vertical-align:middle'></span>")
 
@@ -65,21 +66,21 @@ def colour_key(view: str = "Terms", labels: dict[str, str] | None = None) -> str
              (COLOURS["path"], "line", "car's path")]
     if view == "Speed sweep":
         lower = [(MODE_COLOURS[m], "line", m.lower()) for m in SWEEP_MODES]
-        lower += [("#000000", "line", "current speed (dashed)"),
+        lower += [(PALETTE["black"], "line", "current speed (dashed)"),
                   ("", "text", "shading: the best one on the road at that speed;"),
                   (OFF_ROAD_COLOUR, "thick", "every one off the road")]
     elif view == "Phase portrait":
         labels = labels or {}
         lower = [(CONTROLLER_COLOURS[c], "line", html.escape(labels.get(c, c)))
                  for c in CONTROLLERS]
-        lower += [("#000000", "dot", "now"),
+        lower += [(PALETTE["black"], "dot", "now"),
                   ("", "text", "+ is right on both axes: right of the line, pointing right "
                                "of the road")]
     else:
         lower = [(TERM_COLOURS["position"], "dashed", "Position"),
                  (TERM_COLOURS["heading"], "line", "Heading"),
                  (TERM_COLOURS["crosstrack"], "line", "Crosstrack"),
-                 ("#8C8C8C", "thick", "steering (+ right)")]
+                 (PALETTE["grey"], "thick", "steering (+ right)")]
     return _key(items, lower)
 
 
@@ -117,7 +118,7 @@ def readout(state: SteeringState, time: float | None) -> str:
           "crosstrack": p.use_crosstrack}
 
     def cell(key, text):
-        style = "" if on[key] else "color:#6E6E6E;text-decoration:line-through"
+        style = "" if on[key] else f"color:{GREYS['off']};text-decoration:line-through"
         return f"<span style='{style}'>{text}</span>"
 
     c = run.contributions
@@ -184,7 +185,7 @@ def disabled_note(state: SteeringState, labels: dict[str, str]) -> str:
         seen.setdefault(why, []).append(labels.get(name, name))
     lines = [f"<i>{html.escape(', '.join(names))}</i> greyed out: {html.escape(why)}."
              for why, names in seen.items()]
-    return f"<div style='{_SMALL};color:#444'>" + "<br>".join(lines) + "</div>"
+    return f"<div style='{_SMALL};color:{GREYS['note']}'>" + "<br>".join(lines) + "</div>"
 
 
 @check.first_is(SteeringState, "the SteeringApp's .state")

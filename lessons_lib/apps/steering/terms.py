@@ -27,7 +27,19 @@ from ... import validate as check
 from ...spline import Spline
 from ...steering import SteeringParams, TermValues, steering_terms
 from ...vehicle import Vehicle
-from ..core import PALETTE, LessonApp, Params, Slider, make_figure, rc_context
+from ..core import (
+    FONT_SIZE,
+    GREYS,
+    LINE,
+    MARKER,
+    PALETTE,
+    LessonApp,
+    Params,
+    Slider,
+    bare_axes,
+    make_figure,
+    rc_context,
+)
 from ..core.app import takes_params
 from ..core.controls import short
 from ..core.figure import DragHandler
@@ -183,46 +195,47 @@ class TermApp(LessonApp):
         ax.set_xlim(*VIEW[:2])
         ax.set_ylim(*VIEW[2:])
         ax.set_aspect("equal", adjustable="datalim")
-        ax.set_axis_off()
+        bare_axes(ax)
         pts = self.road.sample(300)
         d = self.road.direction_at(np.linspace(0.0, self.road.length, 300))
         right = np.c_[d[:, 1], -d[:, 0]]
         ax.fill(*np.r_[pts - ROAD_HALF_WIDTH * right, (pts + ROAD_HALF_WIDTH * right)[::-1]].T,
                 color=COLOURS["road"], zorder=0)
         for side in (-ROAD_HALF_WIDTH, ROAD_HALF_WIDTH):
-            ax.plot(*(pts + side * right).T, color=COLOURS["centre"], lw=0.8, zorder=1)
-        ax.plot(*pts.T, color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)), zorder=1)
-        stroke = [withStroke(linewidth=4.0, foreground=PALETTE["black"])]
+            ax.plot(*(pts + side * right).T, color=COLOURS["centre"], lw=LINE["rule"], zorder=1)
+        ax.plot(*pts.T, color=COLOURS["centre"], lw=LINE["thin"], ls=(0, (6, 4)), zorder=1)
+        stroke = [withStroke(linewidth=LINE["stroke"], foreground=PALETTE["black"])]
         colour = TERM_COLOURS[self.term]
         self.car = Polygon(np.zeros((6, 2)), closed=True, fc=COLOURS["car"],
-                           ec=PALETTE["black"], lw=1.0, alpha=0.7, zorder=3)
+                           ec=PALETTE["black"], lw=LINE["thin"], alpha=0.7, zorder=3)
         ax.add_patch(self.car)
         # the car's centre line ahead (the dotted heading) and the knob that turns it
-        self.heading_line, = ax.plot([], [], color=PALETTE["black"], lw=1.2, ls=":", zorder=4)
-        self.knob, = ax.plot([], [], "o", ms=11, mfc="white", mec=PALETTE["black"], mew=1.5,
-                             zorder=9)
-        self.to_target, = ax.plot([], [], color=COLOURS["to_target"], lw=2.2,
+        self.heading_line, = ax.plot([], [], color=PALETTE["black"], lw=LINE["cursor"], ls=":",
+                                     zorder=4)
+        self.knob, = ax.plot([], [], "o", ms=MARKER["knob"], mfc=GREYS["white"],
+                             mec=PALETTE["black"], mew=LINE["outline"], zorder=9)
+        self.to_target, = ax.plot([], [], color=COLOURS["to_target"], lw=LINE["arrow"],
                                   path_effects=stroke, zorder=5,
                                   visible=self.term == "position")
         self.arc, self.arc_head = _arrow(ax, colour, zorder=6)
         # the angle the arc spans, written at its middle just outside it (issue 41: the arcs
         # were drawn with their values only in the readout beside the figure)
-        self.arc_label = ax.text(0.0, 0.0, "", ha="center", va="center", fontsize=10,
+        self.arc_label = ax.text(0.0, 0.0, "", ha="center", va="center", fontsize=FONT_SIZE,
                                  color=PALETTE["black"], zorder=8,
                                  visible=self.term in ("position", "heading"),
-                                 bbox={"fc": "white", "ec": colour, "lw": 1.0, "pad": 1.5,
-                                       "alpha": 0.9})
+                                 bbox={"fc": GREYS["white"], "ec": colour, "lw": LINE["thin"],
+                                       "pad": 1.5, "alpha": 0.9})
         self.tangent, self.tangent_head = _arrow(ax, COLOURS["tangent"], zorder=7)
         self.ghost, self.ghost_head = _arrow(ax, COLOURS["tangent"], zorder=6, alpha=0.45)
-        self.offset, self.offset_head = _arrow(ax, COLOURS["offset"], zorder=7.5, lw=3.0,
+        self.offset, self.offset_head = _arrow(ax, COLOURS["offset"], zorder=7.5, lw=LINE["thick"],
                                                stroke=True)
-        self.right, self.right_head = _arrow(ax, PALETTE["grey"], zorder=6, lw=1.6)
+        self.right, self.right_head = _arrow(ax, PALETTE["grey"], zorder=6, lw=LINE["line"])
         self.right_label = ax.text(0.0, 0.0, "road's right", ha="left", va="center",
                                    zorder=6, visible=False)
         self.progress_dot, = ax.plot([], [], "o", color=COLOURS["progress"],
-                                     mec=PALETTE["black"], ms=8, zorder=8)
+                                     mec=PALETTE["black"], ms=MARKER["point"], zorder=8)
         self.target_dot, = ax.plot([], [], "o", color=COLOURS["target"], mec=PALETTE["black"],
-                                   ms=11, zorder=9)
+                                   ms=MARKER["knob"], zorder=9)
         shown = {"position": (self.arc, self.arc_head),
                  "heading": (self.arc, self.arc_head, self.tangent, self.tangent_head,
                              self.ghost, self.ghost_head),
@@ -367,14 +380,14 @@ class TermApp(LessonApp):
         return self.on_grid(name, min(w.max, max(w.min, value)))
 
 
-def _arrow(ax, colour: str, zorder: float, lw: float = 2.2, alpha: float = 1.0,
+def _arrow(ax, colour: str, zorder: float, lw: float = LINE["arrow"], alpha: float = 1.0,
            stroke: bool = False):
     """A shaft (a line) and a head (a triangle), moved by :func:`_set_arrow`."""
     effects = [withStroke(linewidth=lw + 1.8, foreground=PALETTE["black"])] if stroke else None
     shaft = Line2D([], [], color=colour, lw=lw, alpha=alpha, zorder=zorder,
                    path_effects=effects, solid_capstyle="butt")
     head = Polygon(np.zeros((3, 2)), closed=True, fc=colour, ec=PALETTE["black"] if stroke
-                   else colour, lw=0.8, alpha=alpha, zorder=zorder)
+                   else colour, lw=LINE["rule"], alpha=alpha, zorder=zorder)
     ax.add_line(shaft)
     ax.add_patch(head)
     return shaft, head

@@ -21,7 +21,18 @@ from mpl_toolkits.mplot3d import proj3d
 from ... import validate as check
 from ...sweep import NO_BEST
 from ...tracks import ROAD_HALF_WIDTH
-from ..core import PALETTE, make_figure, rc_context
+from ..core import (
+    FONT_SIZE,
+    GREYS,
+    LINE,
+    MARKER,
+    MIN_FONT_SIZE,
+    PALETTE,
+    REDS,
+    bare_axes,
+    make_figure,
+    rc_context,
+)
 from ..fastdraw import StampedText
 from .model import CONTROLLERS, DURATION, SWEEP_MODES, VIEWS, SteeringState
 
@@ -48,23 +59,11 @@ CONTROLLER_COLOURS = {"Article": PALETTE["blue"], "Pure pursuit": PALETTE["orang
                       "Stanley": PALETTE["purple"]}
 #: The slope view's right vector from world up: a plain red, apart from the yellow one and
 #: from the orange offset (vermillion, the palette's red, read as orange beside them)
-WORLD_RIGHT_COLOUR = "#C0182A"
+WORLD_RIGHT_COLOUR = REDS["world right"]
 SWEEP_LIMITS = (0.03, 30.0)  # m, the sweep's log scale
 WIDTH, HEIGHT = 7.9, 5.0     # inches at 100 dpi: 790 x 500 px
 SLOPE_HALF = 6.0             # m, the slope view's half width around the progress point
 SLOPE_MAX = 30.0             # degrees, steeper than the ramp: for placing its labels
-
-
-def _bare(ax, frame: bool = False) -> None:
-    """No ticks, and no axis at all: an axis without ticks still costs ~0.6 ms a draw, and
-    the close-up is drawn again whenever it follows the car."""
-    ax.set_xticks([])
-    ax.set_yticks([])
-    ax.xaxis.set_visible(False)
-    ax.yaxis.set_visible(False)
-    for spine in ax.spines.values():
-        spine.set_visible(frame)
-        spine.set_color(PALETTE["grey"])
 
 
 def best_colour(best: int) -> str:
@@ -252,9 +251,9 @@ class SteeringView:
         keys = ("position", "heading", "crosstrack", "steering")
         self.terms_legend = self.ax_terms.legend(
             [self.term_lines[k] for k in keys], [TERM_NAMES[k] for k in keys],
-            loc="upper right", ncol=columns, fontsize=9, handlelength=2.0, borderpad=0.3,
-            labelspacing=0.2, columnspacing=0.9, handletextpad=0.4, borderaxespad=0.2,
-            framealpha=0.85, edgecolor="none")
+            loc="upper right", ncol=columns, fontsize=MIN_FONT_SIZE, handlelength=2.0,
+            borderpad=0.3, labelspacing=0.2, columnspacing=0.9, handletextpad=0.4,
+            borderaxespad=0.2, framealpha=0.85, edgecolor="none")
 
     def _fit_terms_key(self, width_px: float, wide) -> None:
         """Four columns where they fit across the plot, else two."""
@@ -304,36 +303,42 @@ class SteeringView:
 
     # -- building ------------------------------------------------------------------------
     def _build_map(self, ax, close: bool) -> SimpleNamespace:
-        _bare(ax, frame=close)
+        bare_axes(ax, frame=close)
         if close:
-            ax.set_facecolor("#FAFAFA")
+            ax.set_facecolor(GREYS["paper"])
         v = SimpleNamespace(ax=ax)
-        (v.scale_bar,) = ax.plot([], [], color=PALETTE["black"], lw=2.5, solid_capstyle="butt")
+        (v.scale_bar,) = ax.plot([], [], color=PALETTE["black"], lw=LINE["bar"],
+                                 solid_capstyle="butt")
         # pasted from their own pixels: the close-up re-renders them whenever it follows
         # the car, and the map's title is drawn every frame (it covers the moving path)
         v.scale_text = ax.add_artist(StampedText(0, 0, "", ha="center", va="bottom",
-                                                 fontsize=9))
+                                                 fontsize=MIN_FONT_SIZE))
         v.title = ax.add_artist(StampedText(
             0.01, 0.985, "close-up" if close else "whole track: click to place the car",
-            transform=ax.transAxes, ha="left", va="top", fontsize=9, color="#555555",
-            zorder=9, bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.5}))
-        (v.edge_left,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
-        (v.edge_right,) = ax.plot([], [], color=COLOURS["centre"], lw=0.8)
-        (v.centre_line,) = ax.plot([], [], color=COLOURS["centre"], lw=1.0, ls=(0, (6, 4)))
-        (v.path_line,) = ax.plot([], [], color=COLOURS["path"], lw=1.4, alpha=0.9)
-        (v.start_mark,) = ax.plot([], [], "x", color=COLOURS["path"], ms=7, mew=2)
-        (v.end_mark,) = ax.plot([], [], "|", color=PALETTE["black"], ms=14, mew=3)
+            transform=ax.transAxes, ha="left", va="top", fontsize=MIN_FONT_SIZE,
+            color=GREYS["label"], zorder=9,
+            bbox={"fc": GREYS["white"], "ec": "none", "alpha": 0.8, "pad": 1.5}))
+        (v.edge_left,) = ax.plot([], [], color=COLOURS["centre"], lw=LINE["rule"])
+        (v.edge_right,) = ax.plot([], [], color=COLOURS["centre"], lw=LINE["rule"])
+        (v.centre_line,) = ax.plot([], [], color=COLOURS["centre"], lw=LINE["thin"], ls=(0, (6, 4)))
+        (v.path_line,) = ax.plot([], [], color=COLOURS["path"], lw=LINE["trace"], alpha=0.9)
+        (v.start_mark,) = ax.plot([], [], "x", color=COLOURS["path"], ms=MARKER["mark"],
+                                  mew=LINE["bold"])
+        (v.end_mark,) = ax.plot([], [], "|", color=PALETTE["black"], ms=MARKER["end"],
+                                mew=LINE["thick"])
         # an open road's end, named: a bare black bar there went unexplained
         v.end_label = ax.annotate("end", (0, 0), xytext=(0, 11), textcoords="offset points",
-                                  ha="center", va="bottom", fontsize=9, color="#333333",
-                                  visible=False)
+                                  ha="center", va="bottom", fontsize=MIN_FONT_SIZE,
+                                  color=GREYS["dark"], visible=False)
         v.car = Polygon(np.zeros((6, 2)), closed=True, fc=COLOURS["car"], ec=PALETTE["black"],
-                        lw=1.2 if close else 0.8, zorder=5)
+                        lw=LINE["cursor"] if close else LINE["rule"], zorder=5)
         ax.add_patch(v.car)
-        stroke = [withStroke(linewidth=3.4 if close else 2.6, foreground=PALETTE["black"])]
-        (v.target_line,) = ax.plot([], [], color=COLOURS["to_target"], lw=2.0 if close else 1.4,
+        stroke = [withStroke(linewidth=LINE["wide"] if close else LINE["path"],
+                             foreground=PALETTE["black"])]
+        (v.target_line,) = ax.plot([], [], color=COLOURS["to_target"],
+                                   lw=LINE["bold"] if close else LINE["trace"],
                                    zorder=6, path_effects=stroke)
-        dot = 9 if close else 6
+        dot = MARKER["spot"] if close else MARKER["dot"]
         (v.progress_dot,) = ax.plot([], [], "o", color=COLOURS["progress"], ms=dot,
                                     mec=PALETTE["black"], zorder=8)
         (v.target_dot,) = ax.plot([], [], "o", color=COLOURS["target"], ms=dot,
@@ -353,10 +358,10 @@ class SteeringView:
 
     def _build_terms(self) -> None:
         ax = self.ax_terms
-        ax.axhline(0.0, color=PALETTE["grey"], lw=0.8)
+        ax.axhline(0.0, color=PALETTE["grey"], lw=LINE["rule"])
         self.term_lines = {}
-        for key, lw, z in (("steering", 3.0, 2), ("position", 1.4, 3), ("heading", 1.4, 3),
-                           ("crosstrack", 1.4, 3)):
+        for key, lw, z in (("steering", LINE["thick"], 2), ("position", LINE["trace"], 3),
+                           ("heading", LINE["trace"], 3), ("crosstrack", LINE["trace"], 3)):
             (self.term_lines[key],) = ax.plot([], [], color=TERM_COLOURS[key], lw=lw, zorder=z,
                                               ls=TERM_STYLES.get(key, "-"),
                                               alpha=0.45 if key == "steering" else 1.0)
@@ -364,8 +369,8 @@ class SteeringView:
         # at 1280x720); its columns are set by fit_margins to the room the plot has
         self.terms_legend = None
         self._terms_key(4)
-        self.cursor = ax.axvline(0.0, color=PALETTE["blue"], lw=1.2)
-        self.end_line = ax.axvline(DURATION, color=PALETTE["black"], lw=1.0, ls=":")
+        self.cursor = ax.axvline(0.0, color=PALETTE["blue"], lw=LINE["cursor"])
+        self.end_line = ax.axvline(DURATION, color=PALETTE["black"], lw=LINE["thin"], ls=":")
         ax.set_xlim(0, DURATION)
         ax.set_ylim(-1.05, 1.05)
         ticks = np.arange(0, DURATION + 1, 5)
@@ -387,21 +392,24 @@ class SteeringView:
             ax.minorticks_off()
             ax.tick_params(length=2, pad=1)
             self.sweep_titles[key] = ax.text(
-                0.01, 0.98, label, transform=ax.transAxes, ha="left", va="top", fontsize=10,
-                bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1.0}, zorder=5)
+                0.01, 0.98, label, transform=ax.transAxes, ha="left", va="top", fontsize=FONT_SIZE,
+                bbox={"fc": GREYS["white"], "ec": "none", "alpha": 0.8, "pad": 1.0}, zorder=5)
             self.sweep_spans[key] = [ax.axvspan(v - 0.5, v + 0.5, color="none", lw=0, zorder=0)
                                      for v in range(4, 26)]
-            self.sweep_lines[key] = {m: ax.plot([], [], color=MODE_COLOURS[m], lw=1.8,
-                                                marker="o", ms=3)[0] for m in SWEEP_MODES}
-            self.sweep_now[key] = ax.axvline(10.0, color=PALETTE["black"], lw=1.2, ls="--")
+            self.sweep_lines[key] = {m: ax.plot([], [], color=MODE_COLOURS[m], lw=LINE["strong"],
+                                                marker="o", ms=MARKER["dust"])[0]
+                                     for m in SWEEP_MODES}
+            self.sweep_now[key] = ax.axvline(10.0, color=PALETTE["black"], lw=LINE["cursor"],
+                                             ls="--")
 
     def _build_phase(self) -> None:
         ax = self.ax_phase
-        ax.axhline(0.0, color=PALETTE["grey"], lw=0.8)
-        ax.axvline(0.0, color=PALETTE["grey"], lw=0.8)
-        self.phase_lines = {c: ax.plot([], [], color=CONTROLLER_COLOURS[c], lw=1.0)[0]
+        ax.axhline(0.0, color=PALETTE["grey"], lw=LINE["rule"])
+        ax.axvline(0.0, color=PALETTE["grey"], lw=LINE["rule"])
+        self.phase_lines = {c: ax.plot([], [], color=CONTROLLER_COLOURS[c], lw=LINE["thin"])[0]
                             for c in CONTROLLERS}
-        (self.phase_dot,) = ax.plot([], [], "o", color=PALETTE["black"], ms=7, zorder=6)
+        (self.phase_dot,) = ax.plot([], [], "o", color=PALETTE["black"], ms=MARKER["mark"],
+                                    zorder=6)
         ax.set_xlabel("crosstrack error (m, + right of the line)", labelpad=1)
         ax.set_ylabel("heading error (°)", labelpad=1)
         ax.tick_params(length=2, pad=1)
@@ -416,34 +424,37 @@ class SteeringView:
                                        math.cos(math.radians(azim)), 0.0])
         # drawn in this order, not by depth: the red right vector must lie over the yellow
         ax.computed_zorder = False
-        (self.slope_left,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8, zorder=1)
-        (self.slope_right,) = ax.plot([], [], [], color=COLOURS["centre"], lw=0.8, zorder=1)
-        (self.slope_centre,) = ax.plot([], [], [], color=COLOURS["centre"], lw=1.0, ls="--",
-                                       zorder=1)
-        (self.slope_car,) = ax.plot([], [], [], color=PALETTE["black"], lw=1.5, zorder=2)
+        (self.slope_left,) = ax.plot([], [], [], color=COLOURS["centre"], lw=LINE["rule"], zorder=1)
+        (self.slope_right,) = ax.plot([], [], [], color=COLOURS["centre"], lw=LINE["rule"],
+                                      zorder=1)
+        (self.slope_centre,) = ax.plot([], [], [], color=COLOURS["centre"], lw=LINE["thin"],
+                                       ls="--", zorder=1)
+        (self.slope_car,) = ax.plot([], [], [], color=PALETTE["black"], lw=LINE["outline"],
+                                    zorder=2)
         self.slope_vectors = {}
         # the two right vectors from one point, the red T x U narrow on the wide yellow unit
         # one: one direction, and the yellow's end past the red's is what cos(slope) loses
         # (issue 41: the red drawn 1.5 m up the normal looked like another vector)
-        for key, colour, lw, z in (("tangent", COLOURS["tangent"], 2.5, 3),
-                                   ("world_up", PALETTE["grey"], 2.0, 3),
-                                   ("normal", COLOURS["progress"], 2.5, 3),
-                                   ("offset", COLOURS["offset"], 2.0, 3),
-                                   ("right", PALETTE["yellow"], 7.0, 4),
+        for key, colour, lw, z in (("tangent", COLOURS["tangent"], LINE["bar"], 3),
+                                   ("world_up", PALETTE["grey"], LINE["bold"], 3),
+                                   ("normal", COLOURS["progress"], LINE["bar"], 3),
+                                   ("offset", COLOURS["offset"], LINE["bold"], 3),
+                                   ("right", PALETTE["yellow"], LINE["beam"], 4),
                                    ("right_world", WORLD_RIGHT_COLOUR, 2.5, 5)):
             (line,) = ax.plot([], [], [], color=colour, lw=lw, solid_capstyle="butt", zorder=z)
             self.slope_vectors[key] = line
-        self.slope_labels = {key: ax.text(0, 0, 0, text, fontsize=9, color=colour,
+        self.slope_labels = {key: ax.text(0, 0, 0, text, fontsize=MIN_FONT_SIZE, color=colour,
                                           va="top" if key == "tangent" else "center")
                              for key, text, colour in (
                                  ("tangent", "T", COLOURS["tangent"]),
-                                 ("world_up", "world up", "#555555"),
+                                 ("world_up", "world up", GREYS["label"]),
                                  ("normal", "projected up", COLOURS["progress"]))}
         # at the foot of the view: at its top the labels of the up vectors ran into it
         self.slope_text = ax.text2D(0.02, 0.02, "", transform=ax.transAxes, ha="left",
-                                    va="bottom", fontsize=9,
-                                    bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 1.5})
-        ax.set_axis_off()
+                                    va="bottom", fontsize=MIN_FONT_SIZE,
+                                    bbox={"fc": GREYS["white"], "ec": "none", "alpha": 0.85,
+                                          "pad": 1.5})
+        bare_axes(ax)
         ax.set_box_aspect((1, 1, 1), zoom=1.45)
         ax.set(xlim=(-SLOPE_HALF, SLOPE_HALF), ylim=(-SLOPE_HALF, SLOPE_HALF),
                zlim=(-SLOPE_HALF, SLOPE_HALF))     # the spans every frame keeps
