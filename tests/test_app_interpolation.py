@@ -754,10 +754,11 @@ def test_layout_play_the_angles_and_the_preset_beside_the_figure(app):
     at = {name: order.index(id(getattr(app, name))) for name in
           ("yaw1", "long_way", "wrap_euler", "preset", "preset_note")}
     # the note right under the preset it describes, before the panel; the toggles above the
-    # preset (under it, at 853x480 ticking one scrolled half of the figure away)
+    # angles and the preset (under them, in presenter mode at 1280x720 and at 853x480,
+    # ticking one scrolled half of the figure away)
     assert at["preset_note"] == at["preset"] + 1
     assert at["preset_note"] < order.index(id(app.panels["info"]))
-    assert at["yaw1"] < at["long_way"] < at["wrap_euler"] < at["preset"]
+    assert at["long_way"] < at["wrap_euler"] < at["yaw1"] < at["preset"]
     prose = " ".join(notebook_source().split())           # and the lesson says so
     assert "**preset**: the note right under it says what it shows" in prose
     assert "tick *up-vector paths* (under *More controls*)" in prose
