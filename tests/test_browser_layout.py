@@ -304,9 +304,28 @@ def _check_apps(page, count: int, width: int, present: bool = False) -> list[str
     return problems
 
 
+#: The least gap (CSS px) between a question's options and a button on their row.
+OPTION_GAP_PX = 12
+
+_OPTION_GAP_JS = """(least) => [...document.querySelectorAll('.lesson-question')].flatMap(q => {
+  const radios = q.querySelector('.widget-radio-box');
+  if (!radios || !radios.offsetWidth) return [];
+  const r = radios.getBoundingClientRect();
+  return [...q.querySelectorAll('button')].filter(b => b.offsetWidth).map(b => {
+    const c = b.getBoundingClientRect();
+    const sameRow = c.top < r.bottom && c.bottom > r.top && c.left >= r.left;
+    return sameRow ? [q.textContent.trim().slice(0, 40), c.left - r.right] : null;
+  }).filter(x => x && x[1] < least);
+})"""
+
+
 def _check_page(page, count: int, width: int, shot: str, present: bool = False) -> list[str]:
-    """:func:`_check_apps`, the smallest text of the whole lesson, and a screenshot."""
+    """:func:`_check_apps`, the smallest text of the whole lesson, a question's options
+    apart from its buttons (lessons 2 and 4's longest option ran up to Check, 5 px apart),
+    and a screenshot."""
     problems = _check_apps(page, count, width, present)
+    problems += [f"options {gap:.0f} px from a button ({where!r})"
+                 for where, gap in page.evaluate(_OPTION_GAP_JS, OPTION_GAP_PX)]
     least, where = page.evaluate(_TEXT_JS, "#rendered_cells")
     if least < (PRESENT_PX if present else MIN_PX):
         problems.append(f"smallest page text ({shot}): {least:.1f} px ({where})")

@@ -266,8 +266,10 @@ class ChoiceQuestion(_Question):
         if not isinstance(answer, str) or answer not in reasons:
             raise ValueError(f"the answer {answer!r:.60} is not one of the options {list(reasons)}")
         self.answer, self.explain, self.reasons = answer, explain, reasons
+        # (a margin: the longest option's label ran up to the Check button, 5 px apart)
         control = widgets.RadioButtons(options=list(reasons), value=None,
-                                       layout=widgets.Layout(width="auto"))
+                                       layout=widgets.Layout(width="auto",
+                                                             margin="0 18px 0 0"))
         super().__init__(prompt, hint, control, show, beside=beside)
 
     def judge(self, value) -> tuple[bool, str]:
