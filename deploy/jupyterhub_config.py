@@ -53,7 +53,7 @@ VALUES = yaml.safe_load((HERE / "z2jh" / "values.yaml").read_text())
 SINGLEUSER = VALUES["singleuser"]
 CULL = VALUES["cull"]
 TRIAL = os.environ.get("LESSONS_HUB_TRIAL") == "1"
-BIN = Path(sys.executable).parent  # jupyterhub-singleuser of the hub's own environment
+BIN = Path(sys.executable).parent  # the students' server command, in the hub's environment
 
 
 def env(name: str, default: str) -> str:
@@ -142,7 +142,9 @@ else:
     c.SystemdSpawner.unit_name_template = "lessons-{USERNAME}"
     c.SystemdSpawner.isolate_tmp = True
     c.SystemdSpawner.isolate_devices = True
-c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
+# jupyterhub-singleuser without the 1-3 s import of a JSON Schema format checker nothing
+# uses (lessons_server/singleuser.py); values.yaml's singleuser.cmd is the same command
+c.Spawner.cmd = [str(BIN / SINGLEUSER["cmd"])]
 
 
 def lessons_url(repo: str, branch: str) -> str:

@@ -17,6 +17,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import tomllib
 import urllib.parse
 import uuid
 from pathlib import Path
@@ -127,6 +128,55 @@ def test_single_host_hub_takes_its_values_from_the_kubernetes_file(mode, monkeyp
         assert c.JupyterHub.spawner_class == "systemdspawner.SystemdSpawner"
         assert "authenticator_class" not in c.JupyterHub
         assert c.PAMAuthenticator.allowed_groups == {"students"}
+
+
+SKIP_CHECK = """
+import sys
+if sys.argv[1] == "skip":
+    from lessons_server.singleuser import skip_unused_format_checkers
+    skip_unused_format_checkers()
+import jupyter_server.serverapp, nbformat.validator, jsonschema
+print(sys.modules.get("rfc3987_syntax") is not None,
+      "iri" in jsonschema.Draft7Validator.FORMAT_CHECKER.checkers)
+"""
+
+
+def test_student_servers_start_without_the_iri_grammar(monkeypatch, tmp_path):
+    """Both hubs start each server with lessons-jupyterhub-singleuser, which leaves out the
+    import of rfc3987_syntax (about 1.1 CPU-s of every server start): jsonschema then checks
+    no "iri" format, which no schema a student's server validates uses."""
+    c = hub_config(monkeypatch, tmp_path, **TRIAL)
+    command = VALUES["singleuser"]["cmd"]
+    assert command == "lessons-jupyterhub-singleuser"
+    assert c.Spawner.cmd == [str(Path(sys.executable).parent / command)]
+    assert Path(c.Spawner.cmd[0]).is_file(), "the command is installed by `make setup`"
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts[command] == "lessons_server.singleuser:main"
+    pytest.importorskip("rfc3987_syntax")   # installed with jupyter-events: what it skips
+    runs = {how: subprocess.run([sys.executable, "-c", SKIP_CHECK, how], capture_output=True,
+                                text=True, timeout=120, check=True).stdout.split()
+            for how in ("skip", "plain")}
+    assert runs == {"skip": ["False", "False"], "plain": ["True", "True"]}
+
+
+def test_no_schema_of_a_students_server_uses_the_iri_formats():
+    """What makes leaving rfc3987_syntax out safe: the schemas the server's packages ship
+    (event schemas, nbformat's) never ask for the "iri" or "iri-reference" format."""
+    import importlib
+
+    found, asked = 0, []
+    for package in ("jupyter_events", "jupyter_server", "nbformat", "voila", "nbgitpuller",
+                    "jupyterhub", "jupyter_server_terminals", "jupyter_lsp"):
+        try:
+            folder = Path(importlib.import_module(package).__file__).parent
+        except ImportError:
+            continue
+        for path in folder.rglob("*"):
+            if path.suffix in (".json", ".yaml", ".yml"):
+                found += 1
+                if re.search(r"format[\"']?\s*:\s*[\"']?iri", path.read_text(errors="replace")):
+                    asked.append(str(path))
+    assert found > 10 and not asked, asked
 
 
 def test_the_kubernetes_hub_gives_teachers_the_same_role(monkeypatch, tmp_path):
