@@ -120,12 +120,14 @@ c.Spawner.disable_user_config = True
 if TRIAL:
     homes = state / "home"
     homes.mkdir(exist_ok=True)
-    c.JupyterHub.spawner_class = "simple"
+    # JupyterHub's "simple" spawner, answering the hub as soon as the server is up
+    # (deploy/ready_spawner.py: the hub's own wait backs off to seconds between checks)
+    sys.path.insert(0, str(HERE))
+    c.JupyterHub.spawner_class = "ready_spawner.ReadySpawner"
     c.SimpleLocalProcessSpawner.home_dir_template = str(homes / "{username}")
     if os.geteuid() == 0:
         # started as root (a container, CI): the students' servers, and the code of the
         # pages they open, run as the unprivileged TRIAL_USER, never as root
-        sys.path.insert(0, str(HERE))
         from trial_spawner import TRIAL_USER, UnprivilegedSpawner, check_reachable
 
         check_reachable(str(ROOT))

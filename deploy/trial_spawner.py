@@ -17,7 +17,7 @@ import stat
 import sys
 from pathlib import Path
 
-from jupyterhub.spawner import SimpleLocalProcessSpawner
+from ready_spawner import ReadySpawner
 
 #: The unprivileged user every student's server of a root-started trial runs as.
 TRIAL_USER = "nobody"
@@ -48,8 +48,8 @@ def check_reachable(checkout: str) -> None:
             "those folders (chmod o+x).")
 
 
-class UnprivilegedSpawner(SimpleLocalProcessSpawner):
-    """``SimpleLocalProcessSpawner`` whose servers run as :data:`TRIAL_USER`."""
+class UnprivilegedSpawner(ReadySpawner):
+    """:class:`~ready_spawner.ReadySpawner` whose servers run as :data:`TRIAL_USER`."""
 
     def make_preexec_fn(self, name):
         account = pwd.getpwnam(TRIAL_USER)

@@ -122,7 +122,8 @@ def test_single_host_hub_takes_its_values_from_the_kubernetes_file(mode, monkeyp
         got["repo"], got["branch"], got["targetpath"])
     assert c.Spawner.disable_user_config is True
     if mode == "trial":
-        assert c.JupyterHub.spawner_class == "simple"   # as a normal user
+        # JupyterHub's "simple" spawner, ready as soon as the server answers
+        assert c.JupyterHub.spawner_class == "ready_spawner.ReadySpawner"   # a normal user
         assert c.JupyterHub.authenticator_class == "shared-password"
     else:  # limits enforced by systemd; system accounts' passwords
         assert c.JupyterHub.spawner_class == "systemdspawner.SystemdSpawner"
@@ -245,6 +246,55 @@ def test_a_trial_started_as_root_runs_students_unprivileged(monkeypatch, tmp_pat
     monkeypatch.setattr(trial_spawner, "closed_folders", lambda paths: ["/root"])
     with pytest.raises(SystemExit, match="chmod o\\+x"):
         trial_spawner.check_reachable(str(ROOT))
+
+
+@pytest.mark.slow   # jupyterhub comes with the hub extra, which make test-slow installs
+def test_the_trial_spawner_hands_a_server_over_once_it_answers(monkeypatch, tmp_path):
+    """JupyterHub's own wait for a new server backs off to seconds between checks; the
+    trial's spawner asks every 0.1 s until the server answers (here: a server that says
+    503 three times first), and stops asking when the process has ended."""
+    pytest.importorskip("jupyterhub")
+    sys.path.insert(0, str(DEPLOY))
+    import ready_spawner
+    import trial_spawner
+    from tornado import web as tweb
+
+    assert issubclass(trial_spawner.UnprivilegedSpawner, ready_spawner.ReadySpawner)
+    assert ready_spawner.ReadySpawner.ready_poll_s.default_value <= 0.1
+    asked = []
+
+    class Api(tweb.RequestHandler):
+        def get(self):
+            asked.append(self.request.path)
+            self.set_status(503 if len(asked) <= 3 else 200)
+
+    class Process:
+        code = None
+
+        def poll(self):
+            return self.code
+
+    async def scenario():
+        from types import SimpleNamespace
+
+        from tornado.httpserver import HTTPServer
+        from tornado.testing import bind_unused_port
+
+        sock, port = bind_unused_port()
+        server = HTTPServer(tweb.Application([(r"/user/ada/api", Api)]))
+        server.add_sockets([sock])
+        spawner = SimpleNamespace(http_timeout=30, ready_poll_s=0.01, proc=Process())
+        url = f"http://127.0.0.1:{port}/user/ada/api"
+        try:
+            until_up = await ready_spawner.ReadySpawner.wait_answering(spawner, url)
+            spawner.proc.code = 1
+            after_exit = await ready_spawner.ReadySpawner.wait_answering(spawner, url)
+        finally:
+            server.stop()
+        return until_up, after_exit
+
+    assert harness.run_async(scenario(), timeout=60) == (4, 0)
+    assert len(asked) == 4
 
 
 def test_trial_needs_its_passwords(monkeypatch, tmp_path):
