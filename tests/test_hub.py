@@ -297,6 +297,27 @@ def test_the_trial_spawner_hands_a_server_over_once_it_answers(monkeypatch, tmp_
     assert len(asked) == 4
 
 
+@pytest.mark.slow   # trial_spawner imports jupyterhub (the hub extra)
+def test_the_unprivileged_trial_user_may_clone_a_git_worktree(tmp_path):
+    """A checkout made with `git worktree` keeps its git folder elsewhere; git checks
+    that folder's owner too, so the trial user's config names it safe as well."""
+    pytest.importorskip("jupyterhub")
+    sys.path.insert(0, str(DEPLOY))
+    import trial_spawner
+
+    main, tree = tmp_path / "main", tmp_path / "tree"
+    git = ["git", "-c", "user.name=a", "-c", "user.email=a@b"]
+    subprocess.run([*git, "init", "-q", "-b", "main", str(main)], check=True, timeout=60)
+    subprocess.run([*git, "-C", str(main), "commit", "-q", "--allow-empty", "-m", "x"],
+                   check=True, timeout=60)
+    subprocess.run([*git, "-C", str(main), "worktree", "add", "-q", str(tree), "-b", "t"],
+                   check=True, timeout=60)
+    safe = trial_spawner.safe_directories(str(tree))
+    assert str(tree) in safe and str(main / ".git") in safe
+    assert str((main / ".git" / "worktrees" / "tree").resolve()) in safe
+    assert trial_spawner.gitconfig(str(tree)).count("\tdirectory = ") == len(safe)
+
+
 def test_trial_needs_its_passwords(monkeypatch, tmp_path):
     with pytest.raises(KeyError, match="LESSONS_HUB_PASSWORD"):
         hub_config(monkeypatch, tmp_path, LESSONS_HUB_TRIAL="1")
