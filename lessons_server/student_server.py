@@ -9,6 +9,8 @@ extensions off and this one on; it loads them itself, so that it runs after them
   handlers are plain tornado ``StaticFileHandler``\\ s, which Jupyter Server's
   ``allow_unauthenticated_access = False`` cannot reach) is put behind :class:`LoginRequired`.
   Without it a logged-out browser got a picture from a student's home (issue 40).
+- **the lessons' index** is answered at once, from the catalogue, not run in a kernel
+  (:func:`lessons_server.landing.index_first`).
 - **nbgitpuller**'s page and its pull are served only for the lessons' repository, branch
   and folder (:func:`lessons_pull_problem`, from the environment the hub sets:
   ``LESSONS_REPO``, ``LESSONS_BRANCH``, ``LESSONS_TARGETPATH``). Any other link a student is
@@ -155,6 +157,15 @@ def _lessons_only_pulls(handler: type) -> type:
     return lessons_only(handler) if handler in (SyncHandler, UIHandler) else handler
 
 
+def _index_first(handler: type) -> type:
+    """Voila's page handler answering the lessons' index at once (lessons_server.landing)."""
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    from lessons_server.landing import index_first
+
+    return index_first(handler) if handler is TornadoVoilaHandler else handler
+
+
 def _load_jupyter_server_extension(serverapp) -> None:
     """Voila's and nbgitpuller's own extension loaders, then their routes narrowed."""
     from nbgitpuller import _load_jupyter_server_extension as load_nbgitpuller
@@ -162,6 +173,7 @@ def _load_jupyter_server_extension(serverapp) -> None:
 
     load_voila(serverapp)
     load_nbgitpuller(serverapp)
+    wrap_routes(serverapp.web_app, _index_first)
     pulls = wrap_routes(serverapp.web_app, _lessons_only_pulls)
     logins = wrap_routes(serverapp.web_app, behind_login)
     serverapp.log.info("Lessons: nbgitpuller pulls the lessons only (%s); %d routes put "
