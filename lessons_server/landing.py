@@ -117,6 +117,9 @@ def index_first(render: type) -> type:
         @web.authenticated
         async def get(self, path=None, *args, **kwargs):
             if await self._is_lessons_index(path or ""):
+                from lessons_server.preheat import preheat_on
+
+                preheat_on(self.kernel_manager, self.base_url)   # lesson 1 is next
                 resources = getattr(self.voila_configuration, "resources", None)
                 logout = resources.get("lessons_logout_url", "") \
                     if isinstance(resources, dict) else ""

@@ -378,6 +378,9 @@ def test_student_servers_apply_voila_json(role, monkeypatch):
         assert extensions["jupyterlab"] is False
         assert c.ServerApp.terminals_enabled is False
         assert c.ServerApp.authorizer_class.endswith("StudentAuthorizer")
+        # lesson 1's kernel pre-heated (lessons_server.preheat), under the same cap
+        assert c.ServerApp.kernel_manager_class == \
+            "lessons_server.preheat.PreheatingKernelManager"
         assert c.ServerApp.kernel_websocket_connection_class == \
             VOILA["Voila"]["kernel_websocket_connection_class"]
         assert c.MappingKernelManager.allowed_message_types == \
