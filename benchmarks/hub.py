@@ -10,6 +10,9 @@ kernels at the peak, divided by N) and CPU-seconds per arriving student (everyth
 server side spent until the last student's page had all its figures, divided by N), and for
 the hub the time a student's server takes to start and the CPU that costs. ``--sizes``
 measures what the memory limits rest on: a student's server, and each lesson's kernel.
+``--sign-in`` times what a student sees in Chromium from "Sign in" on the hub's login page
+(:func:`measure_sign_in`), for one student or several arriving within ``--arrive-within``
+seconds, and writes benchmarks/results/hub-sign-in.md.
 
 :class:`Hub` (start a trial hub on loopback, create students through the REST API, spawn
 their servers, pull the lessons, stop it all) is what tests/test_hub.py drives too.
@@ -17,6 +20,7 @@ their servers, pull the lessons, stop it all) is what tests/test_hub.py drives t
     python benchmarks/hub.py --students 10
     python benchmarks/hub.py --students 10 --json hub.json
     python benchmarks/hub.py --sizes
+    python benchmarks/hub.py --sign-in --students 1    # a real browser: "Sign in" to figure
 
 Bounded like benchmarks/classroom.py: loopback only, a deadline per student, every server
 stopped in ``finally``.
@@ -448,6 +452,122 @@ def measure_classroom(n: int, lesson: str, moves: int, deadline_s: float) -> dic
             "preheat_s": r["preheat_s"], "failures": r["failures"]}
 
 
+# -- "Sign in" to the first figure, in a browser ------------------------------------------
+SIGN_IN_RESULTS = ROOT / "benchmarks" / "results" / "hub-sign-in.md"
+#: The steps of a student's sign-in, in order, with what each one waits for.
+SIGN_IN_STEPS = (("server_up_s", "server up: the first answer from the student's own server"),
+                 ("index_s", "index shown: lesson 1's link on the lessons' index"),
+                 ("lesson_html_s", "lesson 1's page in (its notebook run by Voila), "
+                                   "clicked at once"),
+                 ("figure_s", "lesson 1's first figure drawn"))
+JS_FIRST_FIGURE = """() => { const B = window.__bench; return B.decoded.length > 0 &&
+    B.paints.some(p => p[0] >= B.decoded[0]); }"""
+JS_FIRST_FIGURE_AT = """() => { const B = window.__bench;
+    return B.paints.find(p => p[0] >= B.decoded[0])[0]; }"""
+
+
+async def sign_in(browser, hub: Hub, name: str, first: str, delay: float) -> dict:
+    """One student in a browser of their own: the hub's login page, "Sign in", the index,
+    lesson ``first``'s link at once; seconds from the click to each of SIGN_IN_STEPS."""
+    import bench_browser
+
+    await asyncio.sleep(delay)
+    context = await browser.new_context(viewport={"width": 1280, "height": 720})
+    await context.add_init_script(bench_browser.PAGE_HOOKS)
+    page = await context.new_page()
+    seen: dict[str, float] = {}
+    page.on("response", lambda r: seen.setdefault(
+        "server", time.time()) if r.url.startswith(hub.user_url(name)) else None)
+    try:
+        await page.goto(f"{hub.url}/hub/login", timeout=120_000)
+        await page.fill("#username_input", name)
+        await page.fill("#password_input", hub.password)
+        t0 = time.time()
+        await page.click("#login_submit")
+        link = page.locator(f"a[href='{first}']").first
+        await link.wait_for(timeout=180_000)
+        index_s = time.time() - t0
+        async with page.expect_navigation(wait_until="commit", timeout=180_000):
+            await link.click()
+        await page.wait_for_load_state("domcontentloaded", timeout=180_000)
+        lesson_html_s = time.time() - t0
+        await page.wait_for_function(JS_FIRST_FIGURE, timeout=180_000, polling=20)
+        figure_at = await page.evaluate(JS_FIRST_FIGURE_AT) / 1000
+        return {"name": name, "server_up_s": seen.get("server", float("nan")) - t0,
+                "index_s": index_s, "lesson_html_s": lesson_html_s,
+                "figure_s": figure_at - t0, "error": None}
+    except Exception as exc:  # noqa: BLE001 - one student's failure is reported, not fatal
+        return {"name": name, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+    finally:
+        await context.close()
+
+
+async def sign_in_all(hub: Hub, names: list[str], first: str, within_s: float) -> list[dict]:
+    from playwright.async_api import async_playwright
+
+    import browser as harness
+
+    gap = within_s / max(len(names) - 1, 1) if len(names) > 1 else 0.0
+    async with async_playwright() as p:
+        chromium = await p.chromium.launch(executable_path=harness.CHROMIUM, headless=True,
+                                           args=harness.CHROMIUM_FLAGS)
+        try:
+            return await asyncio.gather(*(sign_in(chromium, hub, name, first, i * gap)
+                                          for i, name in enumerate(names)))
+        finally:
+            await chromium.close()
+
+
+def measure_sign_in(n: int, within_s: float, state: Path | None = None) -> dict:
+    """``n`` students, never logged in before, sign in on a fresh trial hub within
+    ``within_s`` seconds of each other; each opens lesson 1 from the index at once. The
+    hub's log is kept in ``state`` when given (for a timeline)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from lessons import FIRST
+
+    load = os.getloadavg()[0]
+    hub = Hub(state=state)
+    try:
+        hub.wait_ready()
+        names = class_of(n)
+        hub.create_students(names)
+        students = asyncio.run(sign_in_all(hub, names, FIRST.notebook, within_s))
+    finally:
+        hub.stop()
+    return {"students": n, "within_s": within_s, "lesson": FIRST.slug, "rows": students,
+            "load_before": load, "load_after": os.getloadavg()[0]}
+
+
+def sign_in_table(result: dict) -> str:
+    from classroom import pct
+
+    ok = [r for r in result["rows"] if r["error"] is None]
+    head = (f"{result['students']} student(s) arriving within {result['within_s']:.0f} s, "
+            f"lesson {result['lesson']}; load average (1 min) {result['load_before']:.2f} "
+            f"before, {result['load_after']:.2f} after; {len(ok)} of {result['students']} "
+            "reached the figure")
+    lines = [head, "", "| from \"Sign in\" to | p50 | max |", "|---|---:|---:|"]
+    for key, what in SIGN_IN_STEPS:
+        values = [r[key] for r in ok]
+        if values:
+            lines.append(f"| {what} | {pct(values, 0.5):.1f} s | {max(values):.1f} s |")
+    lines += [f"- {r['name']}: {r['error']}" for r in result["rows"] if r["error"]]
+    return "\n".join(lines)
+
+
+def append_sign_in(text: str) -> None:
+    """Add a run to benchmarks/results/hub-sign-in.md, dated, under the commit measured."""
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    if not SIGN_IN_RESULTS.exists():
+        SIGN_IN_RESULTS.write_text("# A hub student from \"Sign in\" to the first figure\n\n"
+                                   "`python benchmarks/hub.py --sign-in --students N` "
+                                   "(Chromium, the trial hub on loopback, 2 cores).\n")
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    with SIGN_IN_RESULTS.open("a") as out:
+        out.write(f"\n## {stamp}, commit {commit}\n\n{text}\n")
+
+
 def table(results: list[dict]) -> str:
     lines = ["| route | students | first figure p50 | p95 | slider → image p50 | p95 "
              "| memory / student | CPU / arriving student | whole visit | server start p50 "
@@ -477,7 +597,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", action="store_true",
                     help="measure a student's server and each lesson's kernel, and stop")
     ap.add_argument("--json", help="also write the results here")
+    ap.add_argument("--sign-in", action="store_true",
+                    help="time --students signing in with Chromium, and stop")
+    ap.add_argument("--arrive-within", type=float, default=10.0,
+                    help="with --sign-in: seconds over which the students arrive")
+    ap.add_argument("--state", type=Path,
+                    help="with --sign-in: keep the hub's state and log in this new folder")
     args = ap.parse_args(argv)
+    if args.sign_in:
+        result = measure_sign_in(args.students, args.arrive_within, args.state)
+        text = sign_in_table(result)
+        print(text)
+        append_sign_in(text)
+        return 1 if any(r["error"] for r in result["rows"]) else 0
     if args.sizes:
         rows = measure_sizes()
         print("| opened | student's server | the lesson's kernel |\n|---|---:|---:|")

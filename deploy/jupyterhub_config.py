@@ -53,7 +53,7 @@ VALUES = yaml.safe_load((HERE / "z2jh" / "values.yaml").read_text())
 SINGLEUSER = VALUES["singleuser"]
 CULL = VALUES["cull"]
 TRIAL = os.environ.get("LESSONS_HUB_TRIAL") == "1"
-BIN = Path(sys.executable).parent  # jupyterhub-singleuser of the hub's own environment
+BIN = Path(sys.executable).parent  # the students' server command, in the hub's environment
 
 
 def env(name: str, default: str) -> str:
@@ -120,12 +120,14 @@ c.Spawner.disable_user_config = True
 if TRIAL:
     homes = state / "home"
     homes.mkdir(exist_ok=True)
-    c.JupyterHub.spawner_class = "simple"
+    # JupyterHub's "simple" spawner, answering the hub as soon as the server is up
+    # (deploy/ready_spawner.py: the hub's own wait backs off to seconds between checks)
+    sys.path.insert(0, str(HERE))
+    c.JupyterHub.spawner_class = "ready_spawner.ReadySpawner"
     c.SimpleLocalProcessSpawner.home_dir_template = str(homes / "{username}")
     if os.geteuid() == 0:
         # started as root (a container, CI): the students' servers, and the code of the
         # pages they open, run as the unprivileged TRIAL_USER, never as root
-        sys.path.insert(0, str(HERE))
         from trial_spawner import TRIAL_USER, UnprivilegedSpawner, check_reachable
 
         check_reachable(str(ROOT))
@@ -142,7 +144,9 @@ else:
     c.SystemdSpawner.unit_name_template = "lessons-{USERNAME}"
     c.SystemdSpawner.isolate_tmp = True
     c.SystemdSpawner.isolate_devices = True
-c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
+# jupyterhub-singleuser without the 1-3 s import of a JSON Schema format checker nothing
+# uses (lessons_server/singleuser.py); values.yaml's singleuser.cmd is the same command
+c.Spawner.cmd = [str(BIN / SINGLEUSER["cmd"])]
 
 
 def lessons_url(repo: str, branch: str) -> str:

@@ -14,10 +14,11 @@ import os
 import pwd
 import shutil
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
-from jupyterhub.spawner import SimpleLocalProcessSpawner
+from ready_spawner import ReadySpawner
 
 #: The unprivileged user every student's server of a root-started trial runs as.
 TRIAL_USER = "nobody"
@@ -48,25 +49,43 @@ def check_reachable(checkout: str) -> None:
             "those folders (chmod o+x).")
 
 
-class UnprivilegedSpawner(SimpleLocalProcessSpawner):
-    """``SimpleLocalProcessSpawner`` whose servers run as :data:`TRIAL_USER`."""
+def safe_directories(checkout: str) -> list[str]:
+    """What the trial user's git must be told is safe to clone ``checkout`` (root's): the
+    checkout, its ``.git``, and, for a ``git worktree``, the worktree's own git folder and
+    the repository's shared one, which git checks instead."""
+    found = [checkout, os.path.join(checkout, ".git")]
+    for flag in ("--absolute-git-dir", "--git-common-dir"):
+        out = subprocess.run(["git", "-C", checkout, "rev-parse", flag], capture_output=True,
+                             text=True)
+        if out.returncode == 0 and out.stdout.strip():
+            found.append(os.path.realpath(os.path.join(checkout, out.stdout.strip())))
+    return list(dict.fromkeys(found))
+
+
+def gitconfig(checkout: str) -> str:
+    """The trial user's ``~/.gitconfig``: :func:`safe_directories` of ``checkout``."""
+    return "[safe]\n" + "".join(f"\tdirectory = {d}\n" for d in safe_directories(checkout))
+
+
+class UnprivilegedSpawner(ReadySpawner):
+    """:class:`~ready_spawner.ReadySpawner` whose servers run as :data:`TRIAL_USER`."""
 
     def make_preexec_fn(self, name):
         account = pwd.getpwnam(TRIAL_USER)
         home = self.home_dir
         runtime = self.get_env().get("JUPYTER_RUNTIME_DIR", "")
 
-        checkout = str(Path(__file__).resolve().parent.parent)
+        config = gitconfig(str(Path(__file__).resolve().parent.parent))
 
         def preexec():   # in the child, as root, before the server starts
             os.makedirs(home, 0o700, exist_ok=True)
             os.chown(home, account.pw_uid, account.pw_gid)
             # nbgitpuller clones the trial's checkout, which root owns: git refuses a
             # repository of another owner unless the user's own config names it safe
-            gitconfig = os.path.join(home, ".gitconfig")
-            with open(gitconfig, "w") as config:
-                config.write(f"[safe]\n\tdirectory = {checkout}/.git\n")
-            os.chown(gitconfig, account.pw_uid, account.pw_gid)
+            path = os.path.join(home, ".gitconfig")
+            with open(path, "w") as out:
+                out.write(config)
+            os.chown(path, account.pw_uid, account.pw_gid)
             if runtime and os.path.isdir(runtime) and os.stat(runtime).st_uid != account.pw_uid:
                 shutil.rmtree(runtime, ignore_errors=True)   # left by an earlier root run
             os.setgroups([])

@@ -204,13 +204,13 @@ del _lessons_warm_up
 """
 
 
-async def warm_up(km, timeout: float = 60.0) -> bool:
-    """Run :data:`WARM_UP` in the kernel of ``km`` (a jupyter_client async kernel manager);
-    True if the kernel answered ``ok``."""
+async def warm_up(km, timeout: float = 60.0, code: str = WARM_UP) -> bool:
+    """Run ``code`` (:data:`WARM_UP`) in the kernel of ``km`` (a jupyter_client async kernel
+    manager); True if the kernel answered ``ok``."""
     kc = km.client()
     kc.start_channels()
     try:
-        msg_id = kc.execute(WARM_UP, silent=True, store_history=False)
+        msg_id = kc.execute(code, silent=True, store_history=False)
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             reply = await kc.get_shell_msg(timeout=left)

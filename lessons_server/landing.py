@@ -9,17 +9,26 @@ index instead, and gives each lesson of the catalogue a short address, ``/<numbe
 redirects keep the query (the room's ``?token=``, presenter mode's ``?present=1``) and,
 like the pages they lead to, ask for the login first. The hub's students land on the
 index through the default URL in deploy/z2jh/values.yaml.
+
+The index itself is answered at once, as a page made from the catalogue
+(:func:`index_html`: each lesson's title on a line, a link in the same tab, and what it
+teaches), not run as a notebook: Voila starts a kernel for every page it renders, and a
+student waited for one (4-6 s on the hub) before they could click their lesson.
+``index.ipynb`` stays for JupyterLab. :func:`index_first` puts that page in front of
+Voila's renderer for ``make voila``, ``make classroom`` and a hub student's server alike.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import html
+from pathlib import Path, PurePosixPath
 
+from jupyter_core.utils import ensure_async
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
 
-from lessons_lib.catalogue import LESSONS
+from lessons_lib.catalogue import LESSONS, reading_order
 
 #: The lessons' index page, in the folder Voila serves.
 INDEX = "index.ipynb"
@@ -65,6 +74,80 @@ def landing_routes(base_url: str, notebooks: Path) -> list[tuple]:
     return routes
 
 
+#: The index page's title and heading (the index notebook's, too).
+INDEX_TITLE = "Game maths, interactively"
+#: What the index says before the list.
+INDEX_LEAD = ("Short, hands-on lessons on the maths behind game engines: sliders and buttons "
+              "to play with, and exercises that check your answer on the spot.")
+_INDEX_CSS = """
+body { font: 20px/1.45 system-ui, sans-serif; max-width: 46em; margin: 1.5em auto;
+       padding: 0 1em; color: #1d1d1f; }
+h1 { font-size: 1.6em; margin: 0 0 .4em; }
+ol { padding: 0; list-style: none; }
+li { margin: 0 0 1em; }
+li a { font-size: 1.15em; font-weight: 600; }
+li p { margin: .15em 0 0; color: #4a4a4f; font-size: .85em; }
+#lessons-logout { float: right; font-size: .8em; }
+"""
+
+
+def index_html(logout_url: str = "") -> str:
+    """The lessons' index page, made from the catalogue: each lesson's title on a line of
+    its own, a link to the lesson (relative, so it opens in the same tab, next to this
+    page), and under it what the lesson teaches; the order to take them in; a Log out link
+    when ``logout_url`` is given (a hub)."""
+    esc = html.escape
+    items = "".join(
+        f'<li>{lesson.number}. <a href="{esc(lesson.notebook)}">{esc(lesson.title)}</a>'
+        f"<p>{esc(lesson.summary)}</p></li>" for lesson in LESSONS)
+    logout = f'<a id="lessons-logout" href="{esc(logout_url)}">Log out</a>' if logout_url \
+        else ""
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{esc(INDEX_TITLE)}</title><style>{_INDEX_CSS}</style></head><body>"
+            f"{logout}<h1>{esc(INDEX_TITLE)}</h1><p>{esc(INDEX_LEAD)}</p>"
+            f"<p>{esc(reading_order())}</p><ol>{items}</ol></body></html>")
+
+
+def index_first(render: type) -> type:
+    """Voila's page handler ``render``, answering the lessons' index (an ``index.ipynb``
+    beside the catalogue's first lesson) with :func:`index_html` instead of running it."""
+
+    class IndexFirst(render):
+        @web.authenticated
+        async def get(self, path=None, *args, **kwargs):
+            if await self._is_lessons_index(path or ""):
+                from lessons_server.preheat import preheat_on
+
+                preheat_on(self.kernel_manager, self.base_url)   # lesson 1 is next
+                resources = getattr(self.voila_configuration, "resources", None)
+                logout = resources.get("lessons_logout_url", "") \
+                    if isinstance(resources, dict) else ""
+                self.set_header("Cache-Control", "no-cache")
+                return self.finish(index_html(logout))
+            return await super().get(path, *args, **kwargs)
+
+        async def _is_lessons_index(self, path: str) -> bool:
+            page = PurePosixPath(path)
+            if page.name != INDEX:
+                return False
+            lesson = str(page.parent / LESSONS[0].notebook) if str(page.parent) != "." \
+                else LESSONS[0].notebook
+            return bool(await ensure_async(self.contents_manager.file_exists(lesson)))
+
+    IndexFirst.__name__ = IndexFirst.__qualname__ = f"IndexFirst{render.__name__}"
+    return IndexFirst
+
+
+def with_index_first(handlers: list) -> list:
+    """``handlers`` (tornado's (pattern, handler, ...) tuples) with Voila's page handler
+    replaced by :func:`index_first` of it."""
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    return [(h[0], index_first(h[1]), *h[2:]) if len(h) > 1 and h[1] is TornadoVoilaHandler
+            else h for h in handlers]
+
+
 def lessons_voila():
     """Voila whose routes land on the index (:func:`landing_routes`)."""
     from voila.app import Voila
@@ -74,7 +157,8 @@ def lessons_voila():
             handlers = super().init_handlers()
             if self.notebook_path:       # one notebook served: it is the landing already
                 return handlers
-            return landing_routes(self.server_url, Path(self.root_dir)) + handlers
+            return landing_routes(self.server_url, Path(self.root_dir)) + \
+                with_index_first(handlers)
 
     return LessonsVoila
 

@@ -39,7 +39,6 @@ import sys
 import threading
 import time
 
-from jupyter_server.services.kernels.kernelmanager import ServerKernelManager
 from traitlets import Int
 
 #: The cap on each room kernel's address space, in MiB (see the module's note for the sizes
@@ -81,17 +80,35 @@ def capped_command(cmd: list[str], memory_mb: int) -> list[str]:
             *rest]
 
 
-class CappedKernelManager(ServerKernelManager):
-    """A kernel manager whose kernels run under :func:`main`'s memory cap."""
+def _capped_kernel_manager() -> type:
+    from jupyter_server.services.kernels.kernelmanager import ServerKernelManager
 
-    memory_mb = Int(DEFAULT_MEMORY_MB, config=True,
-                    help="Cap on each kernel's address space in MiB (0: no cap).")
+    class CappedKernelManager(ServerKernelManager):
+        """A kernel manager whose kernels run under :func:`main`'s memory cap."""
 
-    def format_kernel_cmd(self, extra_arguments=None) -> list[str]:
-        cmd = super().format_kernel_cmd(extra_arguments)
-        if self.memory_mb <= 0 or not can_cap():
-            return cmd
-        return capped_command(cmd, self.memory_mb)
+        memory_mb = Int(DEFAULT_MEMORY_MB, config=True,
+                        help="Cap on each kernel's address space in MiB (0: no cap).")
+
+        def format_kernel_cmd(self, extra_arguments=None) -> list[str]:
+            cmd = super().format_kernel_cmd(extra_arguments)
+            if self.memory_mb <= 0 or not can_cap():
+                return cmd
+            return capped_command(cmd, self.memory_mb)
+
+    CappedKernelManager.__qualname__ = "CappedKernelManager"
+    return CappedKernelManager
+
+
+def __getattr__(name: str):
+    """``CappedKernelManager`` (the server's side), made on first use: a capped kernel runs
+    this module too (:func:`main`), and importing Jupyter Server there, for a class the
+    kernel never uses, cost every kernel start 1.3 to 2.8 CPU-seconds, twice (before and
+    after :func:`main` starts itself again), mostly jsonschema's IRI grammar
+    (lessons_server/singleuser.py)."""
+    if name == "CappedKernelManager":
+        globals()[name] = cls = _capped_kernel_manager()
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def set_cap(memory_mb: int) -> None:

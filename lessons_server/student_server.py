@@ -9,6 +9,9 @@ extensions off and this one on; it loads them itself, so that it runs after them
   handlers are plain tornado ``StaticFileHandler``\\ s, which Jupyter Server's
   ``allow_unauthenticated_access = False`` cannot reach) is put behind :class:`LoginRequired`.
   Without it a logged-out browser got a picture from a student's home (issue 40).
+- **the lessons' index** is answered at once, from the catalogue, not run in a kernel
+  (:func:`lessons_server.landing.index_first`), and lesson 1's kernel is pre-heated once
+  the lessons are there (:mod:`lessons_server.preheat`).
 - **nbgitpuller**'s page and its pull are served only for the lessons' repository, branch
   and folder (:func:`lessons_pull_problem`, from the environment the hub sets:
   ``LESSONS_REPO``, ``LESSONS_BRANCH``, ``LESSONS_TARGETPATH``). Any other link a student is
@@ -26,6 +29,9 @@ import os
 
 from jupyter_server.base.handlers import JupyterHandler
 from tornado import web
+from tornado.ioloop import IOLoop
+
+from lessons_server.preheat import preheat_on
 
 #: The environment variables the hub sets on each student's server.
 REPO_ENV, BRANCH_ENV, TARGET_ENV = "LESSONS_REPO", "LESSONS_BRANCH", "LESSONS_TARGETPATH"
@@ -133,7 +139,10 @@ def lessons_only(base: type) -> type:
             query["targetpath"] = query["targetpath"] or self.get_argument("targetPath", "")
             problem = lessons_pull_problem(query, lessons_source())
             if problem is None:
-                return await super().get(*args, **kwargs)
+                await super().get(*args, **kwargs)
+                # the lessons are here once the pull is over: lesson 1's kernel can start
+                preheat_on(self.kernel_manager, self.base_url)
+                return None
             self.log.warning("Refused a git-pull link: %s", problem)
             self.set_status(403)
             self.finish("<!doctype html><title>Link refused</title><body style='font: 18px "
@@ -155,6 +164,15 @@ def _lessons_only_pulls(handler: type) -> type:
     return lessons_only(handler) if handler in (SyncHandler, UIHandler) else handler
 
 
+def _index_first(handler: type) -> type:
+    """Voila's page handler answering the lessons' index at once (lessons_server.landing)."""
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    from lessons_server.landing import index_first
+
+    return index_first(handler) if handler is TornadoVoilaHandler else handler
+
+
 def _load_jupyter_server_extension(serverapp) -> None:
     """Voila's and nbgitpuller's own extension loaders, then their routes narrowed."""
     from nbgitpuller import _load_jupyter_server_extension as load_nbgitpuller
@@ -162,8 +180,12 @@ def _load_jupyter_server_extension(serverapp) -> None:
 
     load_voila(serverapp)
     load_nbgitpuller(serverapp)
+    wrap_routes(serverapp.web_app, _index_first)
     pulls = wrap_routes(serverapp.web_app, _lessons_only_pulls)
     logins = wrap_routes(serverapp.web_app, behind_login)
+    # lessons already pulled (a server started again): lesson 1's kernel starts at once
+    IOLoop.current().add_callback(preheat_on, serverapp.kernel_manager,
+                                  serverapp.web_app.settings["base_url"])
     serverapp.log.info("Lessons: nbgitpuller pulls the lessons only (%s); %d routes put "
                        "behind the login (%s)", ", ".join(pulls), len(logins),
                        ", ".join(sorted(set(logins))))

@@ -56,3 +56,16 @@ def test_index_lists_each_title_once_opening_in_the_same_tab(voila_server):
     for (attrs, _), lesson in zip(lessons, LESSONS, strict=True):
         assert f'href="{lesson.notebook}"' in attrs and "target" not in attrs, attrs
     assert not [attrs for attrs, _ in links if 'href=".' in attrs], "a link out of the folder"
+
+
+def test_index_answers_at_once_without_a_kernel(voila_server):
+    """Issue 42: the index ran as a notebook, so a student waited for its kernel (4-6 s on
+    the hub) before they could click a lesson. It is a page made from the catalogue now;
+    the lessons themselves still run in Voila."""
+    from lessons_server.landing import index_html
+
+    status, body, _ = h.get_once(voila_server.render_url("index.ipynb"), timeout=60)
+    assert (status, body) == (200, index_html())
+    assert "kernelId" not in body
+    status, lesson, _ = h.get_once(voila_server.render_url(LESSONS[0].notebook), timeout=120)
+    assert status == 200 and "kernelId" in lesson

@@ -325,6 +325,12 @@ def test_room_lands_on_the_index_and_its_printed_address_opens_the_lesson(classr
                                                  f"/voila/render/index.ipynb?token={token}")
         status, _, headers = harness.get_once(f"{base}/{path}")
         assert status == 302 and "/login" in headers["Location"], headers["Location"]
+    # the index answers at once, from the catalogue, without a kernel; and only with the login
+    index = f"{base}/voila/render/index.ipynb"
+    status, body, _ = harness.get_once(f"{index}?token={token}")
+    assert status == 200 and "kernelId" not in body and f">{FIRST.title}</a>" in body
+    status, _, headers = harness.get_once(index)
+    assert status == 302 and "/login" in headers["Location"], headers["Location"]
 
 
 @pytest.mark.browser

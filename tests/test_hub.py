@@ -17,6 +17,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import tomllib
 import urllib.parse
 import uuid
 from pathlib import Path
@@ -121,12 +122,62 @@ def test_single_host_hub_takes_its_values_from_the_kubernetes_file(mode, monkeyp
         got["repo"], got["branch"], got["targetpath"])
     assert c.Spawner.disable_user_config is True
     if mode == "trial":
-        assert c.JupyterHub.spawner_class == "simple"   # as a normal user
+        # JupyterHub's "simple" spawner, ready as soon as the server answers
+        assert c.JupyterHub.spawner_class == "ready_spawner.ReadySpawner"   # a normal user
         assert c.JupyterHub.authenticator_class == "shared-password"
     else:  # limits enforced by systemd; system accounts' passwords
         assert c.JupyterHub.spawner_class == "systemdspawner.SystemdSpawner"
         assert "authenticator_class" not in c.JupyterHub
         assert c.PAMAuthenticator.allowed_groups == {"students"}
+
+
+SKIP_CHECK = """
+import sys
+if sys.argv[1] == "skip":
+    from lessons_server.singleuser import skip_unused_format_checkers
+    skip_unused_format_checkers()
+import jupyter_server.serverapp, nbformat.validator, jsonschema
+print(sys.modules.get("rfc3987_syntax") is not None,
+      "iri" in jsonschema.Draft7Validator.FORMAT_CHECKER.checkers)
+"""
+
+
+def test_student_servers_start_without_the_iri_grammar(monkeypatch, tmp_path):
+    """Both hubs start each server with lessons-jupyterhub-singleuser, which leaves out the
+    import of rfc3987_syntax (about 1.1 CPU-s of every server start): jsonschema then checks
+    no "iri" format, which no schema a student's server validates uses."""
+    c = hub_config(monkeypatch, tmp_path, **TRIAL)
+    command = VALUES["singleuser"]["cmd"]
+    assert command == "lessons-jupyterhub-singleuser"
+    assert c.Spawner.cmd == [str(Path(sys.executable).parent / command)]
+    assert Path(c.Spawner.cmd[0]).is_file(), "the command is installed by `make setup`"
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts[command] == "lessons_server.singleuser:main"
+    pytest.importorskip("rfc3987_syntax")   # installed with jupyter-events: what it skips
+    runs = {how: subprocess.run([sys.executable, "-c", SKIP_CHECK, how], capture_output=True,
+                                text=True, timeout=120, check=True).stdout.split()
+            for how in ("skip", "plain")}
+    assert runs == {"skip": ["False", "False"], "plain": ["True", "True"]}
+
+
+def test_no_schema_of_a_students_server_uses_the_iri_formats():
+    """What makes leaving rfc3987_syntax out safe: the schemas the server's packages ship
+    (event schemas, nbformat's) never ask for the "iri" or "iri-reference" format."""
+    import importlib
+
+    found, asked = 0, []
+    for package in ("jupyter_events", "jupyter_server", "nbformat", "voila", "nbgitpuller",
+                    "jupyterhub", "jupyter_server_terminals", "jupyter_lsp"):
+        try:
+            folder = Path(importlib.import_module(package).__file__).parent
+        except ImportError:
+            continue
+        for path in folder.rglob("*"):
+            if path.suffix in (".json", ".yaml", ".yml"):
+                found += 1
+                if re.search(r"format[\"']?\s*:\s*[\"']?iri", path.read_text(errors="replace")):
+                    asked.append(str(path))
+    assert found > 10 and not asked, asked
 
 
 def test_the_kubernetes_hub_gives_teachers_the_same_role(monkeypatch, tmp_path):
@@ -197,6 +248,76 @@ def test_a_trial_started_as_root_runs_students_unprivileged(monkeypatch, tmp_pat
         trial_spawner.check_reachable(str(ROOT))
 
 
+@pytest.mark.slow   # jupyterhub comes with the hub extra, which make test-slow installs
+def test_the_trial_spawner_hands_a_server_over_once_it_answers(monkeypatch, tmp_path):
+    """JupyterHub's own wait for a new server backs off to seconds between checks; the
+    trial's spawner asks every 0.1 s until the server answers (here: a server that says
+    503 three times first), and stops asking when the process has ended."""
+    pytest.importorskip("jupyterhub")
+    sys.path.insert(0, str(DEPLOY))
+    import ready_spawner
+    import trial_spawner
+    from tornado import web as tweb
+
+    assert issubclass(trial_spawner.UnprivilegedSpawner, ready_spawner.ReadySpawner)
+    assert ready_spawner.ReadySpawner.ready_poll_s.default_value <= 0.1
+    asked = []
+
+    class Api(tweb.RequestHandler):
+        def get(self):
+            asked.append(self.request.path)
+            self.set_status(503 if len(asked) <= 3 else 200)
+
+    class Process:
+        code = None
+
+        def poll(self):
+            return self.code
+
+    async def scenario():
+        from types import SimpleNamespace
+
+        from tornado.httpserver import HTTPServer
+        from tornado.testing import bind_unused_port
+
+        sock, port = bind_unused_port()
+        server = HTTPServer(tweb.Application([(r"/user/ada/api", Api)]))
+        server.add_sockets([sock])
+        spawner = SimpleNamespace(http_timeout=30, ready_poll_s=0.01, proc=Process())
+        url = f"http://127.0.0.1:{port}/user/ada/api"
+        try:
+            until_up = await ready_spawner.ReadySpawner.wait_answering(spawner, url)
+            spawner.proc.code = 1
+            after_exit = await ready_spawner.ReadySpawner.wait_answering(spawner, url)
+        finally:
+            server.stop()
+        return until_up, after_exit
+
+    assert harness.run_async(scenario(), timeout=60) == (4, 0)
+    assert len(asked) == 4
+
+
+@pytest.mark.slow   # trial_spawner imports jupyterhub (the hub extra)
+def test_the_unprivileged_trial_user_may_clone_a_git_worktree(tmp_path):
+    """A checkout made with `git worktree` keeps its git folder elsewhere; git checks
+    that folder's owner too, so the trial user's config names it safe as well."""
+    pytest.importorskip("jupyterhub")
+    sys.path.insert(0, str(DEPLOY))
+    import trial_spawner
+
+    main, tree = tmp_path / "main", tmp_path / "tree"
+    git = ["git", "-c", "user.name=a", "-c", "user.email=a@b"]
+    subprocess.run([*git, "init", "-q", "-b", "main", str(main)], check=True, timeout=60)
+    subprocess.run([*git, "-C", str(main), "commit", "-q", "--allow-empty", "-m", "x"],
+                   check=True, timeout=60)
+    subprocess.run([*git, "-C", str(main), "worktree", "add", "-q", str(tree), "-b", "t"],
+                   check=True, timeout=60)
+    safe = trial_spawner.safe_directories(str(tree))
+    assert str(tree) in safe and str(main / ".git") in safe
+    assert str((main / ".git" / "worktrees" / "tree").resolve()) in safe
+    assert trial_spawner.gitconfig(str(tree)).count("\tdirectory = ") == len(safe)
+
+
 def test_trial_needs_its_passwords(monkeypatch, tmp_path):
     with pytest.raises(KeyError, match="LESSONS_HUB_PASSWORD"):
         hub_config(monkeypatch, tmp_path, LESSONS_HUB_TRIAL="1")
@@ -257,6 +378,9 @@ def test_student_servers_apply_voila_json(role, monkeypatch):
         assert extensions["jupyterlab"] is False
         assert c.ServerApp.terminals_enabled is False
         assert c.ServerApp.authorizer_class.endswith("StudentAuthorizer")
+        # lesson 1's kernel pre-heated (lessons_server.preheat), under the same cap
+        assert c.ServerApp.kernel_manager_class == \
+            "lessons_server.preheat.PreheatingKernelManager"
         assert c.ServerApp.kernel_websocket_connection_class == \
             VOILA["Voila"]["kernel_websocket_connection_class"]
         assert c.MappingKernelManager.allowed_message_types == \

@@ -4,6 +4,7 @@ itself, on real kernels in a running room, is tests/test_room_memory.py (slow)."
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import matplotlib.pyplot as plt
@@ -127,3 +128,16 @@ def test_the_resident_watch_stops_a_kernel_that_holds_too_much():
     del held
     # the room's default: above the most a lesson holds (453 MB), well below the cap
     assert 453 < memcap.resident_limit_mb(memcap.DEFAULT_MEMORY_MB) < memcap.DEFAULT_MEMORY_MB
+
+
+def test_a_capped_kernel_does_not_import_the_server():
+    """`python -m lessons_server.memcap` runs in every capped kernel (twice: it starts
+    itself again with its environment); the kernel manager class it also holds is made on
+    first use, so the kernel does not import Jupyter Server (and jsonschema's IRI grammar
+    with it: 1.3 to 2.8 CPU-s a kernel start on this repository's machine)."""
+    check = ("import sys, lessons_server.memcap as m; print('jupyter_server' in sys.modules, "
+             "'jsonschema' in sys.modules, m.CappedKernelManager.__name__, "
+             "'jupyter_server' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    assert out == ["False", "False", "CappedKernelManager", "True"]

@@ -71,3 +71,16 @@ def test_a_student_reads_and_uses_a_lessons_kernel_but_writes_nothing():
                              ("write", "sessions"), ("execute", "terminals"),
                              ("write", "terminals")):
         assert not student_may(action, resource), (action, resource)
+
+
+def test_the_lessons_index_is_answered_before_voila_runs_it():
+    """On a student's server Voila's page handler, and only it, answers the lessons' index
+    from the catalogue (lessons_server.landing.index_first), behind the same login."""
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    from lessons_server.student_server import _index_first
+
+    first = _index_first(TornadoVoilaHandler)
+    assert first is not TornadoVoilaHandler and issubclass(first, TornadoVoilaHandler)
+    assert hasattr(first.get, "__wrapped__")     # tornado's web.authenticated in front
+    assert _index_first(Authenticated) is Authenticated

@@ -13,8 +13,9 @@ mapped onto the server:
 - ``MappingKernelManager`` (a lesson's kernel is culled after 15 idle minutes);
 - the ``lessons`` page template, found through JUPYTER_PATH, and Voila's classic tree.
 
-Pre-heated kernel pools (``preheat_kernel``, ``VoilaKernelManager``) exist only in the
-``voila`` command, so behind a hub each page starts its kernel when it is opened.
+Voila's pre-heated kernel pools (``preheat_kernel``, ``VoilaKernelManager``) exist only in
+the ``voila`` command; behind a hub a student's server pre-heats lesson 1's kernel itself
+(:mod:`lessons_server.preheat`), and every other page starts its kernel when opened.
 
 ``LESSONS_ROLE`` (set by the hub from the user's admin flag) is ``teacher`` or
 ``student``: a student's server offers the Voila pages (and nbgitpuller) but not
@@ -85,6 +86,8 @@ if os.environ.get("LESSONS_ROLE", "student") != "teacher":
     c.ServerApp.kernel_websocket_connection_class = settings["Voila"][
         "kernel_websocket_connection_class"]
     c.ServerApp.authorizer_class = "lessons_server.student_authorizer.StudentAuthorizer"
+    # lesson 1's kernel started (under the same cap) before the student opens it
+    c.ServerApp.kernel_manager_class = "lessons_server.preheat.PreheatingKernelManager"
 else:  # JupyterLab runs code: the whole kernel protocol, and the plain v1 websocket
     c.MappingKernelManager.allowed_message_types = []
     c.ServerApp.kernel_websocket_connection_class = \
