@@ -77,6 +77,22 @@ def test_in_presenter_mode_the_figure_under_the_controls_takes_the_window_less_a
     assert figure_box(823, 480, (820, 470), present=False)[1] <= HEIGHT_SHARE_UNDER * 480 + 1
 
 
+def test_the_figure_leaves_room_under_it_for_the_explanation_line():
+    """Issue 42's stage: an app's explanation line goes under its figure, so where the
+    window's height holds the figure (beside the controls, or under them in presenter
+    mode) the figure is ``below`` px shorter; under the controls out of presenter mode the
+    38 % of the window it leaves already holds it, and nothing changes."""
+    natural = (480, 460)
+    for args, present in (((1250, 720, natural), False),
+                          ((823, 480, natural, SIDE_PX * PRESENT_ZOOM), True)):
+        _, h, beside = figure_box(*args, present=present)
+        _, h_below, beside_below = figure_box(*args, present=present, below=90)
+        assert beside_below == beside and abs(h - 90 - h_below) <= 1, (args, h, h_below)
+    assert figure_box(823, 480, (820, 470), below=90) == figure_box(823, 480, (820, 470))
+    with pytest.raises(ValueError, match="below"):
+        figure_box(823, 480, (820, 470), below=-1)
+
+
 def test_in_presenter_mode_a_much_wider_figure_under_the_controls_wins():
     """A 1280x720 projector in presenter mode: the 20 px controls (600 px) left lesson 2's
     figure 659 px wide beside them, smaller than out of presenter mode (810 px), with 350 px
