@@ -277,9 +277,9 @@ class FunnelApp(LessonApp):
         if self.compact:
             # the small copy: the map, its steps and the step sentence, under the map (an
             # exercise's question sits beside it)
-            return self.arrange(primary=[steps_row],
-                                readout=[self.panel_widget("step", min_height="4em")],
-                                extra=[self.status], name="funnel-app-copy")
+            return self.arrange(primary=[steps_row], extra=[self.status],
+                                explain=[self.panel_widget("step", min_height="4em")],
+                                name="funnel-app-copy")
         where = widgets.VBox([widgets.HBox([self.start_x, self.start_y],
                                            layout=widgets.Layout(flex_flow="row wrap")),
                               widgets.HBox([self.goal_x, self.goal_y],
@@ -288,8 +288,9 @@ class FunnelApp(LessonApp):
             # the steps last, with the step sentence right under them: each press of ▶ is
             # read there, and a sentence that grows or shrinks moves no control above it
             primary=[self.preset, self.radius, self.method, self.corridor, steps_row],
-            readout=[self.panel_widget("step", min_height="4em"), self.panel_widget("lengths")],
-            extra=[self.preset_note, self.panel_widget("radius"), self.click_mode,
+            readout=[self.panel_widget("lengths")],
+            explain=[self.panel_widget("step", min_height="4em"), self.preset_note],
+            extra=[self.panel_widget("radius"), self.click_mode,
                    widgets.HTML(panel.legend_html()), self.status],
             secondary=[where, self.show_zigzag, self.show_shortest, self.show_curve],
             side=430, name="funnel-app-main")

@@ -319,7 +319,7 @@ class TermApp(LessonApp):
     def layout(self):
         """The figure; beside it (under it on a narrow page) the readout and the status
         line; the four controls a drag sets behind "More controls" (for the keyboard)."""
-        root = self.arrange(primary=[], readout=[self.panel_widget()], extra=[self.status],
+        root = self.arrange(primary=[], extra=[self.status], explain=[self.panel_widget()],
                             secondary=self.control_widgets(), side=380, name="term-app")
         root.add_class(f"term-app-{self.term}")
         return root
