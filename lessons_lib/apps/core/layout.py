@@ -104,12 +104,15 @@ APP_CSS = f"""
 .lesson-app.lesson-present .lesson-more {{ display: none !important; }}
 .lesson-app > .lesson-figure-column {{ position: sticky; top: 0; z-index: 2;
   background: var(--jp-layout-color0, #fff); }}
+.lesson-app.lesson-stacked > .lesson-figure-column {{ flex: 0 0 100% !important;
+  margin: 0 !important; }}
+.lesson-app.lesson-present.lesson-stacked > .lesson-figure-column {{ align-items: center; }}
 .lesson-figure-column > .lesson-explain {{ width: 0; min-width: 100%; }}
 .lesson-figure-column .lesson-explain .lesson-preset-note {{ max-width: none !important; }}
-/* the output area around an app must not scroll by itself: the pinned column sticks to
-   the page's (the notebook panel's) scroll */
-:is(.jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output):has(.lesson-app) {{
-  overflow: visible; }}
+/* neither the app nor a box or output area around it scrolls by itself: the pinned column
+   sticks to the page's (the notebook panel's) scroll */
+.lesson-app, :is(.widget-box, .jp-OutputArea, .jp-OutputArea-child,
+                 .jp-OutputArea-output):has(.lesson-app) {{ overflow: visible; }}
 .lesson-app.lesson-present.lesson-stacked {{ justify-content: safe center; }}
 .lesson-app .lesson-when-tucked {{ display: none; }}
 .lesson-app.lesson-present.lesson-stacked .lesson-tuck,
@@ -213,7 +216,7 @@ def figure_box(room: float, view_height: float, natural: tuple[float, float],
     beside_room = room - side - gap - SLACK_PX
     beside = not side or beside_room >= BESIDE_SHARE * min(natural[0], room)
 
-    def sized(beside: bool) -> float:
+    def sized(beside: bool, below: float = below) -> float:
         width = beside_room if beside and side else room - gap
         # under the controls out of presenter mode the window's other 38 % already holds the
         # explanation line and a control row
@@ -227,9 +230,10 @@ def figure_box(room: float, view_height: float, natural: tuple[float, float],
     width = sized(beside)
     if beside and side and width > beside_room:   # held to the least figure, it would push
         beside, width = False, sized(False)       # the controls under it anyway
-    elif beside and side and present and sized(False) >= PRESENT_UNDER_GAIN * width:
-        beside, width = False, sized(False)       # the room looks at the figure
-    return int(width), int(round(width * aspect)), beside
+    elif beside and side and present and \
+            sized(False, 0.0) >= PRESENT_UNDER_GAIN * sized(True, 0.0):
+        beside, width = False, sized(False)       # the room looks at the figure (compared
+    return int(width), int(round(width * aspect)), beside   # as if nothing were below)
 
 
 class FitLayout:
