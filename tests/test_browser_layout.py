@@ -11,7 +11,7 @@ new room and the kernel redraws the figure), then presenter mode (at 1920x1080 a
 - at 1280 and wider, no more than a quarter of the row left empty beside the app;
 - the stage rule (issue 42), in every room and in presenter mode: each control (sliders,
   checkboxes and drop-downs; the primary ones, and out of presenter mode those behind "More
-  controls"), moved as a learner would: the figure's top scrolled to the top of the
+  controls"), moved as a learner would: the app's top scrolled to the top of the
   viewport, then the least scroll that shows the control; afterwards the control and the
   app's explanation lines (``lesson-explain``: the preset note, the step text, the verdict),
   none covered, and at least 60 % of the figure are inside the viewport together;
@@ -209,7 +209,7 @@ _VIEW_JS = """(args) => {
   if (act === 'scroll') {
     document.querySelectorAll('[data-sweep]').forEach(e => delete e.dataset.sweep);
     control.dataset.sweep = '1';
-    canvas.scrollIntoView({block: 'start'});
+    app.scrollIntoView({block: 'start'});     // the figure's column may be pinned: the app
     control.scrollIntoView({block: 'nearest'});
     return null;
   }
@@ -257,7 +257,7 @@ def _move(page, control) -> None:
 
 def _move_each_control(page, i: int, room: str, more: bool = False) -> list[str]:
     """Move every control of app ``i`` (the primary ones, or with ``more`` those behind
-    "More controls", opened for it) as a learner would: the figure's top scrolled to the
+    "More controls", opened for it) as a learner would: the app's top scrolled to the
     top of the viewport, then the least scroll that shows the control. Afterwards the
     control, the app's explanation lines (``lesson-explain``: what the change did) and
     :data:`STAGE_SHARE` of the figure must be in view together, none covered. What went

@@ -83,6 +83,9 @@ PRESENT_ZOOM = PRESENT_TEXT_PX / MIN_TEXT_PX
 #: What the figure leaves under it, in its pinned column, for an app's explanation line
 #: (CSS px at 100 %; presenter mode zooms it): three lines of 14 px text.
 EXPLAIN_PX = 62
+#: Under the controls, the explanation line goes beside the figure, in the row's room left
+#: of it, where that is at least this wide (CSS px at 100 %; presenter mode zooms it).
+EXPLAIN_BESIDE_PX = 250
 
 #: In presenter mode a small copy beside a question takes this share of the row (at its
 #: natural 452 px, drawn at presenter mode's dpi, lesson 4's portal numbers crowded its map).
@@ -107,7 +110,15 @@ APP_CSS = f"""
 .lesson-app.lesson-stacked > .lesson-figure-column {{ flex: 0 0 100% !important;
   margin: 0 !important; }}
 .lesson-app.lesson-present.lesson-stacked > .lesson-figure-column {{ align-items: center; }}
-.lesson-figure-column > .lesson-explain {{ width: 0; min-width: 100%; }}
+.lesson-figure-column > .lesson-explain {{ width: 0; min-width: 100%; margin-left: 0;
+  margin-right: 0; }}
+.lesson-app.lesson-explain-beside > .lesson-figure-column {{ display: grid !important;
+  grid-template-columns: auto minmax(0, 1fr); column-gap: {GAP_PX}px;
+  align-content: start; align-items: start; }}
+.lesson-explain-beside > .lesson-figure-column > :not(.lesson-explain) {{ grid-column: 1;
+  grid-row: 1 / span 4; }}
+.lesson-explain-beside > .lesson-figure-column > .lesson-explain {{ grid-column: 2;
+  width: auto; min-width: 0; }}
 .lesson-figure-column .lesson-explain .lesson-preset-note {{ max-width: none !important; }}
 /* neither the app nor a box or output area around it scrolls by itself: the pinned column
    sticks to the page's (the notebook panel's) scroll */
@@ -236,6 +247,25 @@ def figure_box(room: float, view_height: float, natural: tuple[float, float],
     return int(width), int(round(width * aspect)), beside   # as if nothing were below)
 
 
+def _stage(room: float, view_height: float, natural: tuple[float, float], side: float,
+           present: bool, below: float) -> tuple[int, int, bool, bool]:
+    """:func:`figure_box` for an app whose explanation line takes ``below`` px (zoomed)
+    under its figure, and whether that line goes beside the figure instead: only under the
+    controls, where the row keeps :data:`EXPLAIN_BESIDE_PX` (zoomed) beside the figure as
+    large as with nothing below it, or beside one narrowed to leave that room when that is
+    still wider than the figure with the line under it."""
+    free = figure_box(room, view_height, natural, side, present=present)
+    under = figure_box(room, view_height, natural, side, present=present, below=below)
+    if not below or free[2] or under[2]:
+        return (*under, False)
+    spare = room - GAP_PX - EXPLAIN_BESIDE_PX * (PRESENT_ZOOM if present else 1.0)
+    if free[0] <= spare:
+        return (*free, True)
+    if spare > under[0]:
+        return int(spare), int(round(spare * natural[1] / natural[0])), False, True
+    return (*under, False)
+
+
 class FitLayout:
     """The layout half of :class:`~.app.LessonApp` (see the module docstring).
 
@@ -357,9 +387,10 @@ class FitLayout:
         self._room = (int(width), int(height))
         presenting = self.presenting
         zoom = PRESENT_ZOOM if presenting else 1.0
-        fw, fh, beside = figure_box(width, height, self._natural, self._side_px * zoom,
-                                    present=presenting, below=self._explain_px * zoom)
-        for name, on in (("lesson-present", presenting), ("lesson-stacked", not beside)):
+        fw, fh, beside, aside = _stage(width, height, self._natural, self._side_px * zoom,
+                                       presenting, self._explain_px * zoom)
+        for name, on in (("lesson-present", presenting), ("lesson-stacked", not beside),
+                         ("lesson-explain-beside", aside)):
             (self.app_root.add_class if on else self.app_root.remove_class)(name)
         if self.fitted != (fw, fh, beside, presenting):
             self._resize_figure(fw, fh, PRESENT_DPI if presenting else FIGURE_DPI)
