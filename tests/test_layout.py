@@ -22,6 +22,8 @@ from lessons_lib.apps.core.figure import FIGURE_DPI, PRESENT_DPI
 from lessons_lib.apps.core.guard import FIGURE_MAX_PX, FIGURE_MIN_PX
 from lessons_lib.apps.core.layout import (
     BESIDE_SHARE,
+    EXPLAIN_BESIDE_PX,
+    EXPLAIN_PX,
     GAP_PX,
     HEIGHT_SHARE_BESIDE,
     HEIGHT_SHARE_PRESENT_UNDER,
@@ -246,6 +248,24 @@ def test_a_resize_rebuilds_the_painters_cached_background():
 
 
 # -- presenter mode ------------------------------------------------------------------------------
+def test_the_explanation_goes_beside_a_figure_under_the_controls_where_the_row_has_room(grid):
+    """Issue 42's stage: lesson 4's grid under its controls at 853x480 keeps its figure's
+    size and puts the preset note beside it (the row has 370 px to spare); in presenter mode
+    at 1280x720 the map is narrowed to leave the note 357 px beside it, still wider than
+    under a reserved line; beside the controls (1920x1080) the note is under the figure."""
+    classes = lambda: grid.app_root._dom_classes  # noqa: E731
+    assert grid.fit(833, 480) == figure_box(833, 480, grid._natural, 420)
+    assert "lesson-explain-beside" in classes() and "lesson-stacked" in classes()
+    grid.present(True)
+    w, _, beside = grid.fit(1250, 699)
+    under = figure_box(1250, 699, grid._natural, 420 * PRESENT_ZOOM, present=True,
+                       below=EXPLAIN_PX * PRESENT_ZOOM)
+    assert not beside and w == int(1250 - GAP_PX - EXPLAIN_BESIDE_PX * PRESENT_ZOOM) > under[0]
+    assert "lesson-explain-beside" in classes()
+    grid.present(False)
+    assert grid.fit(1880, 1080)[2] and "lesson-explain-beside" not in classes()
+
+
 def test_presenter_mode_draws_larger_hides_more_controls_and_comes_back():
     app = GimbalApp()
     try:
