@@ -250,9 +250,10 @@ def test_a_resize_rebuilds_the_painters_cached_background():
 # -- presenter mode ------------------------------------------------------------------------------
 def test_the_explanation_goes_beside_a_figure_under_the_controls_where_the_row_has_room(grid):
     """Issue 42's stage: lesson 4's grid under its controls at 853x480 keeps its figure's
-    size and puts the preset note beside it (the row has 370 px to spare); in presenter mode
-    at 1280x720 the map is narrowed to leave the note 357 px beside it, still wider than
-    under a reserved line; beside the controls (1920x1080) the note is under the figure."""
+    size and puts the preset note beside it (the row has 370 px to spare); so it does in
+    presenter mode at 1280x720 (a map wider than under a reserved line); narrower rooms
+    narrow the map to leave the note its room; beside the controls (1920x1080) the note
+    is under the figure."""
     classes = lambda: grid.app_root._dom_classes  # noqa: E731
     assert grid.fit(833, 480) == figure_box(833, 480, grid._natural, 420)
     assert "lesson-explain-beside" in classes() and "lesson-stacked" in classes()
@@ -260,7 +261,10 @@ def test_the_explanation_goes_beside_a_figure_under_the_controls_where_the_row_h
     w, _, beside = grid.fit(1250, 699)
     under = figure_box(1250, 699, grid._natural, 420 * PRESENT_ZOOM, present=True,
                        below=EXPLAIN_PX * PRESENT_ZOOM)
-    assert not beside and w == int(1250 - GAP_PX - EXPLAIN_BESIDE_PX * PRESENT_ZOOM) > under[0]
+    free = figure_box(1250, 699, grid._natural, 420 * PRESENT_ZOOM, present=True)
+    assert not beside and w == free[0] > under[0] and "lesson-explain-beside" in classes()
+    w, _, _ = grid.fit(1100, 699)
+    assert w == int(1100 - GAP_PX - EXPLAIN_BESIDE_PX * PRESENT_ZOOM) < free[0]
     assert "lesson-explain-beside" in classes()
     grid.present(False)
     assert grid.fit(1880, 1080)[2] and "lesson-explain-beside" not in classes()

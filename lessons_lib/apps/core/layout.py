@@ -84,8 +84,10 @@ PRESENT_ZOOM = PRESENT_TEXT_PX / MIN_TEXT_PX
 #: (CSS px at 100 %; presenter mode zooms it): three lines of 14 px text.
 EXPLAIN_PX = 62
 #: Under the controls, the explanation line goes beside the figure, in the row's room left
-#: of it, where that is at least this wide (CSS px at 100 %; presenter mode zooms it).
-EXPLAIN_BESIDE_PX = 250
+#: of it, where that is at least this wide (CSS px at 100 %; presenter mode zooms it). At
+#: 250 to 280 px lesson 4's narrowed small map (presenter mode, 1280x720) put a portal's
+#: number on the path where it had room beside it (tests/test_app_funnel.py).
+EXPLAIN_BESIDE_PX = 230
 
 #: In presenter mode a small copy beside a question takes this share of the row (at its
 #: natural 452 px, drawn at presenter mode's dpi, lesson 4's portal numbers crowded its map).
@@ -280,8 +282,8 @@ class FitLayout:
 
     def arrange(self, *, primary: Sequence[widgets.Widget], above: Iterable = (),
                 readout: Iterable = (), extra: Iterable = (), secondary: Iterable = (),
-                tuck: Iterable = (), explain: Iterable = (), side: int = SIDE_PX,
-                name: str = "") -> widgets.HBox:
+                tuck: Iterable = (), explain: Iterable = (), explain_px: int = EXPLAIN_PX,
+                side: int = SIDE_PX, name: str = "") -> widgets.HBox:
         """The app's widget: ``above`` and the figure in one column; ``primary`` (the
         controls the lesson's "things to try" use), ``readout`` (the main readout),
         ``extra`` (notes, legends, the status line) and, behind a "More controls" toggle,
@@ -289,7 +291,8 @@ class FitLayout:
         ``primary`` hidden in presenter mode when the controls are under the figure.
         ``explain``: the line(s) that say what a change did (the preset note, the step
         text, the verdict), under the figure in its pinned column (see the module
-        docstring); an app without one says so where it calls this.
+        docstring), for which the figure leaves ``explain_px`` CSS px (at 100 %) where it
+        is under it; an app without one says so where it calls this.
         ``name``: a CSS class for the page's tests."""
         clean = lambda ws: [w for w in ws if w is not None]  # noqa: E731
         for w in clean(tuck):
@@ -315,7 +318,8 @@ class FitLayout:
         explain = clean(explain)
         for w in explain:
             w.add_class("lesson-explain")
-        self._explain_px = EXPLAIN_PX if explain else 0
+        self._explain_px = check.real(explain_px, "explain_px", lo=0, hi=MAX_ROOM_PX,
+                                      unit="px") if explain else 0
         figure_column = widgets.VBox([*clean(above), self.fig.canvas, *explain],
                                      layout=widgets.Layout(flex="0 0 auto", max_width="100%",
                                                            margin=f"0 {GAP_PX}px 0 0"))
