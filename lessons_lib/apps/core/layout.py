@@ -27,8 +27,11 @@ app has and tells the kernel, which re-renders the figure at that size:
   explains the change are on screen together. The app names that line (``explain``: the
   preset note, the step text, the verdict; class ``lesson-explain``) and it goes under the
   figure, in the figure's column; that column stays pinned at the top of the viewport
-  (``position: sticky``) while the controls scroll beside or under it, and the figure is
-  sized to leave :data:`EXPLAIN_PX` for the line under it (:func:`figure_box`'s ``below``).
+  (``position: sticky``, class ``lesson-pinned``) while the controls scroll beside or under
+  it, and the figure is sized to leave :data:`EXPLAIN_PX` for the line under it
+  (:func:`figure_box`'s ``below``). An app without such a line is not pinned: its figure's
+  size leaves no room for a control under a pinned column (lesson 1 in presenter mode at
+  853x480).
 
 Text in the page is at least 14 px (:data:`APP_CSS`; panels write 14 px or more).
 """
@@ -107,11 +110,11 @@ APP_CSS = f"""
 .lesson-app.lesson-present .lesson-figure-column .widget-html-content {{
   zoom: {PRESENT_ZOOM:.4f}; }}
 .lesson-app.lesson-present .lesson-more {{ display: none !important; }}
-.lesson-app > .lesson-figure-column {{ position: sticky; top: 0; z-index: 2;
+.lesson-app.lesson-pinned > .lesson-figure-column {{ position: sticky; top: 0; z-index: 2;
   background: var(--jp-layout-color0, #fff); }}
-.lesson-app.lesson-stacked > .lesson-figure-column {{ flex: 0 0 100% !important;
-  margin: 0 !important; }}
-.lesson-app.lesson-present.lesson-stacked > .lesson-figure-column {{ align-items: center; }}
+.lesson-app.lesson-pinned.lesson-stacked > .lesson-figure-column {{
+  flex: 0 0 100% !important; margin: 0 !important; }}
+.lesson-pinned.lesson-present.lesson-stacked > .lesson-figure-column {{ align-items: center; }}
 .lesson-figure-column > .lesson-explain {{ width: 0; min-width: 100%; margin-left: 0;
   margin-right: 0; }}
 .lesson-app.lesson-explain-beside > .lesson-figure-column {{ display: grid !important;
@@ -335,6 +338,8 @@ class FitLayout:
                                                   align_items="flex-start",
                                                   max_width="100%"))
         root.add_class("lesson-app")
+        if explain:               # the figure's column is pinned only where its size leaves
+            root.add_class("lesson-pinned")       # room for the line and a control row
         if name:
             root.add_class(name)
         self.app_root = root
