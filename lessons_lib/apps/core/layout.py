@@ -29,9 +29,8 @@ app has and tells the kernel, which re-renders the figure at that size:
   figure, in the figure's column; that column stays pinned at the top of the viewport
   (``position: sticky``, class ``lesson-pinned``) while the controls scroll beside or under
   it, and the figure is sized to leave :data:`EXPLAIN_PX` for the line under it
-  (:func:`figure_box`'s ``below``). An app without such a line is not pinned: its figure's
-  size leaves no room for a control under a pinned column (lesson 1 in presenter mode at
-  853x480).
+  (:func:`figure_box`'s ``below``). Under the controls, the column is pinned only where
+  the window keeps a control row under it (:data:`CONTROL_ROW_PX`).
 
 Text in the page is at least 14 px (:data:`APP_CSS`; panels write 14 px or more).
 """
@@ -91,6 +90,12 @@ EXPLAIN_PX = 62
 #: 250 to 280 px lesson 4's narrowed small map (presenter mode, 1280x720) put a portal's
 #: number on the path where it had room beside it (tests/test_app_funnel.py).
 EXPLAIN_BESIDE_PX = 230
+#: A line over the figure (lesson 1's title), and one control row: the figure's column is
+#: pinned under the controls only where the window keeps such a row under it (CSS px at
+#: 100 %; presenter mode zooms them). Lesson 1's column in presenter mode at 853x480, pinned,
+#: left no room for a control under it (478 of 480 px).
+ABOVE_PX = 42
+CONTROL_ROW_PX = 50
 
 #: In presenter mode a small copy beside a question takes this share of the row (at its
 #: natural 452 px, drawn at presenter mode's dpi, lesson 4's portal numbers crowded its map).
@@ -321,6 +326,7 @@ class FitLayout:
         explain = clean(explain)
         for w in explain:
             w.add_class("lesson-explain")
+        self._above_px = ABOVE_PX if clean(above) else 0
         self._explain_px = check.real(explain_px, "explain_px", lo=0, hi=MAX_ROOM_PX,
                                       unit="px") if explain else 0
         figure_column = widgets.VBox([*clean(above), self.fig.canvas, *explain],
@@ -338,8 +344,6 @@ class FitLayout:
                                                   align_items="flex-start",
                                                   max_width="100%"))
         root.add_class("lesson-app")
-        if explain:               # the figure's column is pinned only where its size leaves
-            root.add_class("lesson-pinned")       # room for the line and a control row
         if name:
             root.add_class(name)
         self.app_root = root
@@ -398,8 +402,10 @@ class FitLayout:
         zoom = PRESENT_ZOOM if presenting else 1.0
         fw, fh, beside, aside = _stage(width, height, self._natural, self._side_px * zoom,
                                        presenting, self._explain_px * zoom)
+        column = fh + (self._above_px + (0 if aside else self._explain_px)) * zoom
+        pinned = beside or column + CONTROL_ROW_PX * zoom <= height
         for name, on in (("lesson-present", presenting), ("lesson-stacked", not beside),
-                         ("lesson-explain-beside", aside)):
+                         ("lesson-explain-beside", aside), ("lesson-pinned", pinned)):
             (self.app_root.add_class if on else self.app_root.remove_class)(name)
         if self.fitted != (fw, fh, beside, presenting):
             self._resize_figure(fw, fh, PRESENT_DPI if presenting else FIGURE_DPI)
