@@ -24,9 +24,10 @@ def _canvas(page, figure: int):
 
 
 def _show(page, figure: int) -> None:
-    """Scroll so that the app holding figure ``figure`` sits at the top of the viewport."""
+    """Scroll so that the app holding figure ``figure`` sits at the top of the viewport (the
+    app's top: its figure's column may be pinned there already, and would not scroll)."""
     page.locator(".jupyter-matplotlib-figure").nth(figure).evaluate(
-        "el => el.scrollIntoView({block: 'start'})")
+        "el => (el.closest('.lesson-app') || el).scrollIntoView({block: 'start'})")
     page.wait_for_timeout(300)
 
 

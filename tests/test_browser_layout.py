@@ -9,10 +9,12 @@ new room and the kernel redraws the figure), then presenter mode (at 1920x1080 a
 - nothing clipped or scrolled sideways (no element past either side of the app's column,
   no label cut);
 - at 1280 and wider, no more than a quarter of the row left empty beside the app;
-- each primary control (sliders and checkboxes outside "More controls"), moved as a learner
-  would: the figure's top scrolled to the top of the viewport, then the least scroll that
-  shows the control; afterwards the control, not covered, and at least half of the figure
-  are inside the viewport;
+- the stage rule (issue 42), in every room and in presenter mode: each control (sliders,
+  checkboxes and drop-downs; the primary ones, and out of presenter mode those behind "More
+  controls"), moved as a learner would: the app's top scrolled to the top of the
+  viewport, then the least scroll that shows the control; afterwards the control and the
+  app's explanation lines (``lesson-explain``: the preset note, the step text, the verdict),
+  none covered, and at least 60 % of the figure are inside the viewport together;
 - each "Show this case" button (also in presenter mode at 1280x720), pressed with its
   question scrolled to the top of the viewport: the app it changes is a copy beside the
   question, and the button and at least half of that copy's figure are in view;
@@ -175,13 +177,21 @@ def _visible_share(rect: dict, viewport: dict) -> float:
     return max(0.0, bottom - top) / rect["height"] if rect["height"] else 0.0
 
 
+#: After a control moves, this share of the figure is in view with the control and the
+#: explanation (issue 42's stage rule).
+STAGE_SHARE = 0.6
+
+#: The controls the sweep moves: sliders, checkboxes and drop-downs of an app's side column.
+_CONTROLS = ".lesson-side :is(.widget-slider, .widget-checkbox, .widget-dropdown)"
+
 _VIEW_JS = """(args) => {
-  const [i, j] = args;
+  const [i, j, act, more] = args;
   const app = document.querySelectorAll('.lesson-app')[i];
   const canvas = app.querySelector('.jupyter-matplotlib-figure canvas');
-  const controls = [...app.querySelectorAll('.lesson-side .widget-slider, '
-                                            + '.lesson-side .widget-checkbox')]
-    .filter(e => !e.closest('.lesson-more') && e.offsetWidth > 0);
+  const controls = [...app.querySelectorAll('CONTROLS')]
+    .filter(e => e.closest('.lesson-app') === app && !!e.closest('.lesson-more') === more
+                 && e.offsetWidth > 0 && !e.querySelector('input:disabled, select:disabled')
+                 && !e.querySelector('.noUi-target[disabled]'));
   if (j === null) return controls.length;
   const control = controls[j];
   // the viewport: the window, or JupyterLab's notebook panel
@@ -196,45 +206,105 @@ _VIEW_JS = """(args) => {
   const rect = e => { const b = e.getBoundingClientRect();
                       return {top: b.top, bottom: b.bottom, left: b.left, right: b.right,
                               height: b.height, width: b.width}; };
-  if (args[2] === 'scroll') {
-    canvas.scrollIntoView({block: 'start'});
+  if (act === 'scroll') {
+    document.querySelectorAll('[data-sweep]').forEach(e => delete e.dataset.sweep);
+    control.dataset.sweep = '1';
+    app.scrollIntoView({block: 'start'});     // the figure's column may be pinned: the app
     control.scrollIntoView({block: 'nearest'});
     return null;
   }
-  const c = rect(control);
-  const x = (c.left + c.right) / 2, y = (c.top + c.bottom) / 2;
-  const hit = document.elementFromPoint(x, y);
-  return {control: c, figure: rect(canvas), view: {top: view.top, bottom: view.bottom},
-          covered: !(hit && (control.contains(hit) || hit.contains(control))),
-          name: control.textContent.trim().slice(0, 30)};
-}"""
+  const covered = e => { const b = e.getBoundingClientRect();
+    const hit = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+    return !(hit && (e.contains(hit) || hit.contains(e))); };
+  // the explanation: what the app marks lesson-explain, where it says something
+  const explain = [...app.querySelectorAll('.lesson-explain')]
+    .filter(e => e.closest('.lesson-app') === app && e.offsetWidth > 0
+                 && e.innerText.trim())
+    .map(e => ({rect: rect(e), covered: covered(e),
+                text: e.innerText.trim().replace(/\\s+/g, ' ').slice(0, 40)}));
+  return {control: rect(control), figure: rect(canvas),
+          view: {top: view.top, bottom: view.bottom}, covered: covered(control), explain,
+          name: control.textContent.trim().slice(0, 30)
+                || (control.querySelector('select') || {}).value || control.className};
+}""".replace("CONTROLS", _CONTROLS)
 
 
-def _move_each_primary_control(page, i: int) -> list[str]:
-    """Move every primary control of app ``i`` as a learner would; what went wrong."""
+def _off_view(rect: dict, view: dict) -> float:
+    """How many px of ``rect`` lie above or below ``view`` (0: all of it inside)."""
+    return max(0.0, view["top"] - rect["top"]) + max(0.0, rect["bottom"] - view["bottom"])
+
+
+def _move(page, control) -> None:
+    """Move a control as a learner would, and back: a slider one step from the keyboard, a
+    checkbox ticked twice, a drop-down to its next choice and back."""
+    slider = control.locator(".noUi-handle")
+    select = control.locator("select")
+    if slider.count():
+        slider.first.focus()
+        slider.first.press("ArrowRight")
+        slider.first.press("ArrowLeft")
+    elif select.count():
+        now = select.first.input_value()
+        values = select.first.evaluate("s => [...s.options].map(o => o.value)")
+        select.first.select_option(values[(values.index(now) + 1) % len(values)])
+        page.wait_for_timeout(300)
+        select.first.select_option(now)
+    else:
+        box = control.locator("input").first
+        box.click()
+        box.click()
+
+
+def _move_each_control(page, i: int, room: str, more: bool = False) -> list[str]:
+    """Move every control of app ``i`` (the primary ones, or with ``more`` those behind
+    "More controls", opened for it) as a learner would: the app's top scrolled to the
+    top of the viewport, then the least scroll that shows the control. Afterwards the
+    control, the app's explanation lines (``lesson-explain``: what the change did) and
+    :data:`STAGE_SHARE` of the figure must be in view together, none covered. What went
+    wrong, naming the room, the control and the element, and by how much."""
+    app = page.locator(".lesson-app").nth(i)
+    toggle = app.locator(".lesson-more button", has_text="More controls")
+    if more:
+        if not toggle.count() or not toggle.first.is_visible():
+            return []
+        toggle.first.click()
+        page.wait_for_timeout(300)
     problems = []
-    for j in range(page.evaluate(_VIEW_JS, [i, None])):
-        page.evaluate(_VIEW_JS, [i, j, "scroll"])
-        control = page.locator(".lesson-app").nth(i).locator(
-            ".lesson-side .widget-slider:visible, .lesson-side .widget-checkbox:visible")
-        control = control.filter(has_not=page.locator(".lesson-more")).nth(j)
-        slider = control.locator(".noUi-handle")
-        if slider.count():
-            slider.first.focus()
-            slider.first.press("ArrowRight")
-            slider.first.press("ArrowLeft")
-        else:
-            box = control.locator("input").first
-            box.click()
-            box.click()
-        page.wait_for_timeout(150)
-        m = page.evaluate(_VIEW_JS, [i, j, "measure"])
-        inside = m["control"]["top"] >= m["view"]["top"] - 1 \
-            and m["control"]["bottom"] <= m["view"]["bottom"] + 1
-        share = _visible_share(m["figure"], m["view"])
-        if not inside or m["covered"] or share < 0.5:
-            problems.append(f"{m['name']!r}: control inside {inside}, covered {m['covered']}, "
-                            f"figure {share:.0%} in view")
+    try:
+        for j in range(page.evaluate(_VIEW_JS, [i, None, None, more])):
+            page.evaluate(_VIEW_JS, [i, j, "scroll", more])
+            _move(page, page.locator("[data-sweep]"))
+            page.wait_for_timeout(200)
+            m = page.evaluate(_VIEW_JS, [i, j, "measure", more])
+            where = f"{room}, app {i}{' (More controls)' if more else ''}, {m['name']!r}"
+            share = _visible_share(m["figure"], m["view"])
+            if share < STAGE_SHARE:
+                problems.append(f"{where}: figure {share:.0%} in view (needs "
+                                f"{STAGE_SHARE:.0%})")
+            off = _off_view(m["control"], m["view"])
+            if off > 1 or m["covered"]:
+                problems.append(f"{where}: the control {off:.0f} px out of view"
+                                f"{', covered' if m['covered'] else ''}")
+            for e in m["explain"]:
+                off = _off_view(e["rect"], m["view"])
+                if off > 1 or e["covered"]:
+                    problems.append(f"{where}: explanation {e['text']!r} {off:.0f} px out "
+                                    f"of view{', covered' if e['covered'] else ''}")
+    finally:
+        if more:
+            toggle.first.click()
+            page.wait_for_timeout(300)
+    return problems
+
+
+def _stage_sweep(page, count: int, room: str, present: bool = False) -> list[str]:
+    """:func:`_move_each_control` for every app: its primary controls, and out of presenter
+    mode (which hides them) those behind "More controls"."""
+    problems = []
+    for i in range(count):
+        problems += _move_each_control(page, i, room)
+        if not present:
+            problems += _move_each_control(page, i, room, more=True)
     return problems
 
 
@@ -351,9 +421,7 @@ def test_every_app_fits_each_screen_and_presenter_mode(voila_server, chromium, n
             _wait_fitted(page, count)
             problems += _check_page(page, count, width, f"{notebook}-{width}x{height}")
             widths[width] = _app_info(page, 0)["canvas"][2]
-            for i in range(count):
-                problems += [f"{width} px, app {i}: {p}"
-                             for p in _move_each_primary_control(page, i)]
+            problems += _stage_sweep(page, count, f"{width}x{height}")
             problems += [f"{width} px, show this case: {p}" for p in _show_each_case(page)]
         # presenter mode from the keyboard, at 1920x1080
         page.set_viewport_size({"width": 1920, "height": 1080})
@@ -362,9 +430,10 @@ def test_every_app_fits_each_screen_and_presenter_mode(voila_server, chromium, n
         _wait_fitted(page, count, present=True)
         assert page.locator(".lesson-more:visible").count() == 0
         problems += _check_page(page, count, 1920, f"{notebook}-present", present=True)
+        problems += _stage_sweep(page, count, "1920x1080 present", present=True)
         # and on the common projector, 1280x720: the figure no smaller than without presenter
         # mode (beside the 20 px controls lesson 2's was 659 px, 810 without), each primary
-        # control still moved with half the figure in view
+        # control moved on the stage
         page.set_viewport_size({"width": 1280, "height": 720})
         _wait_fitted(page, count, present=True)
         problems += _check_page(page, count, 1280, f"{notebook}-1280x720-present", present=True)
@@ -372,9 +441,7 @@ def test_every_app_fits_each_screen_and_presenter_mode(voila_server, chromium, n
         if presented < 0.97 * widths[1280]:
             problems.append(f"presenter mode at 1280x720: app 0's figure {presented:.0f} px "
                             f"wide, {widths[1280]:.0f} px without it")
-        for i in range(count):
-            problems += [f"1280 px present, app {i}: {p}"
-                         for p in _move_each_primary_control(page, i)]
+        problems += _stage_sweep(page, count, "1280x720 present", present=True)
         problems += [f"1280 px present, show this case: {p}" for p in _show_each_case(page)]
         page.locator("#lessons-present-button").click()
         _wait_fitted(page, count, present=False)
@@ -418,8 +485,7 @@ def test_presenter_mode_on_a_projector_at_150_percent_zoom(voila_server, chromiu
                                timeout=120_000)
         _wait_fitted(page, count, present=True)
         problems = _check_page(page, count, 853, f"{notebook}-853x480-present", present=True)
-        for i in range(count):
-            problems += [f"app {i}: {p}" for p in _move_each_primary_control(page, i)]
+        problems += _stage_sweep(page, count, "853x480 present", present=True)
         tucked = page.locator(".lesson-app").first.locator(".lesson-tuck .widget-slider")
         hint = page.get_by_text("hides the angle sliders")
         if notebook == lesson(2).slug and (tucked.count() != 6 or tucked.first.is_visible()
@@ -498,8 +564,7 @@ def test_every_app_fits_jupyterlabs_column_with_the_file_browser_open(lab_server
     _wait_fitted(page, count, lab=True)
     # the row rule is for pages 1280 px wide and more: the lab's column is about 800
     problems = _check_apps(page, count, width=800)
-    for i in range(count):
-        problems += [f"app {i}: {p}" for p in _move_each_primary_control(page, i)]
+    problems += _stage_sweep(page, count, "JupyterLab")
     page.locator(".lesson-app").first.scroll_into_view_if_needed()
     h.wait_idle(page)        # the lab paints cells scrolled to a moment later
     h.screenshot(page, f"layout-{notebook}-lab")

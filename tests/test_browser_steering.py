@@ -28,8 +28,10 @@ def _app(page):
 
 
 def _show_app(page) -> None:
-    """Scroll so the app's figure sits at the top of the viewport."""
-    _app(page).evaluate("el => el.scrollIntoView({block: 'start'})")
+    """Scroll so the app's figure sits at the top of the viewport: the app's top (its
+    figure's column may be pinned there already, and would not scroll)."""
+    _app(page).evaluate("el => (el.closest('.lesson-app') || el).scrollIntoView("
+                        "{block: 'start'})")
     page.wait_for_timeout(300)
 
 

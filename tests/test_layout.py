@@ -22,6 +22,8 @@ from lessons_lib.apps.core.figure import FIGURE_DPI, PRESENT_DPI
 from lessons_lib.apps.core.guard import FIGURE_MAX_PX, FIGURE_MIN_PX
 from lessons_lib.apps.core.layout import (
     BESIDE_SHARE,
+    EXPLAIN_BESIDE_PX,
+    EXPLAIN_PX,
     GAP_PX,
     HEIGHT_SHARE_BESIDE,
     HEIGHT_SHARE_PRESENT_UNDER,
@@ -75,6 +77,22 @@ def test_in_presenter_mode_the_figure_under_the_controls_takes_the_window_less_a
     # beside the controls, and out of presenter mode, nothing changes
     assert figure_box(1250, 720, natural, present=True) == figure_box(1250, 720, natural)
     assert figure_box(823, 480, (820, 470), present=False)[1] <= HEIGHT_SHARE_UNDER * 480 + 1
+
+
+def test_the_figure_leaves_room_under_it_for_the_explanation_line():
+    """Issue 42's stage: an app's explanation line goes under its figure, so where the
+    window's height holds the figure (beside the controls, or under them in presenter
+    mode) the figure is ``below`` px shorter; under the controls out of presenter mode the
+    38 % of the window it leaves already holds it, and nothing changes."""
+    natural = (480, 460)
+    for args, present in (((1250, 720, natural), False),
+                          ((823, 480, natural, SIDE_PX * PRESENT_ZOOM), True)):
+        _, h, beside = figure_box(*args, present=present)
+        _, h_below, beside_below = figure_box(*args, present=present, below=90)
+        assert beside_below == beside and abs(h - 90 - h_below) <= 1, (args, h, h_below)
+    assert figure_box(823, 480, (820, 470), below=90) == figure_box(823, 480, (820, 470))
+    with pytest.raises(ValueError, match="below"):
+        figure_box(823, 480, (820, 470), below=-1)
 
 
 def test_in_presenter_mode_a_much_wider_figure_under_the_controls_wins():
@@ -230,6 +248,28 @@ def test_a_resize_rebuilds_the_painters_cached_background():
 
 
 # -- presenter mode ------------------------------------------------------------------------------
+def test_the_explanation_goes_beside_a_figure_under_the_controls_where_the_row_has_room(grid):
+    """Issue 42's stage: lesson 4's grid under its controls at 853x480 keeps its figure's
+    size and puts the preset note beside it (the row has 370 px to spare); so it does in
+    presenter mode at 1280x720 (a map wider than under a reserved line); narrower rooms
+    narrow the map to leave the note its room; beside the controls (1920x1080) the note
+    is under the figure."""
+    classes = lambda: grid.app_root._dom_classes  # noqa: E731
+    assert grid.fit(833, 480) == figure_box(833, 480, grid._natural, 420)
+    assert "lesson-explain-beside" in classes() and "lesson-stacked" in classes()
+    grid.present(True)
+    w, _, beside = grid.fit(1250, 699)
+    under = figure_box(1250, 699, grid._natural, 420 * PRESENT_ZOOM, present=True,
+                       below=EXPLAIN_PX * PRESENT_ZOOM)
+    free = figure_box(1250, 699, grid._natural, 420 * PRESENT_ZOOM, present=True)
+    assert not beside and w == free[0] > under[0] and "lesson-explain-beside" in classes()
+    w, _, _ = grid.fit(1100, 699)
+    assert w == int(1100 - GAP_PX - EXPLAIN_BESIDE_PX * PRESENT_ZOOM) < free[0]
+    assert "lesson-explain-beside" in classes()
+    grid.present(False)
+    assert grid.fit(1880, 1080)[2] and "lesson-explain-beside" not in classes()
+
+
 def test_presenter_mode_draws_larger_hides_more_controls_and_comes_back():
     app = GimbalApp()
     try:

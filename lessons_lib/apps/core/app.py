@@ -391,7 +391,7 @@ class LessonApp(GifExport, FitLayout):
         primary = self.primary_names()
         return self.arrange(
             primary=[*(getattr(self, n) for n in primary), self.play_row(), self.preset],
-            readout=[self.panel_widget()], extra=[self.preset_note, self.status],
+            readout=[self.panel_widget()], extra=[self.status], explain=[self.preset_note],
             secondary=[getattr(self, n) for n in self._specs if n not in primary])
 
     # -- messages ---------------------------------------------------------------------------

@@ -24,6 +24,14 @@ app has and tells the kernel, which re-renders the figure at that size:
   ``tuck`` (ones the figure can be dragged for instead), so that moving the others keeps
   most of the figure in view. In page text, ``lesson-when-tucked`` and
   ``lesson-when-shown`` spans say the one or the other.
+* the stage (issue 42): while a control is used, the figure, that control and the line that
+  explains the change are on screen together. The app names that line (``explain``: the
+  preset note, the step text, the verdict; class ``lesson-explain``) and it goes under the
+  figure, in the figure's column; that column stays pinned at the top of the viewport
+  (``position: sticky``, class ``lesson-pinned``) while the controls scroll beside or under
+  it, and the figure is sized to leave :data:`EXPLAIN_PX` for the line under it
+  (:func:`figure_box`'s ``below``). Under the controls, the column is pinned only where
+  the window keeps a control row under it (:data:`CONTROL_ROW_PX`).
 
 Text in the page is at least 14 px (:data:`APP_CSS`; panels write 14 px or more). A box of
 sliders marked ``lesson-short-readout`` gets readouts 48 px wide (four characters, "−180"),
@@ -77,6 +85,20 @@ HEIGHT_SHARE_PRESENT_UNDER = 0.85
 PRESENT_UNDER_GAIN = 1.3
 #: The controls column's zoom in presenter mode: its 14 px text becomes 20 px.
 PRESENT_ZOOM = PRESENT_TEXT_PX / MIN_TEXT_PX
+#: What the figure leaves under it, in its pinned column, for an app's explanation line
+#: (CSS px at 100 %; presenter mode zooms it): three lines of 14 px text.
+EXPLAIN_PX = 62
+#: Under the controls, the explanation line goes beside the figure, in the row's room left
+#: of it, where that is at least this wide (CSS px at 100 %; presenter mode zooms it). At
+#: 250 to 280 px lesson 4's narrowed small map (presenter mode, 1280x720) put a portal's
+#: number on the path where it had room beside it (tests/test_app_funnel.py).
+EXPLAIN_BESIDE_PX = 230
+#: A line over the figure (lesson 1's title), and one control row: the figure's column is
+#: pinned under the controls only where the window keeps such a row under it (CSS px at
+#: 100 %; presenter mode zooms them). Lesson 1's column in presenter mode at 853x480, pinned,
+#: left no room for a control under it (478 of 480 px).
+ABOVE_PX = 42
+CONTROL_ROW_PX = 50
 
 #: In presenter mode a small copy beside a question takes this share of the row (at its
 #: natural 452 px, drawn at presenter mode's dpi, lesson 4's portal numbers crowded its map).
@@ -96,6 +118,25 @@ APP_CSS = f"""
 .lesson-app.lesson-present .lesson-figure-column .widget-html-content {{
   zoom: {PRESENT_ZOOM:.4f}; }}
 .lesson-app.lesson-present .lesson-more {{ display: none !important; }}
+.lesson-app.lesson-pinned > .lesson-figure-column {{ position: sticky; top: 0; z-index: 2;
+  background: var(--jp-layout-color0, #fff); }}
+.lesson-app.lesson-pinned.lesson-stacked > .lesson-figure-column {{
+  flex: 0 0 100% !important; margin: 0 !important; }}
+.lesson-pinned.lesson-present.lesson-stacked > .lesson-figure-column {{ align-items: center; }}
+.lesson-figure-column > .lesson-explain {{ width: 0; min-width: 100%; margin-left: 0;
+  margin-right: 0; }}
+.lesson-app.lesson-explain-beside > .lesson-figure-column {{ display: grid !important;
+  grid-template-columns: auto minmax(0, 1fr); column-gap: {GAP_PX}px;
+  align-content: start; align-items: start; }}
+.lesson-explain-beside > .lesson-figure-column > :not(.lesson-explain) {{ grid-column: 1;
+  grid-row: 1 / span 4; }}
+.lesson-explain-beside > .lesson-figure-column > .lesson-explain {{ grid-column: 2;
+  width: auto; min-width: 0; }}
+.lesson-figure-column .lesson-explain .lesson-preset-note {{ max-width: none !important; }}
+/* neither the app nor a box or output area around it scrolls by itself: the pinned column
+   sticks to the page's (the notebook panel's) scroll */
+.lesson-app, :is(.widget-box, .jp-OutputArea, .jp-OutputArea-child,
+                 .jp-OutputArea-output):has(.lesson-app) {{ overflow: visible; }}
 .lesson-app.lesson-present.lesson-stacked {{ justify-content: safe center; }}
 .lesson-app .lesson-short-readout .widget-readout {{ width: 48px; min-width: 48px; }}
 .lesson-app .lesson-when-tucked {{ display: none; }}
@@ -170,26 +211,29 @@ def natural_aspect(natural) -> float:
 
 def figure_box(room: float, view_height: float, natural: tuple[float, float],
                side: float = SIDE_PX, gap: float = GAP_PX,
-               present: bool = False) -> tuple[int, int, bool]:
+               present: bool = False, below: float = 0) -> tuple[int, int, bool]:
     """The figure's (width, height) in CSS px and whether it sits beside the controls, for
     an app given ``room`` px of width in a window ``view_height`` px tall, with a figure
     whose natural size is ``natural`` and a controls column ``side`` px wide (0: none).
 
     Beside when the figure keeps :data:`BESIDE_SHARE` of its natural width there; else
     under, at the full width (less the gap); in presenter mode also under when it is
-    :data:`PRESENT_UNDER_GAIN` times wider there. Its aspect is kept; its height is held to the
-    window's share (under the controls a larger one when ``present``: presenter mode); the
-    result lies within FIGURE_MIN_PX .. FIGURE_MAX_PX (a window too small for
-    the least figure gets the least figure).
+    :data:`PRESENT_UNDER_GAIN` times wider there. Its aspect is kept; its height is held to
+    the window's share (under the controls a larger one when ``present``: presenter mode)
+    less ``below`` (px its column keeps under it for the explanation line; under the
+    controls out of presenter mode the share leaves room for it); the result lies
+    within FIGURE_MIN_PX .. FIGURE_MAX_PX (a window too small for the least figure gets the
+    least figure).
 
-    Limits (a ValueError beyond them): ``room``, ``view_height``, ``side`` and ``gap`` from 0
-    to :data:`MAX_ROOM_PX`; ``natural`` two sides from 1 to :data:`MAX_ROOM_PX` px whose
-    aspect (height / width) lies within :data:`MIN_ASPECT`..:data:`MAX_ASPECT` (outside it no
-    size fits FIGURE_MIN_PX .. FIGURE_MAX_PX on both sides); ``present`` True or False."""
-    room, view_height, side, gap = (
+    Limits (a ValueError beyond them): ``room``, ``view_height``, ``side``, ``gap`` and
+    ``below`` from 0 to :data:`MAX_ROOM_PX`; ``natural`` two sides from 1 to
+    :data:`MAX_ROOM_PX` px whose aspect (height / width) lies within
+    :data:`MIN_ASPECT`..:data:`MAX_ASPECT` (outside it no size fits FIGURE_MIN_PX ..
+    FIGURE_MAX_PX on both sides); ``present`` True or False."""
+    room, view_height, side, gap, below = (
         check.real(v, f"figure_box: {name}", lo=0, hi=MAX_ROOM_PX, unit="px")
         for name, v in (("room", room), ("view_height", view_height), ("side", side),
-                        ("gap", gap)))
+                        ("gap", gap), ("below", below)))
     present = check.flag(present, "figure_box: present")
     aspect = natural_aspect(natural)
     # the figure column keeps a gap on its right; SLACK_PX: rounding in the page's flex
@@ -197,20 +241,43 @@ def figure_box(room: float, view_height: float, natural: tuple[float, float],
     beside_room = room - side - gap - SLACK_PX
     beside = not side or beside_room >= BESIDE_SHARE * min(natural[0], room)
 
-    def sized(beside: bool) -> float:
+    def sized(beside: bool, below: float = below) -> float:
         width = beside_room if beside and side else room - gap
-        share = (HEIGHT_SHARE_BESIDE if beside or not side
-                 else HEIGHT_SHARE_PRESENT_UNDER if present else HEIGHT_SHARE_UNDER)
-        width = min(width, share * view_height / aspect)
+        # under the controls out of presenter mode the window's other 38 % already holds the
+        # explanation line and a control row
+        share, keep = ((HEIGHT_SHARE_BESIDE, below) if beside or not side
+                       else (HEIGHT_SHARE_PRESENT_UNDER, below) if present
+                       else (HEIGHT_SHARE_UNDER, 0.0))
+        width = min(width, (share * view_height - keep) / aspect)
         return min(FIGURE_MAX_PX, FIGURE_MAX_PX / aspect,
                    max(width, FIGURE_MIN_PX, FIGURE_MIN_PX / aspect))
 
     width = sized(beside)
     if beside and side and width > beside_room:   # held to the least figure, it would push
         beside, width = False, sized(False)       # the controls under it anyway
-    elif beside and side and present and sized(False) >= PRESENT_UNDER_GAIN * width:
-        beside, width = False, sized(False)       # the room looks at the figure
-    return int(width), int(round(width * aspect)), beside
+    elif beside and side and present and \
+            sized(False, 0.0) >= PRESENT_UNDER_GAIN * sized(True, 0.0):
+        beside, width = False, sized(False)       # the room looks at the figure (compared
+    return int(width), int(round(width * aspect)), beside   # as if nothing were below)
+
+
+def _stage(room: float, view_height: float, natural: tuple[float, float], side: float,
+           present: bool, below: float) -> tuple[int, int, bool, bool]:
+    """:func:`figure_box` for an app whose explanation line takes ``below`` px (zoomed)
+    under its figure, and whether that line goes beside the figure instead: only under the
+    controls, where the row keeps :data:`EXPLAIN_BESIDE_PX` (zoomed) beside the figure as
+    large as with nothing below it, or beside one narrowed to leave that room when that is
+    still wider than the figure with the line under it."""
+    free = figure_box(room, view_height, natural, side, present=present)
+    under = figure_box(room, view_height, natural, side, present=present, below=below)
+    if not below or free[2] or under[2]:
+        return (*under, False)
+    spare = room - GAP_PX - EXPLAIN_BESIDE_PX * (PRESENT_ZOOM if present else 1.0)
+    if free[0] <= spare:
+        return (*free, True)
+    if spare > under[0]:
+        return int(spare), int(round(spare * natural[1] / natural[0])), False, True
+    return (*under, False)
 
 
 class FitLayout:
@@ -227,7 +294,8 @@ class FitLayout:
 
     def arrange(self, *, primary: Sequence[widgets.Widget], above: Iterable = (),
                 readout: Iterable = (), extra: Iterable = (), secondary: Iterable = (),
-                tuck: Iterable = (), tuck_below: int = MAX_ROOM_PX, side: int = SIDE_PX,
+                tuck: Iterable = (), tuck_below: int = MAX_ROOM_PX, explain: Iterable = (),
+                explain_px: int = EXPLAIN_PX, side: int = SIDE_PX,
                 name: str = "") -> widgets.HBox:
         """The app's widget: ``above`` and the figure in one column; ``primary`` (the
         controls the lesson's "things to try" use), ``readout`` (the main readout),
@@ -235,6 +303,10 @@ class FitLayout:
         ``secondary`` in the other, beside the figure or under it. ``tuck``: those of
         ``primary`` hidden in presenter mode when the controls are under the figure in a
         window less than ``tuck_below`` CSS px tall (by default in every window).
+        ``explain``: the line(s) that say what a change did (the preset note, the step
+        text, the verdict), under the figure in its pinned column (see the module
+        docstring), for which the figure leaves ``explain_px`` CSS px (at 100 %) where it
+        is under it; an app without one says so where it calls this.
         ``name``: a CSS class for the page's tests."""
         clean = lambda ws: [w for w in ws if w is not None]  # noqa: E731
         for w in clean(tuck):
@@ -259,7 +331,13 @@ class FitLayout:
             flex=f"1 1 {side}px", min_width=f"{min(side, FIGURE_MIN_PX)}px",
             max_width=f"{round(side * SIDE_GROWTH)}px", padding="0"))
         side_box.add_class("lesson-side")
-        figure_column = widgets.VBox([*clean(above), self.fig.canvas],
+        explain = clean(explain)
+        for w in explain:
+            w.add_class("lesson-explain")
+        self._above_px = ABOVE_PX if clean(above) else 0
+        self._explain_px = check.real(explain_px, "explain_px", lo=0, hi=MAX_ROOM_PX,
+                                      unit="px") if explain else 0
+        figure_column = widgets.VBox([*clean(above), self.fig.canvas, *explain],
                                      layout=widgets.Layout(flex="0 0 auto", max_width="100%",
                                                            margin=f"0 {GAP_PX}px 0 0"))
         figure_column.add_class("lesson-figure-column")
@@ -329,10 +407,14 @@ class FitLayout:
         check.real(height, "height", lo=0, hi=MAX_ROOM_PX, unit="px")  # repeats the report
         self._room = (int(width), int(height))
         presenting = self.presenting
-        side = self._side_px * (PRESENT_ZOOM if presenting else 1.0)
-        fw, fh, beside = figure_box(width, height, self._natural, side, present=presenting)
+        zoom = PRESENT_ZOOM if presenting else 1.0
+        fw, fh, beside, aside = _stage(width, height, self._natural, self._side_px * zoom,
+                                       presenting, self._explain_px * zoom)
+        column = fh + (self._above_px + (0 if aside else self._explain_px)) * zoom
+        pinned = beside or column + CONTROL_ROW_PX * zoom <= height
         tucking = presenting and not beside and height < self._tuck_below
         for name, on in (("lesson-present", presenting), ("lesson-stacked", not beside),
+                         ("lesson-explain-beside", aside), ("lesson-pinned", pinned),
                          ("lesson-tucking", tucking)):
             (self.app_root.add_class if on else self.app_root.remove_class)(name)
         if self.fitted != (fw, fh, beside, presenting):

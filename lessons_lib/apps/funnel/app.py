@@ -45,6 +45,10 @@ from .view import FunnelView
 #: exercise (the same map's aspect)
 FULL_SIZE = (6.6, 4.25)
 COMPACT_SIZE = (4.4, 2.85)
+#: what the map leaves under it for the step text (at least 4em, often five lines of 14 px
+#: text) and the preset's note: in presenter mode at 1920x1080 a step sentence a line
+#: longer than the shared three lines covered the step slider under a copy's map
+STEP_TEXT_PX = 120
 #: the most steps a trace on the lesson map takes, with room to spare (the frame's range)
 MAX_STEPS = 400
 #: start and goal of the two-rooms route, corner to corner
@@ -277,9 +281,9 @@ class FunnelApp(LessonApp):
         if self.compact:
             # the small copy: the map, its steps and the step sentence, under the map (an
             # exercise's question sits beside it)
-            return self.arrange(primary=[steps_row],
-                                readout=[self.panel_widget("step", min_height="4em")],
-                                extra=[self.status], name="funnel-app-copy")
+            return self.arrange(primary=[steps_row], extra=[self.status],
+                                explain=[self.panel_widget("step", min_height="4em")],
+                                explain_px=STEP_TEXT_PX, name="funnel-app-copy")
         where = widgets.VBox([widgets.HBox([self.start_x, self.start_y],
                                            layout=widgets.Layout(flex_flow="row wrap")),
                               widgets.HBox([self.goal_x, self.goal_y],
@@ -288,8 +292,10 @@ class FunnelApp(LessonApp):
             # the steps last, with the step sentence right under them: each press of ▶ is
             # read there, and a sentence that grows or shrinks moves no control above it
             primary=[self.preset, self.radius, self.method, self.corridor, steps_row],
-            readout=[self.panel_widget("step", min_height="4em"), self.panel_widget("lengths")],
-            extra=[self.preset_note, self.panel_widget("radius"), self.click_mode,
+            readout=[self.panel_widget("lengths")],
+            explain=[self.panel_widget("step", min_height="4em"), self.preset_note],
+            explain_px=STEP_TEXT_PX,
+            extra=[self.panel_widget("radius"), self.click_mode,
                    widgets.HTML(panel.legend_html()), self.status],
             secondary=[where, self.show_zigzag, self.show_shortest, self.show_curve],
             side=430, name="funnel-app-main")

@@ -122,8 +122,8 @@ class GridApp(LessonApp):
             primary=[self.preset, self.corner_cutting, self.sight_rule, self.show_checks,
                      self.reset_button],
             readout=[self.panel_widget("info", min_height="7em")],
-            extra=[self.preset_note,
-                   widgets.HTML('<div style="font-size:14px">Click a cell to add or remove '
+            explain=[self.preset_note],
+            extra=[widgets.HTML('<div style="font-size:14px">Click a cell to add or remove '
                                 "a wall; drag the green start or the orange goal.</div>"),
                    self.status],
             secondary=[cells], side=420, name="grid-app")

@@ -207,6 +207,8 @@ class GimbalApp(LessonApp):
         # a class per kind, for the page's tests: the lesson's app, a small copy, an exercise
         kind = ("gimbal-app-reach" if self.target is not None else
                 "gimbal-app-copy" if self.compact else "gimbal-app-main")
+        # no explanation line (explain=): the rings show what a slider did, the title over
+        # them names the order, and the gauge beside the sliders is the readout
         box = self.arrange(
             above=[self.panel_widget("title")],
             primary=[self.slider_box, self.order, self.order_note,

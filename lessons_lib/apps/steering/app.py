@@ -205,8 +205,8 @@ class SteeringApp(LessonApp):
             primary=[self.play_row(), self.preset, self.speed, self.start_offset,
                      self.start_heading, terms, self.controller, self.view],
             readout=[self.panel_widget("readout"), self.panel_widget("numbers")],
-            extra=[self.preset_note, self.panel_widget("key"), self.panel_widget("notes"),
-                   self.status],
+            extra=[self.panel_widget("key"), self.panel_widget("notes"), self.status],
+            explain=[self.preset_note],
             secondary=[self.track, self.mode, self.start_distance,
                        *(getattr(self, c.name) for c in PARAM_CONTROLS)],
             side=420, name="steering-app")

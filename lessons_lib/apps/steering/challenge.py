@@ -334,8 +334,8 @@ class TuningChallenge(LessonApp):
         task = widgets.HTML(text_block(f"<b>{self.task()}</b>"))
         root = self.arrange(
             primary=[task, widgets.HBox([self.check_button, self.hint_button]),
-                     self.feedback, *self.control_widgets()],
-            extra=[self.status], name="tuning-challenge")
+                     *self.control_widgets()],
+            extra=[self.status], explain=[self.feedback], name="tuning-challenge")
         # framed around the app, not on it: the page measures the room inside the frame
         return widgets.VBox([root], layout=widgets.Layout(
             border=f"1px solid {PALETTE['light']}", padding="6px"))

@@ -332,6 +332,9 @@ class TermApp(LessonApp):
     def layout(self):
         """The figure; beside it (under it on a narrow page) the readout and the status
         line; the four controls a drag sets behind "More controls" (for the keyboard)."""
+        # its explanation line is the readout, kept beside the figure: under it, presenter
+        # mode (which hides the four controls) would leave the column beside it empty
+        self.panel_widget().add_class("lesson-explain")
         root = self.arrange(primary=[], readout=[self.panel_widget()], extra=[self.status],
                             secondary=self.control_widgets(), side=380, name="term-app")
         root.add_class(f"term-app-{self.term}")
