@@ -57,6 +57,7 @@ from .figure import (
 )
 from .fitprobe import FitProbe
 from .guard import FIGURE_MAX_PX, FIGURE_MIN_PX, fit_size
+from .theme import GREYS
 
 #: The controls column's width in CSS px at 100% (presenter mode zooms it).
 SIDE_PX = 400
@@ -119,7 +120,7 @@ APP_CSS = f"""
   zoom: {PRESENT_ZOOM:.4f}; }}
 .lesson-app.lesson-present .lesson-more {{ display: none !important; }}
 .lesson-app.lesson-pinned > .lesson-figure-column {{ position: sticky; top: 0; z-index: 2;
-  background: var(--jp-layout-color0, #fff); }}
+  background: var(--jp-layout-color0, {GREYS['white']}); }}
 .lesson-app.lesson-pinned.lesson-stacked > .lesson-figure-column {{
   flex: 0 0 100% !important; margin: 0 !important; }}
 .lesson-pinned.lesson-present.lesson-stacked > .lesson-figure-column {{ align-items: center; }}
