@@ -365,7 +365,10 @@ def test_an_angle_slider_reaches_every_degree_by_dragging(voila_server, page, pr
     h.wait_idle(page)
     yaw = page.locator(".interpolation-app " + h.SLIDER).filter(
         has=page.locator(".widget-label", has_text="yaw")).first
-    yaw.scroll_into_view_if_needed()
+    # at the window's foot: in presenter mode the figure stays pinned at the top, over
+    # whatever scrolls under it
+    yaw.evaluate("e => e.scrollIntoView({block: 'end'})")
+    page.wait_for_timeout(300)
     assert yaw.is_visible()
     width = yaw.locator(".noUi-base").bounding_box()["width"]
     seen = _values_dragged_through(page, yaw, span=round(width * 65 / 360))
