@@ -142,15 +142,23 @@ print(sys.modules.get("rfc3987_syntax") is not None,
 """
 
 
-def test_student_servers_start_without_the_iri_grammar(monkeypatch, tmp_path):
+@pytest.mark.slow   # the trial's spawner imports jupyterhub (the hub extra)
+def test_the_trial_hub_starts_servers_with_the_lessons_command(monkeypatch, tmp_path):
+    """The trial hub (a process per student) starts each with the command values.yaml
+    names for Kubernetes, installed beside this Python."""
+    pytest.importorskip("jupyterhub")
+    c = hub_config(monkeypatch, tmp_path, **TRIAL)
+    command = VALUES["singleuser"]["cmd"]
+    assert c.Spawner.cmd == [str(Path(sys.executable).parent / command)]
+    assert Path(c.Spawner.cmd[0]).is_file(), "the command is installed by `make setup`"
+
+
+def test_student_servers_start_without_the_iri_grammar():
     """Both hubs start each server with lessons-jupyterhub-singleuser, which leaves out the
     import of rfc3987_syntax (about 1.1 CPU-s of every server start): jsonschema then checks
     no "iri" format, which no schema a student's server validates uses."""
-    c = hub_config(monkeypatch, tmp_path, **TRIAL)
     command = VALUES["singleuser"]["cmd"]
     assert command == "lessons-jupyterhub-singleuser"
-    assert c.Spawner.cmd == [str(Path(sys.executable).parent / command)]
-    assert Path(c.Spawner.cmd[0]).is_file(), "the command is installed by `make setup`"
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts[command] == "lessons_server.singleuser:main"
     pytest.importorskip("rfc3987_syntax")   # installed with jupyter-events: what it skips
