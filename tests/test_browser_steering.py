@@ -190,7 +190,10 @@ def test_jupyterlab_with_the_file_browser_shows_the_whole_figure_and_wraps_the_c
     h.open_in_lab(page, lab_server, NOTEBOOK)
     assert page.locator(".jp-DirListing").is_visible()
     fig = page.locator(".jupyter-matplotlib-figure").first
-    fig.scroll_into_view_if_needed()
+    # the app's top at the panel's top: the figure's column is pinned (the stage), so
+    # scrolling to the figure alone can leave the controls scrolled past, above it
+    page.locator(".lesson-app").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
     assert h.outside_output(page) == []
     preset = page.locator(".widget-dropdown select").first.bounding_box()
     assert preset["y"] >= fig.bounding_box()["y"] + 300  # under the figure, not beside it
