@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import pytest
@@ -136,3 +138,43 @@ def test_lesson_2s_static_pace_figure_keeps_the_14_px_floor():
     fig = pace_figure()
     FigureCanvasAgg(fig).draw()
     assert smallest_text_px(fig) >= MIN_TEXT_PX
+
+
+def _shown_in_presenter_mode(html_text: str) -> str:
+    """What a note's HTML shows in presenter mode: without its ``lesson-when-more`` spans
+    (core/layout.py's CSS hides them there) and tags, lower case."""
+    text = re.sub(r"<span class='lesson-when-more'>.*?</span>", "", html_text)
+    return " ".join(re.sub(r"<[^>]+>", " ", text).split()).lower()
+
+
+def _label_words(w) -> str:
+    """A control's label as a note would name it: lower case, no unit in brackets."""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", (w.description or "").strip()).lower()
+
+
+def test_in_presenter_mode_no_preset_note_names_a_hidden_control(app):
+    """Issue 42: presenter mode hides "More controls"; a preset's note must not point the
+    room at a control there (lesson 3's said "This preset sets fixed look-ahead 25 m"). A
+    tick box's label names what it draws ("exact shortest path (sky blue)"), which a note
+    may name while the preset draws it, and a one-word label ("Track", "Look-ahead") is a
+    word of the lesson itself: the sliders' and menus' labels of two words or more are
+    checked, as whole words."""
+    if app.more_box is None or not app.preset_list():
+        pytest.skip(f"{type(app).__name__} has no More controls or no presets")
+    hidden = {_label_words(w) for w in iter_widgets(app.more_box)
+              if isinstance(w, widgets.ValueWidget) and len(_label_words(w).split()) > 1
+              and not isinstance(w, widgets.Checkbox | widgets.ToggleButton)}
+    if not hidden:
+        pytest.skip(f"{type(app).__name__} hides no slider or menu in presenter mode")
+    app.present(True)
+    try:
+        for preset in app.preset_list():
+            app.apply_preset(preset.name)
+            note = _shown_in_presenter_mode(app.preset_note.value)
+            named = sorted(label for label in hidden
+                           if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", note))
+            assert not named, (f"{type(app).__name__}, preset {preset.name!r}: in presenter "
+                               f"mode its note names {named}, behind the hidden More controls; "
+                               "say it with core.text.when_more (see the steering presets)")
+    finally:
+        app.present(False)

@@ -23,7 +23,9 @@ app has and tells the kernel, which re-renders the figure at that size:
   tall (a projector at 150 % zoom) it also hides the primary controls the app marks
   ``tuck`` (ones the figure can be dragged for instead), so that moving the others keeps
   most of the figure in view. In page text, ``lesson-when-tucked`` and
-  ``lesson-when-shown`` spans say the one or the other.
+  ``lesson-when-shown`` spans say the one or the other, and ``lesson-when-more`` and
+  ``lesson-when-presenting`` spans (:func:`.text.when_more`) what a note says with "More
+  controls" there or hidden.
 * the stage (issue 42): while a control is used, the figure, that control and the line that
   explains the change are on screen together. The app names that line (``explain``: the
   preset note, the step text, the verdict; class ``lesson-explain``) and it goes under the
@@ -144,6 +146,9 @@ APP_CSS = f"""
 .lesson-app.lesson-tucking .lesson-tuck,
 .lesson-app.lesson-tucking .lesson-when-shown {{ display: none !important; }}
 .lesson-app.lesson-tucking .lesson-when-tucked {{ display: inline; }}
+.lesson-app .lesson-when-presenting {{ display: none; }}
+.lesson-app.lesson-present .lesson-when-more {{ display: none !important; }}
+.lesson-app.lesson-present .lesson-when-presenting {{ display: inline; }}
 @media (min-width: {PRESENT_BESIDE_FROM_PX}px) {{
   html.lessons-present .lesson-question-beside > .widget-vbox:first-child {{
     flex: 0 1 {PRESENT_BESIDE_SHARE:.0%} !important; }} }}

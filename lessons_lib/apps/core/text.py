@@ -18,3 +18,16 @@ def fmt_number(x: float, digits: int = 2, sign: bool = False) -> str:
     if float(text) == 0:
         text = ("+" if sign else "") + f"{0:.{digits}f}"
     return text.replace("-", "\u2212")
+
+
+def when_more(shown: str, hidden: str) -> str:
+    """Page text that says ``shown`` where the app's "More controls" can be opened and
+    ``hidden`` in presenter mode, which hides them: a note never points a projected room at a
+    control it cannot see (issue 42). Both are HTML, shown as given (the CSS is
+    ``core/layout.py``'s)."""
+    check.instance(shown, "shown", str)
+    check.instance(hidden, "hidden", str)
+    if not (shown or hidden):
+        return ""
+    return (f"<span class='lesson-when-more'>{shown}</span>"
+            f"<span class='lesson-when-presenting'>{hidden}</span>")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import time
+from functools import partial
 
 import ipywidgets as widgets
 
@@ -30,6 +31,7 @@ from ..core import (
     Toggle,
 )
 from ..core.app import takes_params
+from ..core.text import when_more
 from . import model, panel
 from .model import CONTROLLERS, DEFAULTS, DURATION, SCENARIOS, TRACK_LABELS, VIEWS, SteeringState
 from .view import SteeringView
@@ -57,6 +59,12 @@ PARAM_CONTROLS = (
            width="400px"),
 )
 _W = {"label_width": "150px", "width": "400px"}
+
+
+def _note(scenario: model.Scenario, state: SteeringState) -> str:
+    """A preset's note: what it shows, and the tunables it sets, named as sliders where
+    "More controls" can be opened and as what the car does in presenter mode."""
+    return scenario.claim(state) + when_more(scenario.changed(), scenario.changed(hidden=True))
 #: the controls a placement of the car on the map sets (its note stays until another changes)
 _PLACED = ("start_distance", "start_offset")
 
@@ -103,7 +111,8 @@ class SteeringApp(LessonApp):
     # 25 frames a second of real time: asking exactly 20, a busy page showed 19.3 to 19.9
     frame = Frame("time", "Time (s)", 0.0, DURATION, step=0.04, value=0.0, interval_ms=40,
                   seconds_per_unit=1.0, readout=".2f", width="430px", label_width="60px")
-    presets = tuple(Preset(sc.name, sc.values, description=sc.describe) for sc in SCENARIOS)
+    presets = tuple(Preset(sc.name, sc.values, description=partial(_note, sc))
+                    for sc in SCENARIOS)
     custom_label = "(your own settings)"
 
     # -- the loop ---------------------------------------------------------------------------

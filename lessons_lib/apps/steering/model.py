@@ -538,18 +538,28 @@ class Scenario:
     def values(self) -> dict:
         return {**DEFAULTS, **self.changes}
 
-    def changed(self) -> str:
+    def changed(self, hidden: bool = False) -> str:
         """Which of the six tunables this preset changes, and our defaults ("" if
-        none): a readout it moves (the heading weight) must not look like the formula's."""
+        none): a readout it moves (the heading weight) must not look like the formula's.
+        ``hidden``: said for a page whose tunables' sliders are hidden (presenter mode hides
+        "More controls"), in words that name what the car does, not a slider it cannot see."""
+        check.flag(hidden, "hidden")
+        changes = [(k, v) for k, v in self.changes.items()
+                   if k in _NUMBER_NAMES and v != DEFAULTS[k]]
+        if not changes:
+            return ""
+        if hidden:
+            said = " and ".join(_HIDDEN_WORDS[k](v, DEFAULTS[k]) for k, v in changes)
+            return f" With this preset the car {said}."
         parts = [f"{_NUMBER_NAMES[k][0]} {v:g}{_NUMBER_NAMES[k][1]} (our default "
-                 f"{DEFAULTS[k]:g}{_NUMBER_NAMES[k][1]})"
-                 for k, v in self.changes.items() if k in _NUMBER_NAMES and v != DEFAULTS[k]]
-        return f" This preset sets {' and '.join(parts)}." if parts else ""
+                 f"{DEFAULTS[k]:g}{_NUMBER_NAMES[k][1]})" for k, v in changes]
+        return f" This preset sets {' and '.join(parts)}."
 
-    def describe(self, state) -> str:
-        """What the preset shows (computed from ``state``), and what it changed."""
+    def describe(self, state, hidden: bool = False) -> str:
+        """What the preset shows (computed from ``state``), and what it changed (``hidden``:
+        see :meth:`changed`)."""
         check.instance(state, "state", SteeringState, "the SteeringApp's .state")
-        return self.claim(state) + self.changed()
+        return self.claim(state) + self.changed(hidden)
 
 
 #: The six tunables (the article names them, our defaults give their values), as a
@@ -559,6 +569,17 @@ _NUMBER_NAMES = {"look_ahead_base": ("look-ahead base", " m"),
                  "fixed_look_ahead": ("fixed look-ahead", " m"),
                  "heading_weight": ("heading weight", ""), "max_yaw_delta": ("max yaw delta", "°"),
                  "crosstrack_gain": ("crosstrack gain", " per m")}
+
+#: The same changes said without the sliders' names, for a page that hides the sliders.
+_HIDDEN_WORDS = {
+    "look_ahead_base": lambda v, d: f"looks {v:g} m ahead when standing still (ours: {d:g} m)",
+    "look_ahead_speed_factor": lambda v, d: f"adds {v:g} s of travel to that distance "
+                                            f"(ours: {d:g} s)",
+    "fixed_look_ahead": lambda v, d: f"aims {v:g} m ahead at every speed (ours: {d:g} m)",
+    "heading_weight": lambda v, d: f"aims {v:.0%} by the Heading Delta and {1 - v:.0%} by the "
+                                   f"Position Delta (ours: {d:.0%} and {1 - d:.0%})",
+    "max_yaw_delta": lambda v, d: f"turns the wheel fully at a {v:g}° yaw command (ours: {d:g}°)",
+    "crosstrack_gain": lambda v, d: f"steers back {v:g} per metre off the line (ours: {d:g})"}
 
 
 def _long_claim(s: SteeringState) -> str:
