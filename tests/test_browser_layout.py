@@ -213,9 +213,15 @@ _VIEW_JS = """(args) => {
     control.scrollIntoView({block: 'nearest'});
     return null;
   }
+  // '' when the element's centre shows the element, else what lies on top of it there
   const covered = e => { const b = e.getBoundingClientRect();
     const hit = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
-    return !(hit && (e.contains(hit) || hit.contains(e))); };
+    if (hit && (e.contains(hit) || hit.contains(e))) return '';
+    if (!hit) return 'nothing (outside the window)';
+    const holder = hit.closest('.lesson-app');
+    return `${hit.tagName.toLowerCase()}.${[...hit.classList].slice(0, 3).join('.')}`
+           + (holder ? ` of app ${[...document.querySelectorAll('.lesson-app')]
+                                   .indexOf(holder)}` : ''); };
   // the explanation: what the app marks lesson-explain, where it says something
   const explain = [...app.querySelectorAll('.lesson-explain')]
     .filter(e => e.closest('.lesson-app') === app && e.offsetWidth > 0
@@ -232,6 +238,11 @@ _VIEW_JS = """(args) => {
 def _off_view(rect: dict, view: dict) -> float:
     """How many px of ``rect`` lie above or below ``view`` (0: all of it inside)."""
     return max(0.0, view["top"] - rect["top"]) + max(0.0, rect["bottom"] - view["bottom"])
+
+
+def _covered(by: str) -> str:
+    """The failure's words for what lay on top of an element ('' when nothing did)."""
+    return f", covered by {by}" if by else ""
 
 
 def _move(page, control) -> None:
@@ -276,6 +287,9 @@ def _move_each_control(page, i: int, room: str, more: bool = False) -> list[str]
             _move(page, page.locator("[data-sweep]"))
             page.wait_for_timeout(200)
             m = page.evaluate(_VIEW_JS, [i, j, "measure", more])
+            if m["covered"] or any(e["covered"] for e in m["explain"]):
+                page.wait_for_timeout(600)   # JupyterLab paints a scrolled cell a moment
+                m = page.evaluate(_VIEW_JS, [i, j, "measure", more])  # late: look again
             where = f"{room}, app {i}{' (More controls)' if more else ''}, {m['name']!r}"
             share = _visible_share(m["figure"], m["view"])
             if share < STAGE_SHARE:
@@ -284,12 +298,12 @@ def _move_each_control(page, i: int, room: str, more: bool = False) -> list[str]
             off = _off_view(m["control"], m["view"])
             if off > 1 or m["covered"]:
                 problems.append(f"{where}: the control {off:.0f} px out of view"
-                                f"{', covered' if m['covered'] else ''}")
+                                + _covered(m["covered"]))
             for e in m["explain"]:
                 off = _off_view(e["rect"], m["view"])
                 if off > 1 or e["covered"]:
                     problems.append(f"{where}: explanation {e['text']!r} {off:.0f} px out "
-                                    f"of view{', covered' if e['covered'] else ''}")
+                                    "of view" + _covered(e["covered"]))
     finally:
         if more:
             toggle.first.click()
