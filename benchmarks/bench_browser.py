@@ -34,6 +34,9 @@ alike. ``--compare=data_url`` does the same with pages that re-encode every new 
 data URL, as ipympl's page does, against the lessons' page, which skips that.
 ``--compare=screens``: the first keyboard slider of each lesson at 100%, at 150% browser
 zoom and in presenter mode at 1920x1080 and at 1280x720 (issue 29), taking turns likewise.
+``--compare=commit:REV``: the same pages served from commit REV's files (exported with
+``git archive``, its package first on the kernels' path) and from this checkout, taking
+turns: the A/B against the commit of ``results/latest.md`` that issue 42 asks for.
 ``BENCH_BROWSER_SAMPLES`` sets the samples per keyboard slider (12).
 """
 
@@ -717,6 +720,7 @@ class Variant:
     init_script: str = ""
     viewport: tuple[int, int] = (harness.VIEWPORT["width"], harness.VIEWPORT["height"])
     scale: float = 1.0                        # the page's zoom (device pixel ratio)
+    checkout: Path | None = None              # serve another commit's files (commit:REV)
 
 
 #: Gives the page back the browser's own toDataURL once the lessons' template has replaced it
@@ -750,7 +754,29 @@ COMPARISONS = {
 SLIDER_ONLY = {"screens"}
 
 
-def start_server(tmp: Path, name: str, preheat: bool, env: dict) -> tuple:
+def other_commit(rev: str, tmp: Path) -> Variant:
+    """The lessons as commit ``rev`` had them (``--compare=commit:REV``): its files exported
+    to ``tmp`` (``git archive``: no worktree to clean up), served by Voila with that
+    checkout's package, template and ``voila.json`` (it comes first on the kernels' path),
+    in this environment's Python and libraries."""
+    import subprocess
+    import tarfile
+
+    sha = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    where = tmp / f"commit-{sha}"
+    where.mkdir()
+    archive = subprocess.run(["git", "archive", "--format=tar", sha], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
+        tar.extractall(where, filter="data")
+    env = {"PYTHONPATH": str(where), "LESSONS_BENCH_CHECKOUT": sha,
+           "JUPYTER_PATH": str(where / "share" / "jupyter")}
+    return Variant(f" [{sha}]", env=env, checkout=where)
+
+
+def start_server(tmp: Path, name: str, preheat: bool, env: dict,
+                 checkout: Path | None = None) -> tuple:
     trace_dir = tmp / f"trace-{name}"
     trace_dir.mkdir()
     profile = tmp / f"ipython-{name}"
@@ -761,6 +787,15 @@ def start_server(tmp: Path, name: str, preheat: bool, env: dict) -> tuple:
         f"'browser_trace.py', 'exec'))\n")
     settings = {"IPYTHONDIR": str(profile), "BENCH_TRACE_DIR": str(trace_dir), **env}
     extra = [] if preheat else ["--VoilaConfiguration.preheat_kernel=False"]
+    command = None
+    if checkout is not None:      # that commit's Voila command (the landing page is newer)
+        port = harness.free_port()
+        command = [sys.executable, "-m", "voila", str(checkout / "notebooks"), "--no-browser",
+                   f"--port={port}", "--Voila.ip=127.0.0.1", *harness.TEMPLATE_ARGS]
+        server = harness.VoilaServer(command=command + extra, port=port, env=settings,
+                                     cwd=checkout)
+        server.wait_ready(timeout=120)
+        return server, Trace(trace_dir)
     server = harness.VoilaServer(extra_args=extra, env=settings)
     server.wait_ready(timeout=120)
     return server, Trace(trace_dir)
@@ -845,10 +880,11 @@ def run(only: list[str] | None = None, compare: str | None = None) -> list[dict]
 
     if compare is None:
         compare = os.environ.get("BENCH_BROWSER_COMPARE", "")
-    if compare and compare not in COMPARISONS:
-        raise ValueError(f"BENCH_BROWSER_COMPARE is one of {', '.join(COMPARISONS)}, "
-                         f"not {compare!r}")
-    variants = COMPARISONS[compare] if compare else [Variant()]
+    commit = compare.removeprefix("commit:") if compare.startswith("commit:") else ""
+    if compare and not commit and compare not in COMPARISONS:
+        raise ValueError(f"BENCH_BROWSER_COMPARE is one of {', '.join(COMPARISONS)} or "
+                         f"commit:REV, not {compare!r}")
+    variants = [Variant()] if not compare or commit else COMPARISONS[compare]
     lessons = [ls for ls in LESSONS if not only or any(w in ls.name for w in only)]
     if compare in SLIDER_ONLY:
         lessons = [Lesson(ls.name, ls.notebook, keyboard=ls.keyboard[:1], figures=ls.figures)
@@ -857,13 +893,15 @@ def run(only: list[str] | None = None, compare: str | None = None) -> list[dict]
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-browser-") as tmp, sync_playwright() as p:
         tmp = Path(tmp)
+        if commit:
+            variants = [other_commit(commit, tmp), Variant(" [this checkout]")]
         browser = p.chromium.launch(executable_path=harness.CHROMIUM, headless=True,
                                     args=harness.CHROMIUM_FLAGS)
         try:
             servers = []
             try:
                 for i, v in enumerate(variants):
-                    servers.append(start_server(tmp, f"hot{i}", True, v.env))
+                    servers.append(start_server(tmp, f"hot{i}", True, v.env, v.checkout))
                 for server, _ in servers:
                     server_quiet(server)
                 for lesson in lessons:
@@ -874,7 +912,7 @@ def run(only: list[str] | None = None, compare: str | None = None) -> list[dict]
             servers = []
             try:
                 for i, v in enumerate(variants if compare not in SLIDER_ONLY else []):
-                    servers.append(start_server(tmp, f"cold{i}", False, v.env))
+                    servers.append(start_server(tmp, f"cold{i}", False, v.env, v.checkout))
                 for server, _ in servers:
                     server_quiet(server)
                 for lesson in lessons if servers else []:

@@ -77,9 +77,10 @@ class VoilaServer:
 
     def __init__(self, extra_args: list[str] | None = None, token: str | None = None,
                  command: list[str] | None = None, port: int | None = None,
-                 root: Path = NOTEBOOKS, env: dict[str, str] | None = None) -> None:
+                 root: Path = NOTEBOOKS, env: dict[str, str] | None = None,
+                 cwd: Path = ROOT) -> None:
         """Start Voila on ``root`` (notebooks/), or ``command`` (which must listen on ``port``),
-        with ``env`` added to this process's environment."""
+        with ``env`` added to this process's environment, in folder ``cwd``."""
         self.port = port or free_port()
         self.token = token
         self.url = f"http://127.0.0.1:{self.port}"
@@ -96,7 +97,7 @@ class VoilaServer:
         self.log_path = ROOT / "tests" / "screenshots" / f"voila-{self.port}.log"
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(command, cwd=ROOT, stdout=self._log,
+        self.proc = subprocess.Popen(command, cwd=cwd, stdout=self._log,
                                      stderr=subprocess.STDOUT, env=environ)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
