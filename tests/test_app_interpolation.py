@@ -854,7 +854,7 @@ def test_exercise_3_grades_what_its_copy_shows(name):
 
 
 def test_exercise_3s_copy_is_the_pair_the_app_holds():
-    """The notebook says the copy is "on the pair the app holds when this cell runs": the
+    """The notebook says the copy is "made on the pair the app held at that moment": the
     opening pair on a page run from the top, the learner's own after a change."""
     from lessons_lib.apps.interpolation import OPENING_PRESET
 
@@ -864,7 +864,7 @@ def test_exercise_3s_copy_is_the_pair_the_app_holds():
     assert (angles(copy, 0), angles(copy, 1)) == (tuple(pair.start), tuple(pair.end))
     app.set(yaw1=-40)
     assert angles(app.copy(), 1)[0] == -40
-    assert "on the pair the app holds when this cell runs" in " ".join(
+    assert "a copy of the app above, made on the pair the app held at that moment" in " ".join(
         notebook_source().split()), (
         "lesson 2's exercise 3 introduction changed: say which pair its copy shows")
 

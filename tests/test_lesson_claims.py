@@ -297,7 +297,8 @@ def test_the_small_copy_shows_what_exercise_3_asks_about():
     from lessons_lib.apps import InterpolationApp
 
     text = " ".join(c.source for c in cells(lesson(2).notebook) if c.cell_type == "markdown")
-    assert "on the pair the app holds when this cell runs" in " ".join(text.split())
+    said = "a copy of the app above, made on the pair the app held at that moment"
+    assert said in " ".join(text.split())
     big = InterpolationApp()
     small = big.copy()
     assert small.t.value == big.t.value
