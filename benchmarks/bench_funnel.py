@@ -122,7 +122,7 @@ def _exercise_rows() -> list[dict]:
     turns, so that each press changes the case), with the copy's full draw."""
     from lessons_lib.apps.funnel import exercises
 
-    copy = FunnelApp(compact=True)
+    copy = FunnelApp().copy()
     copy.fig.canvas.syncing_data_url = False
     try:
         buttons = itertools.cycle([exercises.step_question(copy, 4).show_button,

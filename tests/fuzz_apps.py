@@ -66,8 +66,8 @@ from lessons_lib.apps.interpolation import exercises as interpolation_exercises 
 from lessons_lib.apps.interpolation import figures as interpolation_figures  # noqa: E402
 from lessons_lib.apps.interpolation import model as interpolation_model  # noqa: E402
 from lessons_lib.apps.interpolation import panel as interpolation_panel  # noqa: E402
+from lessons_lib.apps.interpolation import planes as interpolation_planes  # noqa: E402
 from lessons_lib.apps.interpolation import view as interpolation_view  # noqa: E402
-from lessons_lib.apps.interpolation.planes import PlanesApp  # noqa: E402
 from lessons_lib.apps.steering import challenge as steering_challenge  # noqa: E402
 from lessons_lib.apps.steering import exercises as steering_exercises  # noqa: E402
 from lessons_lib.apps.steering import figures as steering_figures  # noqa: E402
@@ -81,7 +81,6 @@ from lessons_lib.apps.steering.terms import TermApp  # noqa: E402
 APP_CLASSES = {name: getattr(apps, name) for name in sorted(apps.__all__)}
 APP_CLASSES["TuningChallenge"] = TuningChallenge
 APP_CLASSES["TermApp"] = TermApp      # lesson 3's small term figures (not in the catalogue)
-APP_CLASSES["PlanesApp"] = PlanesApp  # lesson 2's halfway figure
 #: The loop's plumbing (called by LessonApp, not by a learner or a notebook): hooks with no
 #: input, and the ones that take the loop's own functions and widgets. The hooks that take
 #: params, a state, a frame or a size (compute, draw, panel, frame_end, ...) are fuzzed.
@@ -120,6 +119,7 @@ MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercise
            "interpolation.panel": interpolation_panel, "steering.panel": steering_panel,
            "funnel.view": funnel_view, "gimbal.view": gimbal_view,
            "interpolation.view": interpolation_view, "steering.view": steering_view,
+           "interpolation.planes": interpolation_planes,     # the small copy's figure
            "steering.terms": steering_terms, "steering.challenge": steering_challenge,
            "lessons_lib": lessons_lib}     # present()
 #: Modules whose classes are results, mixins or plumbing (states, targets, the layout and
@@ -151,7 +151,7 @@ EXAMPLES = {
     "GridView": lambda: instance("GridApp").view,
     "GimbalView": lambda: instance("GimbalApp").view,
     "BlendView": lambda: instance("InterpolationApp").view,
-    "Planes": lambda: instance("PlanesApp").planes,
+    "Planes": lambda: instance("InterpolationApp").view.planes,
     "SteeringView": lambda: instance("SteeringApp").scene,
     "StaticLayer": lambda: instance("InterpolationApp").view.static,
     "WorldLine": lambda: instance("GimbalApp").view.stand,

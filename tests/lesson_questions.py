@@ -16,33 +16,33 @@ import tokenize
 
 import matplotlib.pyplot as plt
 
+from lessons_lib.apps import GimbalApp, InterpolationApp
 from lessons_lib.apps.funnel import FunnelApp
 from lessons_lib.apps.funnel import exercises as funnel
 from lessons_lib.apps.gimbal import exercises as gimbal
-from lessons_lib.apps.interpolation import PlanesApp
 from lessons_lib.apps.interpolation import exercises as interpolation
 from lessons_lib.apps.steering import exercises as steering
 from lessons_lib.catalogue import lesson
 
 
 def _copy():
-    return FunnelApp(compact=True)
+    return FunnelApp().copy()
 
 
 MADE_BY = {
     lesson(1).notebook: {
         "rx_entry_question": lambda: [gimbal.rx_entry_question()],
         "check_rx": lambda: [],
-        "zxy_lock_question": lambda: [gimbal.zxy_lock_question()],
-        "lost_turn_question": lambda: [gimbal.lost_turn_question()],
+        "zxy_lock_question": lambda: [gimbal.zxy_lock_question(GimbalApp().copy())],
+        "lost_turn_question": lambda: [gimbal.lost_turn_question(GimbalApp().copy())],
         "ReachExercise": lambda: [],
-        "fly_copy": lambda: [],
         "snap_pitch_question": lambda: [gimbal.snap_pitch_question()],
     },
     lesson(2).notebook: {
         "lerp_turn_question": lambda: [interpolation.lerp_turn_question()],
         "check_nlerp": lambda: [interpolation.nlerp_sign_question()],
-        "halfway_question": lambda: [interpolation.halfway_question(PlanesApp())],
+        "halfway_question": lambda: [interpolation.halfway_question(
+            InterpolationApp().copy())],
         "short_way_question": lambda: [interpolation.short_way_question()],
         "nlerp_pace_question": lambda: [interpolation.nlerp_pace_question()],
     },

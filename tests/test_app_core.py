@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 from pathlib import Path
@@ -690,3 +691,75 @@ def test_text_collisions_leaves_out_tick_labels_beyond_the_axis_limits():
     assert text_collisions(fig) == []
     ax.set_ylim(-0.41, 0.41)        # now "0.4" is drawn, and its top is over the edge
     assert "'0.4' is cut by the figure's edge" in text_collisions(fig)
+
+
+# -- the small copy beside a question (issue 45) ----------------------------------------------
+class _TargetWave(WaveApp):
+    """A WaveApp with an option of its own, which its copies keep (the copy_args hook),
+    and one primary control (the others behind "More controls")."""
+
+    controls = (dataclasses.replace(WaveApp.controls[0], primary=True), *WaveApp.controls[1:])
+    compact_size = (3.0, 2.0)
+
+    def __init__(self, preset=None, *, marker: str = "o", **controls):
+        self.marker = marker
+        super().__init__(preset, **controls)
+
+    def copy_args(self, values):
+        return {"marker": self.marker}
+
+
+def test_a_copy_is_compact_starts_at_the_originals_values_and_then_goes_its_own_way(app):
+    app.set(amplitude=2.0, shape="cos", t=0.35)
+    copy = app.copy()
+    assert type(copy) is WaveApp and copy.compact and not app.compact
+    assert copy.fig is not app.fig and copy.widget is not app.widget
+    assert dict(copy.params) == dict(app.params) and copy.t.value == app.t.value
+    assert copy.state.peak == pytest.approx(app.state.peak)
+    copy.set(amplitude=0.5, t=0.8)
+    assert app.amplitude.value == 2.0 and app.t.value == 0.35    # the original is untouched
+    app.set(points=120)
+    assert copy.points.value == 50                               # and the other way round
+    assert app.copy(amplitude=1.5, t=0.1).params.amplitude == 1.5   # controls override
+
+
+def test_a_copy_leaves_out_more_controls_and_save_gif_and_keeps_the_status_line():
+    from lessons_lib.apps.core import iter_widgets
+
+    app = _TargetWave()
+    copy = app.copy()
+    inside = list(iter_widgets(copy.widget))
+    assert app.gif_button is not None and copy.gif_button is None
+    assert copy.more_button is None and app.more_button is not None
+    assert any(w is copy.status for w in inside) and any(w is copy.play_button for w in inside)
+    assert not any(w is copy.squared for w in inside)     # a secondary control: left out
+
+
+def test_copy_args_gives_the_apps_own_options_and_compact_size_the_figure():
+    big = _TargetWave(marker="s", amplitude=2.0)
+    copy = big.copy()
+    assert copy.marker == "s" and copy.compact and copy.amplitude.value == 2.0
+    assert tuple(copy.figure_inches((4.0, 2.5))) == (3.0, 2.0)
+    assert big.figure_inches((4.0, 2.5)) == (4.0, 2.5)
+
+
+def test_a_copy_of_an_unknown_control_is_refused_by_name_before_any_figure(app):
+    import matplotlib.pyplot as plt
+
+    before = plt.get_fignums()
+    with pytest.raises(ValueError, match="bogus.*its controls are amplitude"):
+        app.copy(bogus=1)
+    with pytest.raises(ValueError, match="amplitude"):
+        app.copy(amplitude=99.0)                           # out of the slider's range
+    assert plt.get_fignums() == before
+
+
+def test_copy_args_may_not_set_what_the_copy_sets_itself():
+    class Clash(_TargetWave):
+        def copy_args(self, values):
+            return {"compact": False}
+
+    with pytest.raises(ValueError, match="compact"):
+        Clash().copy()
+    with pytest.raises(ValueError, match="compact"):
+        WaveApp(compact="yes")

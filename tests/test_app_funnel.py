@@ -824,7 +824,7 @@ def test_a_question_beside_a_copy_takes_an_app_and_sizes_its_column_by_the_figur
     from lessons_lib.apps.core import NumberQuestion
     from lessons_lib.apps.core.exercise import BESIDE_MARGIN_PX
 
-    copy = FunnelApp(compact=True)
+    copy = FunnelApp().copy()
     try:
         q = NumberQuestion("How many?", 2.0, hint="count", beside=copy)
         column, box = q.widget.children
@@ -1224,7 +1224,7 @@ def test_portal_numbers_keep_apart_and_off_the_path_at_every_size(compact, room,
 
     gap = inspect.signature(view.spaced_labels).parameters["gap"].default
 
-    app = FunnelApp(compact=compact)
+    app = FunnelApp().copy() if compact else FunnelApp()
     app.present(present)
     app.fit(*ROOMS[room])
     for preset in app.preset_list():

@@ -519,8 +519,10 @@ def reach():
 
 def test_reach_exercise_reads_the_sliders(reach):
     app = reach.app
-    assert app.state.badge == "locked" and app.compact
-    assert "info" not in app.panels
+    from lessons_lib.apps.core import iter_widgets
+
+    assert app.state.badge == "locked" and not app.compact     # its own app, not a copy
+    assert not any(w is app.panels["info"] for w in iter_widgets(app.widget))  # no numbers
     ghost = app.view.ghost
     assert ghost.get_visible()
     assert not reach.check() and "40.0° from the ghost" in reach.feedback.value

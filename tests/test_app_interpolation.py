@@ -26,7 +26,6 @@ from lessons_lib.apps.interpolation.model import (
     preset_description,
 )
 from lessons_lib.apps.interpolation.model import PRESETS as MODEL_PRESETS
-from lessons_lib.apps.interpolation.planes import PlanesApp
 from lessons_lib.apps.interpolation.view import (
     FACE_POINTS,
     FIG_SIZE,
@@ -834,11 +833,12 @@ def test_exercise_3_grades_what_its_copy_shows(name):
     from lessons_lib.apps.interpolation.exercises import HALFWAY_OPTIONS, halfway_question
 
     pair = MODEL_PRESETS[name]
-    copy = PlanesApp(start=pair.start, end=pair.end)
+    copy = InterpolationApp(name).copy()
+    assert (copy.yaw0.value, copy.yaw1.value) == (pair.start[0], pair.end[0])
     question = halfway_question(copy)
     question.show_button.click()
     shown = {m: [int(line.split("°")[0]) for line in
-                 copy.planes.readouts[m].get_text().split("\n")] for m in METHODS}
+                 copy.view.planes.readouts[m].get_text().split("\n")] for m in METHODS}
     even = tuple(m for m in METHODS if shown[m][0] == shown[m][1])
     assert HALFWAY_OPTIONS[question.answer] == even, (
         f"{name}: the planes beside exercise 3 read {shown}, but its answer is "
@@ -853,13 +853,19 @@ def test_exercise_3_grades_what_its_copy_shows(name):
             assert (shown[m][0] > shown[m][1]) == ("more" in why), (name, option, why)
 
 
-def test_exercise_3s_copy_is_the_pair_the_lesson_opens_with():
-    """The notebook says the copy shows "the turn the app opened with"."""
+def test_exercise_3s_copy_is_the_pair_the_app_holds():
+    """The notebook says the copy is "made on the pair the app held at that moment": the
+    opening pair on a page run from the top, the learner's own after a change."""
     from lessons_lib.apps.interpolation import OPENING_PRESET
 
-    copy, pair = PlanesApp(), MODEL_PRESETS[OPENING_PRESET]
-    assert (copy.start, copy.end) == (pair.start, pair.end)
-    assert "small, on the turn the app opened with" in " ".join(notebook_source().split()), (
+    app, pair = InterpolationApp(), MODEL_PRESETS[OPENING_PRESET]
+    copy = app.copy()
+    angles = lambda a, k: tuple(getattr(a, f"{n}{k}").value for n in ("yaw", "pitch", "roll"))  # noqa: E731
+    assert (angles(copy, 0), angles(copy, 1)) == (tuple(pair.start), tuple(pair.end))
+    app.set(yaw1=-40)
+    assert angles(app.copy(), 1)[0] == -40
+    assert "a copy of the app above, made on the pair the app held at that moment" in " ".join(
+        notebook_source().split()), (
         "lesson 2's exercise 3 introduction changed: say which pair its copy shows")
 
 
@@ -1154,7 +1160,8 @@ def test_the_4d_note_calls_nlerp_bunched_only_where_its_pace_is_uneven(app):
     assert "bunched at the ends" in app.panels["info"].value
 
 
-@pytest.mark.parametrize("make", [InterpolationApp, PlanesApp], ids=["app", "copy"])
+@pytest.mark.parametrize("make", [InterpolationApp, lambda: InterpolationApp().copy()],
+                         ids=["app", "copy"])
 def test_the_world_axes_letters_sit_inside_the_first_frame(make):
     """The gizmo's "Y" sat on the Euler-lerp frame's top line at every size (0.9 px inside
     at 1280x720): each letter is now a fifth of its size clear of the frame, in every room,
@@ -1166,7 +1173,7 @@ def test_the_world_axes_letters_sit_inside_the_first_frame(make):
             app.fit(*size)
             app.fig.canvas.draw()
             renderer = app.fig.canvas.get_renderer()
-            planes = app.planes if make is PlanesApp else app.view.planes
+            planes = app.view.planes
             frame = planes.ax[METHODS[0]].get_window_extent(renderer)
             for label in planes.gizmo[1::2]:
                 if not label.get_visible():           # the narrow arrangement hides it

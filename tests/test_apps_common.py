@@ -178,3 +178,77 @@ def test_in_presenter_mode_no_preset_note_names_a_hidden_control(app):
                                "say it with core.text.when_more (see the steering presets)")
     finally:
         app.present(False)
+
+
+# -- the small copy beside a question (issue 45) ----------------------------------------------
+def _moved(app) -> dict:
+    """A value for the app's first slider other than the one it holds (on its steps)."""
+    for spec in app.controls:
+        if hasattr(spec, "min"):
+            w = getattr(app, spec.name)
+            return {spec.name: w.min if w.value != w.min else w.max}
+    return {}
+
+
+def test_a_copy_of_each_lesson_app_is_compact_and_starts_where_the_app_is(app):
+    app.set(**_moved(app))
+    copy = app.copy()
+    assert type(copy) is type(app) and copy.compact and not app.compact
+    assert copy.fig is not app.fig and copy.fig.number != app.fig.number
+    assert dict(copy.params) == dict(app.params) and copy.frame_value == app.frame_value
+    assert copy.more_button is None and copy.gif_button is None
+    if type(app).compact_size is not None:
+        natural = tuple(v * 100 for v in type(app).compact_size)    # CSS px at 100 %
+        assert copy._natural == pytest.approx(natural, rel=0.02), copy._natural
+
+
+def test_a_copy_and_its_app_are_independent_afterwards(app):
+    copy = app.copy()
+    before = dict(app.params)
+    copy.set(**_moved(copy))
+    assert dict(app.params) == before and dict(copy.params) != before
+    kept = dict(copy.params)
+    app.set(**{name: getattr(app, name).max for name in _moved(app)})
+    assert dict(copy.params) == kept and dict(app.params) != before
+
+
+def test_a_copy_refuses_a_control_the_app_does_not_have(app):
+    with pytest.raises(ValueError, match=rf"{type(app).__name__}\.copy\(\) has no control "
+                                         r"'bogus'; its controls are"):
+        app.copy(bogus=1)
+
+
+def test_lesson_1s_copy_keeps_its_target_and_flying_through_copy_args():
+    from lessons_lib.apps.gimbal import model
+
+    target = model.reach_target("YXZ", 40.0)
+    yaw, pitch, roll = target.start
+    reach = apps.GimbalApp(target=target, fly=False, yaw=yaw, pitch=pitch, roll=roll)
+    copy = reach.copy()
+    assert copy.target is target and not copy.can_fly and copy.compact
+    assert copy.state.target_error == pytest.approx(reach.state.target_error)
+    assert apps.GimbalApp(fly=False).copy().can_fly is False
+
+
+def test_no_exercise_or_notebook_makes_a_small_copy_but_through_copy():
+    """A question's small copy comes from the lesson's app, ``app.copy()`` (the loop's): an
+    app made with ``compact=True`` by hand in a lesson's module or notebook fails here."""
+    import ast
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    sources = {str(p.relative_to(root)): p.read_text()
+               for p in (root / "lessons_lib" / "apps").rglob("*.py")
+               if p.parent.name != "core"}
+    for nb in sorted((root / "notebooks").glob("*.ipynb")):
+        cells = json.loads(nb.read_text())["cells"]
+        code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+        sources[nb.name] = "\n".join(line for cell in code for line in cell.splitlines()
+                                     if not line.lstrip().startswith(("%", "!")))
+    found = []
+    for name, text in sources.items():
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Call) and any(k.arg == "compact" for k in node.keywords):
+                found.append(f"{name}:{node.lineno}")
+    assert sources and not found, f"made with compact= by hand (use app.copy()): {found}"

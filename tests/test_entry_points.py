@@ -174,16 +174,14 @@ def test_helpers_refuse_what_they_cannot_use(call, match):
 
 def test_a_gif_step_and_the_planes_keyframes_are_checked():
     from lessons_lib.apps import InterpolationApp
-    from lessons_lib.apps.interpolation.planes import PlanesApp
-
     app = InterpolationApp()
     try:
         with pytest.raises(ValueError, match="step must be <= 100000"):
             app.gif_fps(10**400)
     finally:
         plt.close(app.fig)
-    with pytest.raises(ValueError, match="start must be a list of angles"):
-        PlanesApp(start=5)
+    with pytest.raises(ValueError, match="copy\\(\\) has no control 'start'"):
+        app.copy(start=5)
 
 
 @pytest.mark.parametrize("call, match", [

@@ -19,7 +19,6 @@ from lessons_lib.apps.core.figure import fit_axes, text_collisions
 from lessons_lib.apps.funnel import figures as funnel_figures
 from lessons_lib.apps.funnel.app import CURVE_GOAL, CURVE_START
 from lessons_lib.apps.funnel.model import CURVE_SAMPLES
-from lessons_lib.apps.interpolation.planes import PlanesApp
 from lessons_lib.apps.steering import TuningChallenge, run_figure, slope_figure, sweep_figure
 from lessons_lib.apps.steering.terms import TERMS, TermApp
 from lessons_lib.catalogue import app_registry
@@ -30,9 +29,9 @@ from lessons_lib.vehicle import simulate
 
 MAKERS = {name: (lambda name=name: getattr(apps, name)()) for name in sorted(app_registry())}
 MAKERS |= {f"TermApp-{term}": (lambda term=term: TermApp(term=term)) for term in TERMS}
-MAKERS["FunnelApp-compact"] = lambda: apps.FunnelApp(compact=True)
-MAKERS["GimbalApp-compact"] = lambda: apps.GimbalApp(width=4.4, height=4.0, compact=True)
-MAKERS["PlanesApp"] = PlanesApp
+# each app's small copy beside a question (the loop's copy())
+MAKERS |= {f"{name}-copy": (lambda name=name: getattr(apps, name)().copy())
+           for name in sorted(app_registry()) if getattr(apps, name).compact_size is not None}
 
 
 def _challenge(checked: bool) -> TuningChallenge:

@@ -34,7 +34,6 @@ from lessons_lib import apps
 from lessons_lib.apps.core import guard
 from lessons_lib.apps.core.app import iter_widgets
 from lessons_lib.apps.gimbal.exercises import ReachExercise
-from lessons_lib.apps.interpolation.planes import PlanesApp
 from lessons_lib.apps.steering.challenge import TuningChallenge
 from lessons_lib.apps.steering.terms import TermApp
 
@@ -290,13 +289,13 @@ def test_a_drag_still_arrives_through_the_guard():
         plt.close(app.fig)
 
 
-#: The figures not in the catalogue's apps: lesson 2's planes, lesson 3's term figures,
-#: lesson 4's compact copy and lesson 1's reach exercise.
+#: The figures not in the catalogue's apps: lesson 2's and lesson 4's small copies (the
+#: loop's copy()), lesson 3's term figures and lesson 1's reach exercise.
 MORE_FIGURES = {
-    "PlanesApp": lambda: PlanesApp(),
+    "InterpolationApp.copy()": lambda: apps.InterpolationApp().copy(),
     **{f"TermApp({t})": functools.partial(TermApp, term=t)
        for t in ("position", "heading", "crosstrack")},
-    "FunnelApp(compact)": lambda: apps.FunnelApp(compact=True),
+    "FunnelApp.copy()": lambda: apps.FunnelApp().copy(),
     "ReachExercise": lambda: ReachExercise().app,
 }
 

@@ -251,7 +251,7 @@ def test_exercise_2_shows_the_zxy_lock_from_above_where_the_shared_axis_is_long(
             out.append(float(np.linalg.norm(xy[-1] - xy[0])))
         return out
 
-    mini = GimbalApp(width=4.4, height=4.0, compact=True)
+    mini = GimbalApp().copy()
     mini.show_case(order="ZXY", locked=True)
     three_quarter = arrow_pixels(mini)
     mini.show_case(order="ZXY", locked=True, view="top")
@@ -273,31 +273,41 @@ def test_exercise_2_shows_the_zxy_lock_from_above_where_the_shared_axis_is_long(
 def test_exercise_3_show_this_case_moves_a_small_copy_beside_the_question():
     """'Show this case' used to change the big app about 3,000 px up the page, and then a copy
     in the cell above the question (off screen once the question was read); the question now
-    lays out its own small copy of the three planes beside it (above it on a narrow page)."""
-    from lessons_lib.apps.interpolation import PlanesApp, exercises
+    lays out a small copy of the lesson's app (``app.copy()``: the three planes) beside it
+    (above it on a narrow page)."""
+    from lessons_lib.apps import InterpolationApp
+    from lessons_lib.apps.interpolation import exercises
 
     sources = [c.source for c in cells(lesson(2).notebook) if c.cell_type == "code"]
     q = next(i for i, s in enumerate(sources) if "exercises.halfway_question" in s)
-    assert sources[q - 1].strip() == "halfway = PlanesApp()"     # made, not shown, there
-    assert sources[q].strip() == "exercises.halfway_question(halfway)"
-    halfway = PlanesApp()
+    assert sources[q].startswith("exercises.halfway_question(app.copy())")
+    assert any(s.startswith("app = InterpolationApp()") for s in sources[:q])
+    halfway = InterpolationApp().copy()
     question = exercises.halfway_question(halfway)
     assert question.beside is halfway and halfway.t.value != 0.5
     question.show_button.click()
     assert halfway.t.value == 0.5
+    with pytest.raises(ValueError, match="lesson 2's app"):
+        exercises.halfway_question("halfway")
 
 
 def test_the_small_copy_shows_what_exercise_3_asks_about():
+    """The copy beside exercise 3 starts on the pair the app holds (the opening turn when the
+    page is run from the top, as the prose says) and shows the same three planes, small."""
     from lessons_lib.apps import InterpolationApp
-    from lessons_lib.apps.interpolation import PlanesApp
 
-    small, big = PlanesApp(), InterpolationApp()
-    assert small.t.value == big.t.value and small.start == (30, -20, 10)
-    texts = {m: small.planes.readouts[m].get_text() for m in small.current}
+    text = " ".join(c.source for c in cells(lesson(2).notebook) if c.cell_type == "markdown")
+    said = "a copy of the app above, made on the pair the app held at that moment"
+    assert said in " ".join(text.split())
+    big = InterpolationApp()
+    small = big.copy()
+    assert small.t.value == big.t.value
+    assert (small.yaw0.value, small.pitch0.value, small.roll0.value) == (30, -20, 10)
+    texts = {m: small.view.planes.readouts[m].get_text() for m in small.current}
     assert texts == {m: big.view.readouts[m].get_text() for m in big.current}
     assert len(set(texts.values())) == 3                        # three different planes
     small.set(t=0.5)
-    half = {m: small.planes.readouts[m].get_text().split("\n") for m in small.current}
+    half = {m: small.view.planes.readouts[m].get_text().split("\n") for m in small.current}
     for m in ("nlerp", "slerp"):                                # "60° from start, 60° to end"
         assert half[m][0].split("°")[0] == half[m][1].split("°")[0]
     assert half["euler"][0].split("°")[0] != half["euler"][1].split("°")[0]
@@ -307,13 +317,14 @@ def test_the_small_copy_shows_what_exercise_3_asks_about():
 def test_the_small_copy_refuses_bad_angles_before_any_figure():
     import matplotlib.pyplot as plt
 
-    from lessons_lib.apps.interpolation import PlanesApp
+    from lessons_lib.apps import InterpolationApp
 
+    app = InterpolationApp()
     before = plt.get_fignums()
     with pytest.raises(ValueError):
-        PlanesApp(start=(float("nan"), 0, 0))
-    with pytest.raises(ValueError, match="XYZ"):
-        PlanesApp(order="XXZ")
+        app.copy(yaw0=float("nan"))
+    with pytest.raises(ValueError, match="'pitch' goes from -90 to 90"):
+        app.copy(pitch0=120)
     assert plt.get_fignums() == before
 
 
@@ -337,7 +348,7 @@ def test_at_the_lock_no_ring_label_covers_the_arrows_or_the_shared_axis():
 
     big = GimbalApp()
     big.lock_it()
-    small = GimbalApp(width=4.4, height=4.0, compact=True)
+    small = big.copy()
     small.show_case(order="YXZ", yaw=0.0, pitch=90.0, roll=0.0)
     for app in (big, small):
         boxes = app.view.label_boxes()
@@ -353,7 +364,7 @@ def test_world_axes_labels_never_overlap_from_any_camera():
 
     from lessons_lib.apps import GimbalApp
 
-    app = GimbalApp(width=4.4, height=4.0, compact=True)
+    app = GimbalApp().copy()
     for elev, azim in itertools.product(range(-90, 91, 30), range(-180, 180, 40)):
         app.view.ax.view_init(elev, azim)
         app.view.follow_camera()
@@ -390,7 +401,7 @@ def test_lesson_1_says_what_a_ring_colour_means_and_the_app_shows_it():
     text = " ".join(text.split())
     key = re.search(r"\((\w+) outer, (\w+) middle, (\w+) inner\)", text)
     assert key and [PALETTE[c] for c in key.groups()] == list(RING_COLOURS)
-    app = GimbalApp(width=4.4, height=4.0, compact=True)
+    app = GimbalApp().copy()
     for place, colour in zip(RING_NAMES, RING_COLOURS, strict=True):
         assert f'<b style="color:{colour}">{place}</b>' in app.order_note.value
     said = re.findall(r"(yaw|pitch|roll) is (\w+) in ([XYZ]{3}) and (\w+) in ([XYZ]{3})", text)
@@ -408,10 +419,10 @@ def test_fly_it_into_the_lock_has_its_own_copy_right_under_its_steps():
     k = next(i for i, c in enumerate(notebook) if "**Fly it into the lock.**" in c.source)
     steps, below = notebook[k].source, notebook[k + 1]
     assert "just below" in steps and "Exercise 2" not in steps
-    assert below.cell_type == "code" and below.source.startswith("exercises.fly_copy()")
-    from lessons_lib.apps.gimbal import exercises
+    assert below.cell_type == "code" and below.source.startswith("app.copy()")
+    from lessons_lib.apps import GimbalApp
 
-    app = exercises.fly_copy()
+    app = GimbalApp().copy()
     assert app.compact and app.can_fly and app.order.value == "YXZ"
     assert ("fin", "top") in app.turn_about.options         # the steps' "pick fin"
 
@@ -457,6 +468,7 @@ def test_lesson_1_show_this_case_changes_the_copy_beside_its_question(prompt):
     code = [c.source for c in cells(lesson(1).notebook) if c.cell_type == "code"]
     namespace: dict = {}
     exec(code[0].replace("%matplotlib widget", ""), namespace)       # the imports
+    _run_cell(next(s for s in code if s.startswith("app = GimbalApp()")), namespace)
     question = _run_cell(next(s for s in code if prompt in s), namespace)
     try:
         app = question.beside

@@ -19,7 +19,10 @@ reach into the base's private state (``tests/test_app_core.py`` scans the apps f
 (a control's range from the params), ``compute_cache`` (states kept per params),
 ``redraw=True`` on a control spec (it only re-draws, like the frame), the presets' matching
 to half a slider step, and :meth:`LessonApp.animate` (an animation on the kernel's clock).
-Every app is made as ``App(preset=None, **controls)``.
+Every app is made as ``App(preset=None, **controls)``. :meth:`LessonApp.copy` makes the small
+copy of an app that a question lays out beside it (``compact=True``: the figure at the app's
+``compact_size``, what ``arrange(copy_keeps=...)`` keeps; the app's own options from the
+:meth:`LessonApp.copy_args` hook).
 """
 
 from __future__ import annotations
@@ -156,7 +159,8 @@ class LessonApp(GifExport, FitLayout):
 
     Made as ``App(preset=None, **controls)``: a preset's name, then any control (or the
     frame) by name, set over the preset; an app's own options (a size, a target) are
-    keyword-only arguments of its ``__init__``, before ``**controls``.
+    keyword-only arguments of its ``__init__``, before ``**controls``. ``compact=True``
+    (keyword-only, passed on to this class): a small copy, as :meth:`copy` makes.
 
     Subclass attributes: ``controls`` (specs, in display order; ``redraw=True`` on one that
     only changes the picture), ``frame`` (a :class:`Frame` or None), ``presets``
@@ -179,6 +183,9 @@ class LessonApp(GifExport, FitLayout):
     #: how many computed states to keep, keyed by the params :meth:`compute` gets (0: none).
     #: Worth it where a learner goes back and forth between a few slow settings.
     compute_cache = 0
+    #: The figure's natural (width, height) in a copy (:meth:`copy`), in make_figure's
+    #: units (hundreds of CSS px); None: the app's own size. Each app with a copy sets it.
+    compact_size: tuple[float, float] | None = None
 
     # -- the four methods a lesson writes -------------------------------------------------
     def build(self) -> None:
@@ -235,10 +242,14 @@ class LessonApp(GifExport, FitLayout):
         return None
 
     # -- construction ---------------------------------------------------------------------
-    def __init__(self, preset: str | None = None, **controls) -> None:
+    def __init__(self, preset: str | None = None, *, compact: bool = False,
+                 **controls) -> None:
         if type(self).build is LessonApp.build:
             raise ValueError(f"{type(self).__name__} is the base of the lesson apps (it has no "
                              "figure): make one of its subclasses, e.g. GimbalApp()")
+        #: a small copy beside a question (made by :meth:`copy`): the figure at
+        #: ``compact_size``, only what ``arrange(copy_keeps=...)`` keeps, no Save GIF
+        self.compact = check.flag(compact, "compact")
         self.status = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
         self.last_error: str | None = None
         self.state = None
@@ -315,7 +326,8 @@ class LessonApp(GifExport, FitLayout):
             self.rewind_button.on_click(self.guard(lambda _b: self.rewind()))
             if not any(w is self.play for w in iter_widgets(self.widget)):
                 self.widget = widgets.VBox([self.widget, self.play])  # its index, in the page
-            self.add_gif_button()
+            if not self.compact:         # a copy beside a question makes no slides
+                self.add_gif_button()
         if self.preset is not None:
             self.preset.observe(self.guard(self._on_preset), names="value")
         self.guard_controls()
@@ -333,6 +345,46 @@ class LessonApp(GifExport, FitLayout):
 
     def preset_list(self) -> tuple[Preset, ...]:
         return tuple(self.presets)
+
+    # -- the small copy beside a question -----------------------------------------------------
+    def figure_inches(self, size: tuple[float, float]) -> tuple[float, float]:
+        """The figure size :meth:`build` makes: ``compact_size`` in a copy (when the app
+        sets one), else ``size`` (the app's own)."""
+        if self.compact and self.compact_size is not None:
+            return tuple(self.compact_size)
+        return size
+
+    def copy_args(self, values: dict) -> dict:
+        """Hook: the app's own keyword options (a target, ``fly=``) a copy of it is made
+        with, for a copy starting from the control ``values``. Default: none."""
+        return {}
+
+    def copy(self, **controls) -> LessonApp:
+        """A small copy of this app to lay out beside a question: a new app of the same
+        class, ``compact=True`` (its figure at ``compact_size``, only what the layout keeps
+        for a copy, no "More controls", no Save GIF), starting from this app's control
+        values now (the frame's too), each overridden by ``controls``; its own options from
+        :meth:`copy_args`. Afterwards the two are independent. An unknown control is
+        refused (a ValueError naming it) before any figure is made."""
+        names = [*self._specs, *([self.frame.name] if self.frame is not None else [])]
+        unknown = sorted(set(controls) - set(names))
+        if unknown:
+            raise ValueError(f"{type(self).__name__}.copy() has no control "
+                             f"{', '.join(short(n) for n in unknown)}; its controls are "
+                             f"{', '.join(names)}")
+        values = dict(self.params)
+        if self.frame is not None:
+            values[self.frame.name] = self.frame_value
+        values.update(controls)
+        options = self.copy_args(dict(values))
+        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+            raise ValueError(f"{type(self).__name__}.copy_args() must give a dict of keyword "
+                             f"options, not {short(options)}")
+        clash = sorted(set(options) & (set(values) | {"compact", "preset"}))
+        if clash:
+            raise ValueError(f"{type(self).__name__}.copy_args() gives {', '.join(clash)}, "
+                             "which the copy sets itself")
+        return type(self)(compact=True, **options, **values)
 
     def guard_controls(self) -> None:
         """Guard the widget channel of every widget in the app (call again after adding)."""
@@ -389,8 +441,10 @@ class LessonApp(GifExport, FitLayout):
         """Default: the figure; beside it (or under it) the primary controls, Play, the
         presets and the panel; the other controls behind "More controls"."""
         primary = self.primary_names()
+        play = self.play_row()
         return self.arrange(
-            primary=[*(getattr(self, n) for n in primary), self.play_row(), self.preset],
+            primary=[*(getattr(self, n) for n in primary), play, self.preset],
+            copy_keeps=[*primary, play],
             readout=[self.panel_widget()], extra=[self.status], explain=[self.preset_note],
             secondary=[getattr(self, n) for n in self._specs if n not in primary])
 

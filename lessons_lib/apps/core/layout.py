@@ -302,7 +302,7 @@ class FitLayout:
                 readout: Iterable = (), extra: Iterable = (), secondary: Iterable = (),
                 tuck: Iterable = (), tuck_below: int = MAX_ROOM_PX, explain: Iterable = (),
                 explain_px: int = EXPLAIN_PX, side: int = SIDE_PX,
-                name: str = "") -> widgets.HBox:
+                name: str = "", copy_keeps: Iterable | None = None) -> widgets.HBox:
         """The app's widget: ``above`` and the figure in one column; ``primary`` (the
         controls the lesson's "things to try" use), ``readout`` (the main readout),
         ``extra`` (notes, legends, the status line) and, behind a "More controls" toggle,
@@ -313,8 +313,20 @@ class FitLayout:
         text, the verdict), under the figure in its pinned column (see the module
         docstring), for which the figure leaves ``explain_px`` CSS px (at 100 %) where it
         is under it; an app without one says so where it calls this.
-        ``name``: a CSS class for the page's tests."""
+        ``name``: a CSS class for the page's tests.
+        ``copy_keeps``: what a small copy (``compact``, :meth:`LessonApp.copy`) keeps of
+        ``above``, ``primary``, ``readout``, ``extra`` and ``explain``: widgets, or controls
+        by name; None keeps ``above``, ``primary`` and ``explain``. A copy has no "More
+        controls" and always keeps the status line, so that it fits beside a question."""
         clean = lambda ws: [w for w in ws if w is not None]  # noqa: E731
+        if getattr(self, "compact", False):
+            keep = self._copy_keeps(copy_keeps, [*clean(above), *clean(primary),
+                                                 *clean(explain)])
+            kept = lambda ws: [w for w in clean(ws) if id(w) in keep]  # noqa: E731
+            above, primary, readout, explain = (kept(above), kept(primary), kept(readout),
+                                                kept(explain))
+            extra = [w for w in clean(extra) if id(w) in keep or w is self.status]
+            secondary, tuck = (), [w for w in clean(tuck) if id(w) in keep]
         for w in clean(tuck):
             if not any(w is p for p in primary):
                 raise ValueError("arrange(): only a primary control can be tucked away")
@@ -368,6 +380,20 @@ class FitLayout:
         self._room: tuple[int, int] | None = None
         _APPS.add(self)
         return root
+
+    def _copy_keeps(self, keeps, default: list) -> set[int]:
+        """The ids of the widgets a copy keeps (see :meth:`arrange`)."""
+        if keeps is None:
+            return {id(w) for w in default} | {id(self.status)}
+        found = set()
+        for item in keeps:
+            if isinstance(item, str):
+                item = self._control(item)
+            elif item is not None and not isinstance(item, widgets.Widget):
+                raise ValueError(f"arrange(): copy_keeps takes widgets or control names, not "
+                                 f"{item!r:.60}")
+            found.add(id(item))
+        return found
 
     def resized(self, width: int, height: int) -> None:
         """Hook: the figure is now ``width`` x ``height`` CSS px (before it is drawn);

@@ -29,6 +29,7 @@ from ..core import (
     make_figure,
 )
 from ..core.app import takes_params
+from ..core.layout import SIDE_PX
 from . import model, panel
 from .model import (
     BAD_CORRIDOR_GOAL,
@@ -159,9 +160,9 @@ class FunnelApp(LessonApp):
     ``method``, ``corridor``, ``show_zigzag``, ``show_shortest``, ``show_curve``; the frame
     ``step`` with ``play_button``, ``rewind_button``, ``prev_button``, ``next_button``,
     ``end_button``; ``click_mode`` (what a click on the map moves). ``view`` holds the
-    artists. :meth:`set_points` moves start and goal from code. ``compact=True`` makes a
-    small copy for beside an exercise (as lesson 1's): the map with its steps and the step
-    sentence only; the case is set by the exercise's "Show this case" button.
+    artists. :meth:`set_points` moves start and goal from code. :meth:`copy` (the loop's)
+    makes a small copy for beside an exercise (as lesson 1's): the map with its steps and
+    the step sentence only; the case is set by the exercise's "Show this case" button.
     """
 
     controls = (
@@ -185,15 +186,15 @@ class FunnelApp(LessonApp):
     presets = PRESETS
     #: a learner steps back and forth between a few starts, radii and methods
     compute_cache = 8
+    compact_size = COMPACT_SIZE
 
     def __init__(self, preset: str | None = None, *, width: float | None = None,
-                 height: float | None = None, compact: bool = False, **controls) -> None:
-        self.compact = check.flag(compact, "compact")
-        default = COMPACT_SIZE if self.compact else FULL_SIZE
-        self._size = figure_size(default[0] if width is None else width,
-                                 default[1] if height is None else height)
+                 height: float | None = None, **controls) -> None:
+        self._size = figure_size(FULL_SIZE[0] if width is None else width,
+                                 FULL_SIZE[1] if height is None else height)
         super().__init__(preset, **controls)
-        self.go_to_end()
+        if "step" not in controls:      # it opens at the finished path (a copy: where its
+            self.go_to_end()            # original's step was)
         if self.compact:
             return      # the lesson's own app builds the floors below (one cache for all)
         # each radius's floor is built on its first visit (~50 ms, the slider's slowest
@@ -204,7 +205,7 @@ class FunnelApp(LessonApp):
 
     # -- the loop ---------------------------------------------------------------------------
     def build(self) -> None:
-        self.fig = make_figure(*self._size)
+        self.fig = make_figure(*self.figure_inches(self._size))
         _free, mesh = model.lesson_floor()
         self.mesh = mesh
         self.click_note, self._noted_with = "", None   # what the last click was told
@@ -278,12 +279,6 @@ class FunnelApp(LessonApp):
                                   self.next_button, self.step, self.end_button],
                                  layout=widgets.Layout(align_items="center",
                                                        flex_flow="row wrap"))
-        if self.compact:
-            # the small copy: the map, its steps and the step sentence, under the map (an
-            # exercise's question sits beside it)
-            return self.arrange(primary=[steps_row], extra=[self.status],
-                                explain=[self.panel_widget("step", min_height="4em")],
-                                explain_px=STEP_TEXT_PX, name="funnel-app-copy")
         where = widgets.VBox([widgets.HBox([self.start_x, self.start_y],
                                            layout=widgets.Layout(flex_flow="row wrap")),
                               widgets.HBox([self.goal_x, self.goal_y],
@@ -298,7 +293,11 @@ class FunnelApp(LessonApp):
             extra=[self.panel_widget("radius"), self.click_mode,
                    widgets.HTML(panel.legend_html()), self.status],
             secondary=[where, self.show_zigzag, self.show_shortest, self.show_curve],
-            side=430, name="funnel-app-main")
+            side=430 if not self.compact else SIDE_PX,
+            name="funnel-app-copy" if self.compact else "funnel-app-main",
+            # the small copy: the map, its steps and the step sentence under the map (an
+            # exercise's question sits beside it)
+            copy_keeps=[steps_row, self.panel_widget("step")])
 
     def apply_preset(self, name: str) -> None:
         """Every preset opens at the finished path, as the app does: its description talks

@@ -4,8 +4,8 @@ above any readout that gives it away, and its "Show this case" button puts the a
 state it asks about.
 
 Each question acts on the :class:`FunnelApp` it is given. The lesson gives each one a small
-copy (``FunnelApp(compact=True)``), laid out beside the question: the button then changes
-the map next to it, not the lesson's app some 700 px up the page."""
+copy of its app (``funnel_app.copy()``, the loop's copy), laid out beside the question: the
+button then changes the map next to it, not the lesson's app some 700 px up the page."""
 
 from __future__ import annotations
 

@@ -59,10 +59,11 @@ class GimbalApp(LessonApp):
     ``flight`` is the last turn (a :class:`.model.Flight`) while the sliders show it.
     ``fly=False``: the sliders only (no drag on the aircraft, no turn buttons).
     ``target`` (a :class:`.model.Target`) adds a see-through purple aircraft to
-    reach. ``compact=True`` leaves out the matrix and quaternion (a small copy of the app
-    beside an exercise). ``view`` holds the artists (``ring_lines``, ``axis_lines``,
-    ``arrow_lines``, ``ring_labels``, ``missing_line``, ``aircraft``, ``ghost``), all of
-    them drawn over a cached background (the empty 3D axes and the world axes).
+    reach. :meth:`copy` (the loop's) makes a small copy beside an exercise: the matrix,
+    the quaternion and the camera buttons left out. ``view`` holds the artists
+    (``ring_lines``, ``axis_lines``, ``arrow_lines``, ``ring_labels``, ``missing_line``,
+    ``aircraft``, ``ghost``), all of them drawn over a cached background (the empty 3D
+    axes and the world axes).
     """
 
     controls = (
@@ -75,10 +76,11 @@ class GimbalApp(LessonApp):
                label_width="70px", width="auto", redraw=True, primary=True,
                help="the aircraft's own axis a drag on it (or the ±5° buttons) turns about"),
     )
+    #: a copy beside a question (:meth:`copy`): 460 x 400 px
+    compact_size = (4.6, 4.0)
 
     def __init__(self, preset: str | None = None, *, width: float = 4.8, height: float = 4.6,
-                 target: model.Target | None = None, compact: bool = False,
-                 fly: bool = True, **controls) -> None:
+                 target: model.Target | None = None, fly: bool = True, **controls) -> None:
         order = controls.get("order", "YXZ")
         if target is not None and not isinstance(target, model.Target):
             raise ValueError(f"target must be a model.Target (or None), got {short(target)}")
@@ -86,7 +88,6 @@ class GimbalApp(LessonApp):
             raise ValueError(f"the target is for order {target.order}, the app starts in "
                              f"{order}: give both the same order")
         self.target = target
-        self.compact = check.flag(compact, "compact")
         self.can_fly = check.flag(fly, "fly")
         self._size = figure_size(width, height)
         self._lock_run: tuple[str, str, list[float]] | None = None
@@ -99,7 +100,7 @@ class GimbalApp(LessonApp):
 
     # -- the four methods of the loop ---------------------------------------------------------
     def build(self) -> None:
-        self.fig = make_figure(*self._size)
+        self.fig = make_figure(*self.figure_inches(self._size))
         self.view = GimbalView(self.fig, ghost=self.target is not None)
         self.ax = self.view.ax
         self.sliders = {"yaw": self.yaw, "pitch": self.pitch, "roll": self.roll}
@@ -187,12 +188,15 @@ class GimbalApp(LessonApp):
     @check.first_is(model.GimbalState, "the app's .state")
     def panel(self, state, frame) -> dict[str, str]:
         out = {"title": panel.title(state), "gauge": panel.gauge(state),
-               "motion": panel.motion(state), "fly": panel.flight(state, self.flight)}
-        if not self.compact:
-            out["info"] = panel.numbers(state)
+               "motion": panel.motion(state), "fly": panel.flight(state, self.flight),
+               "info": panel.numbers(state)}
         if self.target is not None:
             out["target"] = panel.target(state, self.reached)
         return out
+
+    def copy_args(self, values: dict) -> dict:
+        """A copy reaches the same target (if any) and flies as this app does."""
+        return {"target": self.target, "fly": self.can_fly}
 
     def layout(self) -> widgets.Widget:
         """The rings' sliders, the order, Lock it and the gauge beside the figure (under it
@@ -203,20 +207,23 @@ class GimbalApp(LessonApp):
                    self.panel_widget("motion")]
         if self.target is not None:
             readout.append(self.panel_widget("target"))
-        extra = [self.panel_widget("info")] if not self.compact else []
         # a class per kind, for the page's tests: the lesson's app, a small copy, an exercise
         kind = ("gimbal-app-reach" if self.target is not None else
                 "gimbal-app-copy" if self.compact else "gimbal-app-main")
         # no explanation line (explain=): the rings show what a slider did, the title over
         # them names the order, and the gauge beside the sliders is the readout
+        numbers = [self.panel_widget("info")] if self.target is None else []
+        primary = [self.slider_box, self.order, self.order_note,
+                   widgets.HBox([self.lock_button, self.reset_button,
+                                 *(self.turn_buttons.values() if self.can_fly else ())]),
+                   *((self.turn_row, self.fly_note) if self.can_fly else ())]
         box = self.arrange(
-            above=[self.panel_widget("title")],
-            primary=[self.slider_box, self.order, self.order_note,
-                     widgets.HBox([self.lock_button, self.reset_button,
-                                   *(self.turn_buttons.values() if self.can_fly else ())]),
-                     *((self.turn_row, self.fly_note) if self.can_fly else ())],
-            readout=readout, extra=[*extra, self.status, self.lock_play],
-            secondary=[views], side=360, name=kind)
+            above=[self.panel_widget("title")], primary=primary,
+            # the reach exercise's app has no room for the numbers either
+            readout=readout, extra=[*numbers, self.status, self.lock_play],
+            secondary=[views], side=360, name=kind,
+            # a copy: all but the matrix and quaternion (and the camera buttons)
+            copy_keeps=[self.panel_widget("title"), *primary, *readout, self.lock_play])
         box.add_class("gimbal-app")
         return box
 

@@ -4,8 +4,9 @@
 purple ghost, the locked start turned by 40 degrees about the direction the lock has lost.
 The check reads the app's own sliders (the widget state), so it works the same in JupyterLab
 and in Voila. The questions (:func:`rx_entry_question` ... :func:`snap_pitch_question`) and
-:func:`check_rx`, the check of the learner's own ``my_rx``, are the notebook's others, and
-:func:`fly_copy` the small copy under section 5's steps.
+:func:`check_rx`, the check of the learner's own ``my_rx``, are the notebook's others.
+Exercises 2 and 3 each act on the :class:`GimbalApp` they are given: the lesson gives each
+a small copy of its app (``app.copy()``), laid out beside the question.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class ReachExercise:
         self.two_rings_best = model.best_two_rings(self.target)
         yaw, pitch, roll = self.target.start
         # the sliders only: flown, the aircraft would reach the ghost with no detour at all
-        self.app = GimbalApp(width=width, height=height, target=self.target, compact=True,
+        self.app = GimbalApp(width=width, height=height, target=self.target,
                              fly=False, yaw=yaw, pitch=pitch, roll=roll, order=order)
         names = rot.ring_angle_names(order)
         start = ", ".join(f"{n} {fmt_number(v, 0)}°"
@@ -165,25 +166,23 @@ def check_rx(my_rx):
                                "above the diagonal.")
 
 
-def _copy(app: GimbalApp | None) -> GimbalApp:
-    """``app`` (a GimbalApp), or a new small copy of the app to lay out beside a question."""
-    if app is None:
-        return GimbalApp(width=4.6, height=4.0, compact=True)
+def _check_app(app) -> GimbalApp:
     if not isinstance(app, GimbalApp):
-        raise ValueError(f"app must be a GimbalApp (or None for a small copy), not {short(app)}")
+        raise ValueError(f"app must be a GimbalApp (the lesson's app.copy()), not {short(app)}")
     return app
 
 
-def fly_copy() -> GimbalApp:
-    """Section 5's "Fly it into the lock": a small copy of the app right under its steps
-    (they used the copy beside exercise 2, three screens up)."""
-    return _copy(None)
+def _beside(app: GimbalApp) -> GimbalApp | None:
+    """The app to lay out beside the question: a small copy is, the lesson's own app (far
+    up the page, already shown) is not."""
+    return app if app.compact else None
 
 
-def zxy_lock_question(app: GimbalApp | None = None) -> ChoiceQuestion:
-    """Exercise 2: which axes line up at the ZXY lock; "Show this case" locks ``app`` (a
-    small copy of its own by default) and turns it to the top view."""
-    app = _copy(app)
+def zxy_lock_question(app: GimbalApp) -> ChoiceQuestion:
+    """Exercise 2: which axes line up at the ZXY lock; "Show this case" locks ``app`` (the
+    lesson gives a small copy, ``app.copy()``, laid out beside the question) and turns it to
+    the top view."""
+    app = _check_app(app)
     return ChoiceQuestion(
         "In order ZXY, whose axes line up at the lock?",
         {"roll's and pitch's": "those two rings do lie in one plane (the pitch ring folds into "
@@ -197,12 +196,13 @@ def zxy_lock_question(app: GimbalApp | None = None) -> ChoiceQuestion:
              "ring is the one that goes to ±90°, and its axis is never one of the pair.",
         explain="Z (roll) is outside, X (pitch) in the middle, Y (yaw) inside: at pitch ±90° "
                 "the roll and yaw axes coincide, while the pitch ring folds into the roll ring.",
-        show=lambda: app.show_case(order="ZXY", locked=True, view="top"), beside=app)
+        show=lambda: app.show_case(order="ZXY", locked=True, view="top"), beside=_beside(app))
 
 
-def lost_turn_question(app: GimbalApp | None = None) -> ChoiceQuestion:
-    """Exercise 3: the turn no ring can make at the YXZ lock (pitch 90°)."""
-    app = _copy(app)
+def lost_turn_question(app: GimbalApp) -> ChoiceQuestion:
+    """Exercise 3: the turn no ring can make at the YXZ lock (pitch 90°), on ``app`` (a
+    small copy beside the question, as exercise 2's)."""
+    app = _check_app(app)
     return ChoiceQuestion(
         "Locked at pitch 90°, which small turn of the aircraft can no ring produce?",
         {"a turn about the world's vertical axis": "yaw and roll both give that one now (their "
@@ -216,7 +216,8 @@ def lost_turn_question(app: GimbalApp | None = None) -> ChoiceQuestion:
                 "and nothing gives the third direction. The gimbal has to leave the lock "
                 "(change pitch) before it can swing the nose sideways: a smooth motion the "
                 "aircraft could make in the air becomes a detour for the rings.",
-        show=lambda: app.show_case(order="YXZ", yaw=0.0, pitch=90.0, roll=0.0), beside=app)
+        show=lambda: app.show_case(order="YXZ", yaw=0.0, pitch=90.0, roll=0.0),
+        beside=_beside(app))
 
 
 def snap_pitch_question() -> NumberQuestion:

@@ -3,7 +3,7 @@ slerp).
 
 ``model`` (pure maths: the angles -> :class:`BlendState`), ``view`` (the artists),
 ``panel`` (the HTML beside them), ``app`` (:class:`InterpolationApp` on the shared loop),
-``planes`` (:class:`PlanesApp`, a small copy of the three aeroplanes beside an exercise),
+``planes`` (:class:`PlanesView`, the figure of the app's small copy, ``app.copy()``),
 ``figures`` (the lesson's static pictures) and ``exercises`` (the questions, made here so
 that no answer is in the notebook's code). Names are imported on first use, so the
 model imports without widgets or matplotlib.
@@ -13,7 +13,7 @@ from ..lazy import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     ".app": ("OPENING_PRESET", "InterpolationApp"),
-    ".planes": ("PlanesApp",),
+    ".planes": ("PlanesView",),
     ".model": ("LABELS", "METHODS", "NOSE", "SAMPLES", "UP", "BlendState", "compute",
                "describe", "preset_description"),
     ".view": ("COLOURS",),

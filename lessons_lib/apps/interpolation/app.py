@@ -26,6 +26,8 @@ from .model import (
     PRESETS as BLEND_PRESETS,
 )
 from .panel import info, readouts, turned
+from .planes import SIZE as PLANES_SIZE
+from .planes import PlanesView
 from .view import BlendView, Camera
 
 #: The preset the app opens on: its angles are the sliders' defaults.
@@ -84,6 +86,8 @@ class InterpolationApp(LessonApp):
     each angle the short way), ``show_up`` (draw the path of the up vector too); ``t`` (the
     frame: 0 = start, 1 = end) with ``play_button`` and ``rewind_button``; ``preset``.
     After each update ``state`` is the :class:`BlendState`; ``current`` the three poses at t.
+    :meth:`copy` (the loop's) makes a small copy beside an exercise: the three aeroplanes
+    (:class:`.planes.PlanesView`) with Play and t, no sphere, 4D plane or speed plot.
     """
 
     controls = (
@@ -106,6 +110,7 @@ class InterpolationApp(LessonApp):
     presets = tuple(Preset(name, _preset_values(p), description=_describer(p.extra))
                     for name, p in BLEND_PRESETS.items())
     custom_label = "(your own angles)"
+    compact_size = PLANES_SIZE
 
     def __init__(self, preset: str | None = None, *, order: str = "YXZ", **controls) -> None:
         self.order = check_order(order)
@@ -122,14 +127,16 @@ class InterpolationApp(LessonApp):
                        long_way=params.long_way, wrap_euler=params.wrap_euler)
 
     def build(self) -> None:
-        self.view = BlendView(self.camera)
+        self.view = (PlanesView(self.camera, self.compact_size) if self.compact
+                     else BlendView(self.camera))
         self.fig = self.view.fig
         self.drag_hint = widgets.HTML(
             f"<div style='font-size:14px;line-height:1.4;color:{GREYS['note']};max-width:400px'>"
             f"{DRAG_HINT}</div>")
         self.drag_hint.add_class("lesson-drag-hint")
-        self.drag = DragHandler(self.fig, self.guard(self._on_press),
-                                self.guard(self._on_drag))
+        # a copy has no sphere to aim a keyframe on
+        self.drag = None if self.compact else DragHandler(
+            self.fig, self.guard(self._on_press), self.guard(self._on_drag))
 
     @check.first_is(BlendState, "the app's .state")
     def draw(self, state: BlendState, frame) -> None:
@@ -150,6 +157,8 @@ class InterpolationApp(LessonApp):
         the rotation axis stay in the background (a marker left there instead made every
         frame re-render the sphere's axes). Some are named twice: the painter draws each once."""
         v = self.view
+        if isinstance(v, PlanesView):
+            return v.dynamic_artists()
         moving = [*v.bodies.values(), *v.trails.values(),
                   *v.readouts.values(), *v.up_now.values(), v.cursor, v.ray_now,
                   v.chord_now, v.nlerp_now, v.slerp_now, v.nose_start, v.nose_end,
@@ -219,9 +228,11 @@ class InterpolationApp(LessonApp):
         self.long_way.layout.margin = "0 20px 0 0"        # apart from the next label
         toggles = widgets.HBox([self.long_way, self.wrap_euler],
                                layout=widgets.Layout(flex_flow="row wrap"))
+        play = self.play_row()
         return self.arrange(
-            primary=[self.play_row(), self.panel_widget("turned"), toggles, angles,
+            primary=[play, self.panel_widget("turned"), toggles, angles,
                      self.drag_hint, self.preset, self.preset_note],
             readout=[self.panel_widget("info")], extra=[self.status],
             secondary=[self.show_up], tuck=[angles], tuck_below=TUCK_BELOW_PX, side=SIDE_PX,
-            name="interpolation-app")
+            name="interpolation-app-copy" if self.compact else "interpolation-app",
+            copy_keeps=[play])                  # a copy: the planes, t and Play

@@ -14,8 +14,8 @@ from ...interpolation import angle_between, nlerp
 from ...rotations import euler_to_quaternion
 from ..core import ChoiceQuestion, NumberQuestion, check_function
 from ..core.controls import short
+from .app import InterpolationApp
 from .model import LABELS, METHODS, BlendState
-from .planes import PlanesApp
 
 
 def lerp_turn_question() -> NumberQuestion:
@@ -105,12 +105,13 @@ def _halfway_reason(option: str, state: BlendState, even: tuple[str, ...]) -> st
             f"{'more' if more else 'less'} than it has left.")
 
 
-def halfway_question(app: PlanesApp) -> ChoiceQuestion:
-    """Exercise 3: which methods are halfway at t = 0.5, beside ``app`` (the small copy of
-    the three planes); "Show this case" sets its t to 0.5. The answer, the feedback and the
-    explanation are computed from the copy's own pair, whichever it is."""
-    if not isinstance(app, PlanesApp):
-        raise ValueError(f"app must be the small copy of the planes (PlanesApp), not "
+def halfway_question(app: InterpolationApp) -> ChoiceQuestion:
+    """Exercise 3: which methods are halfway at t = 0.5, on ``app`` (the lesson gives a small
+    copy of its app, ``app.copy()``: the three planes, laid out beside the question); "Show
+    this case" sets its t to 0.5. The answer, the feedback and the explanation are computed
+    from the copy's own pair, whichever it is."""
+    if not isinstance(app, InterpolationApp):
+        raise ValueError(f"app must be lesson 2's app (a small copy of it, app.copy()), not "
                          f"{short(app)}")
     state = app.state
     even = even_methods(state, 0.5)
@@ -129,7 +130,8 @@ def halfway_question(app: PlanesApp) -> ChoiceQuestion:
         answer=answer,
         hint="The straight 4D line is symmetric: its middle point, pushed onto the sphere, is "
              "the middle of the arc. Check the angles under the three planes.",
-        explain=explain, show=lambda: app.set(t=0.5), beside=app)
+        explain=explain, show=lambda: app.set(t=0.5),
+        beside=app if app.compact else None)
 
 
 def short_way_question() -> ChoiceQuestion:

@@ -237,6 +237,11 @@ class TuningChallenge(LessonApp):
         self.hints_shown = 0
         super().__init__(**values)
 
+    def copy_args(self, values: dict) -> dict:
+        """A copy runs the same track, speed, start and target."""
+        return {"track_name": self.track_name, "speed": self.speed, "target": self.target,
+                "start_offset": self.start_offset}
+
     def build(self) -> None:
         self.fig = make_figure(7.0, 2.4)
         with rc_context():

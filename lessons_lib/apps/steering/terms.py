@@ -188,6 +188,10 @@ class TermApp(LessonApp):
     def value(self) -> float:
         return term_value(self.term, self.state.values)
 
+    def copy_args(self, values: dict) -> dict:
+        """A copy shows the same term."""
+        return {"term": self.term}
+
     def build(self) -> None:
         self.fig = make_figure(*SIZE)
         with rc_context():
