@@ -51,7 +51,8 @@ def test_index_lists_each_title_once_opening_in_the_same_tab(voila_server):
     status, body, _ = h.get_once(voila_server.render_url("index.ipynb"), timeout=120)
     assert status == 200
     links = re.findall(r"<a\b([^>]*)>(.*?)</a>", body)
-    lessons = [(attrs, text) for attrs, text in links if ".ipynb" in attrs]
+    lessons = [(attrs, text) for attrs, text in links
+               if ".ipynb" in attrs and "lessons-language" not in attrs]    # not the 한국어 link
     assert [text for _, text in lessons] == [lesson.title for lesson in LESSONS]
     for (attrs, _), lesson in zip(lessons, LESSONS, strict=True):
         assert f'href="{lesson.notebook}"' in attrs and "target" not in attrs, attrs
@@ -65,7 +66,8 @@ def test_index_answers_at_once_without_a_kernel(voila_server):
     from lessons_server.landing import index_html
 
     status, body, _ = h.get_once(voila_server.render_url("index.ipynb"), timeout=60)
-    assert (status, body) == (200, index_html())
+    korean = (h.NOTEBOOKS / "ko" / "index.ipynb").is_file()
+    assert (status, body) == (200, index_html(korean=korean))
     assert "kernelId" not in body
     status, lesson, _ = h.get_once(voila_server.render_url(LESSONS[0].notebook), timeout=120)
     assert status == 200 and "kernelId" in lesson
