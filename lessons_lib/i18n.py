@@ -76,11 +76,15 @@ def compile_catalogue(lang: str) -> bytes:
     return out.getvalue()
 
 
-@cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The catalogue of ``lang``: the compiled ``.mo`` when there is one, else the ``.po``
     compiled in memory; English is the code's own text."""
-    if _check(lang) == LANGUAGES[0]:
+    return _translations(_check(lang))
+
+
+@cache
+def _translations(lang: str) -> gettext.NullTranslations:
+    if lang == LANGUAGES[0]:
         return gettext.NullTranslations()
     mo = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     po = mo.with_suffix(".po")
@@ -92,7 +96,9 @@ def translations(lang: str) -> gettext.NullTranslations:
 
 def _(message: str) -> str:
     """``message`` in the learner's language (anything but a non-empty text as it is)."""
-    if not isinstance(message, str) or not message:
+    if not isinstance(message, str):
+        raise ValueError(f"_() translates a text, not {type(message).__name__}")
+    if not message:
         return message
     return translations(language()).gettext(message)
 

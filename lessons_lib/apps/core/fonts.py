@@ -20,17 +20,22 @@ from ...i18n import is_korean
 #: The package that ships the font, and the file in it.
 FONT_PACKAGE = "koreanize_matplotlib"
 FONT_FILE = "fonts/NanumGothic.ttf"
+#: its bold, for bold labels (the same family name)
+BOLD_FILE = "fonts/NanumGothicBold.ttf"
 #: matplotlib's own sans-serif, first, so that English glyphs are unchanged.
 LATIN_FAMILY = "DejaVu Sans"
 
 
-def hangul_font_path() -> Path:
-    """The bundled NanumGothic's file (a ValueError when the package is not installed)."""
+def hangul_font_path(bold: bool = False) -> Path:
+    """The bundled NanumGothic's file, or its bold (a ValueError when the package is not
+    installed)."""
+    if not isinstance(bold, bool):
+        raise ValueError(f"bold is True or False, not {type(bold).__name__}")
     spec = importlib.util.find_spec(FONT_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise ValueError(f"no Hangul font: install the {FONT_PACKAGE.replace('_', '-')} "
                          "package (a dependency of lessons_lib)")
-    path = Path(next(iter(spec.submodule_search_locations))) / FONT_FILE
+    path = Path(next(iter(spec.submodule_search_locations))) / (BOLD_FILE if bold else FONT_FILE)
     if not path.is_file():
         raise ValueError(f"{path} is missing: reinstall {FONT_PACKAGE.replace('_', '-')}")
     return path
@@ -43,6 +48,7 @@ def hangul_family() -> str:
 
     path = hangul_font_path()
     font_manager.fontManager.addfont(str(path))
+    font_manager.fontManager.addfont(str(hangul_font_path(bold=True)))
     return font_manager.FontProperties(fname=str(path)).get_name()
 
 
