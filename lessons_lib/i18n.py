@@ -22,6 +22,8 @@ from __future__ import annotations
 import gettext
 import io
 import os
+import re
+import unicodedata
 from functools import cache
 from pathlib import Path
 
@@ -118,6 +120,44 @@ def is_korean() -> bool:
     return language() == "ko"
 
 
+class _Columns(str):
+    """A text whose format width counts columns of a monospaced printout: a Hangul syllable
+    takes two (East Asian wide), so "{ring:15s}" lines up in Korean as it does in English."""
+
+    def __format__(self, spec: str) -> str:
+        match = re.fullmatch(r"(.?[<>^])?(\d+)(s?)", spec)
+        if match is None:
+            return str.__format__(str(self), spec)
+        wide = sum(unicodedata.east_asian_width(ch) in "WF" for ch in self)
+        width = max(int(match.group(2)) - wide, 0)
+        return str.__format__(str(self), f"{match.group(1) or ''}{width}{match.group(3)}")
+
+
+def _word(value):
+    """A value as ``words`` shows it: a text or a truth value in the learner's language."""
+    if isinstance(value, bool):
+        value = str(value)
+    return _Columns(_(value)) if isinstance(value, str) else value
+
+
+def words(template: str, /, *args, **kwargs) -> str:
+    """``template`` in the learner's language, filled in with :meth:`str.format`. The
+    values that are texts (a ring's name, "row 1") and truth values are translated too, so
+    a lesson's code cell prints the same sentence in English or Korean with the same code."""
+    if not isinstance(template, str):
+        raise ValueError(f"words() fills in a text, not {type(template).__name__}")
+    try:
+        return _(template).format(*map(_word, args),
+                                  **{k: _word(v) for k, v in kwargs.items()})
+    except (IndexError, KeyError, ValueError, TypeError, AttributeError) as exc:
+        raise ValueError(f"cannot fill in {template[:40]!r}: {exc}"[:200]) from None
+
+
+def say(template: str, /, *args, **kwargs) -> None:
+    """Print :func:`words` (what a lesson's code cells use instead of ``print``)."""
+    print(words(template, *args, **kwargs))
+
+
 __all__ = ["DOMAIN", "KOREAN_FOLDER", "LANGUAGES", "LOCALE_DIR", "N_", "_",
-           "compile_catalogue", "is_korean", "language", "ngettext", "set_language",
-           "translations"]
+           "compile_catalogue", "is_korean", "language", "ngettext", "say", "set_language",
+           "translations", "words"]

@@ -519,6 +519,12 @@ S["fonts.hangul_font_path"] = (fonts.hangul_font_path, [st.one_of(st.booleans(),
 S["fonts.language_rc"] = (fonts.language_rc, [], {})
 S["fonts.hangul_family"] = (fonts.hangul_family, [], {})
 S["i18n._"] = (i18n._, [st.one_of(nasty, st.text(max_size=50), st.just("Check"))], {})
+S["i18n.words"] = (i18n.words, [st.one_of(st.sampled_from(["row {}", "{x:+.3f}", "{", "{0}{1}",
+                                                           "{a.b}", "{:d}"]),
+                                           st.text(max_size=30), nasty)],
+                   {"x": st.one_of(huge, nasty, st.booleans())})
+S["i18n.say"] = (i18n.say, [st.sampled_from(["{}", "{x}", "{:+.1f}°"]), st.one_of(huge, nasty)],
+                 {})
 S["i18n.translations"] = (i18n.translations, [st.sampled_from(["en", "ko", "fr", ""])], {})
 S["validate.option"] = (Va.option, [st.sampled_from(["a", "b", "z", ""]), st.just("x"),
                                     st.just(("a", "b"))], {})

@@ -145,3 +145,49 @@ def test_english_figures_keep_matplotlibs_fonts():
         assert "NanumGothic" not in str(matplotlib.rcParams["font.family"])
     finally:
         i18n.set_language(None)
+
+
+def _notebook_templates() -> dict[str, str]:
+    """The literal first argument of every say()/words() call in the English notebooks'
+    code cells, by where it is (what a Korean page prints through the catalogue)."""
+    import ast
+
+    import nbformat
+
+    found = {}
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            source = "\n".join(line for line in cell.source.splitlines()
+                               if not line.lstrip().startswith(("%", "!")))
+            for node in ast.walk(ast.parse(source)):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                        and node.func.id in ("say", "words") and node.args
+                        and isinstance(node.args[0], ast.Constant)):
+                    found[node.args[0].value] = f"{path.name} cell {i}"
+    return found
+
+
+def test_every_printed_sentence_of_the_notebooks_has_a_korean_translation():
+    """A sentence a code cell prints with say() is Korean on the Korean page only if the
+    catalogue has it; a template of placeholders, digits and signs alone needs none."""
+    import re
+
+    with open(i18n.LOCALE_DIR / "ko" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po", "rb") as f:
+        translated = {m.id for m in read_po(f) if m.id and m.string and not m.fuzzy}
+    templates = _notebook_templates()
+    assert templates, "no say() in the notebooks: this test checks nothing"
+    missing = [f"{where}: {t!r}" for t, where in templates.items()
+               if re.search(r"[A-Za-z]", re.sub(r"\{[^}]*\}", "", t)) and t not in translated]
+    assert not missing, "\n".join(missing)
+
+
+def test_words_translates_values_and_lines_up_hangul(korean):
+    assert i18n.words("{} | {:5s}|", True, "yaw") == "예 | 요   |"
+    assert i18n.words("{:>4}|", "pitch") == "피치|"
+    with pytest.raises(ValueError):
+        i18n.words("{missing}")
+    i18n.set_language("en")
+    assert i18n.words("{} | {:5s}|", True, "yaw") == "True | yaw  |"
