@@ -191,3 +191,19 @@ def test_words_translates_values_and_lines_up_hangul(korean):
         i18n.words("{missing}")
     i18n.set_language("en")
     assert i18n.words("{} | {:5s}|", True, "yaw") == "True | yaw  |"
+
+
+def test_preset_menu_shows_korean_labels_and_keeps_the_names(korean):
+    """A preset menu's labels are translated, its values stay the code's names (what
+    apply_preset and the tests use); "(custom)" is Korean too."""
+    sys.path.insert(0, str(ROOT / "tests" / "notebooks"))
+    from wave_app import WaveApp
+
+    app = WaveApp()
+    labels = dict(app.preset.options)
+    assert labels[i18n._("(custom)")] == app.custom_label == "(custom)"
+    assert i18n._("(custom)") != "(custom)"
+    assert app.preset.label == i18n._("(custom)") and app.preset.value == "(custom)"
+    name = app.presets[0].name
+    app.preset.value = name
+    assert app.preset.value == name

@@ -38,7 +38,7 @@ import ipywidgets as widgets
 import matplotlib
 
 from ... import validate as check
-from ...i18n import _
+from ...i18n import N_, _
 from ..fastdraw import Painter
 from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
 from .figure import PALETTE, in_kernel, pace_pointer
@@ -178,7 +178,7 @@ class LessonApp(GifExport, FitLayout):
     controls: tuple[Spec, ...] = ()
     frame: Frame | None = None
     presets: tuple[Preset, ...] = ()
-    custom_label = "(custom)"
+    custom_label = N_("(custom)")   # translated where shown
     #: how many computed states to keep, keyed by the params :meth:`compute` gets (0: none).
     #: Worth it where a learner goes back and forth between a few slow settings.
     compute_cache = 0
@@ -289,8 +289,10 @@ class LessonApp(GifExport, FitLayout):
             names = [p.name for p in presets]
             if len(set(names)) != len(names) or self.custom_label in names:
                 raise ValueError("preset names must be distinct and not the custom label")
+            # shown in the learner's language, valued by the code's (English) name
             self.preset = widgets.Dropdown(
-                options=[*names, self.custom_label], value=self.custom_label,
+                options=[(_(name), name) for name in (*names, self.custom_label)],
+                value=self.custom_label,
                 description=_("preset"), style={"description_width": "60px"},
                 layout=widgets.Layout(width="auto", min_width="330px"))
 
