@@ -111,11 +111,12 @@ def _all_texts(fig):
     return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
 
 
-def test_lesson1_figures_in_korean_have_every_glyph(korean):
+def test_lesson1_figures_in_korean_have_every_glyph(korean, caplog):
     from lessons_lib.apps import GimbalApp
     from lessons_lib.apps.gimbal import exercises
 
     figures = []
+    caplog.set_level("WARNING", logger="matplotlib.font_manager")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         app = GimbalApp()
@@ -130,6 +131,10 @@ def test_lesson1_figures_in_korean_have_every_glyph(korean):
             fig.canvas.draw()
     glyphs = [str(w.message) for w in caught if "Glyph" in str(w.message)]
     assert not glyphs, glyphs[:3]
+    # and every text found its face: no "findfont: Failed to find font weight bold" either
+    fonts = [r.getMessage() for r in caplog.records if r.name == "matplotlib.font_manager"
+             and r.levelname == "WARNING"]
+    assert not fonts, fonts[:3]
     texts = " ".join(t for fig in figures for t in _all_texts(fig))
     assert "요" in texts and "Y 위" in texts, texts[:200]
 

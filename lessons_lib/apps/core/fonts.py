@@ -43,12 +43,21 @@ def hangul_font_path(bold: bool = False) -> Path:
 
 @cache
 def hangul_family() -> str:
-    """Register the Hangul font with matplotlib (once) and return its family name."""
-    from matplotlib import font_manager
+    """Register the Hangul font with matplotlib (once) and return its family name.
 
-    path = hangul_font_path()
+    The bold file's own tables give weight 600, so a bold label (700) found it only with a
+    "Failed to find font weight bold" warning on every draw; it is the family's Bold face,
+    and is registered as weight 700 (before the regular one, whose ``addfont`` clears the
+    font manager's look-up cache for both)."""
+    import dataclasses
+
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    path, bold = hangul_font_path(), hangul_font_path(bold=True)
+    entry = font_manager.ttfFontProperty(FT2Font(str(bold)))
+    font_manager.fontManager.ttflist.append(dataclasses.replace(entry, weight=700))
     font_manager.fontManager.addfont(str(path))
-    font_manager.fontManager.addfont(str(hangul_font_path(bold=True)))
     return font_manager.FontProperties(fname=str(path)).get_name()
 
 
