@@ -3,6 +3,7 @@ every lesson-1 figure drawn in Korean without a missing glyph."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import warnings
@@ -137,6 +138,13 @@ def test_lesson1_figures_in_korean_have_every_glyph(korean, caplog):
     assert not fonts, fonts[:3]
     texts = " ".join(t for fig in figures for t in _all_texts(fig))
     assert "요" in texts and "Y 위" in texts, texts[:200]
+    # a figure is a picture to the browser test: its English is found here
+    sys.path.insert(0, str(ROOT / "tests"))
+    from latin import latin_runs
+
+    english = [run for fig in figures for t in _all_texts(fig)
+               for run in latin_runs(re.sub(r"\$[^$]*\$", " ", t))]   # $...$: maths
+    assert not english, english[:5]
 
 
 def test_english_figures_keep_matplotlibs_fonts():
