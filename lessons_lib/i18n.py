@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import numbers
 import os
 import re
 import unicodedata
@@ -71,6 +72,8 @@ def compile_catalogue(lang: str) -> bytes:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
+    if _check(lang) == LANGUAGES[0]:
+        raise ValueError(f"{lang} is the code's own language: it has no catalogue")
     with open(LOCALE_DIR / _check(lang) / "LC_MESSAGES" / f"{DOMAIN}.po", "rb") as f:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
     out = io.BytesIO()
@@ -107,12 +110,18 @@ def _(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, in the learner's language."""
-    return translations(language()).ngettext(singular, plural, n)
+    if not (isinstance(singular, str) and isinstance(plural, str)):
+        raise ValueError("ngettext() chooses between two texts")
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise ValueError(f"ngettext() counts with an integer, not {type(n).__name__}")
+    return translations(language()).ngettext(singular, plural, int(n))
 
 
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue without translating it yet (it is translated with
     :func:`_` where it is shown)."""
+    if not isinstance(message, str):
+        raise ValueError(f"N_() marks a text, not {type(message).__name__}")
     return message
 
 
@@ -149,7 +158,7 @@ def words(template: str, /, *args, **kwargs) -> str:
     try:
         return _(template).format(*map(_word, args),
                                   **{k: _word(v) for k, v in kwargs.items()})
-    except (IndexError, KeyError, ValueError, TypeError, AttributeError) as exc:
+    except (IndexError, KeyError, ValueError, TypeError, AttributeError, OverflowError) as exc:
         raise ValueError(f"cannot fill in {template[:40]!r}: {exc}"[:200]) from None
 
 
