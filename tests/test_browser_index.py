@@ -7,6 +7,7 @@ import re
 import pytest
 
 from lessons_lib.catalogue import LESSONS
+from lessons_lib.i18n import KOREAN_FOLDER
 
 import browser as h
 
@@ -20,6 +21,10 @@ def test_index_renders_and_links_open_lessons(voila_server, page):
     h.screenshot(page, "index", full_page=True)
     links = page.locator("a[href$='.ipynb']")
     hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    # the one link to the Korean index (notebooks/ko), then the lessons
+    korean = [href for href in hrefs if href.startswith(f"{KOREAN_FOLDER}/")]
+    assert korean == [f"{KOREAN_FOLDER}/index.ipynb"], korean
+    hrefs = [href for href in hrefs if href not in korean]
     lessons = sorted(p.name for p in h.NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     assert sorted(hrefs) == lessons
     for href in hrefs:
@@ -28,7 +33,7 @@ def test_index_renders_and_links_open_lessons(voila_server, page):
         assert re.search(rf"/voila/render/{re.escape(href)}$", target), target
         assert (h.NOTEBOOKS / href).is_file(), href
     if hrefs:  # and following one really renders the lesson
-        links.first.click()
+        page.locator(f"a[href='{hrefs[0]}']").first.click()
         page.wait_for_url(re.compile(re.escape(hrefs[0]) + "$"), timeout=120_000)
         page.wait_for_selector(h.FIGURE, timeout=120_000)
         h.assert_no_error_text(page)
