@@ -12,9 +12,9 @@ PYTEST_ARGS ?=
 MARKERS ?= not slow
 
 .PHONY: lab afresh voila classroom hub hub-setup test test-slow test-all test-plain bench lint \
-	clean setup
+	clean setup locale
 
-setup: $(STAMP)
+setup: $(STAMP) locale
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,11 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[server,test]'
 	touch $(STAMP)
+
+# The Korean catalogue, compiled: lessons_lib/locale/ko/LC_MESSAGES/lessons.po -> .mo
+# (git-ignored; lessons_lib/i18n.py compiles the .po in memory where the .mo is missing).
+locale: $(STAMP)
+	$(BIN)/pybabel compile --domain=lessons --directory=lessons_lib/locale
 
 # Self-study: JupyterLab on a working copy of the lessons in $(WORK) (git-ignored), made on
 # first use; outputs and edits are saved there and notebooks/ stays as shipped.

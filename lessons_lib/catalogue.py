@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import N_, _
+
 
 @dataclass(frozen=True)
 class Lesson:
     number: int
     slug: str                       #: the notebook's name without .ipynb
-    title: str
-    summary: str                    #: what the index page says the lesson teaches
+    title: str                      #: in English; ``_(lesson.title)`` in the learner's language
+    summary: str                    #: what the index page says the lesson teaches (idem)
     apps: tuple[tuple[str, str], ...]   #: (class name, module) of each app it shows
     seeds: tuple[str, ...] = ()     #: source articles in shared/seeds (by number)
     picture: str = ""               #: the README's picture, a file in docs/img/
@@ -27,31 +29,31 @@ class Lesson:
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
-        1, "01_gimbal_lock", "Gimbal lock",
-        "Yaw, pitch and roll as three nested rings. Turn them with sliders in any of the six "
+        1, "01_gimbal_lock", N_("Gimbal lock"),
+        N_("Yaw, pitch and roll as three nested rings. Turn them with sliders in any of the six "
         "orders, watch the outer and inner axes line up when the middle ring reaches ±90°, and "
         "read the rotation matrix and the quaternion beside them. Ends with the safe way back "
-        "from a quaternion to yaw/pitch/roll.",
+        "from a quaternion to yaw/pitch/roll."),
         apps=(("GimbalApp", "lessons_lib.apps.gimbal"),), seeds=("001", "004"),
         picture="01_gimbal_lock_locked.png"),
     Lesson(
-        2, "02_euler_vs_slerp", "Euler interpolation vs slerp",
-        "Blend the same two orientations three ways (Euler-angle lerp, nlerp, slerp) and "
+        2, "02_euler_vs_slerp", N_("Euler interpolation vs slerp"),
+        N_("Blend the same two orientations three ways (Euler-angle lerp, nlerp, slerp) and "
         "compare the paths on the sphere, the angular speed, and the q / −q trap that sends an "
-        "animation the long way round.",
+        "animation the long way round."),
         apps=(("InterpolationApp", "lessons_lib.apps.interpolation"),), seeds=("001", "004"),
         picture="02_euler_vs_slerp.png", builds_on=(1,)),
     Lesson(
-        3, "03_spline_steering", "Spline steering",
-        "Put a car beside a spline and watch the three steering terms (Position Delta, Heading "
+        3, "03_spline_steering", N_("Spline steering"),
+        N_("Put a car beside a spline and watch the three steering terms (Position Delta, Heading "
         "Delta, Crosstrack Error) and an adaptive look-ahead drive it back to the centre line. "
-        "Compared with pure pursuit and Stanley.",
+        "Compared with pure pursuit and Stanley."),
         apps=(("SteeringApp", "lessons_lib.apps.steering"),), seeds=("000",),
         picture="03_spline_steering.png"),
     Lesson(
-        4, "04_funnel_algorithm", "The funnel algorithm",
-        "Turn a staircase grid path into a taut string, then step through the funnel algorithm "
-        "over navmesh portals one portal at a time, with an agent radius.",
+        4, "04_funnel_algorithm", N_("The funnel algorithm"),
+        N_("Turn a staircase grid path into a taut string, then step through the funnel algorithm "
+        "over navmesh portals one portal at a time, with an agent radius."),
         apps=(("FunnelApp", "lessons_lib.apps.funnel"), ("GridApp", "lessons_lib.apps.funnel")),
         seeds=("002",), picture="04_funnel_algorithm.png"),
 )
@@ -78,14 +80,14 @@ def reading_order(lessons: tuple[Lesson, ...] = LESSONS) -> str:
              for item in lessons]
     needs = [(n, before) for n, before in needs if before]
     if not needs:
-        return "Take the lessons in any order: each stands on its own."
+        return _("Take the lessons in any order: each stands on its own.")
     linked = {n for n, _ in needs} | {int(b) for _, before in needs for b in before}
-    parts = [f"{n} builds on {_and(before)}" for n, before in needs]
+    parts = [_("{n} builds on {before}").format(n=n, before=_and(before)) for n, before in needs]
     alone = [str(item.number) for item in lessons if item.number not in linked]
     if alone:
-        parts.append(f"{_and(alone)} stands on its own" if len(alone) == 1
-                     else f"{_and(alone)} stand on their own")
-    return "Take the lessons in order: " + "; ".join(parts) + "."
+        parts.append((_("{alone} stands on its own") if len(alone) == 1
+                      else _("{alone} stand on their own")).format(alone=_and(alone)))
+    return _("Take the lessons in order: {parts}.").format(parts="; ".join(parts))
 
 
 def lesson(slug_or_number: str | int) -> Lesson:

@@ -28,6 +28,7 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
 
+from lessons_lib import i18n
 from lessons_lib.catalogue import LESSONS, reading_order
 
 #: The lessons' index page, in the folder Voila serves.
@@ -91,7 +92,37 @@ li p { margin: .15em 0 0; color: #4a4a4f; font-size: .85em; }
 """
 
 
-def index_html(logout_url: str = "") -> str:
+#: The Korean index's title and lead (notebooks/ko/index.ipynb says the same).
+INDEX_TITLE_KO = "인터랙티브 게임 수학"
+INDEX_LEAD_KO = ("게임 엔진 속 수학을 손으로 만져 보며 배우는 짧은 강의입니다: 직접 움직여 볼 "
+                 "슬라이더와 버튼, 답을 그 자리에서 확인해 주는 연습 문제가 있습니다.")
+
+
+def korean_index_html(lessons: tuple, logout_url: str = "") -> str:
+    """The Korean index page (``notebooks/ko/index.ipynb`` in Voila): the catalogue's
+    ``lessons`` that exist in Korean, titles and summaries from the Korean catalogue, a link
+    back to the English index."""
+    esc = html.escape
+    i18n.set_language("ko")
+    try:
+        items = "".join(
+            f'<li>{lesson.number}. <a href="{esc(lesson.notebook)}">{esc(i18n._(lesson.title))}'
+            f"</a><p>{esc(i18n._(lesson.summary))}</p></li>" for lesson in lessons)
+        order = reading_order(tuple(lessons)) if lessons else ""
+    finally:
+        i18n.set_language(None)
+    logout = f'<a id="lessons-logout" href="{esc(logout_url)}">로그아웃</a>' if logout_url \
+        else ""
+    return (f'<!doctype html><html lang="ko"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{esc(INDEX_TITLE_KO)}</title><style>{_INDEX_CSS}</style></head><body>"
+            f"{logout}<h1>{esc(INDEX_TITLE_KO)}</h1><p>{esc(INDEX_LEAD_KO)}</p>"
+            f'<p><small><a class="lessons-language" href="../{INDEX}">영어로 보기 (English)</a>'
+            "</small></p>"
+            f"<p>{esc(order)}</p><ol>{items}</ol></body></html>")
+
+
+def index_html(logout_url: str = "", korean: bool = False) -> str:
     """The lessons' index page, made from the catalogue: each lesson's title on a line of
     its own, a link to the lesson (relative, so it opens in the same tab, next to this
     page), and under it what the lesson teaches; the order to take them in; a Log out link
@@ -102,10 +133,13 @@ def index_html(logout_url: str = "") -> str:
         f"<p>{esc(lesson.summary)}</p></li>" for lesson in LESSONS)
     logout = f'<a id="lessons-logout" href="{esc(logout_url)}">Log out</a>' if logout_url \
         else ""
+    other = (f'<p><small><a class="lessons-language" href="{i18n.KOREAN_FOLDER}/{INDEX}">'
+             "한국어로 보기 (Korean)</a>"
+             "</small></p>" if korean else "")
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{esc(INDEX_TITLE)}</title><style>{_INDEX_CSS}</style></head><body>"
-            f"{logout}<h1>{esc(INDEX_TITLE)}</h1><p>{esc(INDEX_LEAD)}</p>"
+            f"{logout}<h1>{esc(INDEX_TITLE)}</h1><p>{esc(INDEX_LEAD)}</p>{other}"
             f"<p>{esc(reading_order())}</p><ol>{items}</ol></body></html>")
 
 
@@ -124,7 +158,15 @@ def index_first(render: type) -> type:
                 logout = resources.get("lessons_logout_url", "") \
                     if isinstance(resources, dict) else ""
                 self.set_header("Cache-Control", "no-cache")
-                return self.finish(index_html(logout))
+                folder = PurePosixPath(path or "").parent
+                exists = self.contents_manager.file_exists
+                if folder.name == i18n.KOREAN_FOLDER:
+                    present = [lesson for lesson in LESSONS if await ensure_async(
+                        exists(str(folder / lesson.notebook)))]
+                    return self.finish(korean_index_html(tuple(present), logout))
+                korean = bool(await ensure_async(
+                    exists(str(folder / i18n.KOREAN_FOLDER / INDEX))))
+                return self.finish(index_html(logout, korean=korean))
             return await super().get(path, *args, **kwargs)
 
         async def _is_lessons_index(self, path: str) -> bool:

@@ -49,6 +49,7 @@ from lessons_lib import (
     cubic,
     flight,
     funnel,
+    i18n,
     interpolation,
     navmesh,
     pathsmooth,
@@ -60,10 +61,11 @@ from lessons_lib import (
     validate,
     vehicle,
 )
+from lessons_lib.apps.core import fonts
 
 MODULES = {m.__name__.split(".")[-1]: m for m in (
     rotations, flight, interpolation, spline, steering, vehicle, controllers, tracks, funnel,
-    navmesh, pathsmooth, validate, sweep, cubic, catalogue)}
+    navmesh, pathsmooth, validate, sweep, cubic, catalogue, i18n, fonts)}
 #: The module each class's methods are counted under.
 OWNER = {"Cubic": "cubic", "Runs": "sweep", "SpeedSweep": "sweep", "Spline": "spline",
          "NavMesh": "navmesh",
@@ -502,6 +504,28 @@ S["catalogue.lesson"] = (catalogue.lesson, [st.one_of(st.integers(0, 6), st.samp
     [catalogue.LESSONS[0].slug, "nope", catalogue.LESSONS[-1].notebook]))], {})
 S["catalogue.reading_order"] = (catalogue.reading_order, [st.just(catalogue.LESSONS)], {})
 S["catalogue.app_registry"] = (catalogue.app_registry, [], {})
+# the language: never "ko" here (set_language is global: the fuzz run leaves English)
+S["i18n.set_language"] = (i18n.set_language, [st.one_of(st.sampled_from(["en", None, "fr", ""]),
+                                                        nasty)], {})
+S["i18n.language"] = (i18n.language, [], {})
+S["i18n.is_korean"] = (i18n.is_korean, [], {})
+S["i18n.compile_catalogue"] = (i18n.compile_catalogue, [st.one_of(st.sampled_from(["ko", "en",
+                                                                                 "x/.."]),
+                                                                  nasty)], {})
+S["i18n.N_"] = (i18n.N_, [st.text(max_size=50)], {})   # a marker: any text back as it is
+S["i18n.ngettext"] = (i18n.ngettext, [st.text(max_size=30), st.text(max_size=30),
+                                      st.integers(-5, 5)], {})
+S["fonts.hangul_font_path"] = (fonts.hangul_font_path, [st.one_of(st.booleans(), nasty)], {})
+S["fonts.language_rc"] = (fonts.language_rc, [], {})
+S["fonts.hangul_family"] = (fonts.hangul_family, [], {})
+S["i18n._"] = (i18n._, [st.one_of(nasty, st.text(max_size=50), st.just("Check"))], {})
+S["i18n.words"] = (i18n.words, [st.one_of(st.sampled_from(["row {}", "{x:+.3f}", "{", "{0}{1}",
+                                                           "{a.b}", "{:d}"]),
+                                           st.text(max_size=30), nasty)],
+                   {"x": st.one_of(huge, nasty, st.booleans())})
+S["i18n.say"] = (i18n.say, [st.sampled_from(["{}", "{x}", "{:+.1f}°"]), st.one_of(huge, nasty)],
+                 {})
+S["i18n.translations"] = (i18n.translations, [st.sampled_from(["en", "ko", "fr", ""])], {})
 S["validate.option"] = (Va.option, [st.sampled_from(["a", "b", "z", ""]), st.just("x"),
                                     st.just(("a", "b"))], {})
 S["validate.fields"] = (Va.fields, [st.one_of(params, st.just(None)), st.just("params"),

@@ -23,6 +23,9 @@ from lessons_lib.apps.gimbal import exercises as gimbal
 from lessons_lib.apps.interpolation import exercises as interpolation
 from lessons_lib.apps.steering import exercises as steering
 from lessons_lib.catalogue import lesson
+from lessons_lib.i18n import set_language
+
+from lessons import english_of, language_of
 
 
 def _copy():
@@ -63,16 +66,20 @@ MADE_BY = {
 
 def made_by(notebook: str) -> dict:
     """The ``exercises`` calls of ``notebook`` and how to make what each shows ({} for a
-    lesson that calls none; its test then fails naming any call it makes)."""
-    return MADE_BY.get(notebook, {})
+    lesson that calls none; its test then fails naming any call it makes). A Korean
+    notebook (``ko/X``) makes the same calls as its English one: their code cells are equal."""
+    return MADE_BY.get(english_of(notebook), {})
 
 
 def questions(lesson: str, name: str) -> list:
-    """The questions the notebook's call ``exercises.<name>(...)`` shows (figures closed)."""
+    """The questions the notebook's call ``exercises.<name>(...)`` shows (figures closed),
+    in the notebook's language."""
     before = set(plt.get_fignums())
+    set_language(language_of(lesson))
     try:
         return made_by(lesson)[name]()
     finally:
+        set_language(None)
         for num in set(plt.get_fignums()) - before:
             plt.close(num)
 

@@ -11,15 +11,33 @@ import functools
 from pathlib import Path
 
 from lessons_lib.catalogue import LESSONS, Lesson, lesson
+from lessons_lib.i18n import KOREAN_FOLDER
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SLUGS: tuple[str, ...] = tuple(item.slug for item in LESSONS)
 NOTEBOOK_NAMES: tuple[str, ...] = tuple(item.notebook for item in LESSONS)
 #: The lesson a test uses when any lesson will do (the first: the lightest to open).
 FIRST: Lesson = LESSONS[0]
+#: The lessons that have a Korean notebook (notebooks/ko/<the English notebook's name>), and
+#: those notebooks' paths under notebooks/, with the Korean index: the Korean pages to check.
+KOREAN: tuple[Lesson, ...] = tuple(item for item in LESSONS
+                                   if (NOTEBOOKS / KOREAN_FOLDER / item.notebook).is_file())
+KOREAN_NOTEBOOKS: tuple[str, ...] = tuple(f"{KOREAN_FOLDER}/{item.notebook}" for item in KOREAN)
+KOREAN_INDEX = f"{KOREAN_FOLDER}/index.ipynb"
 
-__all__ = ["FIRST", "LESSONS", "NOTEBOOKS", "NOTEBOOK_NAMES", "SLUGS", "app_views", "lesson",
+__all__ = ["FIRST", "KOREAN", "KOREAN_INDEX", "KOREAN_NOTEBOOKS", "LESSONS", "NOTEBOOKS",
+           "NOTEBOOK_NAMES", "SLUGS", "app_views", "english_of", "language_of", "lesson",
            "own_key"]
+
+
+def english_of(notebook: str) -> str:
+    """The English notebook a path under notebooks/ is in step with (``ko/X`` -> ``X``)."""
+    return Path(notebook).name
+
+
+def language_of(notebook: str) -> str:
+    """"ko" for a notebook in the Korean folder, else "en" (as lessons_lib.i18n decides)."""
+    return "ko" if Path(notebook).parent.name == KOREAN_FOLDER else "en"
 
 
 def own_key(item: Lesson) -> str:
@@ -59,7 +77,7 @@ def app_views(notebook: str) -> int:
 
     nb = nbformat.read(NOTEBOOKS / notebook, as_version=4)
     client = NotebookClient(nb, timeout=180, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+                            resources={"metadata": {"path": str((NOTEBOOKS / notebook).parent)}})
     with client.setup_kernel():
         for index, cell in enumerate(nb.cells):
             client.execute_cell(cell, index)

@@ -23,9 +23,11 @@ from lesson_questions import (
     visible_words,
 )
 
-from lessons import NOTEBOOK_NAMES, lesson
+from lessons import KOREAN_NOTEBOOKS, NOTEBOOK_NAMES, lesson
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+#: The English lessons and the Korean ones (same code cells, questions made in Korean).
+ALL_LESSONS = NOTEBOOK_NAMES + KOREAN_NOTEBOOKS
 #: What makes a question, and the arguments that carry its answer.
 MAKERS = {"NumberQuestion", "ChoiceQuestion", "CountQuestion", "check_function"}
 ANSWER_ARGS = {"answer", "explain", "wrong", "hint"}
@@ -41,7 +43,7 @@ def _called(node: ast.Call) -> str:
     return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
 
 
-@pytest.mark.parametrize("lesson", NOTEBOOK_NAMES)
+@pytest.mark.parametrize("lesson", ALL_LESSONS)
 def test_no_cell_makes_a_question_or_passes_an_answer(lesson):
     for i, source in enumerate(code_cells(lesson)):
         for node in ast.walk(ast.parse(python_of(source))):
@@ -51,7 +53,7 @@ def test_no_cell_makes_a_question_or_passes_an_answer(lesson):
                 assert not given, f"code cell {i} passes {given}"
 
 
-@pytest.mark.parametrize("lesson", NOTEBOOK_NAMES)
+@pytest.mark.parametrize("lesson", ALL_LESSONS)
 def test_every_question_of_a_notebook_is_made_by_its_exercises_module(lesson):
     called = {name for source in code_cells(lesson) for name in exercise_calls(source)}
     made = set(made_by(lesson))
@@ -61,7 +63,7 @@ def test_every_question_of_a_notebook_is_made_by_its_exercises_module(lesson):
         "add each call there, with how the notebook makes its questions")
 
 
-@pytest.mark.parametrize("lesson", NOTEBOOK_NAMES)
+@pytest.mark.parametrize("lesson", ALL_LESSONS)
 def test_no_answer_is_in_any_code_cell(lesson):
     """What a question says once solved (its answer, its explanation, why each slip is
     wrong) is in no string or comment of the notebook's code cells."""

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from lessons_lib.catalogue import LESSONS
+from lessons_lib.i18n import KOREAN_FOLDER
 
 import browser as h
 
@@ -20,6 +21,10 @@ def test_index_renders_and_links_open_lessons(voila_server, page):
     h.screenshot(page, "index", full_page=True)
     links = page.locator("a[href$='.ipynb']")
     hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    # the one link to the Korean index (notebooks/ko), then the lessons
+    korean = [href for href in hrefs if href.startswith(f"{KOREAN_FOLDER}/")]
+    assert korean == [f"{KOREAN_FOLDER}/index.ipynb"], korean
+    hrefs = [href for href in hrefs if href not in korean]
     lessons = sorted(p.name for p in h.NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     assert sorted(hrefs) == lessons
     for href in hrefs:
@@ -28,7 +33,7 @@ def test_index_renders_and_links_open_lessons(voila_server, page):
         assert re.search(rf"/voila/render/{re.escape(href)}$", target), target
         assert (h.NOTEBOOKS / href).is_file(), href
     if hrefs:  # and following one really renders the lesson
-        links.first.click()
+        page.locator(f"a[href='{hrefs[0]}']").first.click()
         page.wait_for_url(re.compile(re.escape(hrefs[0]) + "$"), timeout=120_000)
         page.wait_for_selector(h.FIGURE, timeout=120_000)
         h.assert_no_error_text(page)
@@ -51,7 +56,8 @@ def test_index_lists_each_title_once_opening_in_the_same_tab(voila_server):
     status, body, _ = h.get_once(voila_server.render_url("index.ipynb"), timeout=120)
     assert status == 200
     links = re.findall(r"<a\b([^>]*)>(.*?)</a>", body)
-    lessons = [(attrs, text) for attrs, text in links if ".ipynb" in attrs]
+    lessons = [(attrs, text) for attrs, text in links
+               if ".ipynb" in attrs and "lessons-language" not in attrs]    # not the 한국어 link
     assert [text for _, text in lessons] == [lesson.title for lesson in LESSONS]
     for (attrs, _), lesson in zip(lessons, LESSONS, strict=True):
         assert f'href="{lesson.notebook}"' in attrs and "target" not in attrs, attrs
@@ -65,7 +71,8 @@ def test_index_answers_at_once_without_a_kernel(voila_server):
     from lessons_server.landing import index_html
 
     status, body, _ = h.get_once(voila_server.render_url("index.ipynb"), timeout=60)
-    assert (status, body) == (200, index_html())
+    korean = (h.NOTEBOOKS / "ko" / "index.ipynb").is_file()
+    assert (status, body) == (200, index_html(korean=korean))
     assert "kernelId" not in body
     status, lesson, _ = h.get_once(voila_server.render_url(LESSONS[0].notebook), timeout=120)
     assert status == 200 and "kernelId" in lesson

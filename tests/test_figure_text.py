@@ -22,10 +22,13 @@ from lessons_lib.apps.funnel.model import CURVE_SAMPLES
 from lessons_lib.apps.steering import TuningChallenge, run_figure, slope_figure, sweep_figure
 from lessons_lib.apps.steering.terms import TERMS, TermApp
 from lessons_lib.catalogue import app_registry
+from lessons_lib.i18n import set_language
 from lessons_lib.navmesh import lesson_navmesh
 from lessons_lib.steering import SteeringParams
 from lessons_lib.tracks import track
 from lessons_lib.vehicle import simulate
+
+from lessons import KOREAN
 
 MAKERS = {name: (lambda name=name: getattr(apps, name)()) for name in sorted(app_registry())}
 MAKERS |= {f"TermApp-{term}": (lambda term=term: TermApp(term=term)) for term in TERMS}
@@ -96,9 +99,21 @@ def _frames(app) -> list:
     return [frame.at(k) for k in sorted({0, frame.count // 2, frame.count})]
 
 
+#: The apps of the lessons that have a Korean notebook, made and fitted again in Korean:
+#: Hangul is wider and taller than Latin text, and the labels must still fit.
+KOREAN_APPS = {name for item in KOREAN for name, _module in item.apps}
+MAKERS |= {f"ko:{key}": MAKERS[key] for key in list(MAKERS)
+           if key.split("-")[0] in KOREAN_APPS}
+
+
 @pytest.fixture(params=sorted(MAKERS))
 def app(request):
-    return MAKERS[request.param]()
+    korean = request.param.startswith("ko:")
+    set_language("ko" if korean else "en")
+    try:
+        yield MAKERS[request.param]()
+    finally:
+        set_language(None)
 
 
 def test_figure_text_is_whole_and_apart_at_every_size(app):

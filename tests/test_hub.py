@@ -450,8 +450,12 @@ def test_single_user_image_is_built_from_the_repository(tmp_path, monkeypatch):
     assert c.VoilaConfiguration.file_denylist == VOILA["VoilaConfiguration"]["file_denylist"]
     # the image installs the conda environment, so the packages' imports must be in it
     conda = (ROOT / "environment.yml").read_text()
-    for name in ("voila", "jupyterlab", "ipympl", "shapely"):
+    for name in ("voila", "jupyterlab", "ipympl", "shapely", "babel"):
         assert re.search(rf"^\s+- {name}\b", conda, re.M), name
+    # Korean: JupyterLab's menus (pip section) and the catalogue compiled before pip installs
+    assert re.search(r"^\s+- jupyterlab-language-pack-ko-kr\b", conda, re.M)
+    assert re.search(r"pybabel compile --domain=lessons --directory=/tmp/lessons/lessons_lib/"
+                     r"locale &&\s+pip install", runs)
 
 
 def test_make_hub_starts_the_trial_and_the_slow_tests_install_it():

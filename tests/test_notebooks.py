@@ -11,7 +11,12 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-ALL = sorted(NOTEBOOKS.glob("*.ipynb"))
+#: the English notebooks, then the Korean ones (notebooks/ko: same code, Korean prose)
+ALL = sorted(NOTEBOOKS.glob("*.ipynb")) + sorted((NOTEBOOKS / "ko").glob("*.ipynb"))
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(NOTEBOOKS))
 CELL_TIMEOUT = 180  # seconds per cell: generous, the machines are shared and noisy
 
 
@@ -19,7 +24,7 @@ def test_there_are_notebooks():
     assert any(p.name == "index.ipynb" for p in ALL), "notebooks/index.ipynb is missing"
 
 
-@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", ALL, ids=_name)
 def test_stored_without_outputs(path):
     nb = json.loads(path.read_text())
     dirty = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"
@@ -29,11 +34,11 @@ def test_stored_without_outputs(path):
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", ALL, ids=_name)
 def test_runs_top_to_bottom(path):
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+                            resources={"metadata": {"path": str(path.parent)}})
     client.execute()  # raises CellExecutionError, naming the cell, when one fails
     for cell in nb.cells:
         for out in cell.get("outputs", []):
@@ -48,11 +53,12 @@ def _links(path):
     return re.findall(r"\]\(([^)#\s]+\.ipynb)\)", text)
 
 
-def test_index_links_every_lesson_and_only_existing_ones():
-    index = NOTEBOOKS / "index.ipynb"
+@pytest.mark.parametrize("folder", [NOTEBOOKS, NOTEBOOKS / "ko"], ids=_name)
+def test_index_links_every_lesson_and_only_existing_ones(folder):
+    index = folder / "index.ipynb"
     links = _links(index)
-    lessons = sorted(p.name for p in ALL if re.match(r"\d\d_", p.name))
-    missing = [name for name in links if not (NOTEBOOKS / name).exists()]
+    lessons = sorted(p.name for p in ALL if p.parent == folder and re.match(r"\d\d_", p.name))
+    missing = [name for name in links if not (folder / name).resolve().exists()]
     assert not missing, f"index.ipynb links to notebooks that do not exist: {missing}"
     unlisted = [name for name in lessons if name not in links]
     assert not unlisted, f"index.ipynb does not link these lessons: {unlisted}"

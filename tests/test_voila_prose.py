@@ -17,6 +17,7 @@ the questions the lessons' exercises modules make.
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 import nbformat
@@ -27,16 +28,21 @@ from nbclient import NotebookClient
 import lessons_lib.interpolation as interpolation_api
 import lessons_lib.rotations as rotations_api
 
-from lessons import NOTEBOOK_NAMES
+from lessons import KOREAN_INDEX, KOREAN_NOTEBOOKS, NOTEBOOK_NAMES
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-LESSONS = NOTEBOOK_NAMES
+#: The English lessons and the Korean ones (notebooks/ko: same code, Korean prose).
+LESSONS = NOTEBOOK_NAMES + KOREAN_NOTEBOOKS
 
 #: Sentences that send the reader to a code cell.
 #: (Words may wrap onto the next line of a markdown source: any white space between them.)
 CELL_PHRASES = re.compile(r"\brun\s+(the|this|that)\s+cell|\brun\s+(it\s+)?again"
                           r"|\bedit\s+(the|this)\s+cell|\bthe\s+cell\s+(below|above)"
-                          r"|\brun\s+the\s+code", re.IGNORECASE)
+                          r"|\brun\s+the\s+code"
+                          # the same in Korean: "셀을 (다시) 실행", "아래 셀", "코드를 실행"
+                          r"|셀을\s*(다시\s*)?실행|(아래|위)의?\s*셀"
+                          r"|코드를\s*(다시\s*)?실행",
+                          re.IGNORECASE)
 #: Names that are maths in any text (a formula), not code.
 MATHS = {"R", "Rx", "Ry", "Rz", "R₁", "R₂", "R₃", "sin", "cos", "tan", "asin", "acos", "atan",
          "atan2", "sinc", "sqrt", "exp", "log", "lerp", "nlerp", "slerp", "yaw", "pitch",
@@ -89,12 +95,19 @@ def printed_problems(text: str) -> list[str]:
 PRINTED_WIDTH = 90
 
 
+def columns(text: str) -> int:
+    """How many columns ``text`` takes in a monospaced printout: a Hangul syllable (East
+    Asian wide) takes two, so a Korean line is measured as the browser lays it out."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def crooked_rows(text: str) -> list[str]:
     """Rows of a printed table (a run of lines with '|' in them) whose bars are not where
     the first row has them (printed text is monospaced; a markdown table needs no lining up)."""
     crooked, bars = [], None
     for line in text.splitlines():
-        here = [i for i, ch in enumerate(line) if ch == "|"]
+        # columns, not characters: a Korean header's Hangul takes two columns each
+        here = [columns(line[:i]) for i, ch in enumerate(line) if ch == "|"]
         if not here:
             bars = None
         elif bars is None:
@@ -123,8 +136,10 @@ def executed(request):
     import os
 
     nb = nbformat.read(NOTEBOOKS / request.param, as_version=4)
+    # in the notebook's own folder, as Jupyter starts it: a Korean notebook's kernel is Korean
+    folder = (NOTEBOOKS / request.param).parent
     client = NotebookClient(nb, timeout=180, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+                            resources={"metadata": {"path": str(folder)}})
     client.execute(env={**os.environ, "LESSONS_VOILA": "1"})
     return request.param, nb
 
@@ -166,7 +181,18 @@ def test_printed_rules_catch_a_table_whose_bars_do_not_line_up():
 
 
 # -- the lessons --------------------------------------------------------------------------------
-@pytest.mark.parametrize("lesson", LESSONS)
+@pytest.mark.parametrize("text", ["이 셀을 다시 실행하면", "아래 셀이 잰다",
+                                  "코드를 실행해 보세요"])
+def test_markdown_rules_catch_korean_pointers_at_cells(text):
+    assert markdown_problems(text)
+
+
+def test_printed_rules_count_hangul_as_two_columns():
+    assert crooked_rows(" 실제 피치 | 값\n    85.0°  | 1\n") == []
+    assert crooked_rows(" 실제 피치  | 값\n    85.0°  | 1\n")
+
+
+@pytest.mark.parametrize("lesson", LESSONS + (KOREAN_INDEX,))
 def test_markdown_never_talks_about_hidden_code(lesson):
     nb = nbformat.read(NOTEBOOKS / lesson, as_version=4)
     problems = [f"markdown cell {i}: {p}" for i, c in enumerate(nb.cells)
@@ -197,5 +223,5 @@ def test_printed_outputs_are_sentences_or_labelled_tables(executed):
     problems += [f"{lesson} code cell {i}: a printed line wraps at 853x480: {line!r}"
                  for i, c in enumerate(nb.cells) if c.cell_type == "code"
                  for text in _shown_outputs(c) for line in text.splitlines()
-                 if len(line) > PRINTED_WIDTH]
+                 if columns(line) > PRINTED_WIDTH]
     assert not problems, "\n".join(problems)

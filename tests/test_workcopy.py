@@ -30,14 +30,22 @@ import workcopy  # noqa: E402  (tools/ is not a package)
 LESSON = lesson(3).slug
 
 
+def _shipped_paths() -> list[Path]:
+    """The English notebooks and the Korean ones (notebooks/ko, copied to WORK/ko)."""
+    return sorted(NOTEBOOKS.glob("*.ipynb")) + sorted((NOTEBOOKS / "ko").glob("*.ipynb"))
+
+
 def shipped_bytes() -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(NOTEBOOKS.glob("*.ipynb"))}
+    return {p.relative_to(NOTEBOOKS).as_posix(): p.read_bytes() for p in _shipped_paths()}
 
 
 def test_the_copy_is_made_once_and_never_overwrites_the_learners_work(tmp_path):
     work = tmp_path / "mine"
-    assert sorted(workcopy.make_copy(work)) == sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
-    assert {p.name: p.read_bytes() for p in work.glob("*.ipynb")} == shipped_bytes()
+    assert sorted(workcopy.make_copy(work)) == sorted(
+        p.relative_to(NOTEBOOKS).with_suffix("").as_posix() for p in _shipped_paths())
+    assert {p.relative_to(work).as_posix(): p.read_bytes()
+            for p in work.rglob("*.ipynb")} == shipped_bytes()
+    assert any(p.parent.name == "ko" for p in work.rglob("*.ipynb")), "no Korean copy"
     (work / f"{LESSON}.ipynb").write_text("my attempt")
     assert workcopy.make_copy(work) == []
     assert (work / f"{LESSON}.ipynb").read_text() == "my attempt"

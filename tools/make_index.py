@@ -1,4 +1,6 @@
-"""Write notebooks/index.ipynb from lessons_lib.catalogue: the lessons whose notebook exists.
+"""Write notebooks/index.ipynb and notebooks/ko/index.ipynb from lessons_lib.catalogue: the
+lessons whose notebook exists in that folder (titles and summaries in Korean from the
+catalogue's gettext entries).
 
 Run after adding a lesson: `.venv/bin/python tools/make_index.py`.
 """
@@ -7,10 +9,12 @@ from pathlib import Path
 
 import nbformat as nbf
 
+from lessons_lib import i18n
 from lessons_lib.catalogue import LESSONS, reading_order
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
+KOREAN = NOTEBOOKS / i18n.KOREAN_FOLDER
 
 def build() -> nbf.NotebookNode:
     """The index notebook for the lessons present in notebooks/."""
@@ -23,6 +27,8 @@ def build() -> nbf.NotebookNode:
         "**How to use them.** Alone: open a lesson in JupyterLab and read it top to bottom, "
         "changing code as you go. In class: the teacher serves these pages with Voila "
         "(`make voila`) and everyone uses the controls; no code is shown.\n\n"
+        + ("<small>[한국어로 보기 (Korean)](ko/index.ipynb)</small>\n\n"
+           if (KOREAN / "index.ipynb").exists() else "")
         + reading_order(tuple(present)))]
     rows = ["| # | lesson | what you will learn |", "|---|---|---|"]
     for lesson in present:
@@ -47,10 +53,52 @@ def build() -> nbf.NotebookNode:
     return nb
 
 
+def build_korean() -> nbf.NotebookNode:
+    """The Korean index: the lessons present in notebooks/ko/, a link back to English."""
+    present = [lesson for lesson in LESSONS if (KOREAN / lesson.notebook).exists()]
+    i18n.set_language("ko")
+    try:
+        order = reading_order(tuple(present)) if present else ""
+        rows = ["| # | 강의 | 배우는 것 |", "|---|---|---|"]
+        rows += [f"| {lesson.number} | [{i18n._(lesson.title)}]({lesson.notebook}) | "
+                 f"{i18n._(lesson.summary)} |" for lesson in present]
+    finally:
+        i18n.set_language(None)
+    cells = [nbf.v4.new_markdown_cell(
+        "# 인터랙티브 게임 수학\n\n"
+        "게임 엔진 속 수학을 손으로 만져 보며 배우는 짧은 강의입니다. 강의마다 직접 움직여 볼 "
+        "슬라이더와 버튼, 답을 그 자리에서 확인해 주는 연습 문제가 있고, 맨 위에 좌표계 약속을 "
+        "적어 두었습니다.\n\n"
+        "<small>[영어로 보기 (English)](../index.ipynb)</small>\n\n"
+        "**이렇게 쓰세요.** 혼자라면: 주피터랩에서 강의를 열고 위에서 아래로 읽으면서 코드를 "
+        "바꿔 보세요. 수업에서라면: 선생님이 Voila로 이 페이지를 띄우고(`make voila`) 모두 "
+        "조작 요소만 씁니다. 코드는 보이지 않습니다.\n\n" + order),
+        nbf.v4.new_markdown_cell("## 강의\n\n" + "\n".join(rows)),
+        nbf.v4.new_markdown_cell(
+        "## 모든 강의의 약속\n\n"
+        "- 회전: 오른손 좌표계, **Y축이 위**. 요는 Y축, 피치는 X축, 롤은 Z축 중심이고 각도는 "
+        "도 단위, 벡터는 열벡터입니다. 순서 `\"YXZ\"`는 짐벌의 고리를 바깥에서 안쪽으로 "
+        "나열한 것이고, 곱 `R = Ry(yaw) @ Rx(pitch) @ Rz(roll)`과 같습니다.\n"
+        "- 조향: 화면에서 x는 오른쪽, y는 위쪽. 조향값 +1은 오른쪽 끝까지이고, 위치 차이와 "
+        "방향 차이는 목표가 차의 오른쪽에 있을 때 양수입니다.\n"
+        "- 길찾기: 포털은 지나가는 쪽에서 본 `(left, right)`이고, 다각형은 반시계 방향입니다.")]
+    for cell, name in zip(cells, ("intro", "lessons", "conventions"), strict=True):
+        cell["id"] = name
+    nb = nbf.v4.new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    return nb
+
+
 def main() -> None:
     nb = build()
     nbf.write(nb, NOTEBOOKS / "index.ipynb")
     print(f"index.ipynb lists {nb.cells[1].source.count('.ipynb)')} lesson(s)")
+    if KOREAN.is_dir():
+        nb = build_korean()
+        nbf.write(nb, KOREAN / "index.ipynb")
+        print(f"ko/index.ipynb lists {nb.cells[1].source.count('.ipynb)')} lesson(s)")
 
 
 if __name__ == "__main__":

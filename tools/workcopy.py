@@ -24,18 +24,26 @@ NOTEBOOKS = ROOT / "notebooks"
 KEPT = "-before-afresh"
 
 
+#: The Korean notebooks' folder, copied as ``WORK/ko/``: a kernel started there is Korean
+#: (lessons_lib/i18n.py), as in notebooks/ko/.
+KOREAN = "ko"
+
+
 def shipped() -> dict[str, Path]:
-    """Lesson name (file name without .ipynb) -> the shipped notebook."""
-    return {p.stem: p for p in sorted(NOTEBOOKS.glob("*.ipynb"))}
+    """Lesson name (the path under notebooks/ without .ipynb: ``01_gimbal_lock``, and
+    ``ko/01_gimbal_lock`` for the Korean one) -> the shipped notebook."""
+    paths = sorted(NOTEBOOKS.glob("*.ipynb")) + sorted((NOTEBOOKS / KOREAN).glob("*.ipynb"))
+    return {p.relative_to(NOTEBOOKS).with_suffix("").as_posix(): p for p in paths}
 
 
 def make_copy(work: Path) -> list[str]:
     """Copy into ``work`` every shipped notebook it does not have yet; the names copied."""
-    work.mkdir(parents=True, exist_ok=True)
     copied = []
     for name, src in shipped().items():
-        if not (work / src.name).exists():
-            shutil.copyfile(src, work / src.name)
+        mine = work / f"{name}.ipynb"
+        if not mine.exists():
+            mine.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, mine)
             copied.append(name)
     return copied
 
@@ -47,8 +55,8 @@ def afresh(work: Path, lesson: str) -> Path | None:
     name = lesson.removesuffix(".ipynb")
     if name not in lessons:
         raise ValueError(f"no lesson {lesson!r}: choose one of {', '.join(lessons)}")
-    work.mkdir(parents=True, exist_ok=True)
     mine, kept = work / f"{name}.ipynb", work / f"{name}{KEPT}.ipynb"
+    mine.parent.mkdir(parents=True, exist_ok=True)
     moved = None
     if mine.exists():
         mine.replace(kept)

@@ -38,11 +38,14 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 import ipywidgets as widgets
+import matplotlib
 
 from ... import validate as check
+from ...i18n import N_, _
 from ..fastdraw import Painter
 from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
 from .figure import PALETTE, in_kernel, pace_pointer
+from .fonts import language_rc
 from .gif import GifExport
 from .guard import guard_widget, out_of_memory
 from .layout import FitLayout
@@ -179,7 +182,7 @@ class LessonApp(GifExport, FitLayout):
     controls: tuple[Spec, ...] = ()
     frame: Frame | None = None
     presets: tuple[Preset, ...] = ()
-    custom_label = "(custom)"
+    custom_label = N_("(custom)")   # translated where shown
     #: how many computed states to keep, keyed by the params :meth:`compute` gets (0: none).
     #: Worth it where a learner goes back and forth between a few slow settings.
     compute_cache = 0
@@ -271,7 +274,8 @@ class LessonApp(GifExport, FitLayout):
         if preset is not None:
             self._preset_named(preset)         # a bad name is refused before any figure
         self._build_controls(controls)
-        self.build()
+        with matplotlib.rc_context(language_rc()):   # Hangul in a Korean notebook
+            self.build()
         self.painter = Painter.attach(self.fig, self.dynamic_artists)
         self.widget = self.layout()
         self._finish(preset, controls)
@@ -296,9 +300,11 @@ class LessonApp(GifExport, FitLayout):
             names = [p.name for p in presets]
             if len(set(names)) != len(names) or self.custom_label in names:
                 raise ValueError("preset names must be distinct and not the custom label")
+            # shown in the learner's language, valued by the code's (English) name
             self.preset = widgets.Dropdown(
-                options=[*names, self.custom_label], value=self.custom_label,
-                description="preset", style={"description_width": "60px"},
+                options=[(_(name), name) for name in (*names, self.custom_label)],
+                value=self.custom_label,
+                description=_("preset"), style={"description_width": "60px"},
                 layout=widgets.Layout(width="auto", min_width="330px"))
 
     def _build_frame(self, value) -> None:
@@ -309,10 +315,11 @@ class LessonApp(GifExport, FitLayout):
                                  step=1, interval=spec.interval_ms, show_repeat=False,
                                  layout=widgets.Layout(display="none"))
         self.play_button = widgets.ToggleButton(
-            value=False, description="Play", icon="play", tooltip="play from here; pause",
+            value=False, description=_("Play"), icon="play", tooltip=_("play from here; pause"),
             layout=widgets.Layout(width="90px"))
         self.rewind_button = widgets.Button(
-            description="Start", icon="step-backward", tooltip="pause and go back to the start",
+            description=_("Start"), icon="step-backward",
+            tooltip=_("pause and go back to the start"),
             layout=widgets.Layout(width="90px"))
 
     def _finish(self, preset: str | None, controls: dict) -> None:
@@ -477,10 +484,11 @@ class LessonApp(GifExport, FitLayout):
                 self.show_message(str(exc))
             except MemoryError as exc:  # in a room's capped kernel this ends the kernel
                 out_of_memory(exc)
-                self.show_message("Out of memory: that was more than this page may use.")
+                self.show_message(_("Out of memory: that was more than this page may use."))
             except Exception as exc:  # a learner's page never shows a traceback
                 log.exception("callback %s failed", getattr(fn, "__name__", fn))
-                self.show_message(f"Something went wrong ({type(exc).__name__}): {exc}")
+                self.show_message(_("Something went wrong ({kind}): {error}").format(
+                    kind=type(exc).__name__, error=exc))
             return None
 
         return wrapper
@@ -817,7 +825,7 @@ class LessonApp(GifExport, FitLayout):
         self._linking = True
         try:
             self.play_button.value = playing
-            self.play_button.description = "Pause" if playing else "Play"
+            self.play_button.description = _("Pause") if playing else _("Play")
             self.play_button.icon = "pause" if playing else "play"
         finally:
             self._linking = False

@@ -19,6 +19,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ... import validate as check
+from ...i18n import _
 from ...validate import huge_integer, is_finite, is_number
 
 
@@ -99,8 +100,8 @@ class Slider:
         cls = widgets.IntSlider if self.integer else widgets.FloatSlider
         kw = {} if self.integer else {"readout_format": self.readout}
         return cls(value=self.check(value), min=self.min, max=self.max, step=self.step,
-                   description=self.label, description_allow_html=False,
-                   continuous_update=True, tooltip=self.help or None,
+                   description=_(self.label), description_allow_html=False,
+                   continuous_update=True, tooltip=_(self.help) if self.help else None,
                    style={"description_width": self.label_width},
                    layout=widgets.Layout(width=self.width), **kw)
 
@@ -209,8 +210,9 @@ class Choice:
         kw = {"style": {"description_width": self.label_width}}
         if self.style == "toggle":
             kw["style"] = {"description_width": self.label_width, "button_width": "auto"}
-        return cls(options=self.pairs, value=self.check(value), description=self.label,
-                   tooltip=self.help or None, layout=widgets.Layout(width=self.width), **kw)
+        return cls(options=[(_(label), v) for label, v in self.pairs], value=self.check(value),
+                   description=_(self.label), tooltip=_(self.help) if self.help else None,
+                   layout=widgets.Layout(width=self.width), **kw)
 
 
 @dataclass(frozen=True)
@@ -238,8 +240,9 @@ class Toggle:
         return value
 
     def make(self, value) -> widgets.Widget:
-        return widgets.Checkbox(value=self.check(value), description=self.label, indent=False,
-                                tooltip=self.help or None, layout=widgets.Layout(width=self.width))
+        return widgets.Checkbox(value=self.check(value), description=_(self.label),
+                                indent=False, tooltip=_(self.help) if self.help else None,
+                                layout=widgets.Layout(width=self.width))
 
 
 @dataclass(frozen=True)

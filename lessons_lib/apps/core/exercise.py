@@ -27,6 +27,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ... import validate as check
+from ...i18n import _
 from .controls import short
 from .figure import PALETTE
 from .guard import MAX_TEXT, guard_widget
@@ -41,8 +42,9 @@ def text_block(html_text: str) -> str:
     return f'<div style="{LINE_HEIGHT}">{html_text}</div>'
 
 
-def hint_html(text: str, label: str = "Hint:") -> str:
+def hint_html(text: str, label: str | None = None) -> str:
     """A hint as every exercise shows one: blue, after a bold ``label``."""
+    label = _("Hint:") if label is None else label
     return text_block(f'<span style="color:{PALETTE["blue"]}"><b>{label}</b> {text}</span>')
 
 
@@ -66,25 +68,25 @@ def parse_number(text: str) -> float:
     """A number as typed: '−0.5', '4/3', '5.61 m', '30°', '1,5' -> float, else ValueError
     (also for more than :data:`~.guard.MAX_TEXT` characters)."""
     if not isinstance(text, str):
-        raise ValueError("type a number")
+        raise ValueError(_("type a number"))
     if len(text) > MAX_TEXT:
-        raise ValueError(f"an answer is at most {MAX_TEXT} characters: type a number")
+        raise ValueError(_("an answer is at most {n} characters: type a number").format(n=MAX_TEXT))
     cleaned = text.translate(_MINUS).strip()
     if cleaned.count(",") == 1 and "." not in cleaned:
         cleaned = cleaned.replace(",", ".")
     if not cleaned:
-        raise ValueError("Type a number first.")
+        raise ValueError(_("Type a number first."))
     match = _NUMBER_RE.match(cleaned)
     if match is None:
-        raise ValueError(f"'{text:.40}' is not a number: type digits such as 12.5, -0.5 or "
-                         "4/3")
+        raise ValueError(_("'{text}' is not a number: type digits such as 12.5, -0.5 or "
+                           "4/3").format(text=f"{text:.40}"))
     top, bottom = float(match.group(1)), match.group(2)
     if bottom is not None:
         if float(bottom) == 0:
-            raise ValueError("a fraction cannot have 0 below the line")
+            raise ValueError(_("a fraction cannot have 0 below the line"))
         top /= float(bottom)
     if not math.isfinite(top):
-        raise ValueError("Type a finite number.")
+        raise ValueError(_("Type a finite number."))
     return top
 
 
@@ -119,8 +121,9 @@ def beside_question(app, question_box: widgets.Widget) -> widgets.Box:
 
 class _Question:
     def __init__(self, prompt: str, hint: str, control: widgets.Widget,
-                 show: Callable[[], None] | None = None, show_label: str = "Show this case",
+                 show: Callable[[], None] | None = None, show_label: str | None = None,
                  beside=None):
+        show_label = _("Show this case") if show_label is None else show_label
         for value, what in ((prompt, "prompt"), (hint, "hint"), (show_label, "show_label")):
             if not isinstance(value, str):
                 raise ValueError(f"{what} is text, not {short(value)}")
@@ -132,9 +135,10 @@ class _Question:
         self.solved = False
         self.attempts = 0
         self._submitting = False
-        self.check_button = widgets.Button(description="Check", button_style="primary",
+        self.check_button = widgets.Button(description=_("Check"), button_style="primary",
                                            layout=widgets.Layout(width="90px"))
-        self.hint_button = widgets.Button(description="Hint", layout=widgets.Layout(width="90px"))
+        self.hint_button = widgets.Button(description=_("Hint"),
+                                          layout=widgets.Layout(width="90px"))
         self.feedback = widgets.HTML()
         self.check_button.on_click(lambda _b: self.submit())
         self.hint_button.on_click(lambda _b: self.show_hint())
@@ -228,7 +232,7 @@ class NumberQuestion(_Question):
             if not math.isfinite(k) or abs(k - self.answer) <= self.tol:
                 raise ValueError(f"the wrong answer {k:g} must be finite and outside the "
                                  f"tolerance of the right one")
-        control = widgets.Text(placeholder="your answer" + (f" ({unit})" if unit else ""),
+        control = widgets.Text(placeholder=_("your answer") + (f" ({unit})" if unit else ""),
                                continuous_update=False, layout=widgets.Layout(width="170px"))
         super().__init__(prompt, hint, control, show, beside=beside)
         # Enter (or leaving the box) checks the answer; Check does too
@@ -237,12 +241,14 @@ class NumberQuestion(_Question):
     def judge(self, value) -> tuple[bool, str]:
         number = parse_number(str(value))
         if abs(number - self.answer) <= self.tol:
-            return True, ("Right! " + self.explain).strip()
+            return True, (_("Right!") + " " + self.explain).strip()
         for known, why in self.wrong.items():
             if abs(number - known) <= self.tol:
-                return False, f"Not quite: {number:g}. {why}"
-        direction = "high" if number > self.answer else "low"
-        return False, f"Not quite: {number:g} is too {direction}. Try again, or ask for a hint."
+                return False, _("Not quite: {number}. {why}").format(number=f"{number:g}", why=why)
+        verdict = (_("Not quite: {number} is too high. Try again, or ask for a hint.")
+                   if number > self.answer else
+                   _("Not quite: {number} is too low. Try again, or ask for a hint."))
+        return False, verdict.format(number=f"{number:g}")
 
 
 class ChoiceQuestion(_Question):
@@ -274,14 +280,14 @@ class ChoiceQuestion(_Question):
 
     def judge(self, value) -> tuple[bool, str]:
         if value is None:
-            return False, "Pick an option first."
+            return False, _("Pick an option first.")
         if not isinstance(value, str):
             raise ValueError(f"an answer is one of the options, not {short(value)}")
         if value == self.answer:
             return True, ("Right! " + self.explain).strip()
         why = self.reasons.get(value)
-        return False, (f"Not '{value}': {why}" if why else
-                       f"Not '{value}'. Think again, or ask for a hint.")
+        return False, (_("Not '{value}': {why}").format(value=value, why=why) if why else
+                       _("Not '{value}'. Think again, or ask for a hint.").format(value=value))
 
 
 def _source_of(fn: Callable, name: str | None = None) -> str:
@@ -367,21 +373,27 @@ def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple],
     failures = _run_cases(fn, reference, cases, atol, name)
     if in_voila():
         intro = widgets.HTML(
-            '<div style="font-size:14px">In JupyterLab this is a code cell you can edit and '
-            f"run; here is the code <code>{html.escape(name)}</code> starts from:</div>"
+            '<div style="font-size:14px">' + _(
+                "In JupyterLab this is a code cell you can edit and run; here is the code "
+                "{name} starts from:").format(name=f"<code>{html.escape(name)}</code>")
+            + "</div>"
             + _highlighted(_source_of(source or fn, name)))
         parts = [intro]
         if widget is not None:
-            parts += [widgets.HTML('<div style="font-size:14px">Try the same idea here:</div>'),
+            parts += [widgets.HTML('<div style="font-size:14px">' + _("Try the same idea here:")
+                                   + "</div>"),
                       widget.widget]
         out = widgets.VBox(parts)
     elif failures:
         # the hint on request (a disclosure): on Run All it must not come before the try
-        out = widgets.HTML(_NO.format(f"{len(failures)} of {len(cases)} checks failed. First "
-                                      "one: " + html.escape(failures[0]))
-                           + (f"<details><summary>Hint</summary>{hint_html(hint)}</details>"
+        out = widgets.HTML(_NO.format(_("{failed} of {total} checks failed. First one: ")
+                                      .format(failed=len(failures), total=len(cases))
+                                      + html.escape(failures[0]))
+                           + (f"<details><summary>{_('Hint')}</summary>{hint_html(hint)}"
+                              "</details>"
                               if hint else ""))
     else:
-        out = widgets.HTML(_OK.format(f"All {len(cases)} checks pass. Well done!"))
+        out = widgets.HTML(_OK.format(_("All {total} checks pass. Well done!").format(
+            total=len(cases))))
     out.ok = not failures
     return out

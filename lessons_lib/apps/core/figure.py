@@ -28,6 +28,7 @@ from mpl_toolkits.mplot3d.art3d import Text3D
 
 from ... import validate as check
 from ..fastdraw import Painter, choose_throttle_ms
+from .fonts import language_rc
 from .guard import FIGURE_MAX_PX, FIGURE_MIN_PX, guard_canvas
 
 # PALETTE, FONT_SIZE and MIN_FONT_SIZE live in .theme; importing them from here still works
@@ -66,7 +67,7 @@ def use_ipympl() -> None:
 
 def rc_context():
     """The lessons' matplotlib settings, for code that adds axes or text to a figure."""
-    return matplotlib.rc_context(_RC)
+    return matplotlib.rc_context({**_RC, **language_rc()})
 
 
 def figure_size(width, height) -> tuple[float, float]:
@@ -92,7 +93,7 @@ def make_figure(width: float, height: float, **kwargs) -> matplotlib.figure.Figu
     """
     width, height = figure_size(width, height)
     use_ipympl()
-    with plt.ioff(), matplotlib.rc_context(_RC):
+    with plt.ioff(), matplotlib.rc_context({**_RC, **language_rc()}):
         scale = 100.0 / FIGURE_DPI
         fig = plt.figure(figsize=(width * scale, height * scale), dpi=FIGURE_DPI, **kwargs)
     canvas = fig.canvas

@@ -21,6 +21,7 @@ from pathlib import Path
 import ipywidgets as widgets
 
 from ... import validate as check
+from ...i18n import _
 from ...validate import is_number
 from .controls import short
 from .figure import MIN_FONT_SIZE, PRESENT_TEXT_PX, smallest_font_pt
@@ -166,7 +167,7 @@ class GifExport:
     def add_gif_button(self) -> None:
         """A "Save GIF" button beside the Play row (or under the app)."""
         self.gif_button = widgets.Button(
-            description="Save GIF", icon="film",
+            description=_("Save GIF"), icon="film",
             tooltip="write what Play shows as an animated GIF (for slides) and offer it as a "
                     "download", layout=widgets.Layout(width="110px"))
         self.gif_link = widgets.HTML(layout=widgets.Layout(margin="0 0 0 8px"))
@@ -193,8 +194,9 @@ class GifExport:
 
     def _gif_progress(self, k: int, n: int) -> None:
         """The status line while the button's GIF is made."""
-        then = "; then the file is written" if k == n else ""
-        self.show_message(f"Save GIF: drew frame {k} of {n}{then}", kind="info")
+        then = _("; then the file is written") if k == n else ""
+        self.show_message(_("Save GIF: drew frame {k} of {n}").format(k=k, n=n) + then,
+                          kind="info")
 
     def _on_gif_button(self, _button=None) -> None:
         step = self.gif_button_step()
@@ -202,7 +204,8 @@ class GifExport:
         self.pause()
         self.gif_button.disabled = True
         self.gif_link.value = ""
-        self.show_message(f"Save GIF: drawing {frames} frames", kind="info")
+        self.show_message(_("Save GIF: drawing {frames} frames").format(frames=frames),
+                          kind="info")
         try:
             with tempfile.TemporaryDirectory(prefix="lesson-gif-") as tmp:
                 path = self.save_gif(Path(tmp) / self.gif_name, step=step,

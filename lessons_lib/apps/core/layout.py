@@ -50,6 +50,7 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 
 from ... import validate as check
+from ...i18n import _
 from .figure import (
     FIGURE_DPI,
     MIN_TEXT_PX,
@@ -335,8 +336,8 @@ class FitLayout:
         column = list(clean(primary)) + clean(readout) + clean(extra)
         if secondary:
             self.more_button = widgets.ToggleButton(
-                value=False, description="More controls", icon="sliders",
-                tooltip="show or hide the other controls", layout=widgets.Layout(width="auto"))
+                value=False, description=_("More controls"), icon="sliders",
+                tooltip=_("show or hide the other controls"), layout=widgets.Layout(width="auto"))
             self.more_box = widgets.VBox(secondary, layout=widgets.Layout(display="none"))
             self.more_button.observe(self.guard(self._on_more), names="value")
             more = widgets.VBox([self.more_button, self.more_box])

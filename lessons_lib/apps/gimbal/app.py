@@ -23,14 +23,17 @@ import ipywidgets as widgets
 
 from ... import rotations as rot
 from ... import validate as check
+from ...i18n import N_, _
 from ..core import Choice, DragHandler, LessonApp, Slider, figure_size, make_figure
 from ..core.app import takes_params
 from ..core.controls import short
 from . import model, panel
+from .model import angle_word
 from .view import RING_COLOURS, RING_NAMES, VIEWS, GimbalView
 
 _ORDER_OPTIONS = [(panel.order_label(o, rot.ring_angle_names(o)), o) for o in rot.ORDERS]
-_TURN_OPTIONS = [("drag picks", "drag"), *((model.FLY_LABELS[n], n) for n in model.FLY_AXES)]
+_TURN_OPTIONS = [(N_("drag picks"), "drag"),
+                 *((model.FLY_LABELS[n], n) for n in model.FLY_AXES)]
 
 
 @dataclass
@@ -44,9 +47,9 @@ class _Grab:
     waiting: tuple[float, float] = (0.0, 0.0)
 
 
-def _angle(name: str, axis: str, value: float, turns: str) -> Slider:
-    return Slider(name, f"{name} ({axis})", -180, 180, step=1, value=value, primary=True,
-                  help=f"{name}: turns about {turns}", label_width="70px", width="330px")
+def _angle(name: str, label: str, value: float, turns: str) -> Slider:
+    return Slider(name, label, -180, 180, step=1, value=value, primary=True, help=turns,
+                  label_width="70px", width="330px")
 
 
 class GimbalApp(LessonApp):
@@ -67,14 +70,15 @@ class GimbalApp(LessonApp):
     """
 
     controls = (
-        _angle("yaw", "Y", 35.0, "the vertical Y axis"),
-        _angle("pitch", "X", -20.0, "the wing axis X"),
-        _angle("roll", "Z", 15.0, "the nose axis Z"),
-        Choice("order", "order", _ORDER_OPTIONS, value="YXZ", label_width="70px", primary=True,
-               width="330px", help="the rings from outer to inner"),
-        Choice("turn_about", "turn about", _TURN_OPTIONS, value="drag", style="toggle",
+        _angle("yaw", N_("yaw (Y)"), 35.0, N_("yaw: turns about the vertical Y axis")),
+        _angle("pitch", N_("pitch (X)"), -20.0, N_("pitch: turns about the wing axis X")),
+        _angle("roll", N_("roll (Z)"), 15.0, N_("roll: turns about the nose axis Z")),
+        Choice("order", N_("order"), _ORDER_OPTIONS, value="YXZ", label_width="70px",
+               primary=True, width="330px", help=N_("the rings from outer to inner")),
+        Choice("turn_about", N_("turn about"), _TURN_OPTIONS, value="drag", style="toggle",
                label_width="70px", width="auto", redraw=True, primary=True,
-               help="the aircraft's own axis a drag on it (or the ±5° buttons) turns about"),
+               help=N_("the aircraft's own axis a drag on it (or the ±5° buttons) turns "
+                       "about")),
     )
     #: a copy beside a question (:meth:`copy`): 460 x 400 px
     compact_size = (4.6, 4.0)
@@ -105,18 +109,20 @@ class GimbalApp(LessonApp):
         self.ax = self.view.ax
         self.sliders = {"yaw": self.yaw, "pitch": self.pitch, "roll": self.roll}
         self.slider_box = widgets.VBox()
-        places = " → ".join(f'<b style="color:{colour}">{place}</b>'
+        places = " → ".join(f'<b style="color:{colour}">{angle_word(place)}</b>'
                             for place, colour in zip(RING_NAMES, RING_COLOURS, strict=True))
         self.order_note = widgets.HTML(   # a colour is a ring's place, whatever angle is on it
-            f'<div class="gimbal-order-note" style="font-size:14px;margin:0 0 2px 74px">rings '
-            f"{places} (applied last → first)</div>")
+            '<div class="gimbal-order-note" style="font-size:14px;margin:0 0 2px 74px">'
+            + _("rings {places} (applied last → first)").format(places=places) + "</div>")
         self.lock_button = widgets.Button(
-            description="Lock it", icon="lock", tooltip="turn the middle ring to ±90°",
+            description=_("Lock it"), icon="lock", tooltip=_("turn the middle ring to ±90°"),
             layout=widgets.Layout(width="105px"))
         self.reset_button = widgets.Button(
-            description="Reset", icon="undo", tooltip="back to the starting angles and order",
+            description=_("Reset"), icon="undo",
+            tooltip=_("back to the starting angles and order"),
             layout=widgets.Layout(width="105px"))
-        self.view_buttons = {name: widgets.Button(description=name, tooltip=f"{name} view",
+        self.view_buttons = {name: widgets.Button(description=_(name),
+                                                  tooltip=_("{name} view").format(name=_(name)),
                                                   layout=widgets.Layout(width="58px"))
                              for name in VIEWS}
         self.lock_play = widgets.Play(value=0, min=0, max=model.LOCK_FRAMES, step=1,
@@ -137,12 +143,13 @@ class GimbalApp(LessonApp):
                 lambda _b, s=sign: self.turn(self.turn_about.value, s * model.TURN_STEP_DEG)))
         # the menu's name beside its buttons (a ToggleButtons' own description sits above them)
         self.turn_about.description = ""
-        self.turn_row = widgets.HBox([widgets.Label("turn about",
+        self.turn_row = widgets.HBox([widgets.Label(_("turn about"),
                                                     layout=widgets.Layout(width="74px")),
                                       self.turn_about])
         self.fly_note = widgets.HTML(
-            '<div style="font-size:14px;line-height:1.3">Drag the aircraft to turn it about '
-            "its own axis; drag elsewhere to orbit.</div>")
+            '<div style="font-size:14px;line-height:1.3">'
+            + _("Drag the aircraft to turn it about its own axis; drag elsewhere to orbit.")
+            + "</div>")
         # a press on the aircraft turns it; anywhere else mplot3d orbits the camera
         self.drag = (DragHandler(self.fig, self.guard(self._on_press),
                                  self.guard(self._on_drag), self.guard(self._on_release))
@@ -170,9 +177,9 @@ class GimbalApp(LessonApp):
             picked = params.turn_about != "drag"
             for button in self.turn_buttons.values():
                 button.disabled = not picked
-                button.tooltip = (f"turn the aircraft {button.description} about its "
-                                  f"{model.FLY_LABELS.get(params.turn_about)}" if picked else
-                                  "pick nose, wing or fin first")
+                button.tooltip = (_("turn the aircraft {angle} about its {axis}").format(
+                    angle=button.description, axis=_(model.FLY_LABELS.get(params.turn_about)))
+                    if picked else _("pick nose, wing or fin first"))
             self._turn_tips = params.turn_about
         if self.flight is not None and (self.flight.order != params.order
                                         or self.flight.shown != self.angles()):
@@ -201,7 +208,7 @@ class GimbalApp(LessonApp):
     def layout(self) -> widgets.Widget:
         """The rings' sliders, the order, Lock it and the gauge beside the figure (under it
         on a narrow page); the camera buttons behind "More controls"."""
-        views = widgets.HBox([widgets.Label("view", layout=widgets.Layout(width="44px"))]
+        views = widgets.HBox([widgets.Label(_("view"), layout=widgets.Layout(width="44px"))]
                              + list(self.view_buttons.values()))
         readout = [self.panel_widget("gauge"), self.panel_widget("fly"),
                    self.panel_widget("motion")]

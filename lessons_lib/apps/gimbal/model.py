@@ -23,6 +23,7 @@ import numpy as np
 from ... import flight
 from ... import rotations as rot
 from ... import validate as check
+from ...i18n import N_, _
 
 #: The badge says "near lock" while the outer and inner axes are closer than this (the
 #: middle ring within 10 degrees of +-90). There a turn about the weakest direction already costs
@@ -281,7 +282,17 @@ MIN_ACROSS = 0.35
 FLY_AXES = tuple(flight.BODY_AXES)
 #: ... and what the page calls them: the parts of the aircraft they run along ("fin", not
 #: "top", which is also a camera view's button).
-FLY_LABELS = {"nose": "nose", "wing": "wing", "top": "fin"}
+FLY_LABELS = {"nose": N_("nose"), "wing": N_("wing"), "top": N_("fin")}
+
+
+def angle_word(name: str) -> str:
+    """An angle's name ("yaw", "pitch", "roll") or a ring's place ("outer"...) as the page
+    writes it, in the learner's language."""
+    return _(name)
+
+
+#: the names translated by :func:`angle_word` (marked for the catalogue)
+ANGLE_WORDS = (N_("yaw"), N_("pitch"), N_("roll"), N_("outer"), N_("middle"), N_("inner"))
 
 
 @dataclass(frozen=True)

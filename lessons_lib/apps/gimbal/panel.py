@@ -11,12 +11,13 @@ import math
 
 from ... import rotations as rot
 from ... import validate as check
+from ...i18n import N_, _
 from ..core import GREYS, PALETTE, fmt_number
-from .model import FLY_LABELS, NEAR_LOCK_DEG, Flight, GimbalState
+from .model import FLY_LABELS, NEAR_LOCK_DEG, Flight, GimbalState, angle_word
 from .view import RING_COLOURS, RING_NAMES
 
-_BADGE = {"free": (PALETTE["green"], "free"), "near": (PALETTE["orange"], "near lock"),
-          "locked": (PALETTE["vermillion"], "LOCKED")}
+_BADGE = {"free": (PALETTE["green"], N_("free")), "near": (PALETTE["orange"], N_("near lock")),
+          "locked": (PALETTE["vermillion"], N_("LOCKED"))}
 
 
 def order_label(order: str, names: tuple[str, str, str]) -> str:
@@ -31,7 +32,7 @@ def order_label(order: str, names: tuple[str, str, str]) -> str:
 
 
 def _ring(n: int, name: str) -> str:
-    return f'<b style="color:{RING_COLOURS[n]}">{html.escape(name)}</b>'
+    return f'<b style="color:{RING_COLOURS[n]}">{html.escape(angle_word(name))}</b>'
 
 
 @check.first_is(GimbalState, "the GimbalApp's .state")
@@ -43,31 +44,38 @@ def sense(state) -> str:
 @check.first_is(GimbalState, "the GimbalApp's .state")
 def title(state) -> str:
     names, order = state.names, state.order
-    rings = ", ".join(f"{RING_NAMES[n]} {_ring(n, names[n])}" for n in range(3))
+    words = [angle_word(n) for n in names]
+    rings = ", ".join(f"{angle_word(RING_NAMES[n])} {_ring(n, names[n])}" for n in range(3))
     product = " ".join(f"R{a.lower()}" for a in order)
-    applied = (f'<span style="font-size:14px">R = {product}: {names[2]} acts on the aircraft '
-               f"first, {names[0]} last</span>")
-    return (f'<div class="gimbal-title" style="font-size:14px;line-height:1.5">Order '
-            f"<b>{order}</b> (outer → inner): {rings}<br>{applied}</div>")
+    applied = (f'<span style="font-size:14px">R = {product}: '
+               + _("{first} acts on the aircraft first, {last} last").format(
+                   first=words[2], last=words[0]) + "</span>")
+    return ('<div class="gimbal-title" style="font-size:14px;line-height:1.5">'
+            + _("Order {order} (outer → inner): {rings}").format(order=f"<b>{order}</b>",
+                                                              rings=rings)
+            + f"<br>{applied}</div>")
 
 
 @check.first_is(GimbalState, "the GimbalApp's .state")
 def gauge(state) -> str:
     names = state.names
+    words = [angle_word(n) for n in names]
     colour, word = _BADGE[state.badge]
     badge = (f'<span class="gimbal-badge gimbal-badge-{state.badge}" style="background:'
              f"{colour};color:{GREYS['white']};font-weight:700;padding:1px 8px;border-radius:4px\">"
-             f"{word}</span>")
+             f"{_(word)}</span>")
     a, b = _ring(0, names[0]), _ring(2, names[2])
     if state.badge == "locked":
         same = sense(state) == "same"
-        senses = "the same sense" if same else "opposite senses"
-        headline = (f"{a} and {b} turn about <b>the same axis, in {senses}</b>: "
-                    f"<b>{names[0]} +10°</b> does what <b>{names[2]} {'+' if same else '−'}10°"
-                    "</b> does")
+        headline = (_("{a} and {b} turn about <b>the same axis, in the same sense</b>: "
+                      "<b>{outer} +10°</b> does what <b>{inner} {sign}10°</b> does") if same
+                    else _("{a} and {b} turn about <b>the same axis, in opposite senses</b>: "
+                           "<b>{outer} +10°</b> does what <b>{inner} {sign}10°</b> does")
+                    ).format(a=a, b=b, outer=words[0], inner=words[2],
+                             sign="+" if same else "−")
     else:
-        headline = (f"the {a} and {b} axes are <b>{fmt_number(state.lock_angle, 1)}°</b> "
-                    "apart (0° is the lock)")
+        headline = _("the {a} and {b} axes are <b>{angle}°</b> apart (0° is the lock)").format(
+            a=a, b=b, angle=fmt_number(state.lock_angle, 1))
     fill = 100.0 * state.gauge
     tick = 100.0 * (1 - NEAR_LOCK_DEG / 90.0)
     bar = (f'<div class="gimbal-gauge" title="how close the lock is" style="position:relative;'
@@ -78,9 +86,11 @@ def gauge(state) -> str:
            f'border-left:2px solid {PALETTE["black"]}"></div></div>')
     return (f'<div class="gimbal-lock" style="font-size:14px;line-height:1.4">{badge} '
             f"{headline}{bar}"
-            f'<span style="font-size:14px">{hardest_turn(state)} Near lock: axes '
-            f"under {NEAR_LOCK_DEG:.0f}° apart (the tick, {names[1]} within "
-            f"{NEAR_LOCK_DEG:.0f}° of ±90°); LOCKED: {names[1]} = ±90°.</span></div>")
+            f'<span style="font-size:14px">{hardest_turn(state)} '
+            + _("Near lock: axes under {near}° apart (the tick, {middle} within {near}° of "
+                "±90°); LOCKED: {middle} = ±90°.").format(near=f"{NEAR_LOCK_DEG:.0f}",
+                                                         middle=words[1])
+            + "</span></div>")
 
 
 @check.first_is(GimbalState, "the GimbalApp's .state")
@@ -89,9 +99,9 @@ def hardest_turn(state) -> str:
     aircraft's turn) in plain words: what a 1° turn in the direction the rings serve worst
     costs in ring motion."""
     if state.badge == "locked" or state.lock_measure < 1e-9:
-        return "In one direction the rings cannot turn the aircraft at all."
-    return (f"The hardest 1° turn takes <b>{fmt_number(1 / state.lock_measure, 1)}°</b> of ring "
-            "motion (1.0° far from the lock, more and more near it).")
+        return _("In one direction the rings cannot turn the aircraft at all.")
+    return _("The hardest 1° turn takes <b>{cost}°</b> of ring motion (1.0° far from the "
+             "lock, more and more near it).").format(cost=fmt_number(1 / state.lock_measure, 1))
 
 
 @check.first_is(GimbalState, "the GimbalApp's .state")
@@ -99,17 +109,20 @@ def motion(state) -> str:
     names = state.names
     arrows = ", ".join(_ring(n, names[n]) for n in range(3))
     if state.badge == "locked":
-        tail = (f"Two arrows lie on one line; the <b>black dashes</b> mark the turn that no "
-                f"ring can make now: to turn that way, {names[1]} must leave ±90° first.")
+        tail = _("Two arrows lie on one line; the <b>black dashes</b> mark the turn that no "
+                 "ring can make now: to turn that way, {middle} must leave ±90° first.").format(
+                     middle=angle_word(names[1]))
     elif state.badge == "near":
-        tail = (f"The {_ring(0, names[0])} and {_ring(2, names[2])} arrows are folding onto "
-                f"one line; the black dashes mark the turn the rings make worst (it costs "
-                f"{fmt_number(1 / state.lock_measure, 1)}× its size in ring motion).")
+        tail = _("The {a} and {b} arrows are folding onto one line; the black dashes mark the "
+                 "turn the rings make worst (it costs {cost}× its size in ring motion).").format(
+                     a=_ring(0, names[0]), b=_ring(2, names[2]),
+                     cost=fmt_number(1 / state.lock_measure, 1))
     else:
-        tail = "Three directions: together the rings can turn the aircraft any way."
-    return (f'<div style="font-size:14px;line-height:1.35"><b>Arrows at the nose</b> '
-            f"({arrows}): the axis each ring turns the aircraft about (right-hand rule). "
-            f"{tail}</div>")
+        tail = _("Three directions: together the rings can turn the aircraft any way.")
+    return ('<div style="font-size:14px;line-height:1.35">'
+            + _("<b>Arrows at the nose</b> ({arrows}): the axis each ring turns the aircraft "
+                "about (right-hand rule).").format(arrows=arrows)
+            + f" {tail}</div>")
 
 
 @check.first_is(GimbalState, "the GimbalApp's .state")
@@ -126,22 +139,24 @@ def numbers(state) -> str:
         return f"<tr><td>{label}</td>{cells}<td>{extra}</td></tr>"
 
     same = all(abs(a - b) < 0.05 for a, b in zip(state.readback, state.angles, strict=True))
-    note = ("the same numbers as the sliders" if same else
-            "<b>a different triple, the same orientation</b>")
+    note = (_("the same numbers as the sliders") if same else
+            _("<b>a different triple, the same orientation</b>"))
     err = state.article_error
     err_colour = PALETTE["vermillion"] if err > 0.01 else PALETTE["grey"]
     article = article_label(state.order)
-    names = state.names
+    names = [angle_word(n) for n in state.names]
+    Article = article[0].upper() + article[1:]
     if state.article_snapped:
-        branch = ("pitch ±90, roll 0, yaw = ±2·atan2(y, x)" if state.order == "YXZ" else
+        branch = (_("pitch ±90, roll 0, yaw = ±2·atan2(y, x)") if state.order == "YXZ" else
                   f"{names[1]} ±90, {names[2]} 0")
-        verdict = (f"{article[0].upper()}{article[1:]} snapped to its pole branch ({branch}): "
-                   f"<b>{fmt_number(err, 2)}° off</b>.")
+        verdict = _("{article} snapped to its pole branch ({branch}): <b>{err}° off</b>.").format(
+            article=Article, branch=branch, err=fmt_number(err, 2))
     elif err > 0.01:
-        verdict = f"{article[0].upper()}{article[1:]} is <b>{fmt_number(err, 2)}° off</b>."
+        verdict = _("{article} is <b>{err}° off</b>.").format(article=Article,
+                                                            err=fmt_number(err, 2))
     else:
-        verdict = f"{article[0].upper()}{article[1:]} agrees."
-    head = "".join(f'<th style="padding:0 5px;text-align:right">{a}</th>'
+        verdict = _("{article} agrees.").format(article=Article)
+    head = "".join(f'<th style="padding:0 5px;text-align:right">{angle_word(a)}</th>'
                    for a in ("yaw", "pitch", "roll"))
     return (
         '<div style="font-size:14px;line-height:1.3">'
@@ -150,18 +165,20 @@ def numbers(state) -> str:
         f'border-right:2px solid {GREYS["note"]};margin:2px 0 4px 0">{rows}</table>'
         f'<b>q</b> (w, x, y, z) = <span style="font-family:monospace">({comps})</span>'
         f'<table style="margin:4px 0;font-size:14px"><tr><td></td>{head}<td></td></tr>'
-        + angle_row("sliders", state.angles)
-        + angle_row("<b>read back from R</b>", state.readback)
+        + angle_row(_("sliders"), state.angles)
+        + angle_row(_("<b>read back from R</b>"), state.readback)
         + angle_row(article, state.article,
-                    f'<span style="color:{err_colour}">off by {fmt_number(err, 2)}°</span>')
-        + f"</table>Read back from R: {note}. {verdict}</div>")
+                    f'<span style="color:{err_colour}">'
+                    + _("off by {err}°").format(err=fmt_number(err, 2)) + "</span>")
+        + "</table>" + _("Read back from R: {note}.").format(note=note) + f" {verdict}</div>")
 
 
 def article_label(order: str) -> str:
     """Article 004's conversion is written for YXZ; for another order the lesson runs the same
     recipe (the pole test on the middle angle's sine) on that order's rings."""
     rot.check_order(order)
-    return "article 004's code" if order == "YXZ" else f"article 004's recipe, adapted to {order}"
+    return (_("article 004's code") if order == "YXZ" else
+            _("article 004's recipe, adapted to {order}").format(order=order))
 
 
 @check.first_is(GimbalState, "the GimbalApp's .state")
@@ -171,10 +188,12 @@ def target(state, reached: bool) -> str:
         return ""
     if reached:
         return (f'<div class="gimbal-target" style="font-size:14px;color:{PALETTE["green"]};'
-                f'font-weight:600">&#10003; On the ghost: {fmt_number(state.target_error, 1)}° '
-                "away.</div>")
-    return (f'<div class="gimbal-target" style="font-size:14px">Purple ghost: '
-            f"<b>{fmt_number(state.target_error, 1)}°</b> to go.</div>")
+                'font-weight:600">&#10003; '
+                + _("On the ghost: {err}° away.").format(err=fmt_number(state.target_error, 1))
+                + "</div>")
+    return ('<div class="gimbal-target" style="font-size:14px">'
+            + _("Purple ghost: <b>{err}°</b> to go.").format(
+                err=fmt_number(state.target_error, 1)) + "</div>")
 
 
 def _deg(x: float) -> str:
@@ -192,32 +211,35 @@ def flight(state, turn) -> str:
         return ""
     check.instance(turn, "turn", Flight, "the app's last body turn, or None")
     names = state.names
-    ring = [f"{RING_NAMES[n]} ({_ring(n, names[n])})" for n in range(3)]
+    words = [angle_word(n) for n in names]
+    ring = [f"{angle_word(RING_NAMES[n])} ({_ring(n, names[n])})" for n in range(3)]
     moved = turn.ring_changes
-    text = (f"Turned <b>{_deg(turn.angle)} about its {FLY_LABELS[turn.axis]}</b>: the rings "
-            "went " + ", ".join(f"{names[n]} {_deg(moved[n])}" for n in range(3))
-            + " (the sliders show whole degrees). ")
+    text = _("Turned <b>{angle} about its {axis}</b>: the rings went {changes} (the sliders "
+             "show whole degrees). ").format(
+        angle=_deg(turn.angle), axis=_(FLY_LABELS[turn.axis]),
+        changes=", ".join(f"{words[n]} {_deg(moved[n])}" for n in range(3)))
     swing = max(abs(moved[0]), abs(moved[2])) / max(abs(turn.angle), 1e-9)
     if swing >= 2.0:
-        text += (f"The {ring[0]} and {ring[2]} rings swung <b>{fmt_number(swing, 1)}×</b> as "
-                 "far as the aircraft turned. ")
+        text += _("The {a} and {b} rings swung <b>{swing}×</b> as far as the aircraft "
+                  "turned. ").format(a=ring[0], b=ring[2], swing=fmt_number(swing, 1))
     if math.isinf(turn.rates[0]):
-        text += (f"Now no rate of the {ring[0]} and {ring[2]} rings turns it further this "
-                 f"way: that turn has a part along the lost direction (the black dashes), "
-                 f"so the rings must jump.")
+        text += _("Now no rate of the {a} and {b} rings turns it further this way: that turn "
+                  "has a part along the lost direction (the black dashes), so the rings must "
+                  "jump.").format(a=ring[0], b=ring[2])
     else:
-        text += ("Each degree more now costs: " + ", ".join(
-            f"{ring[n]} <b>{fmt_number(turn.rates[n], 1, sign=True)}°</b>" for n in range(3))
-            + ".")
+        text += _("Each degree more now costs: {costs}.").format(costs=", ".join(
+            f"{ring[n]} <b>{fmt_number(turn.rates[n], 1, sign=True)}°</b>" for n in range(3)))
         spin = max(abs(turn.rates[0]), abs(turn.rates[2]))
         if spin >= 2.0:
-            text += (f" Near the lock the {ring[0]} and {ring[2]} rings spin up to "
-                     f"<b>{fmt_number(spin, 1)}×</b> as far as the aircraft turns.")
+            text += " " + _("Near the lock the {a} and {b} rings spin up to <b>{spin}×</b> as "
+                            "far as the aircraft turns.").format(a=ring[0], b=ring[2],
+                                                                 spin=fmt_number(spin, 1))
     if turn.locked:
         same = sense(state) == "same"
-        pair = f"{names[0]} {'+' if same else '−'} {names[2]}"
-        text += (f"<br><b>At the lock the rings' angles are not unique</b>: the orientation "
-                 f"fixes only {pair}, and every split of its change shows the same aircraft. "
-                 "The split nearest the old angles is taken, the change shared evenly "
-                 "(the least ring motion, neither ring favoured).")
+        pair = f"{words[0]} {'+' if same else '−'} {words[2]}"
+        text += "<br>" + _("<b>At the lock the rings' angles are not unique</b>: the "
+                           "orientation fixes only {pair}, and every split of its change "
+                           "shows the same aircraft. The split nearest the old angles is "
+                           "taken, the change shared evenly (the least ring motion, neither "
+                           "ring favoured).").format(pair=pair)
     return f'<div class="gimbal-fly" style="font-size:14px;line-height:1.35">{text}</div>'

@@ -31,8 +31,9 @@ from matplotlib.path import Path
 from mpl_toolkits.mplot3d import proj3d
 
 from ... import validate as check
+from ...i18n import N_, _
 from ..core import FONT_SIZE, GREYS, LINE, MARKER, PALETTE, bare_axes, fmt_number, rc_context
-from .model import NOSE, GimbalState
+from .model import NOSE, GimbalState, angle_word
 
 #: Ring colours, outer to inner (Okabe & Ito: blue, orange, bluish green).
 RING_COLOURS = (PALETTE["blue"], PALETTE["orange"], PALETTE["green"])
@@ -40,6 +41,8 @@ RING_NAMES = ("outer", "middle", "inner")
 RING_RADII = (1.0, 0.84, 0.69)
 
 #: Standard views: (elevation, azimuth) of the camera in matplotlib's frame.
+#: the camera buttons' names, as the page shows them (marked for the catalogue)
+VIEW_WORDS = (N_("back"), N_("side"), N_("top"))
 VIEWS = {"3/4": (28.0, -32.0), "back": (10.0, 180.0), "side": (0.0, 90.0),
          "top": (90.0, 180.0)}
 
@@ -213,7 +216,7 @@ def gizmo_label_positions(ends: np.ndarray) -> np.ndarray:
         size = np.linalg.norm(away)
         pos[k] = away / size * 0.75 if size > 1e-6 else np.array([0.55, -0.55])
     reach = np.array([1.2, 0.75])                 # two labels' half sizes and a gap, x and y
-    for _ in range(20):
+    for _round in range(20):
         moved = False
         for i in range(3):
             for j in range(i + 1, 3):
@@ -320,7 +323,7 @@ class GimbalView:
                                    lw=LINE["line"])[0] for _ in range(3)]
         self.gizmo_labels = [g.text(0, 0, name, fontsize=FONT_SIZE, ha="center", va="center",
                                     color=PALETTE["black"])
-                             for name in ("X", "Y up", "Z")]
+                             for name in ("X", _("Y up"), "Z")]
 
     def _project(self, pts_world: np.ndarray, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """World points to the 3D axes' projected 2D coordinates (``M``: its
@@ -525,7 +528,8 @@ class GimbalView:
         proj = dict(zip(pts, zip(np.split(xy, cuts), np.split(depth, cuts), strict=True),
                         strict=True))
         for n in range(3):
-            self.ring_labels[n].set_text(f"{state.names[n]} {fmt_number(state.values[n], 0)}°")
+            self.ring_labels[n].set_text(f"{angle_word(state.names[n])} "
+                                         f"{fmt_number(state.values[n], 0)}°")
         for key, line in self._lines.items():
             line.show(pts.get(key, np.empty((0, 3))), proj.get(key, (np.empty((0, 2)),))[0])
         self.aircraft.show(pts["aircraft"], *proj["aircraft"], self._face_colours)

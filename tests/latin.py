@@ -1,0 +1,44 @@
+"""Runs of Latin letters on a Korean page that are not allowed to be there.
+
+A Korean page may show Latin letters only where Korean text shows them too: in maths (a
+symbol, a matrix's name, a function of a formula), in code, in a unit or a file format, in
+a rotation order, and in the English term given in brackets after the Korean one the first
+time (짐벌 락 (gimbal lock)). Everything else in Latin letters is English a learner meets on a
+Korean page: :func:`latin_runs` lists it. The page's code blocks and typeset maths are left
+out before the text comes here (see :data:`SKIPPED`)."""
+
+from __future__ import annotations
+
+import re
+
+#: The page's elements whose text is not prose: code, typeset maths, the browser's own.
+SKIPPED = "code, pre, .MathJax, mjx-container, .katex, script, style, svg, option"
+
+#: Latin words allowed on a Korean page, each with its reason. A single letter is always
+#: allowed (a symbol: x, y, z, q, w, R, t, the axes X, Y, Z).
+ALLOWED = {
+    # maths: rotation matrices about an axis, and the functions of a formula
+    "Rx", "Ry", "Rz", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sqrt",
+    # a unit and a file format the Korean text names as such
+    "deg", "px", "GIF", "PNG",
+    # names the Korean lessons keep in Latin letters, as Korean game programmers write them
+    "DirectX", "Voila", "JupyterLab", "Jupyter", "Euler",
+}
+#: A rotation order (YXZ: yaw outer, roll inner) is a maths symbol too.
+ORDER = re.compile(r"^[XYZ]{3}$")
+#: An English term in brackets right after a Korean one: 짐벌 락 (gimbal lock).
+BRACKETED = re.compile(r"([\uac00-\ud7a3][\uac00-\ud7a3\s]*)\s*\(([A-Za-z][A-Za-z \-'’/]*)\)")
+WORD = re.compile(r"[A-Za-z]{2,}\d*")
+
+
+def latin_runs(text: str) -> list[str]:
+    """Each run of two or more Latin letters in ``text`` outside the allowed kinds, with a
+    little of its surroundings so a person can find it."""
+    text = BRACKETED.sub(lambda m: m.group(1), text)
+    found = []
+    for m in WORD.finditer(text):
+        word = m.group(0)
+        if word in ALLOWED or ORDER.match(word):
+            continue
+        found.append(f"{word!r} in {text[max(m.start() - 20, 0):m.end() + 20]!r}")
+    return found
