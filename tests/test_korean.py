@@ -125,7 +125,8 @@ def test_lesson1_figures_in_korean_have_every_glyph(korean, caplog):
         figures.append(app.fig)
         reach = exercises.ReachExercise()
         figures.append(reach.app.fig)
-        for question in (exercises.zxy_lock_question(), exercises.lost_turn_question()):
+        for question in (exercises.zxy_lock_question(app.copy()),
+                         exercises.lost_turn_question(app.copy())):
             question.show_button.click()
             figures.append(question.beside.fig)
         for fig in figures:
