@@ -1,4 +1,5 @@
-"""Every colour in lessons_lib/apps comes from core/theme.py: no colour literal anywhere else.
+"""Every colour and HTML text size in lessons_lib/apps comes from core/theme.py: no colour
+literal and no CSS font size (``font-size:14px``) anywhere else.
 
 A literal is a hex colour in a string (``"#D55E00"``, ``"#444"``, CSS ``color:#444`` in an
 HTML panel), a matplotlib named colour given to a colour argument (``color="white"``,
@@ -88,6 +89,39 @@ def test_every_colour_comes_from_the_theme():
     assert not found, ("colour literals outside lessons_lib/apps/core/theme.py; name them "
                        "there (PALETTE, GREYS, TINTS, REDS) and use the name:\n  "
                        + "\n  ".join(found))
+
+
+#: a CSS font size written out in a string: font-size:14px, font-size: 1.2em
+_FONT_SIZE = re.compile(r"font-size\s*:\s*[\d.]+\s*(?:px|pt|em|rem|%)")
+
+
+def font_size_literals(source: str, name: str = "<string>") -> list[str]:
+    """Every CSS font size written as a number in Python ``source``'s strings."""
+    return [f"{name}:{line}: {m.group(0)}" for line, text in _string_literals(source)
+            for m in _FONT_SIZE.finditer(text)]
+
+
+def test_the_font_size_scanner_finds_a_planted_size_and_leaves_the_theme_names_alone():
+    planted = """note = '<div style="font-size:14px">'\ncss = f"a {{ font-size: 1.2em; }}"\n"""
+    assert [h.split(": ", 1)[1] for h in font_size_literals(planted)] == [
+        "font-size:14px", "font-size: 1.2em"]
+    assert font_size_literals("""x = f'<div style="{TEXT};line-height:1.4">'\n""") == []
+    assert font_size_literals("# font-size:14px in a comment is not code\n") == []
+
+
+def test_every_html_text_size_comes_from_the_theme():
+    files = sorted(p for p in APPS.rglob("*.py") if p != THEME)
+    found = [hit for p in files
+             for hit in font_size_literals(p.read_text(), str(p.relative_to(APPS.parent.parent)))]
+    assert not found, ("CSS font sizes outside lessons_lib/apps/core/theme.py; use TEXT "
+                       "(or TEXT_PX, BIG_TEXT) from there:\n  " + "\n  ".join(found))
+
+
+def test_the_html_text_size_is_the_pages_floor():
+    from lessons_lib.apps.core import theme
+    from lessons_lib.apps.core.figure import MIN_TEXT_PX
+
+    assert theme.TEXT_PX == MIN_TEXT_PX and theme.TEXT == f"font-size:{theme.TEXT_PX}px"
 
 
 @pytest.mark.parametrize("table", ["PALETTE", "GREYS", "TINTS", "REDS"])

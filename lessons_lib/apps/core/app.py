@@ -49,6 +49,7 @@ from .fonts import language_rc
 from .gif import GifExport
 from .guard import guard_widget, out_of_memory
 from .layout import FitLayout
+from .theme import TEXT
 
 log = logging.getLogger("lessons_lib.apps")
 
@@ -466,7 +467,7 @@ class LessonApp(GifExport, FitLayout):
         icon = {"error": "&#9888;", "info": "&#8505;", "ok": "&#10003;"}.get(kind, "")
         self.status.value = (
             f'<span class="lesson-status lesson-status-{kind}" style="color:{colour};'
-            f'font-weight:600;font-size:14px">{icon} {html.escape(text)}</span>')
+            f'font-weight:600;{TEXT}">{icon} {html.escape(text)}</span>')
         self.last_error = text if kind == "error" else None
 
     def clear_message(self) -> None:
@@ -738,7 +739,7 @@ class LessonApp(GifExport, FitLayout):
             finally:
                 self._linking = False
         note = match.describe(self.state) if match is not None else ""
-        self.preset_note.value = (f'<div class="lesson-preset-note" style="font-size:14px;'
+        self.preset_note.value = (f'<div class="lesson-preset-note" style="{TEXT};'
                                   f'line-height:1.4;max-width:420px">{note}</div>' if note else "")
 
     def _on_preset(self, change) -> None:

@@ -31,6 +31,7 @@ from ...i18n import _
 from .controls import short
 from .figure import PALETTE
 from .guard import MAX_TEXT, guard_widget
+from .theme import TEXT
 
 #: Text in a widgets.HTML gets the widgets' line height (28 px, one control's height), so a
 #: prompt or a verdict that wraps is spaced like a list of buttons; these set a text's own.
@@ -150,7 +151,7 @@ class _Question:
             self.show_button.on_click(lambda _b: show())
             buttons.append(self.show_button)
         self.prompt = widgets.HTML(
-            f'<div style="font-size:14px;{LINE_HEIGHT}"><b>{prompt}</b></div>')
+            f'<div style="{TEXT};{LINE_HEIGHT}"><b>{prompt}</b></div>')
         self.box = widgets.VBox(
             [self.prompt, widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")),
              self.feedback],
@@ -373,14 +374,14 @@ def check_function(fn: Callable, reference: Callable, cases: Iterable[tuple],
     failures = _run_cases(fn, reference, cases, atol, name)
     if in_voila():
         intro = widgets.HTML(
-            '<div style="font-size:14px">' + _(
+            f'<div style="{TEXT}">' + _(
                 "In JupyterLab this is a code cell you can edit and run; here is the code "
                 "{name} starts from:").format(name=f"<code>{html.escape(name)}</code>")
             + "</div>"
             + _highlighted(_source_of(source or fn, name)))
         parts = [intro]
         if widget is not None:
-            parts += [widgets.HTML('<div style="font-size:14px">' + _("Try the same idea here:")
+            parts += [widgets.HTML(f'<div style="{TEXT}">' + _("Try the same idea here:")
                                    + "</div>"),
                       widget.widget]
         out = widgets.VBox(parts)

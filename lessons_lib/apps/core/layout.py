@@ -60,7 +60,7 @@ from .figure import (
 )
 from .fitprobe import FitProbe
 from .guard import FIGURE_MAX_PX, FIGURE_MIN_PX, fit_size
-from .theme import GREYS
+from .theme import GREYS, TEXT_PX
 
 #: The controls column's width in CSS px at 100% (presenter mode zooms it).
 SIDE_PX = 400
@@ -113,11 +113,11 @@ PRESENT_BESIDE_FROM_PX = 1200
 
 #: The page's text floor and presenter mode's zoom for the controls, scoped to the apps.
 APP_CSS = f"""
-.lesson-app {{ --jp-widgets-font-size: 14px; --jp-ui-font-size1: 14px;
-  --jp-widgets-inline-height: 30px; font-size: 14px; max-width: 100%; }}
+.lesson-app {{ --jp-widgets-font-size: {TEXT_PX}px; --jp-ui-font-size1: {TEXT_PX}px;
+  --jp-widgets-inline-height: 30px; font-size: {TEXT_PX}px; max-width: 100%; }}
 .lesson-app .widget-label, .lesson-app .widget-readout, .lesson-app .widget-html-content,
 .lesson-app .widget-toggle-button, .lesson-app button, .lesson-app select,
-.lesson-app .widget-dropdown > select {{ font-size: 14px; }}
+.lesson-app .widget-dropdown > select {{ font-size: {TEXT_PX}px; }}
 .lesson-app.lesson-present .lesson-side {{ zoom: {PRESENT_ZOOM:.4f}; }}
 .lesson-app.lesson-present .lesson-figure-column .widget-html-content {{
   zoom: {PRESENT_ZOOM:.4f}; }}

@@ -1,10 +1,10 @@
 """The look of every lesson: colours, line widths, marker sizes and font sizes, in one place.
 
 A view or a figure takes its colours and sizes from here by name, and an HTML panel its
-colours, never as a literal (``tests/test_theme.py`` fails on a colour literal anywhere else
-in ``lessons_lib/apps``; the panels' 14 px text size is still written in their CSS). Each
-entry says where it is used; a new lesson reuses an entry whose role fits before it adds
-one. Plain data: importing it pulls in nothing.
+colours and text size, never as a literal (``tests/test_theme.py`` fails on a colour literal
+or a CSS font size anywhere else in ``lessons_lib/apps``). Each entry says where it is
+used; a new lesson reuses an entry whose role fits before it adds one. Plain data:
+importing it pulls in nothing.
 """
 
 from __future__ import annotations
@@ -59,6 +59,14 @@ REDS = {
     "warning": "#A50F15",      # lesson 4: the ray to a portal end that crossed (dark red)
     "world right": "#C0182A",  # lesson 3's slope view: the right vector from world up
 }
+
+#: HTML text of every panel, note, question and control (the page's floor, which presenter
+#: mode zooms to 20 px; ``core/figure.py``'s ``MIN_TEXT_PX``), and as a declaration for a
+#: ``style`` attribute: ``f'<div style="{TEXT}">'``.
+TEXT_PX = 14
+TEXT = f"font-size:{TEXT_PX}px"
+#: A readout read from the back of a room: lesson 3's term readouts.
+BIG_TEXT = "font-size:16px"
 
 #: Base font size of a figure, in points (16 px on the page): axis labels, figure text.
 FONT_SIZE = 10

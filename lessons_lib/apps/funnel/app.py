@@ -30,6 +30,7 @@ from ..core import (
 )
 from ..core.app import takes_params
 from ..core.layout import SIDE_PX
+from ..core.theme import TEXT
 from . import model, panel
 from .model import (
     BAD_CORRIDOR_GOAL,
@@ -264,7 +265,7 @@ class FunnelApp(LessonApp):
         note = self.click_note
         if note and dict(self.params) != self._noted_with:
             note = self.click_note = ""     # another change since the click
-        note = (f"<div style='font-size:14px;color:{PALETTE['blue']}'>&#8505; "
+        note = (f"<div style='{TEXT};color:{PALETTE['blue']}'>&#8505; "
                 f"{html.escape(note)}</div>" if note else "")
         return {"step": note + panel.step_html(state, k if k is not None else 0),
                 "lengths": panel.lengths_html(state, self.params.show_shortest),

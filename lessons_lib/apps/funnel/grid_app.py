@@ -21,6 +21,7 @@ from ..core import (
     make_figure,
 )
 from ..core.app import takes_params
+from ..core.theme import TEXT
 from . import model, panel
 from .model import ARTICLE_GRID, ARTICLE_GRID_GOAL, ARTICLE_GRID_START, SIGHT_RULES, GridState
 from .view import GridView
@@ -123,7 +124,7 @@ class GridApp(LessonApp):
                      self.reset_button],
             readout=[self.panel_widget("info", min_height="7em")],
             explain=[self.preset_note],
-            extra=[widgets.HTML('<div style="font-size:14px">Click a cell to add or remove '
+            extra=[widgets.HTML(f'<div style="{TEXT}">Click a cell to add or remove '
                                 "a wall; drag the green start or the orange goal.</div>"),
                    self.status],
             secondary=[cells], side=420, name="grid-app")

@@ -6,6 +6,7 @@ import html
 
 from ... import validate as check
 from ..core import GREYS, PALETTE, fmt_number
+from ..core.theme import TEXT
 from .model import FunnelState, GridState
 from .view import (
     GOAL_COLOUR,
@@ -18,7 +19,7 @@ from .view import (
     ZIGZAG_COLOUR,
 )
 
-_BOX = '<div style="font-size:14px;line-height:1.4;max-width:400px">{}</div>'
+_BOX = f'<div style="{TEXT};line-height:1.4;max-width:400px">{{}}</div>'
 
 
 def _m(x: float) -> str:
@@ -168,7 +169,7 @@ def lengths_html(state, shortest_drawn: bool = True) -> str:
                       "inside it can reach " + ("the sky-blue line." if shortest_drawn else
                                                 f"it (tick <i>{SHORTEST_TOGGLE}</i> under "
                                                 "More controls to see it)."))
-    return _BOX.format(f'<table style="font-size:14px">{body}</table>{extra}')
+    return _BOX.format(f'<table style="{TEXT}">{body}</table>{extra}')
 
 
 PATH_LABEL_COLOUR = PALETTE["black"]

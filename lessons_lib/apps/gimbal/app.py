@@ -27,6 +27,7 @@ from ...i18n import N_, _
 from ..core import Choice, DragHandler, LessonApp, Slider, figure_size, make_figure
 from ..core.app import takes_params
 from ..core.controls import short
+from ..core.theme import TEXT
 from . import model, panel
 from .model import angle_word
 from .view import RING_COLOURS, RING_NAMES, VIEWS, GimbalView
@@ -112,7 +113,7 @@ class GimbalApp(LessonApp):
         places = " → ".join(f'<b style="color:{colour}">{angle_word(place)}</b>'
                             for place, colour in zip(RING_NAMES, RING_COLOURS, strict=True))
         self.order_note = widgets.HTML(   # a colour is a ring's place, whatever angle is on it
-            '<div class="gimbal-order-note" style="font-size:14px;margin:0 0 2px 74px">'
+            f'<div class="gimbal-order-note" style="{TEXT};margin:0 0 2px 74px">'
             + _("rings {places} (applied last → first)").format(places=places) + "</div>")
         self.lock_button = widgets.Button(
             description=_("Lock it"), icon="lock", tooltip=_("turn the middle ring to ±90°"),
@@ -147,7 +148,7 @@ class GimbalApp(LessonApp):
                                                     layout=widgets.Layout(width="74px")),
                                       self.turn_about])
         self.fly_note = widgets.HTML(
-            '<div style="font-size:14px;line-height:1.3">'
+            f'<div style="{TEXT};line-height:1.3">'
             + _("Drag the aircraft to turn it about its own axis; drag elsewhere to orbit.")
             + "</div>")
         # a press on the aircraft turns it; anywhere else mplot3d orbits the camera

@@ -21,6 +21,7 @@ from ...i18n import _
 from ..core import PALETTE, ChoiceQuestion, NumberQuestion, check_function, fmt_number
 from ..core.controls import short
 from ..core.exercise import LINE_HEIGHT, hint_html, text_block
+from ..core.theme import TEXT
 from . import model
 from .app import GimbalApp
 from .model import angle_word
@@ -47,7 +48,7 @@ class ReachExercise:
         best = fmt_number(min(self.single_ring_best), 0)
         self._two = fmt_number(min(self.two_rings_best), 0)
         self.prompt = (
-            f'<div style="font-size:14px;max-width:900px;{LINE_HEIGHT}">'
+            f'<div style="{TEXT};max-width:900px;{LINE_HEIGHT}">'
             + _("<b>Reach this orientation.</b> The app starts locked ({start}, order {order}). "
                 "Turn the sliders until the aircraft sits on the purple ghost, within {tol}°, "
                 "then press <b>Check</b>. Try one slider at a time first: from the start no "

@@ -13,6 +13,7 @@ from ... import rotations as rot
 from ... import validate as check
 from ...i18n import N_, _
 from ..core import GREYS, PALETTE, fmt_number
+from ..core.theme import TEXT
 from .model import FLY_LABELS, NEAR_LOCK_DEG, Flight, GimbalState, angle_word
 from .view import RING_COLOURS, RING_NAMES
 
@@ -47,10 +48,10 @@ def title(state) -> str:
     words = [angle_word(n) for n in names]
     rings = ", ".join(f"{angle_word(RING_NAMES[n])} {_ring(n, names[n])}" for n in range(3))
     product = " ".join(f"R{a.lower()}" for a in order)
-    applied = (f'<span style="font-size:14px">R = {product}: '
+    applied = (f'<span style="{TEXT}">R = {product}: '
                + _("{first} acts on the aircraft first, {last} last").format(
                    first=words[2], last=words[0]) + "</span>")
-    return ('<div class="gimbal-title" style="font-size:14px;line-height:1.5">'
+    return (f'<div class="gimbal-title" style="{TEXT};line-height:1.5">'
             + _("Order {order} (outer → inner): {rings}").format(order=f"<b>{order}</b>",
                                                               rings=rings)
             + f"<br>{applied}</div>")
@@ -84,9 +85,9 @@ def gauge(state) -> str:
            f'width:{fill:.1f}%"></div>'
            f'<div style="position:absolute;left:{tick:.1f}%;top:-3px;height:18px;'
            f'border-left:2px solid {PALETTE["black"]}"></div></div>')
-    return (f'<div class="gimbal-lock" style="font-size:14px;line-height:1.4">{badge} '
+    return (f'<div class="gimbal-lock" style="{TEXT};line-height:1.4">{badge} '
             f"{headline}{bar}"
-            f'<span style="font-size:14px">{hardest_turn(state)} '
+            f'<span style="{TEXT}">{hardest_turn(state)} '
             + _("Near lock: axes under {near}° apart (the tick, {middle} within {near}° of "
                 "±90°); LOCKED: {middle} = ±90°.").format(near=f"{NEAR_LOCK_DEG:.0f}",
                                                          middle=words[1])
@@ -119,7 +120,7 @@ def motion(state) -> str:
                      cost=fmt_number(1 / state.lock_measure, 1))
     else:
         tail = _("Three directions: together the rings can turn the aircraft any way.")
-    return ('<div style="font-size:14px;line-height:1.35">'
+    return (f'<div style="{TEXT};line-height:1.35">'
             + _("<b>Arrows at the nose</b> ({arrows}): the axis each ring turns the aircraft "
                 "about (right-hand rule).").format(arrows=arrows)
             + f" {tail}</div>")
@@ -159,12 +160,12 @@ def numbers(state) -> str:
     head = "".join(f'<th style="padding:0 5px;text-align:right">{angle_word(a)}</th>'
                    for a in ("yaw", "pitch", "roll"))
     return (
-        '<div style="font-size:14px;line-height:1.3">'
+        f'<div style="{TEXT};line-height:1.3">'
         f"<b>R</b> = {' '.join('R' + a.lower() for a in state.order)}"
-        f'<table style="font-family:monospace;font-size:14px;border-left:2px solid {GREYS["note"]};'
+        f'<table style="font-family:monospace;{TEXT};border-left:2px solid {GREYS["note"]};'
         f'border-right:2px solid {GREYS["note"]};margin:2px 0 4px 0">{rows}</table>'
         f'<b>q</b> (w, x, y, z) = <span style="font-family:monospace">({comps})</span>'
-        f'<table style="margin:4px 0;font-size:14px"><tr><td></td>{head}<td></td></tr>'
+        f'<table style="margin:4px 0;{TEXT}"><tr><td></td>{head}<td></td></tr>'
         + angle_row(_("sliders"), state.angles)
         + angle_row(_("<b>read back from R</b>"), state.readback)
         + angle_row(article, state.article,
@@ -187,11 +188,11 @@ def target(state, reached: bool) -> str:
     if state.target_error is None:
         return ""
     if reached:
-        return (f'<div class="gimbal-target" style="font-size:14px;color:{PALETTE["green"]};'
+        return (f'<div class="gimbal-target" style="{TEXT};color:{PALETTE["green"]};'
                 'font-weight:600">&#10003; '
                 + _("On the ghost: {err}° away.").format(err=fmt_number(state.target_error, 1))
                 + "</div>")
-    return ('<div class="gimbal-target" style="font-size:14px">'
+    return (f'<div class="gimbal-target" style="{TEXT}">'
             + _("Purple ghost: <b>{err}°</b> to go.").format(
                 err=fmt_number(state.target_error, 1)) + "</div>")
 
@@ -242,4 +243,4 @@ def flight(state, turn) -> str:
                            "shows the same aircraft. The split nearest the old angles is "
                            "taken, the change shared evenly (the least ring motion, neither "
                            "ring favoured).").format(pair=pair)
-    return f'<div class="gimbal-fly" style="font-size:14px;line-height:1.35">{text}</div>'
+    return f'<div class="gimbal-fly" style="{TEXT};line-height:1.35">{text}</div>'

@@ -15,6 +15,7 @@ from ... import validate as check
 from ...rotations import check_order
 from ..core import GREYS, DragHandler, Frame, LessonApp, Params, Preset, Slider, Toggle
 from ..core.app import takes_params
+from ..core.theme import TEXT
 from .model import (
     ANGLE_NAMES,
     METHODS,
@@ -131,7 +132,7 @@ class InterpolationApp(LessonApp):
                      else BlendView(self.camera))
         self.fig = self.view.fig
         self.drag_hint = widgets.HTML(
-            f"<div style='font-size:14px;line-height:1.4;color:{GREYS['note']};max-width:400px'>"
+            f"<div style='{TEXT};line-height:1.4;color:{GREYS['note']};max-width:400px'>"
             f"{DRAG_HINT}</div>")
         self.drag_hint.add_class("lesson-drag-hint")
         # a copy has no sphere to aim a keyframe on

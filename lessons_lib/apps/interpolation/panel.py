@@ -12,6 +12,7 @@ import quaternion
 from ... import validate as check
 from ...interpolation import angle_between
 from ..core import GREYS, fmt_number
+from ..core.theme import TEXT
 from .model import LABELS, METHODS, BlendState, checked_poses
 from .view import COLOURS
 
@@ -55,7 +56,7 @@ def turned(state: BlendState) -> str:
     totals = " &nbsp; ".join(
         f"<b style='color:{COLOURS[m]}'>{LABELS[m]} {state.totals[m]:.0f}°</b>"
         for m in METHODS)
-    return (f"<div class='lesson-turned' style='font-size:14px;line-height:1.4'>"
+    return (f"<div class='lesson-turned' style='{TEXT};line-height:1.4'>"
             f"<b>{TURNED}</b> (t = 0 to 1): {totals}<br>shortest turn from start to end: "
             f"<b>{state.true_angle:.0f}°</b></div>")
 
@@ -91,5 +92,5 @@ def info(state: BlendState) -> str:
         "✖ end, beads every 0.1 of t.</span>",
         f"<span style='color:{GREYS['note']}'>{html.escape(four_d)}</span>",
     ]
-    return (STYLE + "<div class='lesson-info' style='font-size:14px;line-height:1.4'>"
+    return (STYLE + f"<div class='lesson-info' style='{TEXT};line-height:1.4'>"
             + "".join(f"<div style='margin:0 0 3px 0'>{r}</div>" for r in rows) + "</div>")

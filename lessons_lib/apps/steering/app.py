@@ -32,6 +32,7 @@ from ..core import (
 )
 from ..core.app import takes_params
 from ..core.text import when_more
+from ..core.theme import TEXT
 from . import model, panel
 from .model import CONTROLLERS, DEFAULTS, DURATION, SCENARIOS, TRACK_LABELS, VIEWS, SteeringState
 from .view import SteeringView
@@ -194,7 +195,7 @@ class SteeringApp(LessonApp):
         for note in (html.escape(state.off_road), html.escape(state.note),
                      self.placement_note):
             if note:
-                notes.insert(0, f"<div style='font-size:14px;color:{PALETTE['blue']}'>"
+                notes.insert(0, f"<div style='{TEXT};color:{PALETTE['blue']}'>"
                                 f"&#8505; {note}</div>")
         labels = {c: r.label for c, r in state.runs().items()}
         readout = panel.readout(state, time)

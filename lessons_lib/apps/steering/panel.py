@@ -8,6 +8,7 @@ import math
 from ... import validate as check
 from ...sweep import NO_BEST
 from ..core import GREYS, PALETTE, fmt_number
+from ..core.theme import TEXT
 from .model import CONTROLLERS, SETTLE_TOLERANCE, SWEEP_MODES, VIEWS, SteeringState
 from .view import (
     COLOURS,
@@ -18,7 +19,7 @@ from .view import (
     TERM_COLOURS,
 )
 
-_SMALL = "font-size:14px;line-height:1.4"
+_SMALL = f"{TEXT};line-height:1.4"
 
 
 def _f(x: float, digits: int) -> str:

@@ -44,6 +44,7 @@ from ..core.app import takes_params
 from ..core.controls import short
 from ..core.figure import DragHandler
 from ..core.text import fmt_number
+from ..core.theme import BIG_TEXT
 from .model import checked_spline
 from .view import COLOURS, ROAD_HALF_WIDTH, TERM_COLOURS
 
@@ -329,7 +330,7 @@ class TermApp(LessonApp):
     @check.first_is(TermState, "the app's .state")
     def panel(self, state: TermState, frame) -> str:
         colour = TERM_COLOURS[self.term]
-        return (f"<div class='lesson-term-readout' style='font-size:16px;line-height:1.4;"
+        return (f"<div class='lesson-term-readout' style='{BIG_TEXT};line-height:1.4;"
                 f"max-width:380px;border-left:4px solid {colour};padding-left:8px'>"
                 f"{html.escape(describe(self.term, state.values))}</div>")
 
