@@ -5,6 +5,10 @@ lesson's ``exercises`` module (``exercises.<name>(...)`` in a code cell), never 
 unchecked) to the ``exercises`` functions its notebook calls, and each to the questions that
 call shows (a check of the learner's code shows its widget version in
 Voila). Tests use it to read every string a question shows, and to hold the notebooks to it.
+
+A lesson MADE_BY does not list needs no entry: :func:`made_by` reads its notebook and makes
+each question by running the very call the notebook makes (after the notebook's imports),
+so a new lesson's questions are checked with nothing written here.
 """
 
 from __future__ import annotations
@@ -65,10 +69,55 @@ MADE_BY = {
 
 
 def made_by(notebook: str) -> dict:
-    """The ``exercises`` calls of ``notebook`` and how to make what each shows ({} for a
-    lesson that calls none; its test then fails naming any call it makes). A Korean
-    notebook (``ko/X``) makes the same calls as its English one: their code cells are equal."""
-    return MADE_BY.get(english_of(notebook), {})
+    """The ``exercises`` calls of ``notebook`` and how to make what each shows: MADE_BY's
+    entry, or for a lesson it does not list, the notebook's own calls (:func:`as_notebook`)."""
+    english = english_of(notebook)     # a Korean notebook makes its English one's calls
+    return MADE_BY[english] if english in MADE_BY else as_notebook(notebook)
+
+
+def _questions_in(value) -> list:
+    """The questions a call returned: one, a list of them, or none (a widget, an app)."""
+    from lessons_lib.apps.core.exercise import _Question
+
+    items = value if isinstance(value, list | tuple) else [value]
+    return [q for q in items if isinstance(q, _Question)]
+
+
+def as_notebook(notebook: str) -> dict:
+    """Each ``exercises.<name>(...)`` call of ``notebook``, made as the notebook makes it:
+    its import lines run first, then the call's own source (the questions it returns)."""
+    import nbformat
+
+    from lessons import NOTEBOOKS
+
+    cells = [python_of(c.source) for c in nbformat.read(NOTEBOOKS / notebook, as_version=4).cells
+             if c.cell_type == "code"]
+    trees = [ast.parse(source) for source in cells]
+    imports = [ast.unparse(node) for tree in trees for node in tree.body
+               if isinstance(node, ast.Import | ast.ImportFrom)]
+    calls = {}
+    for source, tree in zip(cells, trees, strict=True):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    isinstance(node.func.value, ast.Name) and node.func.value.id == "exercises":
+                calls.setdefault(node.func.attr, []).append(
+                    ast.get_source_segment(source, node))
+
+    def make(made: list[str]) -> list:
+        return [q for call in made for q in make_one(call)]
+
+    def make_one(call: str) -> list:
+        scope: dict = {}
+        exec("\n".join(imports), scope)  # noqa: S102 (the lesson's own notebook)
+        try:
+            return _questions_in(eval(call, scope))  # noqa: S307
+        except NameError as exc:
+            raise AssertionError(
+                f"{notebook}: `{call}` uses {exc.name!r}, which the notebook makes in a "
+                f"cell, not by an import: list the call in tests/lesson_questions.py's "
+                f"MADE_BY with how to make its questions") from None
+
+    return {name: (lambda call=call: make(call)) for name, call in calls.items()}
 
 
 def questions(lesson: str, name: str) -> list:
