@@ -128,3 +128,31 @@ def test_the_guides_optional_rows_are_optional_for_the_house():
             "tools/readme_shots.py", "tests/lesson_questions.py"} <= optional
     assert readme_shots.DEFAULT.run is not None
     assert (ROOT / "benchmarks" / "bench_apps.py").is_file()
+
+
+def _pattern(path: str, directory: str | None) -> re.Pattern:
+    if "/" not in path and directory:
+        path = f"{directory}/{path}"
+    return re.compile(re.sub(r"<(slug|key|topic|picture|module)>", "[^/]+", re.escape(path)))
+
+
+def test_every_file_of_a_lesson_of_its_own_is_a_row_of_the_guides_table():
+    """A lesson's own files (those whose path carries its app's key or its slug) are each
+    of a kind the table names, so the table is the whole list a new lesson may touch."""
+    import subprocess
+
+    from lessons_lib.catalogue import LESSONS
+
+    patterns, directory = [], None
+    for paths, _kind in guide_table():
+        for path in paths:
+            directory = path.rsplit("/", 1)[0] if "/" in path else directory
+            patterns.append(_pattern(path, directory))
+    words = {w for item in LESSONS for w in (item.slug, item.apps[0][1].rsplit(".", 1)[-1])}
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                           check=True).stdout.split()
+    own = [f for f in files if any(w in f for w in words)]
+    assert own, "no lesson's own file found"
+    unlisted = [f for f in own if not any(p.fullmatch(f) for p in patterns)]
+    assert not unlisted, (f"{unlisted} belong to a lesson but no row of the table in "
+                          "docs/adding-a-lesson.md names their kind: add one")
