@@ -7,8 +7,9 @@ call shows (a check of the learner's code shows its widget version in
 Voila). Tests use it to read every string a question shows, and to hold the notebooks to it.
 
 A lesson MADE_BY does not list needs no entry: :func:`made_by` reads its notebook and makes
-each question by running the very call the notebook makes (after the notebook's imports),
-so a new lesson's questions are checked with nothing written here.
+each question by running the very call the notebook makes (after the notebook's imports,
+assignments and definitions before it), so a new lesson's questions are checked with
+nothing written here.
 """
 
 from __future__ import annotations
@@ -83,41 +84,74 @@ def _questions_in(value) -> list:
     return [q for q in items if isinstance(q, _Question)]
 
 
+def _holds_a_question(widget) -> bool:
+    """Whether ``widget`` (a box) holds a question's box somewhere inside."""
+    seen, todo = set(), [widget]
+    while todo:
+        w = todo.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        if "lesson-question" in getattr(w, "_dom_classes", ()):
+            return True
+        todo += list(getattr(w, "children", ()) or ())
+    return False
+
+
 def as_notebook(notebook: str) -> dict:
     """Each ``exercises.<name>(...)`` call of ``notebook``, made as the notebook makes it:
-    its import lines run first, then the call's own source (the questions it returns)."""
+    the notebook's imports, assignments and definitions up to the call's cell run first
+    (``app = EasingApp()``, a learner's ``def``), then the call's own source (the questions
+    it returns)."""
     import nbformat
 
     from lessons import NOTEBOOKS
 
     cells = [python_of(c.source) for c in nbformat.read(NOTEBOOKS / notebook, as_version=4).cells
              if c.cell_type == "code"]
-    trees = [ast.parse(source) for source in cells]
-    imports = [ast.unparse(node) for tree in trees for node in tree.body
-               if isinstance(node, ast.Import | ast.ImportFrom)]
-    calls = {}
-    for source, tree in zip(cells, trees, strict=True):
+    kept = (ast.Import, ast.ImportFrom, ast.Assign, ast.FunctionDef)
+    preludes, calls, lines = [], {}, []
+    for source in cells:
+        tree = ast.parse(source)
+        lines += [ast.unparse(node) for node in tree.body if isinstance(node, kept)]
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     isinstance(node.func.value, ast.Name) and node.func.value.id == "exercises":
                 calls.setdefault(node.func.attr, []).append(
-                    ast.get_source_segment(source, node))
+                    (len(preludes), ast.get_source_segment(source, node)))
+        preludes.append("\n".join(lines))
 
-    def make(made: list[str]) -> list:
-        return [q for call in made for q in make_one(call)]
+    def make(made: list[tuple[int, str]]) -> list:
+        return [q for cell, call in made for q in make_one(preludes[cell], call)]
 
-    def make_one(call: str) -> list:
+    def make_one(prelude: str, call: str) -> list:
+        import os
+
         scope: dict = {}
-        exec("\n".join(imports), scope)  # noqa: S102 (the lesson's own notebook)
+        was = os.environ.get("LESSONS_VOILA")
+        os.environ["LESSONS_VOILA"] = "1"      # as Voila shows it: a check's widget version
         try:
-            return _questions_in(eval(call, scope))  # noqa: S307
+            exec(prelude, scope)  # noqa: S102 (the lesson's own notebook)
+            made = eval(call, scope)  # noqa: S307
         except NameError as exc:
             raise AssertionError(
                 f"{notebook}: `{call}` uses {exc.name!r}, which the notebook makes in a "
-                f"cell, not by an import: list the call in tests/lesson_questions.py's "
+                f"way this cannot follow: list the call in tests/lesson_questions.py's "
                 f"MADE_BY with how to make its questions") from None
+        finally:
+            if was is None:
+                os.environ.pop("LESSONS_VOILA", None)
+            else:
+                os.environ["LESSONS_VOILA"] = was
+        questions = _questions_in(made)
+        if not questions and _holds_a_question(made):
+            raise AssertionError(
+                f"{notebook}: `{call}` shows a question inside another widget (a check of the "
+                f"learner's code): list the call in tests/lesson_questions.py's MADE_BY with "
+                f"the question it shows")
+        return questions
 
-    return {name: (lambda call=call: make(call)) for name, call in calls.items()}
+    return {name: (lambda made=made: make(made)) for name, made in calls.items()}
 
 
 def questions(lesson: str, name: str) -> list:
