@@ -227,6 +227,46 @@ LESSON_APPS = {"funnel": ["FunnelApp", "GridApp"], "gimbal": ["GimbalApp"],
                "steering": ["SteeringApp", "TermApp", "TuningChallenge"]}
 
 
+def _add_new_lessons() -> None:
+    """A lesson of the catalogue none of whose modules the lists above name (one added
+    since): every module of its app package joins MODULES, its apps STATE_OWNERS and
+    LESSON_APPS, and each object an app holds whose class the package defines (its state,
+    its view) is the EXAMPLE those classes' methods are called on: the same rules as the
+    four lessons', with nothing written here for a new one."""
+    import importlib
+    import pkgutil
+
+    from lessons_lib.catalogue import app_registry
+
+    listed = {m.__name__ for m in MODULES.values()}
+    packages: dict[str, list[str]] = {}
+    for name, package in app_registry().items():
+        packages.setdefault(package, []).append(name)
+    for package, names in sorted(packages.items()):
+        if any(m == package or m.startswith(package + ".") for m in listed):
+            continue
+        key = package.rsplit(".", 1)[-1]
+        LESSON_APPS[key] = names
+        STATE_OWNERS.extend(names)
+        for info in pkgutil.iter_modules(importlib.import_module(package).__path__):
+            MODULES[f"{key}.{info.name}"] = importlib.import_module(f"{package}.{info.name}")
+        for name in names:
+            app = instance(name)
+            held = {"state": app.state} | {a: v for a, v in vars(app).items() if a != "state"}
+            for attr, value in held.items():
+                cls = type(value)
+                if cls.__module__.startswith(package + ".") and cls.__name__ not in EXAMPLES:
+                    EXAMPLES[cls.__name__] = functools.partial(_held, name, attr)
+
+
+def _held(app: str, attr: str):
+    """What app ``app`` holds as ``attr`` (its state, its view), for EXAMPLES."""
+    return getattr(instance(app), attr)
+
+
+_add_new_lessons()
+
+
 def by_name(param: inspect.Parameter, owner: str | None, lesson: str = ""):
     """A sensible value for a parameter, from its name and its default (and for a state,
     mostly one of the lesson's own apps')."""
@@ -358,6 +398,8 @@ def entry_points() -> dict[str, tuple]:
             if attr.startswith("_") or attr in NOT_CALLED or getattr(obj, "__module__", "") \
                     != mod.__name__ or not callable(obj):
                 continue
+            if inspect.isclass(obj) and obj in APP_CLASSES.values():
+                continue        # fuzzed as an app, with its owner's controls, above
             if inspect.isclass(obj) and mod_name in FUNCTIONS_ONLY:
                 if attr in RESULT_METHODS:
                     _methods(found, f"{mod_name}.{attr}", obj, EXAMPLES[attr])

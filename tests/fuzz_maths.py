@@ -545,6 +545,57 @@ S["validate.reduce_degrees"] = (Va.reduce_degrees, [huge], {})
 S["validate.extent"] = (Va.extent, [point_sets(2)], {})
 S["validate.tolerance"] = (Va.tolerance, [point_sets(2)], {})
 
+#: Top-level modules of lessons_lib that are not maths (a registry of hooks into other
+#: libraries, no function a learner calls).
+NOT_MATHS = {"hooks"}
+#: Parameter names that are a blend parameter or a fraction: numbers (or lists) in [0, 1].
+UNIT_NAMES = {"t", "s", "u", "fraction", "weight", "alpha"}
+
+
+def default_spec(fn, module) -> tuple:
+    """A spec for a maths function that S does not list, from its signature: a blend
+    parameter (UNIT_NAMES) from 0 to 1, one number or a few; a text parameter one of the
+    module's own tuple-of-texts constants or any short text; a flag True or False; any other
+    a finite number or a few. Each mostly sensible, sometimes nasty (:func:`either`)."""
+    words = [v for v in vars(module).values() if isinstance(v, tuple) and v
+             and all(isinstance(w, str) for w in v)]
+    texts = st.one_of(*(st.sampled_from(w) for w in words), st.text(max_size=6))
+    numbers = st.one_of(finite, st.lists(finite, min_size=1, max_size=3))
+    args, kwargs = [], {}
+    for p in inspect.signature(fn).parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        good = (st.one_of(unit01, st.lists(unit01, min_size=1, max_size=3))
+                if p.name in UNIT_NAMES else texts if isinstance(p.default, str)
+                else flags if isinstance(p.default, bool) else numbers)
+        if p.default is p.empty and p.kind is not p.KEYWORD_ONLY:
+            args.append(either(good))
+        else:
+            kwargs[p.name] = either(good)
+    return fn, args, kwargs
+
+
+def _add_new_modules() -> None:
+    """Every top-level maths module MODULES does not name (one added since), into MODULES,
+    with a :func:`default_spec` for each public function S has no spec for."""
+    import importlib
+    import pkgutil
+
+    import lessons_lib
+
+    for info in pkgutil.iter_modules(lessons_lib.__path__):
+        if info.ispkg or info.name in MODULES or info.name in NOT_MATHS:
+            continue
+        module = importlib.import_module(f"lessons_lib.{info.name}")
+        MODULES[info.name] = module
+        for name, fn in vars(module).items():
+            if not name.startswith("_") and inspect.isfunction(fn) \
+                    and fn.__module__ == module.__name__ and f"{info.name}.{name}" not in S:
+                S[f"{info.name}.{name}"] = default_spec(fn, module)
+
+
+_add_new_modules()
+
 #: Public names that are not functions to call (constants, exception and result types).
 NOT_CALLED = {"ORDERS", "ANGLE_OF_AXIS", "LOCK_EPS", "NAIVE_THRESHOLD", "UNIT_TOLERANCE",
               "MAX_LENGTH", "MIN_LENGTH", "MAX_SAMPLES", "SplineFrame", "SteeringTerms",

@@ -5,6 +5,11 @@ lesson's ``exercises`` module (``exercises.<name>(...)`` in a code cell), never 
 unchecked) to the ``exercises`` functions its notebook calls, and each to the questions that
 call shows (a check of the learner's code shows its widget version in
 Voila). Tests use it to read every string a question shows, and to hold the notebooks to it.
+
+A lesson MADE_BY does not list needs no entry: :func:`made_by` reads its notebook and makes
+each question by running the very call the notebook makes (after the notebook's imports,
+assignments and definitions before it), so a new lesson's questions are checked with
+nothing written here.
 """
 
 from __future__ import annotations
@@ -65,10 +70,88 @@ MADE_BY = {
 
 
 def made_by(notebook: str) -> dict:
-    """The ``exercises`` calls of ``notebook`` and how to make what each shows ({} for a
-    lesson that calls none; its test then fails naming any call it makes). A Korean
-    notebook (``ko/X``) makes the same calls as its English one: their code cells are equal."""
-    return MADE_BY.get(english_of(notebook), {})
+    """The ``exercises`` calls of ``notebook`` and how to make what each shows: MADE_BY's
+    entry, or for a lesson it does not list, the notebook's own calls (:func:`as_notebook`)."""
+    english = english_of(notebook)     # a Korean notebook makes its English one's calls
+    return MADE_BY[english] if english in MADE_BY else as_notebook(notebook)
+
+
+def _questions_in(value) -> list:
+    """The questions a call returned: one, a list of them, or none (a widget, an app)."""
+    from lessons_lib.apps.core.exercise import _Question
+
+    items = value if isinstance(value, list | tuple) else [value]
+    return [q for q in items if isinstance(q, _Question)]
+
+
+def _holds_a_question(widget) -> bool:
+    """Whether ``widget`` (a box) holds a question's box somewhere inside."""
+    seen, todo = set(), [widget]
+    while todo:
+        w = todo.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        if "lesson-question" in getattr(w, "_dom_classes", ()):
+            return True
+        todo += list(getattr(w, "children", ()) or ())
+    return False
+
+
+def as_notebook(notebook: str) -> dict:
+    """Each ``exercises.<name>(...)`` call of ``notebook``, made as the notebook makes it:
+    the notebook's imports, assignments and definitions up to the call's cell run first
+    (``app = EasingApp()``, a learner's ``def``), then the call's own source (the questions
+    it returns)."""
+    import nbformat
+
+    from lessons import NOTEBOOKS
+
+    cells = [python_of(c.source) for c in nbformat.read(NOTEBOOKS / notebook, as_version=4).cells
+             if c.cell_type == "code"]
+    kept = (ast.Import, ast.ImportFrom, ast.Assign, ast.FunctionDef)
+    preludes, calls, lines = [], {}, []
+    for source in cells:
+        tree = ast.parse(source)
+        lines += [ast.unparse(node) for node in tree.body if isinstance(node, kept)]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    isinstance(node.func.value, ast.Name) and node.func.value.id == "exercises":
+                calls.setdefault(node.func.attr, []).append(
+                    (len(preludes), ast.get_source_segment(source, node)))
+        preludes.append("\n".join(lines))
+
+    def make(made: list[tuple[int, str]]) -> list:
+        return [q for cell, call in made for q in make_one(preludes[cell], call)]
+
+    def make_one(prelude: str, call: str) -> list:
+        import os
+
+        scope: dict = {}
+        was = os.environ.get("LESSONS_VOILA")
+        os.environ["LESSONS_VOILA"] = "1"      # as Voila shows it: a check's widget version
+        try:
+            exec(prelude, scope)  # noqa: S102 (the lesson's own notebook)
+            made = eval(call, scope)  # noqa: S307
+        except NameError as exc:
+            raise AssertionError(
+                f"{notebook}: `{call}` uses {exc.name!r}, which the notebook makes in a "
+                f"way this cannot follow: list the call in tests/lesson_questions.py's "
+                f"MADE_BY with how to make its questions") from None
+        finally:
+            if was is None:
+                os.environ.pop("LESSONS_VOILA", None)
+            else:
+                os.environ["LESSONS_VOILA"] = was
+        questions = _questions_in(made)
+        if not questions and _holds_a_question(made):
+            raise AssertionError(
+                f"{notebook}: `{call}` shows a question inside another widget (a check of the "
+                f"learner's code): list the call in tests/lesson_questions.py's MADE_BY with "
+                f"the question it shows")
+        return questions
+
+    return {name: (lambda made=made: make(made)) for name, made in calls.items()}
 
 
 def questions(lesson: str, name: str) -> list:

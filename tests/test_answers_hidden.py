@@ -15,7 +15,9 @@ from pathlib import Path
 import nbformat
 import pytest
 from lesson_questions import (
+    MADE_BY,
     answer_texts,
+    as_notebook,
     exercise_calls,
     made_by,
     python_of,
@@ -61,6 +63,25 @@ def test_every_question_of_a_notebook_is_made_by_its_exercises_module(lesson):
         f"{lesson} calls exercises.{sorted(called - made)} that tests/lesson_questions.py's "
         f"MADE_BY does not list, or MADE_BY lists {sorted(made - called)} it no longer calls: "
         "add each call there, with how the notebook makes its questions")
+
+
+@pytest.mark.parametrize("lesson", sorted(MADE_BY))
+def test_a_notebooks_own_calls_make_the_questions_made_by_lists(lesson):
+    """A lesson MADE_BY leaves out gets its questions from its notebook's own calls: here
+    each call that needs no name made in a cell is held to MADE_BY's questions."""
+    derived, listed = as_notebook(lesson), MADE_BY[lesson]
+    assert set(derived) == set(listed)
+    made = 0
+    for name, make in derived.items():
+        try:
+            got = make()
+        except AssertionError as exc:
+            assert "MADE_BY" in str(exc)
+            continue
+        want = listed[name]()
+        assert [q.prompt.value for q in got] == [q.prompt.value for q in want], name
+        made += 1
+    assert made, f"no call of {lesson} could be made from its imports alone"
 
 
 @pytest.mark.parametrize("lesson", ALL_LESSONS)

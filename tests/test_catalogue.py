@@ -36,6 +36,21 @@ def test_the_index_notebook_is_what_make_index_writes():
         "notebooks/index.ipynb is stale: run .venv/bin/python tools/make_index.py")
 
 
+def test_every_file_derived_from_the_catalogue_is_what_make_index_writes():
+    stale = [str(path.relative_to(ROOT)) for path, text in make_index.derived_files().items()
+             if path.read_text() != text]
+    assert not stale, f"{stale} stale: run .venv/bin/python tools/make_index.py"
+
+
+def test_the_hub_memory_limit_grows_with_the_catalogue(monkeypatch):
+    values = (ROOT / "deploy" / "z2jh" / "values.yaml").read_text()
+    monkeypatch.setattr(make_index, "LESSONS", (*LESSONS, LESSONS[0]))
+    grown = make_index.with_memory_limit(values)
+    assert f"limit: {make_index.memory_limit_mb(len(LESSONS) + 1)}M" in grown != values
+    with pytest.raises(ValueError, match="memory limit"):
+        make_index.with_memory_limit("singleuser: {}")
+
+
 def test_the_readme_table_lists_the_catalogue_in_order():
     readme = (ROOT / "README.md").read_text()
     rows = re.findall(r"^\| (\d+) \| \[([^\]]+)\]\(notebooks/([^)]+)\) \|", readme, re.M)
@@ -49,10 +64,15 @@ def test_the_readme_table_lists_the_catalogue_in_order():
             f"{item.number}")
 
 
-def test_every_lesson_has_a_readme_shot_setup():
+def test_every_readme_shot_setup_is_a_lessons_and_the_others_have_the_default():
     import readme_shots  # tools/readme_shots.py
 
-    assert set(readme_shots.SETUPS) == {item.slug for item in LESSONS}
+    stale = set(readme_shots.SETUPS) - {item.slug for item in LESSONS}
+    assert not stale, f"tools/readme_shots.py sets up {sorted(stale)}, not in the catalogue"
+    assert callable(readme_shots.DEFAULT.run) and readme_shots.DEFAULT.figures == 1
+    # the four lessons' captions describe a preset, a frame or a button pressed: they keep
+    # their own setups
+    assert {item.slug for item in LESSONS[:4]} <= set(readme_shots.SETUPS)
 
 
 def test_every_link_in_the_readme_and_docs_to_a_file_of_the_repository_resolves():

@@ -21,7 +21,7 @@ from lessons_lib.apps.funnel.app import CURVE_GOAL, CURVE_START
 from lessons_lib.apps.funnel.model import CURVE_SAMPLES
 from lessons_lib.apps.steering import TuningChallenge, run_figure, slope_figure, sweep_figure
 from lessons_lib.apps.steering.terms import TERMS, TermApp
-from lessons_lib.catalogue import app_registry
+from lessons_lib.catalogue import LESSONS, app_registry
 from lessons_lib.i18n import set_language
 from lessons_lib.navmesh import lesson_navmesh
 from lessons_lib.steering import SteeringParams
@@ -35,6 +35,29 @@ MAKERS |= {f"TermApp-{term}": (lambda term=term: TermApp(term=term)) for term in
 # each app's small copy beside a question (the loop's copy())
 MAKERS |= {f"{name}-copy": (lambda name=name: getattr(apps, name)().copy())
            for name in sorted(app_registry()) if getattr(apps, name).compact_size is not None}
+
+
+def _beside_copies() -> dict:
+    """The small copy beside each question of a lesson that tests/lesson_questions.py's
+    MADE_BY does not list, made as its notebook makes it: a new lesson's exercise copies
+    are fitted here with nothing written in this file."""
+    import matplotlib.pyplot as plt
+    from lesson_questions import MADE_BY, made_by
+
+    found = {}
+    for item in LESSONS:
+        if item.notebook in MADE_BY:
+            continue
+        for name, make in made_by(item.notebook).items():
+            for k, q in enumerate(make()):
+                if q.beside is not None:
+                    key = f"{type(q.beside).__name__}-beside-{name}-{k}"
+                    found[key] = lambda make=make, k=k: make()[k].beside
+    plt.close("all")
+    return found
+
+
+MAKERS |= _beside_copies()
 
 
 def _challenge(checked: bool) -> TuningChallenge:

@@ -10,6 +10,7 @@ tables in docs/ are checked to list every lesson of the catalogue.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,9 @@ import pytest
 from lessons import LESSONS, own_key
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import make_index  # noqa: E402  (tools/make_index.py: what is derived from the catalogue)
+
 #: Where a lesson's name must come from the catalogue.
 SCANNED = ("tests", "deploy", "lessons_server")
 SUFFIXES = {".py", ".yaml", ".yml", ".json", ".cfg", ".toml", ".sh", ".txt"}
@@ -70,26 +74,29 @@ def test_the_scan_catches_a_planted_name_and_spares_a_lessons_own_file():
     assert hand_written("lesson(1).notebook, 0.5_m", set()) == []
 
 
-def table_rows(markdown: str, heading: str) -> list[str]:
-    """The first cells of the rows of the first table after ``heading``."""
-    after = markdown[markdown.index(heading):]
-    rows, started = [], False
-    for line in after.splitlines():
-        if line.startswith("|"):
-            started = True
-            rows.append(line.strip("|").split("|")[0].strip())
-        elif started:
-            break
-    return rows[2:]
-
-
-@pytest.mark.parametrize("doc, heading, how", [
-    ("docs/hub.md", "## Sizing", "python benchmarks/hub.py --sizes"),
-    ("docs/classroom.md", "### What one student's kernel costs",
-     "python benchmarks/kernel_costs.py --warm"),
-])
-def test_per_lesson_tables_in_the_docs_list_every_lesson(doc, heading, how):
-    rows = table_rows((ROOT / doc).read_text(), heading)
+@pytest.mark.parametrize("doc, heading, how", make_index.MEASURED)
+def test_per_lesson_tables_in_the_docs_list_every_lesson_or_say_it_is_not_measured(
+        doc, heading, how):
+    text = (ROOT / doc).read_text()
+    _, _, rows = make_index.table_span(text, heading)
     missing = [item.slug for item in LESSONS if item.slug not in rows]
-    assert not missing, (f"{doc}, the table under {heading!r}, has no row for {missing}: "
-                         f"measure it with `{how}` and add the row")
+    assert make_index.with_unmeasured(text, heading, how) == text, (
+        f"{doc}: the line under the table {heading!r} should name the lessons it has no "
+        f"row for ({missing or 'none'}): run .venv/bin/python tools/make_index.py, or "
+        f"measure them with `{how}` and add their rows")
+    if missing:
+        assert f"({missing[0]})" in text.split(heading, 1)[1]
+
+
+def test_the_generated_line_names_a_lesson_missing_from_a_table_and_goes_with_its_row():
+    doc, heading, how = make_index.MEASURED[0]
+    text = (ROOT / doc).read_text()
+    first = LESSONS[0]
+    row = next(line for line in text.splitlines() if line.startswith(f"| {first.slug} |"))
+    fixed = make_index.with_unmeasured(text.replace(row + "\n", ""), heading, how)
+    line = next(x for x in fixed.splitlines() if x.startswith(make_index.NOT_MEASURED))
+    assert f"lesson {first.number} ({first.slug})" in line
+    assert make_index.with_unmeasured(fixed, heading, how) == fixed      # written once
+    end, tail, _ = make_index.table_span(text, heading)
+    stale = text[:end] + f"\n\n{make_index.NOT_MEASURED} lesson 9 (gone)." + text[tail:]
+    assert make_index.with_unmeasured(stale, heading, how) == text   # what is, once

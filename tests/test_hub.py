@@ -351,15 +351,17 @@ def test_limits_fit_the_measured_kernels():
     low, high = server + lessons * kernel, server + (lessons + 1) * kernel
     assert low <= mb(memory["limit"]) < high, (
         f"{where}.limit is {memory['limit']}: with {lessons} lessons in the catalogue, a "
-        f"server and every lesson's kernel need {low} MB to {high - 1} MB; set it to "
-        f"{-(-low // 10) * 10}M and say so in docs/hub.md#sizing")
+        f"server and every lesson's kernel need {low} MB to {high - 1} MB; "
+        f"`.venv/bin/python tools/make_index.py` writes it here and in docs/hub.md#sizing")
     cpu = VALUES["singleuser"]["cpu"]
     assert 0 < cpu["guarantee"] < cpu["limit"] <= 1
     sizing = (ROOT / "docs" / "hub.md").read_text()
     assert "0.17 GB" in sizing and "0.15 GB" in sizing
     for said in (f"guarantees {mb(memory['guarantee']):.0f} MB",
                  f"limits a student to {mb(memory['limit']):.0f} MB"):
-        assert said in " ".join(sizing.split()), f"docs/hub.md#sizing should say {said!r}"
+        assert said in " ".join(sizing.split()), (
+            f"docs/hub.md#sizing should say {said!r}: run .venv/bin/python "
+            f"tools/make_index.py")
 
 
 @pytest.mark.parametrize("role", ["student", "teacher"])

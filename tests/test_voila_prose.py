@@ -27,6 +27,7 @@ from nbclient import NotebookClient
 
 import lessons_lib.interpolation as interpolation_api
 import lessons_lib.rotations as rotations_api
+from lessons_lib import apps
 
 from lessons import KOREAN_INDEX, KOREAN_NOTEBOOKS, NOTEBOOK_NAMES
 
@@ -47,8 +48,10 @@ CELL_PHRASES = re.compile(r"\brun\s+(the|this|that)\s+cell|\brun\s+(it\s+)?again
 MATHS = {"R", "Rx", "Ry", "Rz", "R₁", "R₂", "R₃", "sin", "cos", "tan", "asin", "acos", "atan",
          "atan2", "sinc", "sqrt", "exp", "log", "lerp", "nlerp", "slerp", "yaw", "pitch",
          "roll", "cross"}
-#: The library's own names: a reader of the Voila page never sees them defined.
-LIBRARY = {n for api in (rotations_api, interpolation_api) for n in api.__all__} | {
+#: The library's own names: a reader of the Voila page never sees them defined (every app
+#: class of the catalogue among them).
+LIBRARY = {n for api in (rotations_api, interpolation_api) for n in api.__all__} | set(
+    apps.__all__) | {
     "GimbalApp", "InterpolationApp", "ReachExercise", "check_function", "show_pace",
     "NumberQuestion", "ChoiceQuestion", "save_gif", "gif_max_frames", "apply_preset"}
 CALL = re.compile(r"([A-Za-z_]\w*)\(")

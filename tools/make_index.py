@@ -1,10 +1,15 @@
-"""Write notebooks/index.ipynb and notebooks/ko/index.ipynb from lessons_lib.catalogue: the
-lessons whose notebook exists in that folder (titles and summaries in Korean from the
-catalogue's gettext entries).
+"""Write what is derived from lessons_lib.catalogue: notebooks/index.ipynb and
+notebooks/ko/index.ipynb (the lessons whose notebook exists in that folder, titles and
+summaries in Korean from the catalogue's gettext entries), the hub's memory limit
+(deploy/z2jh/values.yaml and docs/hub.md's sentence: a server and every lesson's kernel)
+and, under each per-lesson table of measurements in docs/, the line naming the lessons
+not measured yet.
 
-Run after adding a lesson: `.venv/bin/python tools/make_index.py`.
+Run after adding a lesson: `.venv/bin/python tools/make_index.py` (tests fail while any of
+these is stale).
 """
 
+import re
 from pathlib import Path
 
 import nbformat as nbf
@@ -91,6 +96,83 @@ def build_korean() -> nbf.NotebookNode:
     return nb
 
 
+#: Measured on the trial hub (docs/hub.md#sizing): a student's server and one lesson's kernel,
+#: in MB. The limit holds the server and every lesson's kernel, rounded up to 100 MB.
+SERVER_MB, KERNEL_MB = 170, 146
+VALUES = ROOT / "deploy" / "z2jh" / "values.yaml"
+HUB_DOC = ROOT / "docs" / "hub.md"
+_LIMIT = re.compile(r"(\n  memory:\n    guarantee: \S+\n    limit: )(\d+)M\n")
+_SAID = re.compile(r"limits\s+a\s+student\s+to\s+(\d+)\s+MB")
+
+
+def memory_limit_mb(lessons: int | None = None) -> int:
+    """A student's memory limit on the hub: a server and ``lessons`` kernels (by default one
+    per lesson of the catalogue), in MB."""
+    lessons = len(LESSONS) if lessons is None else lessons
+    return -(-(SERVER_MB + lessons * KERNEL_MB) // 100) * 100
+
+
+def with_memory_limit(text: str, said: bool = False) -> str:
+    """values.yaml's ``singleuser.memory.limit`` (``said``: docs/hub.md's sentence) set to
+    :func:`memory_limit_mb`; a ValueError when the place to write it is not found."""
+    pattern, new = ((_SAID, lambda m: m.group(0).replace(m.group(1), str(memory_limit_mb())))
+                    if said else (_LIMIT, lambda m: f"{m.group(1)}{memory_limit_mb()}M\n"))
+    out, count = pattern.subn(new, text, count=1)
+    if count != 1:
+        raise ValueError(f"no {pattern.pattern!r} to write the memory limit in")
+    return out
+
+
+#: The per-lesson tables of measurements in docs/: (file, heading, what measures a lesson).
+MEASURED = (("docs/hub.md", "## Sizing", "python benchmarks/hub.py --sizes"),
+            ("docs/classroom.md", "### What one student's kernel costs",
+             "python benchmarks/kernel_costs.py --warm"))
+NOT_MEASURED = "Not measured yet:"
+
+
+def table_span(markdown: str, heading: str) -> tuple[int, int, list[str]]:
+    """Where the first table after ``heading`` ends (its last line's end and, if the line
+    after the table's blank line is the generated :data:`NOT_MEASURED` line, that line's
+    end), and the first cells of its rows."""
+    start = markdown.index(heading)
+    lines = markdown[start:].split("\n")
+    rows, offset, end, started = [], start, None, False
+    for line in lines:
+        if line.startswith("|"):
+            started = True
+            rows.append(line.strip("|").split("|")[0].strip())
+        elif started:
+            end = offset - 1
+            break
+        offset += len(line) + 1
+    after = markdown[end:].split("\n", 3)
+    tail = end
+    if len(after) > 2 and after[2].startswith(NOT_MEASURED):
+        tail = end + len("\n\n") + len(after[2])
+    return end, tail, rows[2:]
+
+
+def with_unmeasured(markdown: str, heading: str, how: str) -> str:
+    """``markdown`` with the line under the table after ``heading`` that names each lesson
+    of the catalogue the table has no row for (none: no line)."""
+    end, tail, rows = table_span(markdown, heading)
+    missing = [f"lesson {item.number} ({item.slug})" for item in LESSONS
+               if item.slug not in rows]
+    line = (f"\n\n{NOT_MEASURED} {', '.join(missing)}. `{how}` measures a lesson; its row "
+            f"then goes in the table above." if missing else "")
+    return markdown[:end] + line + markdown[tail:]
+
+
+def derived_files() -> dict[Path, str]:
+    """Each file derived from the catalogue besides the index, with what it should hold."""
+    out = {VALUES: with_memory_limit(VALUES.read_text())}
+    docs = {ROOT / name: (ROOT / name).read_text() for name, _, _ in MEASURED}
+    docs[HUB_DOC] = with_memory_limit(docs[HUB_DOC], said=True)
+    for name, heading, how in MEASURED:
+        docs[ROOT / name] = with_unmeasured(docs[ROOT / name], heading, how)
+    return out | docs
+
+
 def main() -> None:
     nb = build()
     nbf.write(nb, NOTEBOOKS / "index.ipynb")
@@ -99,6 +181,10 @@ def main() -> None:
         nb = build_korean()
         nbf.write(nb, KOREAN / "index.ipynb")
         print(f"ko/index.ipynb lists {nb.cells[1].source.count('.ipynb)')} lesson(s)")
+    for path, text in derived_files().items():
+        if path.read_text() != text:
+            path.write_text(text)
+            print(f"wrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

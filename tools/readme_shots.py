@@ -3,8 +3,9 @@
     .venv/bin/python tools/readme_shots.py            # every lesson
     .venv/bin/python tools/readme_shots.py 4          # lesson 4 only
 
-Each picture is set up the way its README caption describes (``SHOTS``), with the lesson's
-own controls, so a picture can always be taken again after a lesson changes. It prints, for
+Each picture is set up the way its README caption describes (``SETUPS``), with the lesson's
+own controls, so a picture can always be taken again after a lesson changes; a lesson with
+no setup there is shown as it opens, its first app at the top (``DEFAULT``). It prints, for
 each picture, the text on the page that the caption quotes, to check the caption against.
 """
 
@@ -78,15 +79,26 @@ def lesson4(page):
     return page.locator(".widget-html").filter(has_text="Step 5 of").first
 
 
+def as_opened(page):
+    """The default: the page as it opens, its first app at the top; quotes that app."""
+    _top(page, 0)
+    return page.locator(".lesson-app").first
+
+
 @dataclass(frozen=True)
 class Setup:
     run: object         # page -> a locator of the text the caption quotes
     figures: int = 1    # figures the page must show before the setup starts
 
 
-#: How each lesson's picture is set up, by the lesson's slug. Which lessons there are, and
-#: each picture's file name (``Lesson.picture``), come from the catalogue; a test checks that
-#: every lesson of the catalogue has a setup here.
+#: The picture of a lesson that SETUPS does not name.
+DEFAULT = Setup(as_opened)
+
+
+#: How each lesson's picture is set up, by the lesson's slug, where the caption describes
+#: more than the page as it opens (:data:`DEFAULT`). Which lessons there are, and each
+#: picture's file name (``Lesson.picture``), come from the catalogue; a test checks that
+#: every slug here is a lesson of the catalogue.
 SETUPS = {"01_gimbal_lock": Setup(lesson1), "02_euler_vs_slerp": Setup(lesson2),
           "03_spline_steering": Setup(lesson3), "04_funnel_algorithm": Setup(lesson4, 4)}
 
@@ -102,7 +114,7 @@ def main(argv: list[str]) -> int:
             browser = pw.chromium.launch(executable_path=h.CHROMIUM, args=h.CHROMIUM_FLAGS)
             try:
                 for item in (i for i in LESSONS if i.number in wanted):
-                    setup = SETUPS[item.slug]
+                    setup = SETUPS.get(item.slug, DEFAULT)
                     page = browser.new_page(viewport=h.VIEWPORT)
                     h.open_lesson(page, server, item.notebook, figures=setup.figures)
                     quoted = setup.run(page)
