@@ -25,7 +25,7 @@ from lessons_lib.apps.core import (
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "notebooks"))
 
-from wave_app import WaveApp  # noqa: E402  (tests/notebooks/wave_app.py, also in a notebook)
+from wave_app import WaveApp, WaveState  # noqa: E402  (tests/notebooks/wave_app.py, also in a notebook)
 
 from browser import run_async  # tests/browser.py
 
@@ -763,3 +763,42 @@ def test_copy_args_may_not_set_what_the_copy_sets_itself():
         Clash().copy()
     with pytest.raises(ValueError, match="compact"):
         WaveApp(compact="yes")
+
+
+class _TypedWave(WaveApp):
+    state_type = WaveState
+
+
+def test_draw_and_panel_refuse_a_foreign_state_and_a_frame_off_the_slider():
+    """The loop checks what a lesson's draw and panel get (``state_type``, the frame's
+    range), so a lesson writes no such checks of its own."""
+    app = _TypedWave()
+    for method in (app.draw, app.panel):
+        with pytest.raises(ValueError, match=r"_TypedWave\.(draw|panel)\(\): state must be a "
+                                             r"WaveState"):
+            method(object(), 0.5)
+        for frame in (1.5, -0.1, float("nan"), "0.5", None):
+            with pytest.raises(ValueError, match=r"frame t"):
+                method(app.state, frame)
+    app.draw(app.state, 1.0)                     # the frame's own end is fine
+    assert app.panel(app.state, 0.0) == WaveApp.panel(app, app.state, 0.0)
+
+
+def test_without_state_type_any_state_reaches_draw_but_the_frame_is_still_checked():
+    app = WaveApp()
+    with pytest.raises(ValueError, match="frame t"):
+        app.draw(app.state, 2.0)
+    with pytest.raises(AttributeError):          # the lesson's own code meets the bad state
+        app.draw(object(), 0.5)
+
+
+def test_the_loop_wraps_each_draw_once_even_down_a_chain_of_subclasses():
+    class Again(_TypedWave):
+        def draw(self, state, frame) -> None:
+            super().draw(state, frame)
+
+    assert getattr(Again.draw, "checked_by_loop", False)
+    assert Again.__dict__["draw"].__wrapped__.__qualname__.endswith("Again.draw")
+    app = Again()
+    with pytest.raises(ValueError, match=r"Again\.draw\(\): state must be"):
+        app.draw(None, 0.0)

@@ -158,6 +158,17 @@ def _same(spec, value, wanted) -> bool:
     return value == wanted
 
 
+def _checked_drawing(fn: Callable) -> Callable:
+    """``fn`` (a lesson's draw or panel), called only once :meth:`LessonApp.check_drawn`
+    has passed its state and frame."""
+    @functools.wraps(fn)
+    def checked(self, state, frame=None, *args, **kwargs):
+        self.check_drawn(state, frame, fn.__name__)
+        return fn(self, state, frame, *args, **kwargs)
+    checked.checked_by_loop = True
+    return checked
+
+
 class LessonApp(GifExport, FitLayout):
     """Base class of every lesson app. See the module docstring for the loop.
 
@@ -182,6 +193,10 @@ class LessonApp(GifExport, FitLayout):
 
     controls: tuple[Spec, ...] = ()
     frame: Frame | None = None
+    #: the class of what :meth:`compute` returns: :meth:`draw` and :meth:`panel` then refuse
+    #: any other state with a ValueError, as they refuse a frame outside the frame's range,
+    #: so that a lesson writes no checks of its own for them. None: the state is not checked.
+    state_type: type | None = None
     presets: tuple[Preset, ...] = ()
     custom_label = N_("(custom)")   # translated where shown
     #: how many computed states to keep, keyed by the params :meth:`compute` gets (0: none).
@@ -190,6 +205,26 @@ class LessonApp(GifExport, FitLayout):
     #: The figure's natural (width, height) in a copy (:meth:`copy`), in make_figure's
     #: units (hundreds of CSS px); None: the app's own size. Each app with a copy sets it.
     compact_size: tuple[float, float] | None = None
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        """A subclass's own :meth:`draw` and :meth:`panel` are wrapped in
+        :meth:`check_drawn`: a page or a caller cannot hand them a foreign state or frame."""
+        super().__init_subclass__(**kwargs)
+        for name in ("draw", "panel"):
+            fn = cls.__dict__.get(name)
+            if callable(fn) and not getattr(fn, "checked_by_loop", False):
+                setattr(cls, name, _checked_drawing(fn))
+
+    def check_drawn(self, state, frame, what: str = "draw") -> None:
+        """A ValueError unless ``state`` is a :attr:`state_type` (when set) and ``frame`` a
+        value of the app's frame (finite, within its range; anything without a frame)."""
+        where = f"{type(self).__name__}.{what}()"
+        if self.state_type is not None:
+            check.instance(state, f"{where}: state", self.state_type,
+                           "what the app's compute() returns, as app.state")
+        spec = type(self).frame
+        if spec is not None:
+            check.real(frame, f"{where}: frame {spec.name}", lo=spec.min, hi=spec.max)
 
     # -- the four methods a lesson writes -------------------------------------------------
     def build(self) -> None:
