@@ -61,11 +61,12 @@ from lessons_lib import (
     validate,
     vehicle,
 )
+from lessons_lib.apps import lazy
 from lessons_lib.apps.core import fonts
 
 MODULES = {m.__name__.split(".")[-1]: m for m in (
     rotations, flight, interpolation, spline, steering, vehicle, controllers, tracks, funnel,
-    navmesh, pathsmooth, validate, sweep, cubic, catalogue, i18n, fonts)}
+    navmesh, pathsmooth, validate, sweep, cubic, catalogue, i18n, fonts, lazy)}
 #: The module each class's methods are counted under.
 OWNER = {"Cubic": "cubic", "Runs": "sweep", "SpeedSweep": "sweep", "Spline": "spline",
          "NavMesh": "navmesh",
@@ -515,6 +516,12 @@ S["i18n.compile_catalogue"] = (i18n.compile_catalogue, [st.one_of(st.sampled_fro
 S["i18n.N_"] = (i18n.N_, [st.text(max_size=50)], {})   # a marker: any text back as it is
 S["i18n.ngettext"] = (i18n.ngettext, [st.text(max_size=30), st.text(max_size=30),
                                       st.integers(-5, 5)], {})
+packages = st.one_of(st.sampled_from(["lessons_lib.apps.gimbal", "lessons_lib.apps",
+                                       "lessons_lib.validate", "nowhere", ""]), nasty)
+submodules = st.one_of(st.sampled_from([".app", ".model", ".nothing", "app", "..core", ""]),
+                       nasty)
+S["lazy.public_names"] = (lazy.public_names, [packages, submodules], {})
+S["lazy.lazy_package"] = (lazy.lazy_package, [packages, submodules], {})
 S["fonts.hangul_font_path"] = (fonts.hangul_font_path, [st.one_of(st.booleans(), nasty)], {})
 S["fonts.language_rc"] = (fonts.language_rc, [], {})
 S["fonts.hangul_family"] = (fonts.hangul_family, [], {})
