@@ -383,9 +383,16 @@ def _methods(found: dict, prefix: str, cls, make) -> None:
             fn if not isinstance(vars(cls)[meth], staticmethod) else ("static", fn))
 
 
+def declared_states() -> dict[type, str]:
+    """What an app declares as its ``state_type`` (a result its compute makes, never made by
+    hand) -> the app's name."""
+    return {c.state_type: n for n, c in APP_CLASSES.items() if c.state_type is not None}
+
+
 def entry_points() -> dict[str, tuple]:
     """name -> (callable or strategy of callables, owner app or None, skip_self)."""
     found: dict[str, tuple] = {}
+    states = declared_states()
     for name, cls in APP_CLASSES.items():
         found[f"{name}()"] = (cls, name, False)   # a class's signature has no self
         for meth, fn in inspect.getmembers(cls, inspect.isfunction):
@@ -400,6 +407,10 @@ def entry_points() -> dict[str, tuple]:
                 continue
             if inspect.isclass(obj) and obj in APP_CLASSES.values():
                 continue        # fuzzed as an app, with its owner's controls, above
+            if inspect.isclass(obj) and obj in states:    # its methods, on the app's state
+                _methods(found, f"{mod_name}.{attr}", obj,
+                         lambda app=states[obj]: instance(app).state)
+                continue
             if inspect.isclass(obj) and mod_name in FUNCTIONS_ONLY:
                 if attr in RESULT_METHODS:
                     _methods(found, f"{mod_name}.{attr}", obj, EXAMPLES[attr])
