@@ -125,7 +125,10 @@ def _lock_each_order(page, orders) -> None:
         page.wait_for_selector(f"{MAIN_APP} .gimbal-badge-locked", timeout=WAIT)
         middle = rot.middle_angle_name(order)
         axis = {"yaw": "Y", "pitch": "X", "roll": "Z"}[middle]
-        assert abs(slider_value(page, f"{middle} ({axis})")) == 90
+        # the badge can be drawn a moment before the slider shows the animation's last
+        # step (their messages arrive apart): read the slider once it has stopped moving
+        assert h.settled(page, lambda m=middle, a=axis: abs(slider_value(page, f"{m} ({a})")),
+                         timeout=WAIT / 1000) == 90
         h.wait_idle(page)
         h.screenshot(page, f"01_gimbal_lock_{order}_locked")
 
