@@ -61,7 +61,7 @@ def language() -> str:
     if env in LANGUAGES:
         return env
     try:
-        folder = Path.cwd().name
+        folder = os.path.basename(os.getcwd())   # every _() asks: no pathlib here (5x)
     except OSError:                  # the working directory was removed
         return LANGUAGES[0]
     return "ko" if folder == KOREAN_FOLDER else LANGUAGES[0]
