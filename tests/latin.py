@@ -42,3 +42,44 @@ def latin_runs(text: str) -> list[str]:
             continue
         found.append(f"{word!r} in {text[max(m.start() - 20, 0):m.end() + 20]!r}")
     return found
+
+
+#: The page's visible text: text nodes with a box on screen, outside SKIPPED, and the
+#: chosen option of each drop-down (its other options are not shown).
+VISIBLE_TEXT = """(skip) => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || !n.textContent.trim() || el.closest(skip)) continue;
+        if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+        out.push(n.textContent);
+    }
+    for (const s of document.querySelectorAll('select'))
+        if (s.getClientRects().length) out.push([...s.selectedOptions].map(o => o.text).join(' '));
+    return out.join('\\n');
+}"""
+
+
+def english_on(page, state: str) -> list[str]:
+    """The English runs visible on ``page`` now, each prefixed with ``state`` (what the
+    learner had just done)."""
+    text = page.evaluate(VISIBLE_TEXT, SKIPPED)
+    return [f"{state}: {run}" for run in latin_runs(text)]
+
+
+def figure_problems(figures, caught, records) -> list[str]:
+    """What is wrong with Korean ``figures`` once drawn: missing-glyph warnings (``caught``,
+    from warnings.catch_warnings(record=True)), matplotlib font warnings (``records``, from
+    caplog) and runs of English in their texts (maths between $...$ left out)."""
+    problems = [str(w.message) for w in caught if "Glyph" in str(w.message)]
+    problems += [r.getMessage() for r in records
+                 if r.name == "matplotlib.font_manager" and r.levelname == "WARNING"]
+    problems += [run for fig in figures for t in figure_texts(fig)
+                 for run in latin_runs(re.sub(r"\$[^$]*\$", " ", t))]
+    return problems
+
+
+def figure_texts(fig) -> list[str]:
+    """Every text artist's string in ``fig``."""
+    return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]

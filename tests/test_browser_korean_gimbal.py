@@ -9,7 +9,7 @@ kept for a person to look at: tofu (a box for a missing Hangul glyph) shows only
 from __future__ import annotations
 
 import pytest
-from latin import SKIPPED, latin_runs
+from latin import english_on
 
 from lessons_lib.i18n import translations
 
@@ -24,28 +24,6 @@ NOTEBOOK = next(path for item, path in zip(KOREAN, KOREAN_NOTEBOOKS, strict=True
 MAIN_APP = ".gimbal-app-main"
 WAIT = 120_000
 ko = translations("ko").gettext
-
-#: The page's visible text: text nodes with a box on screen, outside SKIPPED, and the
-#: chosen option of each drop-down (its other options are not shown).
-VISIBLE_TEXT = """(skip) => {
-    const out = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        const el = n.parentElement;
-        if (!el || !n.textContent.trim() || el.closest(skip)) continue;
-        if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
-        out.push(n.textContent);
-    }
-    for (const s of document.querySelectorAll('select'))
-        if (s.getClientRects().length) out.push([...s.selectedOptions].map(o => o.text).join(' '));
-    return out.join('\\n');
-}"""
-
-
-def english_on(page, state: str) -> list[str]:
-    text = page.evaluate(VISIBLE_TEXT, SKIPPED)
-    return [f"{state}: {run}" for run in latin_runs(text)]
-
 
 def test_the_check_finds_english_on_a_page(voila_server, page):
     """The walk reads what is on screen: an English sentence on the Korean index is found."""

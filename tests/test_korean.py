@@ -19,6 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import sync_ko  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tests"))
+from latin import figure_problems, figure_texts  # noqa: E402
+
 KOREAN = sorted((ROOT / "notebooks" / "ko").glob("*.ipynb"))
 
 
@@ -72,7 +75,6 @@ def test_every_marked_string_has_a_korean_translation():
 
 
 def test_translations_keep_their_placeholders():
-    import re
 
     with open(i18n.LOCALE_DIR / "ko" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po", "rb") as f:
         catalog = read_po(f)
@@ -108,10 +110,6 @@ def korean():
     i18n.set_language(None)
 
 
-def _all_texts(fig):
-    return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
-
-
 def test_lesson1_figures_in_korean_have_every_glyph(korean, caplog):
     from lessons_lib.apps import GimbalApp
     from lessons_lib.apps.gimbal import exercises
@@ -131,21 +129,10 @@ def test_lesson1_figures_in_korean_have_every_glyph(korean, caplog):
             figures.append(question.beside.fig)
         for fig in figures:
             fig.canvas.draw()
-    glyphs = [str(w.message) for w in caught if "Glyph" in str(w.message)]
-    assert not glyphs, glyphs[:3]
-    # and every text found its face: no "findfont: Failed to find font weight bold" either
-    fonts = [r.getMessage() for r in caplog.records if r.name == "matplotlib.font_manager"
-             and r.levelname == "WARNING"]
-    assert not fonts, fonts[:3]
-    texts = " ".join(t for fig in figures for t in _all_texts(fig))
+    assert not figure_problems(figures, caught, caplog.records), \
+        figure_problems(figures, caught, caplog.records)[:5]
+    texts = " ".join(t for fig in figures for t in figure_texts(fig))
     assert "요" in texts and "Y 위" in texts, texts[:200]
-    # a figure is a picture to the browser test: its English is found here
-    sys.path.insert(0, str(ROOT / "tests"))
-    from latin import latin_runs
-
-    english = [run for fig in figures for t in _all_texts(fig)
-               for run in latin_runs(re.sub(r"\$[^$]*\$", " ", t))]   # $...$: maths
-    assert not english, english[:5]
 
 
 def test_english_figures_keep_matplotlibs_fonts():
