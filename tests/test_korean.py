@@ -208,3 +208,28 @@ def test_preset_menu_shows_korean_labels_and_keeps_the_names(korean):
     name = app.presets[0].name
     app.preset.value = name
     assert app.preset.value == name
+
+
+def _msgids(po_text: str) -> list[str]:
+    """Each entry's msgid (its continuation lines joined), in the order of the file."""
+    ids, current = [], None
+    for line in po_text.splitlines() + [""]:
+        if line.startswith("msgid "):
+            current = [line[6:]]
+        elif current is not None and line.startswith('"'):
+            current.append(line)
+        elif current is not None:
+            ids.append("".join(part.strip().strip('"') for part in current))
+            current = None
+    return ids
+
+
+def test_no_msgid_is_written_twice():
+    """Lessons append their entries and branches merge by union (.gitattributes): an entry
+    two lessons both added must be kept once (Babel would keep one silently)."""
+    import collections
+
+    text = (i18n.LOCALE_DIR / "ko" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po").read_text("utf-8")
+    twice = [m for m, n in collections.Counter(_msgids(text)).items() if n > 1]
+    assert not twice, twice[:5]
+    assert _msgids('msgid "a"\nmsgstr "x"\n\nmsgid ""\n"a"\nmsgstr "y"\n') == ["a", "a"]
