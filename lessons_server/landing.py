@@ -143,13 +143,40 @@ def index_html(logout_url: str = "", korean: bool = False) -> str:
             f"<p>{esc(reading_order())}</p><ol>{items}</ol></body></html>")
 
 
+def page_language(path: str) -> str:
+    """The language of the page at ``path`` (a notebook in the Korean folder is Korean, as
+    lessons_lib.i18n decides for its kernel)."""
+    return "ko" if PurePosixPath(path).parent.name == i18n.KOREAN_FOLDER else "en"
+
+
+def in_language(path: str, lang: str) -> str:
+    """The notebook that is ``path`` in ``lang`` (``02_x.ipynb`` <-> ``ko/02_x.ipynb``),
+    whether or not it exists; ``path`` itself when it is in ``lang`` already."""
+    page = PurePosixPath(path)
+    if page_language(path) == lang:
+        return path
+    if lang == "ko":
+        return str(page.parent / i18n.KOREAN_FOLDER / page.name).removeprefix("./")
+    return str(page.parent.parent / page.name).removeprefix("./")
+
+
 def index_first(render: type) -> type:
     """Voila's page handler ``render``, answering the lessons' index (an ``index.ipynb``
-    beside the catalogue's first lesson) with :func:`index_html` instead of running it."""
+    beside the catalogue's first lesson) with :func:`index_html` instead of running it.
+
+    ``?lang=ko`` (or ``en``) on any page sends the browser to the same page in that
+    language when the folder has it (the query kept, so the page's switch link and a
+    shared address both work); any other value, or a page with no such translation, is
+    answered as it is."""
 
     class IndexFirst(render):
         @web.authenticated
         async def get(self, path=None, *args, **kwargs):
+            other = await self._in_asked_language(path or "")
+            if other is not None:
+                query = list(httputil.qs_to_qsl(self.request.query_arguments))
+                return self.redirect(httputil.url_concat(
+                    url_path_join(self.base_url, render_path(other)), query))
             if await self._is_lessons_index(path or ""):
                 from lessons_server.preheat import preheat_on
 
@@ -168,6 +195,16 @@ def index_first(render: type) -> type:
                     exists(str(folder / i18n.KOREAN_FOLDER / INDEX))))
                 return self.finish(index_html(logout, korean=korean))
             return await super().get(path, *args, **kwargs)
+
+        async def _in_asked_language(self, path: str) -> str | None:
+            lang = self.get_query_argument("lang", "")
+            if lang not in i18n.LANGUAGES or not path.endswith(".ipynb"):
+                return None
+            other = in_language(path, lang)
+            if other == path or ".." in PurePosixPath(other).parts:
+                return None
+            exists = await ensure_async(self.contents_manager.file_exists(other))
+            return other if exists else None
 
         async def _is_lessons_index(self, path: str) -> bool:
             page = PurePosixPath(path)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 
-#: The page's elements whose text is not prose: code, typeset maths, the browser's own.
-SKIPPED = "code, pre, .MathJax, mjx-container, .katex, script, style, svg, option"
+#: The page's elements whose text is not prose: code, typeset maths, the browser's own, and
+#: text marked as English on purpose (the language switch names English in English).
+SKIPPED = ("code, pre, .MathJax, mjx-container, .katex, script, style, svg, option, "
+           "[lang=en]")
 
 #: Latin words allowed on a Korean page, each with its reason. A single letter is always
 #: allowed (a symbol: x, y, z, q, w, R, t, the axes X, Y, Z).
