@@ -46,8 +46,9 @@ def latin_runs(text: str) -> list[str]:
     return found
 
 
-#: The page's visible text: text nodes with a box on screen, outside SKIPPED, and the
-#: chosen option of each drop-down (its other options are not shown).
+#: The page's visible text: text nodes with a box on screen, outside SKIPPED, the chosen
+#: option of each drop-down (its other options are not shown), and the tooltips,
+#: placeholders and accessible labels of the elements on screen.
 VISIBLE_TEXT = """(skip) => {
     const out = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -59,6 +60,12 @@ VISIBLE_TEXT = """(skip) => {
     }
     for (const s of document.querySelectorAll('select'))
         if (s.getClientRects().length) out.push([...s.selectedOptions].map(o => o.text).join(' '));
+    // what shows on hover or in an empty box: a tooltip, a placeholder, a button's label
+    for (const el of document.querySelectorAll('[title], [placeholder], [aria-label]')) {
+        if (el.closest(skip) || !el.checkVisibility({visibilityProperty: true})) continue;
+        for (const name of ['title', 'placeholder', 'aria-label'])
+            if (el.getAttribute(name)) out.push(el.getAttribute(name));
+    }
     return out.join('\\n');
 }"""
 

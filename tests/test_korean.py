@@ -233,3 +233,28 @@ def test_no_msgid_is_written_twice():
     twice = [m for m, n in collections.Counter(_msgids(text)).items() if n > 1]
     assert not twice, twice[:5]
     assert _msgids('msgid "a"\nmsgstr "x"\n\nmsgid ""\n"a"\nmsgstr "y"\n') == ["a", "a"]
+
+
+TYPED = [("-0.5", -0.5), ("\u22120.5", -0.5), ("\uff0d0.5", -0.5), ("1/2", 0.5),
+         ("5.61 m", 5.61), ("30°", 30.0), ("1,5", 1.5), (".5", 0.5),
+         ("30도", 30.0), ("5.61 미터", 5.61), ("18.9 퍼센트", 18.9), ("12.5초", 12.5)]
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_number_input_takes_the_same_forms_in_both_languages(lang):
+    """A Korean learner types units in Korean (30도, 12.5초): the number is read the same in
+    either language, and what is not a number is refused in the page's language."""
+    from lessons_lib.apps.core.exercise import parse_number
+
+    i18n.set_language(lang)
+    try:
+        assert [parse_number(typed) for typed, _ in TYPED] == pytest.approx(
+            [value for _, value in TYPED])
+        for bad in ("", "abc", "1/0", "도 30", "삼십"):
+            with pytest.raises(ValueError) as refused:
+                parse_number(bad)
+            said = str(refused.value).replace(bad, "")     # the message may quote the input
+            hangul = bool(re.search("[\uac00-\ud7a3]", said))
+            assert hangul == (lang == "ko"), (bad, str(refused.value))
+    finally:
+        i18n.set_language(None)

@@ -79,7 +79,8 @@ def gauge(state) -> str:
             a=a, b=b, angle=fmt_number(state.lock_angle, 1))
     fill = 100.0 * state.gauge
     tick = 100.0 * (1 - NEAR_LOCK_DEG / 90.0)
-    bar = (f'<div class="gimbal-gauge" title="how close the lock is" style="position:relative;'
+    title = html.escape(_("how close the lock is"), quote=True)
+    bar = (f'<div class="gimbal-gauge" title="{title}" style="position:relative;'
            f'background:{PALETTE["light"]};height:12px;width:320px;max-width:100%;margin:4px 0">'
            f'<div class="gimbal-gauge-fill" style="background:{colour};height:12px;'
            f'width:{fill:.1f}%"></div>'
