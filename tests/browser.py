@@ -310,7 +310,7 @@ def assert_no_error_text(page) -> None:
 
 def screenshot(page, name: str, full_page: bool = False) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
+    path = SCREENSHOTS / f"{name.replace('/', '-')}.png"      # ko/01_x: one folder
     page.screenshot(path=str(path), full_page=full_page)
     return path
 

@@ -1,10 +1,11 @@
 """Issue 29 in the browser: every app fits the screen it is shown on.
 
-Every lesson in Voila at the CSS viewports 853x480 (1280x720 at 150% zoom), 1280x720,
-1366x768 and 1920x1080, one page per lesson resized through the four (the page reports each
-new room and the kernel redraws the figure), then presenter mode (at 1920x1080 and at
-1280x720, where the figure must be no smaller than without it); and JupyterLab 4 at
-1280x720 with the file browser open. For every app on the page:
+Every lesson, in English and in Korean (Hangul is wider and taller), in Voila at the CSS
+viewports 853x480 (1280x720 at 150% zoom), 1280x720, 1366x768 and 1920x1080, one page per
+lesson resized through the four (the page reports each new room and the kernel redraws the
+figure), then presenter mode (at 1920x1080 and at 1280x720, where the figure must be no
+smaller than without it); and JupyterLab 4 at 1280x720 with the file browser open. For every
+app on the page:
 
 - nothing clipped or scrolled sideways (no element past either side of the app's column,
   no label cut);
@@ -31,12 +32,15 @@ from __future__ import annotations
 import html
 import re
 import time
+import urllib.parse
 import warnings
 
 import pytest
 
+from lessons_lib.i18n import KOREAN_FOLDER, translations
+
 import browser as h
-from lessons import SLUGS, app_views, lesson
+from lessons import KOREAN_SLUGS, SLUGS, app_views, lesson
 
 pytestmark = pytest.mark.browser
 
@@ -274,7 +278,7 @@ def _move_each_control(page, i: int, room: str, more: bool = False) -> list[str]
     :data:`STAGE_SHARE` of the figure must be in view together, none covered. What went
     wrong, naming the room, the control and the element, and by how much."""
     app = page.locator(".lesson-app").nth(i)
-    toggle = app.locator(".lesson-more button", has_text="More controls")
+    toggle = app.locator(".lesson-more button", has_text=_said(page, "More controls"))
     if more:
         if not toggle.count() or not toggle.first.is_visible():
             return []
@@ -323,9 +327,9 @@ def _stage_sweep(page, count: int, room: str, present: bool = False) -> list[str
 
 
 _SHOW_JS = """(args) => {
-  const [k, act] = args;
+  const [k, act, label] = args;
   const buttons = [...document.querySelectorAll('.lesson-question button')]
-    .filter(b => b.textContent.trim() === 'Show this case');
+    .filter(b => b.textContent.trim() === label);
   if (k === null) return buttons.length;
   const button = buttons[k], question = button.closest('.lesson-question');
   if (act === 'scroll') { question.scrollIntoView({block: 'start'}); return null; }
@@ -345,18 +349,18 @@ _SHOW_JS = """(args) => {
 def _show_each_case(page) -> list[str]:
     """Press every "Show this case" as a learner who has read the question from its top:
     the button and at least half of the figure it changes are then in view."""
-    problems = []
-    for k in range(page.evaluate(_SHOW_JS, [None, None])):
-        page.evaluate(_SHOW_JS, [k, "scroll"])
+    problems, label = [], _said(page, "Show this case")
+    for k in range(page.evaluate(_SHOW_JS, [None, None, label])):
+        page.evaluate(_SHOW_JS, [k, "scroll", label])
         # the mouse at the button, as a person clicks: Playwright's own click first scrolls
         # the button "into view", and under presenter mode's CSS zoom that scroll sometimes
         # ran 660 px off (lesson 1 at 1366x768: the button left at the bottom edge, the copy
         # out of view; a plain mouse click there never moved the page, 3 of 3)
-        button = page.locator(".lesson-question button", has_text="Show this case").nth(k)
+        button = page.locator(".lesson-question button", has_text=label).nth(k)
         page.mouse.click(*button.evaluate("e => { const r = e.getBoundingClientRect(); "
                                           "return [r.left + r.width / 2, r.top + r.height / 2]; }"))
         h.wait_idle(page)
-        m = page.evaluate(_SHOW_JS, [k, "measure"])
+        m = page.evaluate(_SHOW_JS, [k, "measure", label])
         share = _visible_share(m["figure"], m["view"])
         if not m["beside"] or m["button"]["bottom"] > m["view"]["bottom"] or share < 0.5:
             problems.append(f"{m['prompt']!r}: copy beside {m['beside']}, button bottom "
@@ -419,9 +423,16 @@ def _check_page(page, count: int, width: int, shot: str, present: bool = False) 
     return problems
 
 
+def _said(page, text: str) -> str:
+    """``text`` as the lesson's apps show it: in Korean for a notebook in the Korean folder
+    (in Voila and JupyterLab alike: the kernel's folder decides)."""
+    korean = f"/{KOREAN_FOLDER}/" in urllib.parse.unquote(urllib.parse.urlsplit(page.url).path)
+    return translations("ko" if korean else "en").gettext(text)
+
+
 # -- Voila --------------------------------------------------------------------------------------
 @pytest.mark.slow
-@pytest.mark.parametrize("notebook", SLUGS)
+@pytest.mark.parametrize("notebook", SLUGS + KOREAN_SLUGS)
 def test_every_app_fits_each_screen_and_presenter_mode(voila_server, chromium, notebook):
     count = app_views(notebook + ".ipynb")
     context = chromium.new_context(viewport={"width": 1920, "height": 1080})
@@ -565,7 +576,7 @@ def test_a_click_on_the_resized_figure_lands_on_the_same_cell(voila_server, chro
 
 # -- JupyterLab ---------------------------------------------------------------------------------
 @pytest.mark.slow
-@pytest.mark.parametrize("notebook", SLUGS)
+@pytest.mark.parametrize("notebook", SLUGS + KOREAN_SLUGS)
 def test_every_app_fits_jupyterlabs_column_with_the_file_browser_open(lab_server, page,
                                                                       notebook):
     """JupyterLab 4 at 1280x720 with the file browser open (the output column is about
