@@ -5,7 +5,8 @@ Voila serving a folder answers its root (``/``) and ``/voila/tree`` with a list 
 (what ``make voila`` runs, ``python -m lessons_server.landing notebooks ...`` with Voila's
 own arguments, and the base of ``make classroom``'s Voila) sends both to the rendered
 index instead, and gives each lesson of the catalogue a short address, ``/<number>``
-(``/2`` for lesson 2), which ``make classroom --lesson`` prints in block letters. Both
+(``/2`` for lesson 2; ``/ko/2`` its Korean page, ``/ko`` the Korean index), which ``make
+classroom --lesson`` prints in block letters. Both
 redirects keep the query (the room's ``?token=``, presenter mode's ``?present=1``) and,
 like the pages they lead to, ask for the login first. The hub's students land on the
 index through the default URL in deploy/z2jh/values.yaml.
@@ -41,10 +42,14 @@ def render_path(notebook: str) -> str:
 
 
 def short_path(notebook: str) -> str | None:
-    """The short address of ``notebook`` (``/2`` for lesson 2), or None when it is not a
-    lesson of the catalogue."""
-    number = next((lesson.number for lesson in LESSONS if lesson.notebook == notebook), None)
-    return None if number is None else f"/{number}"
+    """The short address of ``notebook`` (``/2`` for lesson 2, ``/ko/2`` for its Korean
+    notebook ``ko/02_...``), or None when it is not a lesson of the catalogue."""
+    page = PurePosixPath(notebook)
+    folder = "" if str(page.parent) == "." else str(page.parent)
+    if folder not in ("", i18n.KOREAN_FOLDER):
+        return None
+    number = next((lesson.number for lesson in LESSONS if lesson.notebook == page.name), None)
+    return None if number is None else f"{'/' + folder if folder else ''}/{number}"
 
 
 class Landing(JupyterHandler):
@@ -68,10 +73,15 @@ def landing_routes(base_url: str, notebooks: Path) -> list[tuple]:
         to_index = {"target": render_path(INDEX)}
         routes += [(base_url, Landing, to_index),
                    (url_path_join(base_url, r"/voila/tree/?"), Landing, to_index)]
+    korean_index = f"{i18n.KOREAN_FOLDER}/{INDEX}"
+    if (notebooks / korean_index).is_file():
+        routes.append((url_path_join(base_url, rf"/{i18n.KOREAN_FOLDER}/?"), Landing,
+                       {"target": render_path(korean_index)}))
     for lesson in LESSONS:
-        if (notebooks / lesson.notebook).is_file():
-            routes.append((url_path_join(base_url, short_path(lesson.notebook)), Landing,
-                           {"target": render_path(lesson.notebook)}))
+        for notebook in (lesson.notebook, f"{i18n.KOREAN_FOLDER}/{lesson.notebook}"):
+            if (notebooks / notebook).is_file():
+                routes.append((url_path_join(base_url, short_path(notebook)), Landing,
+                               {"target": render_path(notebook)}))
     return routes
 
 

@@ -10,6 +10,7 @@ from lessons_lib.catalogue import LESSONS
 from lessons_lib.i18n import KOREAN_FOLDER
 
 import browser as h
+from lessons import KOREAN, KOREAN_INDEX
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +51,13 @@ def test_make_voila_lands_on_the_index_and_each_lesson_has_a_short_address(voila
         status, _, headers = h.get_once(f"{voila_server.url}/{lesson.number}")
         assert (status, headers["Location"]) == (302, f"/voila/render/{lesson.notebook}")
     assert h.get_once(f"{voila_server.url}/{len(LESSONS) + 1}")[0] == 404
+    # the Korean pages: /ko the Korean index, /ko/<number> a Korean lesson
+    status, _, headers = h.get_once(f"{voila_server.url}/{KOREAN_FOLDER}")
+    assert (status, headers["Location"]) == (302, f"/voila/render/{KOREAN_INDEX}")
+    for item in KOREAN:
+        status, _, headers = h.get_once(f"{voila_server.url}/{KOREAN_FOLDER}/{item.number}")
+        assert (status, headers["Location"]) == (
+            302, f"/voila/render/{KOREAN_FOLDER}/{item.notebook}")
 
 
 def test_index_lists_each_title_once_opening_in_the_same_tab(voila_server):

@@ -18,9 +18,10 @@ import nbformat
 import pytest
 
 import browser as harness
-from lessons import FIRST, lesson
+from lessons import FIRST, KOREAN, lesson
 
 ROOT = harness.ROOT
+from lessons_lib.i18n import KOREAN_FOLDER  # noqa: E402
 from lessons_server import room as classroom  # noqa: E402  (make classroom)
 
 CONFIG = json.loads((ROOT / "voila.json").read_text())
@@ -191,6 +192,20 @@ def test_make_classroom_serves_all_interfaces_with_a_token():
     assert classroom.big(f"?token={token}") in out.stdout  # the block-letter line
     assert f"'{lesson(2).notebook}': {{'pool_size': 5}}" in out.stdout
     assert classroom.make_token() != classroom.make_token()
+
+
+def test_a_korean_class_gets_the_korean_lessons_short_address():
+    """`make classroom --lesson ko/<slug>`: the Korean page's pool and its short address,
+    /ko/<number>, in block letters too."""
+    item = KOREAN[0]
+    out = subprocess.run([sys.executable, "-m", "lessons_server.room", "--print-only",
+                          "--ip", "127.0.0.1", "--token", "123456789012",
+                          "--lesson", f"{KOREAN_FOLDER}/{item.slug}", "--students", "4"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert f"http://127.0.0.1:8866/ko/{item.number}?token=123456789012" in out.stdout
+    assert classroom.big(f"127.0.0.1:8866/ko/{item.number}") in out.stdout
+    assert f"'{KOREAN_FOLDER}/{item.notebook}': {{'pool_size': 4}}" in out.stdout
 
 
 def test_classroom_without_a_lesson_gives_the_index_address():
