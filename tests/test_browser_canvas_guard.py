@@ -41,6 +41,7 @@ def extent_at(chromium, server, ratio: float) -> dict:
         context.close()
 
 
+@pytest.mark.slow
 def test_figures_are_drawn_at_the_page_ratio_within_the_bounds(voila_server, chromium):
     plain = extent_at(chromium, voila_server, 1.0)
     assert plain["right"] > 0.5 and plain["bottom"] > 0.5, plain

@@ -55,6 +55,7 @@ def _readout(page, label: str, app: int) -> float:
     return float(slider.nth(app).locator(".widget-readout").inner_text())
 
 
+@pytest.mark.slow
 def test_funnel_steps_and_every_preset_is_screenshotted(voila_server, page):
     from lessons_lib.apps.funnel import FunnelApp
     from lessons_lib.apps.funnel.app import PRESETS
@@ -119,6 +120,7 @@ def _warn_pixels(page) -> int:
     return int((np.abs(rgb - want).sum(axis=2) < 40).sum())
 
 
+@pytest.mark.slow
 def test_the_article_corridors_corners_come_in_two_beats_with_the_ray(voila_server, page):
     """Steps 6, 10 and 12 of the trace fix the article corridor's corners; on the step
     slider each is two beats (6-7, 11-12, 14-15): the first draws the crossing ray in dark

@@ -141,6 +141,7 @@ def test_every_order_locks(voila_server, page):
     h.assert_no_error_text(page)
 
 
+@pytest.mark.slow
 def test_another_order_locks_and_every_view_keeps_the_labels(voila_server, page):
     """One order other than the default locks (test_every_order_locks, slow, tries all six);
     then every view button and an orbit with the mouse."""

@@ -157,6 +157,7 @@ def test_an_exercise_checks_an_answer(voila_server, page):
     h.assert_no_error_text(page)
 
 
+@pytest.mark.slow
 def test_renders_on_a_hidpi_screen(voila_server, chromium):
     """At device pixel ratio 2 ipympl doubles the figure's dpi: the cached static layer
     must be rebuilt at the new size, not pasted at the old one."""
@@ -209,6 +210,7 @@ def _assert_voila_layout(page) -> None:
     assert boxes["preset"]["left"] >= boxes["figure"]["right"], boxes
 
 
+@pytest.mark.slow
 def test_jupyterlab_with_the_file_browser_shows_the_whole_app(lab_server, page):
     h.open_in_lab(page, lab_server, NOTEBOOK)
     assert page.locator("#jp-left-stack").is_visible()          # the file browser is open
@@ -313,6 +315,7 @@ def test_drag_a_keyframe_on_the_sphere_and_read_its_angles_back(voila_server, pa
     _drag_both_keyframes(page, "02_euler_vs_slerp-keyframes-dragged")
 
 
+@pytest.mark.slow
 def test_drag_a_keyframe_in_jupyterlab(lab_server, page):
     """In JupyterLab's column with the file browser open (the narrow arrangement)."""
     h.open_in_lab(page, lab_server, NOTEBOOK, figures=2)

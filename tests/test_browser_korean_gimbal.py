@@ -43,6 +43,7 @@ def test_korean_index_shows_no_english(voila_server, page):
     assert not page.console_errors, page.console_errors
 
 
+@pytest.mark.slow
 def test_korean_lesson_1_shows_no_english_in_any_state(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK, figures=5)
     h.assert_no_error_text(page)

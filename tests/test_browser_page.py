@@ -32,6 +32,7 @@ def test_the_page_links_no_stylesheet_from_another_host(voila_server):
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_a_lesson_starts_while_the_icon_stylesheets_never_answer(voila_server, page):
     pending = []
     page.route(f"{CDN}**", lambda route: pending.append(route.request.url))  # never answered
@@ -67,6 +68,7 @@ HTMLCanvasElement.prototype.toDataURL = function (...args) {
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_new_frames_are_not_encoded_again_as_data_urls(voila_server, page):
     """ipympl re-encodes its canvas as a PNG data URL at every frame (for a saved notebook's
     picture); the lessons' page skips that call and still paints every frame, while any

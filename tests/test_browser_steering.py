@@ -251,6 +251,7 @@ def _drag_until(page, term: str, start, end, sign: str, shot: str) -> None:
     h.wait_idle(page)
 
 
+@pytest.mark.slow
 def test_drag_the_car_and_the_target_in_each_term_figure_and_read_the_sign(voila_server, page):
     """Position Delta: the car dragged 6.5 m to the left of its line turns the target to its
     right (+3.5°), the target dragged to the end of the view puts it left again (-3.6°).
