@@ -25,6 +25,8 @@ ALLOWED = {
     "deg", "px", "GIF", "PNG",
     # names the Korean lessons keep in Latin letters, as Korean game programmers write them
     "DirectX", "Voila", "JupyterLab", "Jupyter", "Euler",
+    # a library's name, kept in Latin letters like DirectX (lesson 2 compares its slerp with it)
+    "SciPy",
 }
 #: A rotation order (YXZ: yaw outer, roll inner) is a maths symbol too.
 ORDER = re.compile(r"^[XYZ]{3}$")

@@ -809,8 +809,8 @@ def test_exercise_5_is_a_prediction_not_arithmetic_on_what_the_page_shows():
     question = exercises.nlerp_pace_question()
     text = notebook_source()
     after = text.index("exercises.nlerp_pace_question()")
-    assert text.index("### Exercise 5") < after < text.index('print(" turn   fastest/slowest')
-    table = text[text.index('print(" turn   fastest/slowest'):]
+    assert text.index("### Exercise 5") < after < text.index('say(" turn   fastest/slowest')
+    table = text[text.index('say(" turn   fastest/slowest'):]
     assert "for angle in (10, 30, 60, 90, 120, 150):" in table   # its last row is not 2.0
     assert "cos²(θ/4)" not in text[:after] and "1 / cos²(45°)" in question.explain
     assert "180°" in question.prompt.value

@@ -12,6 +12,7 @@ import ipywidgets as widgets
 
 from ... import flight
 from ... import validate as check
+from ...i18n import N_, _
 from ...rotations import check_order
 from ..core import GREYS, DragHandler, Frame, LessonApp, Params, Preset, Slider, Toggle
 from ..core.app import takes_params
@@ -34,7 +35,7 @@ from .view import BlendView, Camera
 #: The preset the app opens on: its angles are the sliders' defaults.
 OPENING_PRESET = "Wide three-axis turn"
 #: The line beside the angle sliders that says the sphere's keyframe markers can be dragged.
-DRAG_HINT = ("Drag ○ (start) or ✖ (end) on the sphere to aim that nose<span "
+DRAG_HINT = N_("Drag ○ (start) or ✖ (end) on the sphere to aim that nose<span "
              "class='lesson-when-shown'>: yaw and pitch follow; roll stays on its slider</span>."
              "<span class='lesson-when-tucked'> (Presenter mode hides the angle sliders "
              "here.)</span>")
@@ -92,15 +93,16 @@ class InterpolationApp(LessonApp):
     """
 
     controls = (
-        _angle("yaw0", "yaw", -180, 180), _angle("pitch0", "pitch", -90, 90),
-        _angle("roll0", "roll", -180, 180),
-        _angle("yaw1", "yaw", -180, 180), _angle("pitch1", "pitch", -90, 90),
-        _angle("roll1", "roll", -180, 180),
-        Toggle("long_way", "take the long way", primary=True,
-               help="nlerp and slerp head for the far copy of q₁: 360° minus the short turn"),
-        Toggle("wrap_euler", "wrap Euler angles", primary=True,
-               help="Euler lerp moves each angle the short way round (at most 180°)"),
-        Toggle("show_up", "up-vector paths", help="also draw where the fin points",
+        _angle("yaw0", N_("yaw"), -180, 180), _angle("pitch0", N_("pitch"), -90, 90),
+        _angle("roll0", N_("roll"), -180, 180),
+        _angle("yaw1", N_("yaw"), -180, 180), _angle("pitch1", N_("pitch"), -90, 90),
+        _angle("roll1", N_("roll"), -180, 180),
+        Toggle("long_way", N_("take the long way"), primary=True,
+               help=N_("nlerp and slerp head for the far copy of q₁: 360° minus the short "
+                       "turn")),
+        Toggle("wrap_euler", N_("wrap Euler angles"), primary=True,
+               help=N_("Euler lerp moves each angle the short way round (at most 180°)")),
+        Toggle("show_up", N_("up-vector paths"), help=N_("also draw where the fin points"),
                redraw=True),
     )
     # opens at OPENING_T, where the three planes differ (at t = 1 they coincide, at the end).
@@ -110,7 +112,7 @@ class InterpolationApp(LessonApp):
                   width="250px", label_width="14px", readout=".2f")
     presets = tuple(Preset(name, _preset_values(p), description=_describer(p.extra))
                     for name, p in BLEND_PRESETS.items())
-    custom_label = "(your own angles)"
+    custom_label = N_("(your own angles)")
     compact_size = PLANES_SIZE
 
     def __init__(self, preset: str | None = None, *, order: str = "YXZ", **controls) -> None:
@@ -133,7 +135,7 @@ class InterpolationApp(LessonApp):
         self.fig = self.view.fig
         self.drag_hint = widgets.HTML(
             f"<div style='{TEXT};line-height:1.4;color:{GREYS['note']};max-width:400px'>"
-            f"{DRAG_HINT}</div>")
+            f"{_(DRAG_HINT)}</div>")
         self.drag_hint.add_class("lesson-drag-hint")
         # a copy has no sphere to aim a keyframe on
         self.drag = None if self.compact else DragHandler(
@@ -222,8 +224,8 @@ class InterpolationApp(LessonApp):
                                 layout=widgets.Layout(flex=f"1 1 {ANGLE_COLUMN_PX}px",
                                                       margin="0 4px 0 0"))
 
-        angles = widgets.HBox([column("start (t = 0)", ("yaw0", "pitch0", "roll0")),
-                               column("end (t = 1)", ("yaw1", "pitch1", "roll1"))],
+        angles = widgets.HBox([column(_("start (t = 0)"), ("yaw0", "pitch0", "roll0")),
+                               column(_("end (t = 1)"), ("yaw1", "pitch1", "roll1"))],
                               layout=widgets.Layout(flex_flow="row wrap"))
         angles.add_class("lesson-short-readout")
         self.long_way.layout.margin = "0 20px 0 0"        # apart from the next label

@@ -13,6 +13,7 @@ import quaternion
 from matplotlib.figure import Figure
 
 from ... import validate as check
+from ...i18n import _
 from ...interpolation import angular_speed, nlerp, slerp
 from ...rotations import angle_between
 from ..core import LINE, MARKER, MIN_FONT_SIZE, PALETTE, TITLE_SIZE, rc_context
@@ -60,17 +61,17 @@ def pace_figure(turns=TURNS) -> Figure:
         left, right = fig.subplots(1, 2)
         fine = np.linspace(0, float(np.max(turns)), 181)
         left.plot(fine, 1 / np.cos(np.radians(fine / 4)) ** 2, color=PALETTE["black"],
-                  lw=LINE["cursor"], ls=(0, (4, 2)), label="exact (exercise 5)")
+                  lw=LINE["cursor"], ls=(0, (4, 2)), label=_("exact (exercise 5)"))
         left.plot(turns, measured[:, 0], "s", color=PALETTE["purple"], ms=MARKER["seed"],
-                  label="measured")
-        left.set_xlabel("turn θ (degrees)")
-        left.set_title("nlerp: fastest ÷ slowest speed", loc="left", fontsize=TITLE_SIZE)
+                  label=_("measured"))
+        left.set_xlabel(_("turn θ (degrees)"))
+        left.set_title(_("nlerp: fastest ÷ slowest speed"), loc="left", fontsize=TITLE_SIZE)
         left.legend(frameon=False, fontsize=MIN_FONT_SIZE)
         right.plot(turns, measured[:, 1], "s-", color=PALETTE["purple"], ms=MARKER["seed"],
                    lw=LINE["cursor"])
         right.set_yscale("log")
-        right.set_xlabel("turn θ (degrees)")
-        right.set_title("largest gap to slerp (degrees)", loc="left", fontsize=TITLE_SIZE)
+        right.set_xlabel(_("turn θ (degrees)"))
+        right.set_title(_("largest gap to slerp (degrees)"), loc="left", fontsize=TITLE_SIZE)
         for ax in (left, right):
             ax.set_xticks([0, 30, 60, 90, 120, 150])
             ax.grid(alpha=0.3)

@@ -16,6 +16,7 @@ import numpy as np
 import quaternion
 
 from ... import validate as check
+from ...i18n import N_, _
 from ...interpolation import (
     angle_between,
     angular_speed,
@@ -34,7 +35,8 @@ from ...rotations import (
 from ..core.text import fmt_number
 
 METHODS = ("euler", "nlerp", "slerp")
-LABELS = {"euler": "Euler lerp", "nlerp": "nlerp", "slerp": "slerp"}
+#: Each method's name as the page shows it (translated where shown: ``_(LABELS[m])``).
+LABELS = {"euler": N_("Euler lerp"), "nlerp": N_("nlerp"), "slerp": N_("slerp")}
 ANGLE_NAMES = ("yaw", "pitch", "roll")
 
 #: Samples of t for paths, the speed plot and the 4D picture (every 1/120 of t).
@@ -128,23 +130,21 @@ class SpeedProfile:
 
     def sentence(self) -> str:
         """What the speed does, as a verb phrase: "only slows down, from 209 to 99°/t"."""
+        start, end = fmt_number(self.start, 0), fmt_number(self.end, 0)
+        low, high = fmt_number(self.low, 0), fmt_number(self.high, 0)
         if self.kind == "steady":
-            return f"keeps a steady {fmt_number(self.high, 0)}°/t"
+            return _("keeps a steady {high}°/t").format(high=high)
         if self.kind == "falls":
-            return (f"only slows down, from {fmt_number(self.start, 0)} to "
-                    f"{fmt_number(self.end, 0)}°/t")
+            return _("only slows down, from {start} to {end}°/t").format(start=start, end=end)
         if self.kind == "rises":
-            return (f"only speeds up, from {fmt_number(self.start, 0)} to "
-                    f"{fmt_number(self.end, 0)}°/t")
+            return _("only speeds up, from {start} to {end}°/t").format(start=start, end=end)
         if self.kind == "bulges":
-            return (f"speeds up from {fmt_number(self.start, 0)} to "
-                    f"{fmt_number(self.high, 0)}°/t at t = {self.t_high:.2f}, then slows to "
-                    f"{fmt_number(self.end, 0)}")
+            return _("speeds up from {start} to {high}°/t at t = {t}, then slows to "
+                     "{end}").format(start=start, high=high, t=f"{self.t_high:.2f}", end=end)
         if self.kind == "dips":
-            return (f"slows down from {fmt_number(self.start, 0)} to "
-                    f"{fmt_number(self.low, 0)}°/t at t = {self.t_low:.2f}, then speeds up to "
-                    f"{fmt_number(self.end, 0)}")
-        return f"varies between {fmt_number(self.low, 0)} and {fmt_number(self.high, 0)}°/t"
+            return _("slows down from {start} to {low}°/t at t = {t}, then speeds up to "
+                     "{end}").format(start=start, low=low, t=f"{self.t_low:.2f}", end=end)
+        return _("varies between {low} and {high}°/t").format(low=low, high=high)
 
 
 # -- the plane in 4D ----------------------------------------------------------------------------
@@ -262,43 +262,51 @@ class BlendState:
         short, long_ = self.true_angle, 360.0 - self.true_angle
         if short < 1e-9:
             if self.long_way:
-                return ("Start and end are the same orientation, so the long way is a full "
-                        "360° turn (about the aeroplane's own up axis: every full turn is "
-                        "equally long, this one is chosen). Euler lerp does not use "
-                        "quaternions, so the toggle leaves it as it is.")
-            return ("Start and end are the same orientation: the short way is no turn at "
-                    "all; the long way would be a full 360° turn.")
+                return _("Start and end are the same orientation, so the long way is a full "
+                         "360° turn (about the aeroplane's own up axis: every full turn is "
+                         "equally long, this one is chosen). Euler lerp does not use "
+                         "quaternions, so the toggle leaves it as it is.")
+            return _("Start and end are the same orientation: the short way is no turn at "
+                     "all; the long way would be a full 360° turn.")
         if abs(self.dot) < 1e-12:
-            return ("q₀·q₁ = 0: both copies of the end are 180° away, so the long way is as "
-                    "long as the short way and only turns the other way round.")
+            return _("q₀·q₁ = 0: both copies of the end are 180° away, so the long way is as "
+                     "long as the short way and only turns the other way round.")
         sign = "≥" if self.dot >= 0 else "<"
-        why = (f"q₀·q₁ = {fmt_number(self.dot, 3, sign=True)} {sign} 0, so the nearer copy of "
-               f"the end is {'+q₁' if self.dot >= 0 else '−q₁'} ({fmt_number(short, 0)}°)")
+        why = _("q₀·q₁ = {dot} {sign} 0, so the nearer copy of the end is {near} "
+                "({short}°)").format(dot=fmt_number(self.dot, 3, sign=True), sign=sign,
+                                     near="+q₁" if self.dot >= 0 else "−q₁",
+                                     short=fmt_number(short, 0))
         if self.long_way:
-            return (f"{why}; the long way heads for the far copy {self.target_sign}: nlerp and "
-                    f"slerp turn {fmt_number(long_, 0)}° instead. Euler lerp blends angles, not "
-                    "quaternions, so the toggle does not change it.")
-        return (f"{why}. Ticking <i>take the long way</i> heads for {self.other_sign} "
-                f"instead: {fmt_number(long_, 0)}° the other way round (nlerp and slerp only).")
+            return _("{why}; the long way heads for the far copy {target}: nlerp and slerp "
+                     "turn {long}° instead. Euler lerp blends angles, not quaternions, so the "
+                     "toggle does not change it.").format(why=why, target=self.target_sign,
+                                                          long=fmt_number(long_, 0))
+        return _("{why}. Ticking <i>take the long way</i> heads for {other} instead: {long}° "
+                 "the other way round (nlerp and slerp only).").format(
+                     why=why, other=self.other_sign, long=fmt_number(long_, 0))
 
     def wrap_note(self) -> str:
         """What *wrap Euler angles* does for this pair."""
         if not self.wrap_changes:
-            return ("Wrapping changes nothing here: no angle changes by more than 180°, so "
-                    "each already goes the short way round.")
-        parts = ", ".join(f"{name}'s {fmt_number(raw, 0, sign=True)}° into "
-                          f"{fmt_number(wrapped, 0, sign=True)}°"
+            return _("Wrapping changes nothing here: no angle changes by more than 180°, so "
+                     "each already goes the short way round.")
+        parts = ", ".join(_("{name}'s {raw}° into {wrapped}°").format(
+                              name=_(name), raw=fmt_number(raw, 0, sign=True),
+                              wrapped=fmt_number(wrapped, 0, sign=True))
                           for name, raw, wrapped in self.wrap_changes)
-        done = "turns" if self.wrap_euler else "would turn"
-        return f"Wrapping {done} {parts}, the short way round."
+        if self.wrap_euler:
+            return _("Wrapping turns {parts}, the short way round.").format(parts=parts)
+        return _("Wrapping would turn {parts}, the short way round.").format(parts=parts)
 
     def axis_note(self) -> str:
         if self.axis is None:
-            return "Start and end are the same orientation: nothing to turn."
+            return _("Start and end are the same orientation: nothing to turn.")
         tilt = self.nose_tilt or 0.0
-        kind = ("a great circle" if tilt < 0.5
-                else f"a circle {fmt_number(tilt, 0)}° away from a great circle")
-        return f"slerp turns about one fixed axis (-·-), so its nose moves on {kind}."
+        if tilt < 0.5:
+            return _("slerp turns about one fixed axis (-·-), so its nose moves on a great "
+                     "circle.")
+        return _("slerp turns about one fixed axis (-·-), so its nose moves on a circle "
+                 "{tilt}° away from a great circle.").format(tilt=fmt_number(tilt, 0))
 
 
 def _blend(method: str, t, e0, e1, order: str, wrap: bool, q0, target):
@@ -391,12 +399,13 @@ class BlendPreset:
 
 ARTICLE_TRIPLE = ((15, 0, 15), (30, 0, 30), (45, 0, 45))
 
+#: The presets by name (the menu shows each name translated; the name stays the key).
 PRESETS = {
-    "Wrap-around: yaw −175° → 175°": BlendPreset((-175, 0, 0), (175, 0, 0), "wrap"),
-    "Wide three-axis turn": BlendPreset((30, -20, 10), (150, 70, 120)),
-    "End at gimbal lock (pitch 90°)": BlendPreset((0, 0, 0), (150, 90, 120), "lock"),
-    "Article 001: yaw and roll 0° → 45°": BlendPreset((0, 0, 0), (45, 0, 45), "article"),
-    "One axis only: yaw 0° → 120°": BlendPreset((0, 0, 0), (120, 0, 0)),
+    N_("Wrap-around: yaw −175° → 175°"): BlendPreset((-175, 0, 0), (175, 0, 0), "wrap"),
+    N_("Wide three-axis turn"): BlendPreset((30, -20, 10), (150, 70, 120)),
+    N_("End at gimbal lock (pitch 90°)"): BlendPreset((0, 0, 0), (150, 90, 120), "lock"),
+    N_("Article 001: yaw and roll 0° → 45°"): BlendPreset((0, 0, 0), (45, 0, 45), "article"),
+    N_("One axis only: yaw 0° → 120°"): BlendPreset((0, 0, 0), (120, 0, 0)),
 }
 
 
@@ -404,36 +413,41 @@ def _euler_sentence(state: BlendState) -> str:
     tot, true = state.totals["euler"], state.true_angle
     prof = state.profiles["euler"].sentence()
     if tot < 1e-9:
-        return "Euler lerp stays put: start and end have the same angles."
+        return _("Euler lerp stays put: start and end have the same angles.")
     if state.path_gap["euler"] < SAME_PATH_DEG:
-        return f"Euler lerp makes the same {fmt_number(tot, 0)}° turn as slerp and {prof}."
+        return _("Euler lerp makes the same {total}° turn as slerp and {speed}.").format(
+            total=fmt_number(tot, 0), speed=prof)
     digits = 1 if abs(tot - true) < 2 else 0          # 63.6° for 62.8°, not 64° for 63°
-    return (f"Euler lerp turns {fmt_number(tot, digits)}° for a "
-            f"{fmt_number(true, digits)}° change, up to "
-            f"{fmt_number(state.path_gap['euler'], 0)}° off slerp's pose, and {prof}.")
+    return _("Euler lerp turns {total}° for a {change}° change, up to {gap}° off slerp's "
+             "pose, and {speed}.").format(total=fmt_number(tot, digits),
+                                          change=fmt_number(true, digits),
+                                          gap=fmt_number(state.path_gap["euler"], 0),
+                                          speed=prof)
 
 
 def _nlerp_sentence(state: BlendState) -> str:
     nl, sl = state.profiles["nlerp"], state.profiles["slerp"]
     if state.totals["slerp"] < 1e-9:
-        return "nlerp and slerp stay put: start and end are the same orientation."
+        return _("nlerp and slerp stay put: start and end are the same orientation.")
     if state.nlerp_undefined:
-        return ("nlerp is undefined here: its chord from q₀ to the far copy −q₀ runs through "
-                "the centre at t = 0.5, where there is no direction to push it out along. The "
-                "library falls back to slerp's full turn, so the pink nlerp is slerp's path "
-                f"and pace: it {sl.sentence()}.")
+        return _("nlerp is undefined here: its chord from q₀ to the far copy −q₀ runs "
+                 "through the centre at t = 0.5, where there is no direction to push it out "
+                 "along. The library falls back to slerp's full turn, so the pink nlerp is "
+                 "slerp's path and pace: it {slerp}.").format(slerp=sl.sentence())
     if nl.kind == "steady":
-        return (f"nlerp keeps slerp's path and, over so small a turn, its pace too: it "
-                f"{nl.sentence()}.")
-    return (f"nlerp keeps slerp's path but not its pace: it {nl.sentence()}, while slerp "
-            f"{sl.sentence()}.")
+        return _("nlerp keeps slerp's path and, over so small a turn, its pace too: it "
+                 "{nlerp}.").format(nlerp=nl.sentence())
+    return _("nlerp keeps slerp's path but not its pace: it {nlerp}, while slerp "
+             "{slerp}.").format(nlerp=nl.sentence(), slerp=sl.sentence())
 
 
 def _extra_wrap(state: BlendState) -> str:
-    changes = "; ".join(f"{n} {fmt_number(r, 0, sign=True)}° → {fmt_number(w, 0, sign=True)}°"
+    changes = "; ".join(_("{name} {raw}° → {wrapped}°").format(
+                            name=_(n), raw=fmt_number(r, 0, sign=True),
+                            wrapped=fmt_number(w, 0, sign=True))
                         for n, r, w in state.wrap_changes)
-    return (f"Start and end are only {fmt_number(state.true_angle, 0)}° apart. Wrapping the angles "
-            f"changes {changes}.")
+    return _("Start and end are only {apart}° apart. Wrapping the angles changes "
+             "{changes}.").format(apart=fmt_number(state.true_angle, 0), changes=changes)
 
 
 def _triple(e) -> str:
@@ -445,10 +459,12 @@ def _extra_lock(state: BlendState) -> str:
     # the same end orientation under its other name: slerp's turn cannot change, Euler's does
     other = total_angle(euler_lerp(state.e0, name, state.ts, order=state.order,
                                    wrap=state.wrap_euler))
-    return (f"At pitch 90° only yaw − roll matters: the end {_triple(state.e1)} is the same "
-            f"orientation as {_triple(name)}. Stored under that second name, Euler lerp "
-            f"turns {fmt_number(other, 0)}° instead of {fmt_number(state.totals['euler'], 0)}°; "
-            f"slerp turns {fmt_number(state.totals['slerp'], 0)}° either way.")
+    return _("At pitch 90° only yaw − roll matters: the end {end} is the same orientation "
+             "as {name}. Stored under that second name, Euler lerp turns {other}° instead of "
+             "{euler}°; slerp turns {slerp}° either way.").format(
+                 end=_triple(state.e1), name=_triple(name), other=fmt_number(other, 0),
+                 euler=fmt_number(state.totals["euler"], 0),
+                 slerp=fmt_number(state.totals["slerp"], 0))
 
 
 def article_numbers(order: str = "YXZ") -> dict[str, float]:
@@ -471,11 +487,11 @@ def article_numbers(order: str = "YXZ") -> dict[str, float]:
 
 def _extra_article(state: BlendState) -> str:
     n = article_numbers(state.order)
-    return ("Euler lerp passes the article's R₁ = (15°, 0°, 15°) at t = 1/3 and "
-            "R₂ = (30°, 0°, 30°) at t = 2/3 (the ghosts there). The angles do not add: "
-            f"R₂·R₁ is {fmt_number(n['composed_gap'], 2)}° away from R₃ = (45°, 0°, 45°), and "
-            f"slerp, the steady turn about one axis, is {fmt_number(n['slerp_gap_1'], 1)}° from "
-            "R₁ at t = 1/3.")
+    return _("Euler lerp passes the article's R₁ = (15°, 0°, 15°) at t = 1/3 and "
+             "R₂ = (30°, 0°, 30°) at t = 2/3 (the ghosts there). The angles do not add: "
+             "R₂·R₁ is {composed}° away from R₃ = (45°, 0°, 45°), and slerp, the steady turn "
+             "about one axis, is {gap}° from R₁ at t = 1/3.").format(
+                 composed=fmt_number(n["composed_gap"], 2), gap=fmt_number(n["slerp_gap_1"], 1))
 
 
 _EXTRAS = {"wrap": _extra_wrap, "lock": _extra_lock, "article": _extra_article}

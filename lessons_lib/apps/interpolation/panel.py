@@ -10,6 +10,7 @@ import html
 import quaternion
 
 from ... import validate as check
+from ...i18n import N_, _
 from ...interpolation import angle_between
 from ..core import GREYS, fmt_number
 from ..core.theme import TEXT
@@ -39,13 +40,14 @@ def readouts(state: BlendState, poses: dict) -> dict[str, str]:
     for m in METHODS:
         moved = angle_between(state.q0, poses[m])
         left = angle_between(poses[m], state.q1)
-        out[m] = f"{moved:.0f}° from start\n{left:.0f}° to end"
+        out[m] = _("{moved}° from start\n{left}° to end").format(moved=f"{moved:.0f}",
+                                                              left=f"{left:.0f}")
     return out
 
 
 #: The label of the line under t: the totals of the whole blend, whatever t shows (issue 41:
 #: "angle turned" right under t read as the angle turned so far).
-TURNED = "whole blend turns"
+TURNED = N_("whole blend turns")
 
 
 @check.first_is(BlendState, "the InterpolationApp's .state")
@@ -54,11 +56,13 @@ def turned(state: BlendState) -> str:
     and the shortest turn (kept out of :func:`info`, which a narrow page shows below the
     fold)."""
     totals = " &nbsp; ".join(
-        f"<b style='color:{COLOURS[m]}'>{LABELS[m]} {state.totals[m]:.0f}°</b>"
+        f"<b style='color:{COLOURS[m]}'>{_(LABELS[m])} {state.totals[m]:.0f}°</b>"
         for m in METHODS)
     return (f"<div class='lesson-turned' style='{TEXT};line-height:1.4'>"
-            f"<b>{TURNED}</b> (t = 0 to 1): {totals}<br>shortest turn from start to end: "
-            f"<b>{state.true_angle:.0f}°</b></div>")
+            + _("<b>{turned}</b> (t = 0 to 1): {totals}<br>shortest turn from start to end: "
+                "<b>{shortest}°</b>").format(turned=_(TURNED), totals=totals,
+                                             shortest=f"{state.true_angle:.0f}")
+            + "</div>")
 
 
 @check.first_is(BlendState, "the InterpolationApp's .state")
@@ -66,30 +70,31 @@ def info(state: BlendState) -> str:
     """The panel: the quaternions and the sign rule, what each toggle does."""
     plane = state.plane
     if plane is None:
-        four_d = "Start and end are one point of the 4D sphere: there is no chord or arc."
+        four_d = _("Start and end are one point of the 4D sphere: there is no chord or arc.")
     elif state.nlerp_undefined:
-        four_d = (
+        four_d = _(
             "4D, bottom right: the chord from q₀ to the far copy −q₀ runs through the centre "
             "at t = 0.5, so nlerp is undefined there; its ■ are slerp's, the library's "
-            f"fallback. slerp's ◆ are evenly spaced: {plane.omega:.0f}° of the 4D circle, "
-            f"half the {state.slerp_angle:.0f}° turn.")
+            "fallback. slerp's ◆ are evenly spaced: {omega}° of the 4D circle, half the "
+            "{turn}° turn.").format(omega=f"{plane.omega:.0f}", turn=f"{state.slerp_angle:.0f}")
     else:
         # "bunched" only where the speed plot shows it: a 10° turn keeps a steady pace
-        spacing = ("as evenly spaced as slerp's ◆ over so small a turn"
+        spacing = (_("as evenly spaced as slerp's ◆ over so small a turn")
                    if state.profiles["nlerp"].kind == "steady"
-                   else "bunched at the ends, spread in the middle")
-        four_d = (
-            "4D, bottom right: nlerp walks the straight chord (○ every 0.1 of t), which "
-            f"dips to {plane.shortest_chord:.2f} from the centre, and is pushed out onto the "
-            f"circle (■): {spacing}. slerp's ◆ are evenly "
-            f"spaced: {plane.omega:.0f}° of the 4D circle, half the {state.slerp_angle:.0f}° "
-            "turn.")
+                   else _("bunched at the ends, spread in the middle"))
+        four_d = _(
+            "4D, bottom right: nlerp walks the straight chord (○ every 0.1 of t), which dips "
+            "to {chord} from the centre, and is pushed out onto the circle (■): {spacing}. "
+            "slerp's ◆ are evenly spaced: {omega}° of the 4D circle, half the {turn}° "
+            "turn.").format(chord=f"{plane.shortest_chord:.2f}", spacing=spacing,
+                            omega=f"{plane.omega:.0f}", turn=f"{state.slerp_angle:.0f}")
     rows = [
         f"q₀ = {html.escape(fmt_q(state.q0))}, &nbsp; q₁ = {html.escape(fmt_q(state.q1))}",
-        f"<b>take the long way</b>: {state.long_way_note()}",
-        f"<b>wrap Euler angles</b>: {html.escape(state.wrap_note())}",
-        f"<span style='color:{GREYS['note']}'>{html.escape(state.axis_note())} Sphere: ○ start, "
-        "✖ end, beads every 0.1 of t.</span>",
+        _("<b>take the long way</b>: {note}").format(note=state.long_way_note()),
+        _("<b>wrap Euler angles</b>: {note}").format(note=html.escape(state.wrap_note())),
+        f"<span style='color:{GREYS['note']}'>"
+        + _("{axis} Sphere: ○ start, ✖ end, beads every 0.1 of t.").format(
+            axis=html.escape(state.axis_note())) + "</span>",
         f"<span style='color:{GREYS['note']}'>{html.escape(four_d)}</span>",
     ]
     return (STYLE + f"<div class='lesson-info' style='{TEXT};line-height:1.4'>"

@@ -23,6 +23,7 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from ... import validate as check
+from ...i18n import N_, _
 from ..core import (
     FONT_SIZE,
     GREYS,
@@ -58,9 +59,11 @@ ARRANGEMENTS = {
 }
 #: Titles that change with the arrangement.
 TITLES = {
-    "wide": dict(sphere="nose paths on the unit sphere", speed="angular speed, ° per unit of t",
-                 plane4d="4D: the plane of q₀ and q₁"),
-    "narrow": dict(sphere="nose paths", speed="speed, °/t", plane4d="4D: q₀, q₁ plane"),
+    "wide": dict(sphere=N_("nose paths on the unit sphere"),
+                 speed=N_("angular speed, ° per unit of t"),
+                 plane4d=N_("4D: the plane of q₀ and q₁")),
+    "narrow": dict(sphere=N_("nose paths"), speed=N_("speed, °/t"),
+                   plane4d=N_("4D: q₀, q₁ plane")),
 }
 #: A figure narrower than this (inches at its dpi, so a width in text sizes: about 730 CSS
 #: px at 100% zoom) takes the narrow arrangement.
@@ -184,6 +187,14 @@ def nice_ceiling(value: float) -> float:
     return float(np.ceil(value / step * 2) / 2 * step)
 
 
+def _scale_and_peaks(state: BlendState) -> tuple[float, list[tuple[str, str]]]:
+    """The speed plot's top, and (method, peak as text) for each curve that goes off it."""
+    peaks = {m: float(np.max(state.speeds[m])) for m in METHODS}
+    cap = 3.0 * max(peaks["euler"], peaks["slerp"], 1.0)
+    top = nice_ceiling(max(10.0, 1.12 * min(max(peaks.values()), cap)))
+    return top, [(m, f"{peaks[m]:.0f}") for m in METHODS if peaks[m] > cap]
+
+
 @check.first_is(BlendState, "the InterpolationApp's .state")
 def speed_scale(state: BlendState) -> tuple[float, list[str]]:
     """The speed plot's top, and the curves that go off it.
@@ -191,10 +202,9 @@ def speed_scale(state: BlendState) -> tuple[float, list[str]]:
     A long-way nlerp can spin thousands of degrees per unit t as its chord passes near the
     centre of the sphere: the scale is capped at 3x the other curves and the cut is named.
     """
-    peaks = {m: float(np.max(state.speeds[m])) for m in METHODS}
-    cap = 3.0 * max(peaks["euler"], peaks["slerp"], 1.0)
-    top = nice_ceiling(max(10.0, 1.12 * min(max(peaks.values()), cap)))
-    cut = [f"{LABELS[m]} peaks at {peaks[m]:.0f}" for m in METHODS if peaks[m] > cap]
+    top, peaks = _scale_and_peaks(state)
+    cut = [_("{method} peaks at {peak}").format(method=_(LABELS[m]), peak=peak)
+           for m, peak in peaks]
     # (the view prints them as "↑ nlerp peaks at 5014", on the title's line)
     return top, cut
 
@@ -330,7 +340,7 @@ class Planes:
         for i, m in enumerate(METHODS):
             ax = fig.add_axes(rects[i])
             _plain_view(ax, PLANE_HALF, bottom=PLANE_BOTTOM)
-            ax.set_title(LABELS[m], color=COLOURS[m], fontweight="bold", pad=3, y=1.0)
+            ax.set_title(_(LABELS[m]), color=COLOURS[m], fontweight="bold", pad=3, y=1.0)
             for spine in ax.spines.values():
                 spine.set_visible(True)
                 spine.set_color(COLOURS[m])
@@ -463,6 +473,7 @@ class BlendView:
         self._build_static()
         self.arrangement = "wide"
         self._cut: list[str] = []
+        self._cut_peaks: list[tuple[str, str]] = []
 
     # -- construction -------------------------------------------------------------------------
     def _build_planes(self) -> None:
@@ -475,7 +486,7 @@ class BlendView:
         cam = self.camera
         ax = self.ax_sphere = self.fig.add_axes((0.605, 0.43, 0.39, 0.51))
         _plain_view(ax, 1.1)
-        self.title_sphere = ax.set_title(TITLES["wide"]["sphere"], pad=3, y=1.0)
+        self.title_sphere = ax.set_title(_(TITLES["wide"]["sphere"]), pad=3, y=1.0)
         rim = np.linspace(0, 2 * np.pi, 121)
         front, back = [np.stack([np.cos(rim), np.sin(rim)], axis=1)], []
         for circle in _sphere_circles():
@@ -522,13 +533,13 @@ class BlendView:
         ax.yaxis.set_major_locator(MaxNLocator(3, integer=True))
         self.speed_lines = {}
         for m in METHODS:
-            (self.speed_lines[m],) = ax.plot([], [], color=COLOURS[m], label=LABELS[m],
+            (self.speed_lines[m],) = ax.plot([], [], color=COLOURS[m], label=_(LABELS[m]),
                                              solid_capstyle="butt", **STYLES[m])
         self.cursor = ax.axvline(0.5, color=PALETTE["black"], lw=LINE["thin"], ls=":")
         # every title gets y=1: an automatic title position measures the axes' tick labels
         # on every draw, a few milliseconds per axes that never move
         title_pad = 20
-        self.title_speed = self._title_speed(TITLES["wide"]["speed"], title_pad)
+        self.title_speed = self._title_speed(_(TITLES["wide"]["speed"]), title_pad)
         # on the title's line, right-aligned: one line lower it touched the legend's "slerp"
         # in the plot's top right corner, over the curve it names (on the title's line it
         # reached the title at 1280x720, and the legend one line lower)
@@ -542,7 +553,7 @@ class BlendView:
         # the narrow figure's plot is a third as wide: the same legend in two rows (issue 41:
         # it had none there, and the line styles went unnamed), the title a row higher
         self.legend_narrow = Legend(ax, list(self.speed_lines.values()),
-                                    [LABELS[m] for m in METHODS], loc="lower left",
+                                    [_(LABELS[m]) for m in METHODS], loc="lower left",
                                     bbox_to_anchor=(-0.12, 1.0), ncols=2, frameon=False,
                                     fontsize=MIN_FONT_SIZE, handlelength=2.6, borderaxespad=0.1,
                                     columnspacing=0.8, handletextpad=0.5, labelspacing=0.25)
@@ -560,7 +571,7 @@ class BlendView:
         ax = self.ax_4d = self.fig.add_axes((0.6, 0.005, 0.395, 0.37))
         _plain_view(ax, 1.3, bottom=-1.05)
         ax.set_aspect("equal", adjustable="datalim")      # the box stays; limits follow
-        self.title_4d = ax.set_title(TITLES["wide"]["plane4d"], fontsize=FONT_SIZE,
+        self.title_4d = ax.set_title(_(TITLES["wide"]["plane4d"]), fontsize=FONT_SIZE,
                                      fontweight="bold", pad=3,
                      y=1.0)
         s = np.linspace(0, 2 * np.pi, 121)
@@ -570,9 +581,9 @@ class BlendView:
         self.rays = ax.add_collection(LineCollection([], colors=PALETTE["purple"],
                                                      linewidths=LINE["fine"], alpha=0.45, zorder=1))
         (self.arc,) = ax.plot([], [], color=COLOURS["slerp"], lw=LINE["arrow"], zorder=2,
-                              label="slerp's arc")
+                              label=_("slerp's arc"))
         (self.chord,) = ax.plot([], [], color=COLOURS["nlerp"], lw=LINE["line"], ls=(0, (5, 2)),
-                                zorder=2, label="nlerp's chord")
+                                zorder=2, label=_("nlerp's chord"))
         (self.chord_beads,) = ax.plot([], [], "o", mfc=GREYS["white"], mec=COLOURS["nlerp"],
                                       ms=MARKER["bead"], mew=LINE["thin"], zorder=3)
         (self.nlerp_beads,) = ax.plot([], [], "s", color=COLOURS["nlerp"], ms=MARKER["bead"],
@@ -633,15 +644,15 @@ class BlendView:
         self.ax_sphere.set_position(rects["sphere"])
         self.ax_speed.set_position(rects["speed"])
         self.ax_4d.set_position(rects["plane4d"])
-        self.title_sphere.set_text(titles["sphere"])
-        self.title_4d.set_text(titles["plane4d"])
+        self.title_sphere.set_text(_(titles["sphere"]))
+        self.title_4d.set_text(_(titles["plane4d"]))
         narrow = name == "narrow"
         self.legend.set_visible(not narrow)
         # two rows fit over the plot when the figure is tall enough (JupyterLab's column);
         # lower (853x480) the aeroplanes' titles alone carry the colours
         rows = narrow and self.fig.get_size_inches()[1] >= NARROW_LEGEND_MIN_IN
         self.legend_narrow.set_visible(rows)
-        self._title_speed(titles["speed"], self._title_pads["narrow" if rows else "wide"])
+        self._title_speed(_(titles["speed"]), self._title_pads["narrow" if rows else "wide"])
         for artist in self.gizmo:                # its letters reached the first title
             artist.set_visible(not narrow)
         self.arrangement = name
@@ -653,8 +664,9 @@ class BlendView:
         if not self._cut:
             self.off_chart.set_text("")
         elif self.arrangement == "narrow":
-            self.off_chart.set_text("↑ " + ", ".join(c.replace(" peaks at", "")
-                                                     for c in self._cut))
+            self.off_chart.set_text("↑ " + ", ".join(
+                _("{method} {peak}").format(method=_(LABELS[m]), peak=peak)
+                for m, peak in self._cut_peaks))
         else:
             self.off_chart.set_text("↑ " + ", ".join(self._cut))
 
@@ -690,6 +702,7 @@ class BlendView:
         self.ax_speed.set_ylim(0.0, top)
         self.static.scale = top                         # its tick labels are pre-rendered
         self._cut = cut
+        self._cut_peaks = _scale_and_peaks(state)[1]
         self._show_off_chart()
         self.planes.show_state(state)
         self._show_plane(state)
@@ -703,8 +716,8 @@ class BlendView:
         for artist in moving:
             artist.set_visible(plane is not None)
         if plane is None:
-            self.note4d.set_text("start = end:\nno plane" if self.arrangement == "narrow" else
-                                 "start = end: one point of the\n4D sphere, so no plane")
+            self.note4d.set_text(_("start = end:\nno plane") if self.arrangement == "narrow"
+                                 else _("start = end: one point of the\n4D sphere, so no plane"))
             self._display = None
             return
         self.note4d.set_text("")
