@@ -42,7 +42,7 @@ SLOPE_GRADE, SLOPE_TURN = 0.5, 40.0
 TRACK_LABELS = {"oval": N_("Oval (closed, r ≥ 20 m)"), "s_bend": N_("S-bend (open, r 25 m)"),
                 "hairpin": N_("Hairpins (closed, r 10 m)"),
                 "open_road": N_("Open road (200 m, ends)"),
-                SLOPE_TRACK: N_("Ramp (3D, 50 % grade)")}
+                SLOPE_TRACK: N_("Ramp (3D, grade 50 %)")}   # "% g" would read as a %-format
 CONTROLLERS = (N_("Article"), N_("Pure pursuit"), N_("Stanley"))
 VIEWS = (N_("Terms"), N_("Speed sweep"), N_("Phase portrait"))
 #: The look-ahead modes as the panels and figures write them (``mode.lower()``).
