@@ -23,6 +23,9 @@ ALLOWED = {
     "deg", "px", "GIF", "PNG",
     # names the Korean lessons keep in Latin letters, as Korean game programmers write them
     "DirectX", "Voila", "JupyterLab", "Jupyter", "Euler",
+    # root mean square: Korean engineering text writes the abbreviation in Latin letters
+    # (lesson 3 introduces it as 제곱평균제곱근 (RMS) and then says RMS, as its tables do)
+    "RMS",
 }
 #: A rotation order (YXZ: yaw outer, roll inner) is a maths symbol too.
 ORDER = re.compile(r"^[XYZ]{3}$")
