@@ -46,7 +46,7 @@ TRACK_LABELS = {"oval": N_("Oval (closed, r ≥ 20 m)"), "s_bend": N_("S-bend (o
 CONTROLLERS = (N_("Article"), N_("Pure pursuit"), N_("Stanley"))
 VIEWS = (N_("Terms"), N_("Speed sweep"), N_("Phase portrait"))
 #: The look-ahead modes as the panels and figures write them (``mode.lower()``).
-MODE_WORDS = (N_("fixed long"), N_("fixed short"), N_("adaptive"))
+MODE_WORDS = (N_("fixed long"), N_("fixed short"), N_("adaptive"), N_("all off the road"))
 #: The start offset slider's range (m): a click farther from the road is clamped to it.
 MAX_OFFSET = 5.0
 #: Gaps kept from an open road's ends when a click places the car (m).

@@ -181,8 +181,8 @@ def numbers(state: SteeringState) -> str:
         body += f"<tr><td>{label}</td>{cells}</tr>"
     tr = state.trajectory
     end = " " + _("(the road ended: the car's nose reached it)") if tr.ended else ""
-    body += (f"<tr><td>{_('run length')}</td><td colspan={len(names)}>{tr.t[-1]:.1f} s{end}"
-             "</td></tr>")
+    length = _("run length")
+    body += f"<tr><td>{length}</td><td colspan={len(names)}>{tr.t[-1]:.1f} s{end}</td></tr>"
     return f"<table style='{_SMALL}'><tr><th></th>{head}</tr>{body}</table>"
 
 
