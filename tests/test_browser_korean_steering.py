@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 from latin import english_on
 
+from lessons_lib.apps.steering.model import SCENARIOS
 from lessons_lib.i18n import translations
 
 import browser as h
@@ -74,8 +75,13 @@ def test_korean_lesson_3_shows_no_english_in_any_state(voila_server, page):
     menu = app.locator(".widget-dropdown").filter(
         has=page.locator(".widget-label", has_text=ko("preset"))).first.locator("select")
     assert menu.locator("option").count() > 2, "the preset menu"
-    for label in menu.locator("option").all_inner_texts():
-        menu.select_option(label=label)
+    # the page writes an option's spaces as no-break spaces
+    labels = {t.strip().replace("\xa0", " "): t for t in
+              menu.locator("option").all_text_contents()}
+    presets = [ko(name) for name in (sc.name for sc in SCENARIOS)]
+    assert set(presets) <= set(labels), (presets, list(labels))
+    for label in presets:
+        menu.select_option(label=labels[label])
         _settle(page)
         found += english_on(page, f"preset {label}")
         if label == ko("Slope: world up vs projected up"):
