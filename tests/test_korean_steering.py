@@ -195,3 +195,30 @@ def test_english_is_unchanged_by_the_catalogue():
             "That point is")
     finally:
         i18n.set_language(None)
+
+
+#: Lesson 3's figures that tests/test_figure_text.py fits in English only: its Korean cases
+#: are the catalogue's apps (SteeringApp); the term figures, the tuning exercise and the
+#: notebook's fixed-size figures carry Hangul too, wider and taller than Latin text.
+_STEERING_EXTRAS = ("TermApp-position", "TermApp-heading", "TermApp-crosstrack",
+                    "TuningChallenge", "TuningChallenge-checked")
+_STEERING_FIXED = ("slope_figure", "run_figure", "sweep_figure")
+
+
+@pytest.mark.parametrize("name", _STEERING_EXTRAS)
+def test_korean_term_and_tuning_figures_keep_their_text_whole_and_apart(korean, name):
+    import test_figure_text as fit
+
+    app = fit.MAKERS[name]()
+    assert any("\uac00" <= ch <= "\ud7a3"
+                                  for t in figure_texts(app.fig) for ch in t), name
+    assert fit._collisions_at_every_size(app, f"ko {name}") == []
+
+
+@pytest.mark.parametrize("name", _STEERING_FIXED)
+def test_korean_fixed_figures_keep_their_text_whole_and_apart(korean, name):
+    import test_figure_text as fit
+
+    fig = fit.FIXED[name]()
+    assert any("\uac00" <= ch <= "\ud7a3" for t in figure_texts(fig) for ch in t), name
+    assert fit.text_collisions(fig) == []
