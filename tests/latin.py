@@ -27,6 +27,9 @@ ALLOWED = {
     "DirectX", "Voila", "JupyterLab", "Jupyter", "Euler",
     # a library's name, kept in Latin letters like DirectX (lesson 2 compares its slerp with it)
     "SciPy",
+    # root mean square: Korean engineering text writes the abbreviation in Latin letters
+    # (lesson 3 introduces it as 제곱평균제곱근 (RMS) and then says RMS, as its tables do)
+    "RMS",
 }
 #: A rotation order (YXZ: yaw outer, roll inner) is a maths symbol too.
 ORDER = re.compile(r"^[XYZ]{3}$")

@@ -20,6 +20,7 @@ from functools import partial
 import ipywidgets as widgets
 
 from ... import validate as check
+from ...i18n import N_, _
 from ..core import (
     PALETTE,
     Choice,
@@ -42,20 +43,20 @@ LABEL_WIDTH = "168px"
 
 #: The article's tunables, in the "All steering parameters" accordion.
 PARAM_CONTROLS = (
-    Slider("look_ahead_base", "Look-ahead base (m)", 0.0, 15.0, step=0.5,
+    Slider("look_ahead_base", N_("Look-ahead base (m)"), 0.0, 15.0, step=0.5,
            value=DEFAULTS["look_ahead_base"], readout=".1f", label_width=LABEL_WIDTH,
            width="400px"),
-    Slider("look_ahead_speed_factor", "+ speed × (s)", 0.0, 2.0, step=0.05,
+    Slider("look_ahead_speed_factor", N_("+ speed × (s)"), 0.0, 2.0, step=0.05,
            value=DEFAULTS["look_ahead_speed_factor"], readout=".2f", label_width=LABEL_WIDTH,
            width="400px"),
-    Slider("fixed_look_ahead", "Fixed look-ahead (m)", 0.5, 40.0, step=0.5,
+    Slider("fixed_look_ahead", N_("Fixed look-ahead (m)"), 0.5, 40.0, step=0.5,
            value=DEFAULTS["fixed_look_ahead"], readout=".1f", label_width=LABEL_WIDTH,
            width="400px"),
-    Slider("heading_weight", "Heading weight", 0.0, 1.0, step=0.05,
+    Slider("heading_weight", N_("Heading weight"), 0.0, 1.0, step=0.05,
            value=DEFAULTS["heading_weight"], readout=".2f", label_width=LABEL_WIDTH, width="400px"),
-    Slider("max_yaw_delta", "Max yaw delta (°)", 5.0, 120.0, step=1.0,
+    Slider("max_yaw_delta", N_("Max yaw delta (°)"), 5.0, 120.0, step=1.0,
            value=DEFAULTS["max_yaw_delta"], readout=".0f", label_width=LABEL_WIDTH, width="400px"),
-    Slider("crosstrack_gain", "Crosstrack gain (1/m)", 0.0, 1.0, step=0.01,
+    Slider("crosstrack_gain", N_("Crosstrack gain (1/m)"), 0.0, 1.0, step=0.01,
            value=DEFAULTS["crosstrack_gain"], readout=".2f", label_width=LABEL_WIDTH,
            width="400px"),
 )
@@ -84,37 +85,38 @@ class SteeringApp(LessonApp):
     """
 
     controls = (
-        Choice("track", "Track", [(label, key) for key, label in TRACK_LABELS.items()],
+        Choice("track", N_("Track"), [(label, key) for key, label in TRACK_LABELS.items()],
                value=DEFAULTS["track"], **_W),
-        Choice("controller", "Controller", CONTROLLERS, value="Article", style="toggle",
+        Choice("controller", N_("Controller"), CONTROLLERS, value="Article", style="toggle",
                primary=True,
-               help="the article's three terms, or a classic controller on the same car",
+               help=N_("the article's three terms, or a classic controller on the same car"),
                **_W),
-        Slider("speed", "Speed (m/s)", 2.0, 25.0, step=0.5, value=DEFAULTS["speed"], primary=True,
+        Slider("speed", N_("Speed (m/s)"), 2.0, 25.0, step=0.5, value=DEFAULTS["speed"],
+               primary=True, readout=".1f", **_W),
+        Choice("mode", N_("Look-ahead"), (N_("Adaptive"), N_("Fixed")), value="Adaptive",
+               style="toggle",
+               help=N_("adaptive: (base + speed × factor) × curvature scale; fixed: one "
+                       "distance"), **_W),
+        Toggle("use_position", N_("Position Delta"), value=True, primary=True),
+        Toggle("use_heading", N_("Heading Delta"), value=True, primary=True),
+        Toggle("use_crosstrack", N_("Crosstrack"), value=True, primary=True),
+        Slider("start_distance", N_("Start along (m)"), 0.0, 303.5, step=0.5, value=0.0,
                readout=".1f", **_W),
-        Choice("mode", "Look-ahead", ("Adaptive", "Fixed"), value="Adaptive", style="toggle",
-               help="adaptive: (base + speed × factor) × curvature scale; fixed: one distance",
-               **_W),
-        Toggle("use_position", "Position Delta", value=True, primary=True),
-        Toggle("use_heading", "Heading Delta", value=True, primary=True),
-        Toggle("use_crosstrack", "Crosstrack", value=True, primary=True),
-        Slider("start_distance", "Start along (m)", 0.0, 303.5, step=0.5, value=0.0,
-               readout=".1f", **_W),
-        Slider("start_offset", "Start offset (m)", -model.MAX_OFFSET, model.MAX_OFFSET,
+        Slider("start_offset", N_("Start offset (m)"), -model.MAX_OFFSET, model.MAX_OFFSET,
                primary=True,
-               step=0.1, value=0.0, readout="+.1f", help="+ = right of the centre line", **_W),
-        Slider("start_heading", "Start heading (°)", -45.0, 45.0, step=1.0, value=0.0,
+               step=0.1, value=0.0, readout="+.1f", help=N_("+ = right of the centre line"), **_W),
+        Slider("start_heading", N_("Start heading (°)"), -45.0, 45.0, step=1.0, value=0.0,
                primary=True,
-               readout="+.0f", help="+ = pointing right of the road", **_W),
-        Choice("view", "Lower plot", VIEWS, value="Terms", style="toggle", primary=True, **_W),
+               readout="+.0f", help=N_("+ = pointing right of the road"), **_W),
+        Choice("view", N_("Lower plot"), VIEWS, value="Terms", style="toggle", primary=True, **_W),
         *PARAM_CONTROLS,
     )
     # 25 frames a second of real time: asking exactly 20, a busy page showed 19.3 to 19.9
-    frame = Frame("time", "Time (s)", 0.0, DURATION, step=0.04, value=0.0, interval_ms=40,
+    frame = Frame("time", N_("Time (s)"), 0.0, DURATION, step=0.04, value=0.0, interval_ms=40,
                   seconds_per_unit=1.0, readout=".2f", width="430px", label_width="60px")
     presets = tuple(Preset(sc.name, sc.values, description=partial(_note, sc))
                     for sc in SCENARIOS)
-    custom_label = "(your own settings)"
+    custom_label = N_("(your own settings)")
 
     # -- the loop ---------------------------------------------------------------------------
     def build(self) -> None:
@@ -184,7 +186,7 @@ class SteeringApp(LessonApp):
 
     def slide_texts(self) -> dict:
         """A GIF cannot be clicked: its map is titled without "click to place the car"."""
-        return {self.scene.overview.title: self.scene.MAP_SLIDE_TITLE}
+        return {self.scene.overview.title: _(self.scene.MAP_SLIDE_TITLE)}
 
     @check.first_is(SteeringState, "the app's .state")
     def panel(self, state, time) -> dict[str, str]:

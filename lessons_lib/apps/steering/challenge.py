@@ -20,6 +20,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ... import validate as check
+from ...i18n import N_, _
 from ...steering import SteeringParams
 from ..core import (
     FONT_SIZE,
@@ -85,57 +86,68 @@ _OURS = SteeringParams()
 def _towards(now: float, goal: float, name: str, unit: str = "") -> str:
     """"Raise the gain to about 0.25" (or lower, or "leave it": it is there already)."""
     if abs(now - goal) <= 1e-9 + 0.02 * abs(goal):
-        return f"The {name} is at {goal:g}{unit} already (our default): leave it there."
-    verb = "Raise" if now < goal else "Lower"
-    return f"{verb} the {name} to about {goal:g}{unit} (our default)."
+        return _("The {name} is at {goal:g}{unit} already (our default): leave it "
+                 "there.").format(name=_(name), goal=goal, unit=unit)
+    return (_("Raise the {name} to about {goal:g}{unit} (our default).") if now < goal else
+            _("Lower the {name} to about {goal:g}{unit} (our default).")).format(
+                name=_(name), goal=goal, unit=unit)
 
 
 def _gain_hint(v: dict, w: Situation) -> str:
     g = v["crosstrack_gain"]
-    return (f"The car starts {w.offset:g} m off the line, and only the Crosstrack term "
-            f"measures how far off it is. With a gain of {g:g} steering per metre, "
-            f"{w.offset:g} m off asks for {100 * min(1.0, g * w.offset):.0f} % of full lock. "
-            + _towards(g, _OURS.crosstrack_gain, "crosstrack gain")
-            + " Much above 0.35 the push overshoots and the car swings off the road.")
+    return (_("The car starts {off:g} m off the line, and only the Crosstrack term measures "
+              "how far off it is. With a gain of {g:g} steering per metre, {off:g} m off asks "
+              "for {lock} of full lock.").format(
+                  off=w.offset, g=g, lock=f"{100 * min(1.0, g * w.offset):.0f} %")
+            + " " + _towards(g, _OURS.crosstrack_gain, N_("crosstrack gain"))
+            + " " + _("Much above 0.35 the push overshoots and the car swings off the road."))
 
 
 def _look_ahead_hint(v: dict, w: Situation) -> str:
     base, factor = v["look_ahead_base"], v["look_ahead_speed_factor"]
     now = base + w.speed * factor
     ours = _OURS.look_ahead_base + w.speed * _OURS.look_ahead_speed_factor
-    compare = ("longer than" if now > w.radius else "no longer than")
-    cause = (": the target is round the bend before the car is, and the yellow line cuts the "
-             "corner" if now > w.radius else "")
-    return (f"At {w.speed:g} m/s the look-ahead on a straight is base + {w.speed:g} × factor "
-            f"= {base:g} + {w.speed:g} × {factor:g} = {now:.3g} m, {compare} the bends' radius "
-            f"(about {w.radius:.0f} m){cause}. Our default base "
-            f"{_OURS.look_ahead_base:g} m with factor {_OURS.look_ahead_speed_factor:g} s "
-            f"gives {ours:.3g} m: "
-            + ("it is set already." if (base, factor) == (_OURS.look_ahead_base,
+    said = (_("At {speed:g} m/s the look-ahead on a straight is base + {speed:g} × factor = "
+              "{base:g} + {speed:g} × {factor:g} = {now:.3g} m, longer than the bends' radius "
+              "(about {radius:.0f} m): the target is round the bend before the car is, and "
+              "the yellow line cuts the corner.") if now > w.radius else
+            _("At {speed:g} m/s the look-ahead on a straight is base + {speed:g} × factor = "
+              "{base:g} + {speed:g} × {factor:g} = {now:.3g} m, no longer than the bends' "
+              "radius (about {radius:.0f} m)."))
+    return (said.format(speed=w.speed, base=base, factor=factor, now=now, radius=w.radius)
+            + " " + _("Our default base {base:g} m with factor {factor:g} s gives {ours:.3g} "
+                      "m:").format(base=_OURS.look_ahead_base,
+                                   factor=_OURS.look_ahead_speed_factor, ours=ours) + " "
+            + (_("it is set already.") if (base, factor) == (_OURS.look_ahead_base,
                                                           _OURS.look_ahead_speed_factor)
-               else "set those two."))
+               else _("set those two.")))
 
 
 def _weight_hint(v: dict, w: Situation) -> str:
     h = v["heading_weight"]
-    why = ("the car mostly chases the red point and overshoots when it gets there"
-           if h < _OURS.heading_weight else
-           "the car lines up with the road and hardly chases the red point"
-           if h > _OURS.heading_weight else "the blend is ours")
-    return (f"With heading weight {h:g} {why}. The Heading term says \u2018you are lined up "
-            "with the road, stop turning\u2019. "
-            + _towards(h, _OURS.heading_weight, "heading weight"))
+    said = (_("With heading weight {h:g} the car mostly chases the red point and overshoots "
+              "when it gets there.") if h < _OURS.heading_weight else
+            _("With heading weight {h:g} the car lines up with the road and hardly chases the "
+              "red point.") if h > _OURS.heading_weight else
+            _("With heading weight {h:g} the blend is ours."))
+    return (said.format(h=h) + " "
+            + _("The Heading term says \u2018you are lined up with the road, stop "
+                "turning\u2019.") + " "
+            + _towards(h, _OURS.heading_weight, N_("heading weight")))
 
 
 def _yaw_hint(v: dict, w: Situation) -> str:
     m = v["max_yaw_delta"]
-    how = ("every angle term steers gently and the car is late in the bends"
-           if m > _OURS.max_yaw_delta else "small angles already ask for a lot of lock"
-           if m < _OURS.max_yaw_delta else "the angle terms steer as ours do")
-    return (f"Max yaw delta is the angle that means full lock: at {m:g}° {how}. "
-            + _towards(m, _OURS.max_yaw_delta, "max yaw delta", "°")
-            + " Try the app above with the same track and speed to watch a change before "
-              "you check it.")
+    said = (_("Max yaw delta is the angle that means full lock: at {m:g}° every angle term "
+              "steers gently and the car is late in the bends.") if m > _OURS.max_yaw_delta
+            else _("Max yaw delta is the angle that means full lock: at {m:g}° small angles "
+                   "already ask for a lot of lock.") if m < _OURS.max_yaw_delta
+            else _("Max yaw delta is the angle that means full lock: at {m:g}° the angle terms "
+                   "steer as ours do."))
+    return (said.format(m=m) + " "
+            + _towards(m, _OURS.max_yaw_delta, N_("max yaw delta"), "°")
+            + " " + _("Try the app above with the same track and speed to watch a change "
+                      "before you check it."))
 
 
 HINTS = (
@@ -154,10 +166,10 @@ def part_of_track(spline, s: float) -> str:
     s = check.real(s, "s", unit="m")
     k = float(spline.curvature_at(s))
     if k > BEND_CURVATURE:
-        return f"in a bend (radius {1 / k:.0f} m)"
+        return _("in a bend (radius {r:.0f} m)").format(r=1 / k)
     behind = np.asarray(spline.curvature_at(spline.wrap(s - np.linspace(0.0, 20.0, 21))))
-    return ("on the straight just after a bend" if np.any(behind > BEND_CURVATURE)
-            else "on a straight")
+    return (_("on the straight just after a bend") if np.any(behind > BEND_CURVATURE)
+            else _("on a straight"))
 
 
 @dataclass(frozen=True)
@@ -265,7 +277,7 @@ class TuningChallenge(LessonApp):
         # the first seconds, not judged, shaded and said so
         self.ax_ct.axvspan(0.0, JUDGED_FROM, color=PALETTE["light"], lw=0, zorder=0)
         self.not_judged = self.ax_ct.text(    # over the curve, on the band's grey
-            JUDGED_FROM / 2, 0.97, "not\njudged", ha="center", va="top",
+            JUDGED_FROM / 2, 0.97, _("not\njudged"), ha="center", va="top",
             transform=self.ax_ct.get_xaxis_transform(), color=PALETTE["black"], zorder=4,
             bbox={"facecolor": PALETTE["light"], "edgecolor": "none", "pad": 1.0})
         (self.ct_line,) = self.ax_ct.plot([], [], color=COLOURS["offset"], lw=LINE["line"])
@@ -274,11 +286,11 @@ class TuningChallenge(LessonApp):
         (self.worst_car,) = self.ax_map.plot([], [], "o", color=PALETTE["vermillion"],
                                              ms=MARKER["mark"], zorder=5)
         self.ax_ct.set_xlim(0, model.DURATION)
-        self.ax_ct.set_xlabel("time (s)", labelpad=1)
-        self.ax_ct.set_ylabel("crosstrack (m)", labelpad=1)
-        self.verdict = self.ax_ct.set_title("press Check to drive", fontsize=FONT_SIZE)
-        self.check_button = widgets.Button(description="Check", button_style="primary")
-        self.hint_button = widgets.Button(description="Hint")
+        self.ax_ct.set_xlabel(_("time (s)"), labelpad=1)
+        self.ax_ct.set_ylabel(_("crosstrack (m)"), labelpad=1)
+        self.verdict = self.ax_ct.set_title(_("press Check to drive"), fontsize=FONT_SIZE)
+        self.check_button = widgets.Button(description=_("Check"), button_style="primary")
+        self.hint_button = widgets.Button(description=_("Hint"))
         self.feedback = widgets.HTML()
         self.check_button.on_click(self.guard(lambda _b: self.check()))
         self.hint_button.on_click(self.guard(lambda _b: self.show_hint()))
@@ -347,10 +359,12 @@ class TuningChallenge(LessonApp):
 
     def task(self) -> str:
         """The exercise's task, in one sentence."""
-        return (f"Tune the steering so that the RMS crosstrack error stays under "
-                f"{self.target:g} m on the '{self.track_name}' track at {self.speed:g} m/s, "
-                f"starting {self.start_offset:g} m right of the line (the first "
-                f"{JUDGED_FROM:g} s, while the car takes up that offset, are not judged).")
+        return _("Tune the steering so that the RMS crosstrack error stays under {target:g} m "
+                 "on the '{track}' track at {speed:g} m/s, starting {offset:g} m right of the "
+                 "line (the first {start:g} s, while the car takes up that offset, are not "
+                 "judged).").format(target=self.target, track=_(self.track_name),
+                                    speed=self.speed, offset=self.start_offset,
+                                    start=JUDGED_FROM)
 
     def check(self) -> bool:
         """Drive the car with the sliders' settings; draw and judge that run."""
@@ -366,31 +380,38 @@ class TuningChallenge(LessonApp):
     def _feedback_html(self, j: Judged) -> str:
         """The verdict, and when it failed, the part of the run that failed."""
         colour = PALETTE["green"] if j.solved else PALETTE["vermillion"]
-        verdict = "&#10003; Well done!" if j.solved else "&#10007; Not yet."
+        verdict = "&#10003; " + _("Well done!") if j.solved else "&#10007; " + _("Not yet.")
         tr = j.run.trajectory
-        head = (f"<span style='color:{colour};font-weight:600'>{verdict}</span> RMS "
-                f"<b>{j.rms:.3f} m</b> from {JUDGED_FROM:g} s on (target &lt; {self.target:g}"
-                f" m).")
+        head = (f"<span style='color:{colour};font-weight:600'>{verdict}</span> "
+                + _("RMS <b>{rms:.3f} m</b> from {start:g} s on (target &lt; {target:g} "
+                    "m).").format(rms=j.rms, start=JUDGED_FROM, target=self.target))
         if j.solved:
-            return (f"{head} Steering movement {j.run.metrics['steering_movement']:.1f}: "
-                    "lower means a calmer wheel.")
+            return head + " " + _("Steering movement {movement:.1f}: lower means a calmer "
+                                  "wheel.").format(movement=j.run.metrics['steering_movement'])
         k = j.worst
         off = tr.crosstrack_error[k]
-        side = "right" if off > 0 else "left"
         left_road = abs(off) > ROAD_HALF_WIDTH
-        where = (f"the car left the road ({abs(off):.1f} m {side} of the line, the road is "
-                 f"{ROAD_HALF_WIDTH:g} m each side)" if left_road else
-                 f"the car is {abs(off):.2f} m {side} of the line")
+        if left_road:
+            where = (_("the car left the road ({off:.1f} m right of the line, the road is "
+                       "{half:g} m each side)") if off > 0 else
+                     _("the car left the road ({off:.1f} m left of the line, the road is "
+                       "{half:g} m each side)")).format(off=abs(off), half=ROAD_HALF_WIDTH)
+        else:
+            where = (_("the car is {off:.2f} m right of the line") if off > 0 else
+                     _("the car is {off:.2f} m left of the line")).format(off=abs(off))
         if j.lost:      # circling off the road: which part of the road it was beside is moot
-            return (f"{head} The worst moment (red dot on both plots) is at t = "
-                    f"{tr.t[k]:.1f} s: {where}. It circles off the road: from {JUDGED_FROM:g} s "
-                    f"on it drove {j.driven:.0f} m but got only {max(j.along, 0.0):.0f} m "
-                    "along it.")
-        part, share = (("the bends", j.bend_share) if j.bend_share >= 0.5
-                       else ("the straights", 1.0 - j.bend_share))
-        return (f"{head} The worst moment (red dot on both plots) is at t = {tr.t[k]:.1f} s, "
-                f"{j.where}: {where}. {part.capitalize()} give {share:.0%} of the judged "
-                "error.")
+            return head + " " + _(
+                "The worst moment (red dot on both plots) is at t = {t:.1f} s: {where}. It "
+                "circles off the road: from {start:g} s on it drove {driven:.0f} m but got only "
+                "{along:.0f} m along it.").format(t=tr.t[k], where=where, start=JUDGED_FROM,
+                                                  driven=j.driven, along=max(j.along, 0.0))
+        said = (_("The worst moment (red dot on both plots) is at t = {t:.1f} s, {part}: "
+                  "{where}. The bends give {share:.0%} of the judged error.")
+                if j.bend_share >= 0.5 else
+                _("The worst moment (red dot on both plots) is at t = {t:.1f} s, {part}: "
+                  "{where}. The straights give {share:.0%} of the judged error."))
+        share = j.bend_share if j.bend_share >= 0.5 else 1.0 - j.bend_share
+        return head + " " + said.format(t=tr.t[k], part=j.where, where=where, share=share)
 
     def show_hint(self) -> None:
         """The next hint (they cycle)."""
@@ -398,7 +419,8 @@ class TuningChallenge(LessonApp):
         self.hints_shown += 1
         shown = (self.hints_shown - 1) % len(HINTS) + 1
         self.feedback.value = hint_html(hint.say(self.params, self.situation()),
-                                        label=f"Hint {shown} of {len(HINTS)}:")
+                                        label=_("Hint {shown} of {total}:").format(
+                                            shown=shown, total=len(HINTS)))
 
     def situation(self) -> Situation:
         """The exercise's speed, start offset and tightest bend, for the hints."""

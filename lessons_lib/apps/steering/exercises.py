@@ -4,6 +4,7 @@ term it is would be read off the code that made the run)."""
 
 from __future__ import annotations
 
+from ...i18n import _
 from ...steering import SteeringParams, look_ahead_distance
 from ...vehicle import simulate
 from ..core import ChoiceQuestion, NumberQuestion
@@ -22,20 +23,20 @@ def look_ahead_question() -> NumberQuestion:
     curvature scale named."""
     speed, radius = LOOK_AHEAD_CASE
     return NumberQuestion(
-        f"How long is the look-ahead, in metres, at {speed:g} m/s in a bend of radius "
-        f"{radius:g} m?",
+        _("How long is the look-ahead, in metres, at {speed:g} m/s in a bend of radius "
+          "{radius:g} m?").format(speed=speed, radius=radius),
         answer=look_ahead_distance(speed, 1 / radius, SteeringParams()), tol=0.05, unit="m",
-        hint="Two steps. First the distance on a straight: base plus speed times factor. Then "
-             "the bend: its curvature is 1 / radius; times 3 and clamped to [0, 1] it says how "
-             "far the scale has moved from 1 towards 0.5.",
-        wrong={6.6: "That is the distance on a straight: the bend still shrinks it.",
-               3.3: "That scales it all the way down to 0.5, which only happens for bends of "
-                    "radius 3 m or less.",
-               3.0: "That is the base alone: the speed adds to it.",
-               4.62: "That takes the clamp's 0.3 off the scale itself. 0.3 says how far the "
-                     "scale has moved from 1 towards 0.5: 0.3 of that 0.5 gap.",
-               6.27: "That uses the curvature, 0.1, as the clamp's input: the formula triples "
-                     "it first."},
+        hint=_("Two steps. First the distance on a straight: base plus speed times factor. "
+               "Then the bend: its curvature is 1 / radius; times 3 and clamped to [0, 1] it "
+               "says how far the scale has moved from 1 towards 0.5."),
+        wrong={6.6: _("That is the distance on a straight: the bend still shrinks it."),
+               3.3: _("That scales it all the way down to 0.5, which only happens for bends "
+                      "of radius 3 m or less."),
+               3.0: _("That is the base alone: the speed adds to it."),
+               4.62: _("That takes the clamp's 0.3 off the scale itself. 0.3 says how far the "
+                       "scale has moved from 1 towards 0.5: 0.3 of that 0.5 gap."),
+               6.27: _("That uses the curvature, 0.1, as the clamp's input: the formula "
+                       "triples it first.")},
         explain="(3 + 12 × 0.3) × (1 − 0.5 × 0.3) = 6.6 × 0.85 = 5.61 m.")
 
 
@@ -49,24 +50,25 @@ def mystery_run():
 def mystery_figure():
     """Exercise 2's picture: the mystery run's path and crosstrack error."""
     return run_figure(mystery_run(), road(MYSTERY["track"]),
-                      title="the mystery run: default settings, one term off")
+                      title=_("the mystery run: default settings, one term off"))
 
 
 def mystery_question() -> ChoiceQuestion:
     """Exercise 2: which term is off in :func:`mystery_run`."""
     return ChoiceQuestion(
-        "Which term is switched off in the mystery run?",
-        {"Position Delta": "Without Position Delta nothing aims at the road ahead; but look at "
-                           "the plot: the car does come back towards the line each time, it "
-                           "just overshoots. Something is pulling it back and nothing is "
-                           "stopping it.",
-         "Heading Delta": None,
-         "Crosstrack Error": "Without it, an offset car runs parallel to the line (section 5); "
-                             "this car does the opposite: it crosses the line again and again."},
-        answer="Heading Delta",
-        hint="Read the plot before the map: does the car get back to the line, and does it "
-             "stay there or swing past it? A term that is still on keeps doing its job; look "
-             "for the job that nobody is doing.",
-        explain="Without Heading Delta nothing damps the turning: Position Delta (now with the "
-                "whole weight) and the crosstrack push keep overshooting the line, and the "
-                "swings grow.")
+        _("Which term is switched off in the mystery run?"),
+        {_("Position Delta"): _("Without Position Delta nothing aims at the road ahead; but "
+                                "look at the plot: the car does come back towards the line "
+                                "each time, it just overshoots. Something is pulling it back "
+                                "and nothing is stopping it."),
+         _("Heading Delta"): None,
+         _("Crosstrack Error"): _("Without it, an offset car runs parallel to the line "
+                                  "(section 5); this car does the opposite: it crosses the "
+                                  "line again and again.")},
+        answer=_("Heading Delta"),
+        hint=_("Read the plot before the map: does the car get back to the line, and does it "
+               "stay there or swing past it? A term that is still on keeps doing its job; look "
+               "for the job that nobody is doing."),
+        explain=_("Without Heading Delta nothing damps the turning: Position Delta (now with "
+                  "the whole weight) and the crosstrack push keep overshooting the line, and "
+                  "the swings grow."))

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from ... import validate as check
+from ...i18n import _
 from ...spline import Spline
 from ...steering import SteeringParams, road_right
 from ...tracks import TRACKS
@@ -65,14 +66,15 @@ def slope_figure(grade: float = 0.5):
     azim = math.radians(-128)
     screen_right = np.array([-math.sin(azim), math.cos(azim), 0.0])   # the view's x
     for vec, colour, label, ha, va, at in (
-            (3 * t, COLOURS["tangent"], "tangent", "left", "center", 1.2 * 3 * t),
-            (3 * up, GREYS["label"], "world up", "center", "bottom", 1.08 * 3 * up),
-            (3 * n, COLOURS["progress"], "road normal\n(up projected)", "right", "top",
+            (3 * t, COLOURS["tangent"], _("tangent"), "left", "center", 1.2 * 3 * t),
+            (3 * up, GREYS["label"], _("world up"), "center", "bottom", 1.08 * 3 * up),
+            (3 * n, COLOURS["progress"], _("road normal\n(up projected)"), "right", "top",
              2.6 * n - 0.6 * screen_right),
-            (3 * r, COLOURS["offset"], "right", "left", "center", 1.2 * 3 * r)):
+            (3 * r, COLOURS["offset"], _("right"), "left", "center", 1.2 * 3 * r)):
         ax.quiver(*p, *vec, color=colour, linewidth=LINE["arrow"], arrow_length_ratio=0.15)
-        ax.text(*(p + at), label, fontsize=MIN_FONT_SIZE, color=colour, ha=ha, va=va,
-                bbox=dict(facecolor=GREYS["white"], alpha=0.8, edgecolor="none", pad=1.0))
+        with rc_context():
+            ax.text(*(p + at), label, fontsize=MIN_FONT_SIZE, color=colour, ha=ha, va=va,
+                    bbox=dict(facecolor=GREYS["white"], alpha=0.8, edgecolor="none", pad=1.0))
     ax.set_xlim(0, 10)
     ax.set_ylim(-5, 5)
     ax.set_zlim(0, max(5.0, 10 * grade))
@@ -82,7 +84,9 @@ def slope_figure(grade: float = 0.5):
     ax.set_ylabel("y")
     ax.set_zlabel("z")
     slope = math.degrees(math.atan(grade))
-    ax.set_title(f"grade {grade:.0%}: slope {slope:.1f}°", fontsize=FONT_SIZE)
+    with rc_context():
+        ax.set_title(_("grade {grade:.0%}: slope {slope:.1f}°").format(grade=grade, slope=slope),
+                     fontsize=FONT_SIZE)
     return fig
 
 
@@ -122,10 +126,11 @@ def run_figure(trajectory, spline: Spline, title: str = ""):
     bare_axes(ax_map)
     ax_ct.axhline(0, color=PALETTE["grey"], lw=LINE["rule"])
     ax_ct.plot(trajectory.t, trajectory.crosstrack_error, color=COLOURS["offset"], lw=LINE["line"])
-    ax_ct.set_xlabel("time (s)")
-    ax_ct.set_ylabel("crosstrack (m)")
-    if title:
-        fig.suptitle(title, fontsize=FONT_SIZE, y=0.99)
+    with rc_context():
+        ax_ct.set_xlabel(_("time (s)"))
+        ax_ct.set_ylabel(_("crosstrack (m)"))
+        if title:
+            fig.suptitle(_(title), fontsize=FONT_SIZE, y=0.99)
     return fig
 
 
@@ -205,7 +210,7 @@ def sweep_figure(params: SteeringParams | None = None, tracks=tuple(TRACKS), spe
         for j, mode in enumerate(model.SWEEP_MODES):
             ax.plot(sw.speeds, sw.rms[j], color=MODE_COLOURS[mode], lw=LINE["strong"], marker="o",
                     ms=MARKER["dust"],
-                    label=mode.lower() + (f" ({sw.look_ahead[j]:g} m)" if j < 2 else ""))
+                    label=_(mode.lower()) + (f" ({sw.look_ahead[j]:g} m)" if j < 2 else ""))
         if speed is not None:
             ax.axvline(speed, color=PALETTE["black"], lw=LINE["cursor"], ls="--")
         ax.set_yscale("log")
@@ -214,19 +219,23 @@ def sweep_figure(params: SteeringParams | None = None, tracks=tuple(TRACKS), spe
         ax.set_xticks([5, 10, 15, 20, 25])
         ax.set_yticks([0.1, 1, 10], ["0.1", "1", "10"] if i == 0 else [])
         ax.minorticks_off()
-        ax.set_title(name.replace("_", " "), fontsize=TITLE_SIZE)
-        ax.set_xlabel("speed (m/s)", labelpad=1)
-        if i == 0:
-            ax.set_ylabel("RMS crosstrack (m)")
+        with rc_context():
+            ax.set_title(_(name.replace("_", " ")), fontsize=TITLE_SIZE)
+            ax.set_xlabel(_("speed (m/s)"), labelpad=1)
+            if i == 0:
+                ax.set_ylabel(_("RMS crosstrack (m)"))
     handles, labels = fig.axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=3, frameon=False, fontsize=FONT_SIZE,
-               bbox_to_anchor=(0.5, 1.0))
+    with rc_context():
+        fig.legend(handles, labels, loc="upper center", ncol=3, frameon=False,
+                   fontsize=FONT_SIZE, bbox_to_anchor=(0.5, 1.0))
     return fig
 
 
 def table(rows, columns, digits: int = 2, caption: str = ""):
     """A small HTML table of dicts (``columns``: the keys to show, or (key, heading)
-    pairs); NaN reads "never" (a run that never settles); ``caption`` says what it is."""
+    pairs); NaN reads "never" (a run that never settles); ``caption`` says what it is. The
+    headings, the caption and the texts in it are shown in the learner's language (the
+    catalogue's, where it has them), so a shared code cell makes a Korean table too."""
     from IPython.display import HTML
 
     rows = [dict(r) if isinstance(r, dict) else None for r in check.items(rows, "rows", "dicts")]
@@ -240,19 +249,19 @@ def table(rows, columns, digits: int = 2, caption: str = ""):
     if not isinstance(caption, str):
         raise ValueError(f"caption is text, got {type(caption).__name__}")
     cols = [c if isinstance(c, tuple) else (c, c.replace("_", " ")) for c in columns]
-    missing = sorted({k for r in rows for k, _ in cols if k not in r})
+    missing = sorted({k for r in rows for k, _label in cols if k not in r})
     if missing:
         raise ValueError(f"rows lack the columns {', '.join(missing)}")
 
     def cell(v):
         if isinstance(v, float | np.floating):
-            return "never" if np.isnan(v) else f"{v:.{digits}f}".replace("-", "\u2212")
-        return html.escape(str(v))
+            return _("never") if np.isnan(v) else f"{v:.{digits}f}".replace("-", "\u2212")
+        return html.escape(_(v) if isinstance(v, str) else str(v))
 
-    head = "".join(f"<th>{html.escape(label)}</th>" for _, label in cols)
-    body = "".join("<tr>" + "".join(f"<td>{cell(r[k])}</td>" for k, _ in cols) + "</tr>"
+    head = "".join(f"<th>{html.escape(_(label))}</th>" for _key, label in cols)
+    body = "".join("<tr>" + "".join(f"<td>{cell(r[k])}</td>" for k, _label in cols) + "</tr>"
                    for r in rows)
-    cap = f"<caption style='caption-side:top;text-align:left'>{html.escape(caption)}" \
+    cap = f"<caption style='caption-side:top;text-align:left'>{html.escape(_(caption))}" \
           "</caption>" if caption else ""
     return HTML(f"<table>{cap}<tr>{head}</tr>{body}</table>")
 

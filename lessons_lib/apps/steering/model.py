@@ -26,6 +26,7 @@ import numpy as np
 
 from ... import validate as check
 from ...controllers import PurePursuit, Stanley
+from ...i18n import N_, _
 from ...spline import Spline
 from ...steering import SteeringParams
 from ...sweep import FIXED_LONG, FIXED_SHORT, SWEEP_MODES, SpeedSweep, speed_sweep
@@ -38,11 +39,14 @@ DT = 1 / 60
 #: The app's tracks: the built-in ones and the 3D ramp of the slope section.
 SLOPE_TRACK = "ramp"
 SLOPE_GRADE, SLOPE_TURN = 0.5, 40.0
-TRACK_LABELS = {"oval": "Oval (closed, r ≥ 20 m)", "s_bend": "S-bend (open, r 25 m)",
-                "hairpin": "Hairpins (closed, r 10 m)", "open_road": "Open road (200 m, ends)",
-                SLOPE_TRACK: "Ramp (3D, 50 % grade)"}
-CONTROLLERS = ("Article", "Pure pursuit", "Stanley")
-VIEWS = ("Terms", "Speed sweep", "Phase portrait")
+TRACK_LABELS = {"oval": N_("Oval (closed, r ≥ 20 m)"), "s_bend": N_("S-bend (open, r 25 m)"),
+                "hairpin": N_("Hairpins (closed, r 10 m)"),
+                "open_road": N_("Open road (200 m, ends)"),
+                SLOPE_TRACK: N_("Ramp (3D, grade 50 %)")}   # "% g" would read as a %-format
+CONTROLLERS = (N_("Article"), N_("Pure pursuit"), N_("Stanley"))
+VIEWS = (N_("Terms"), N_("Speed sweep"), N_("Phase portrait"))
+#: The look-ahead modes as the panels and figures write them (``mode.lower()``).
+MODE_WORDS = (N_("fixed long"), N_("fixed short"), N_("adaptive"), N_("all off the road"))
 #: The start offset slider's range (m): a click farther from the road is clamped to it.
 MAX_OFFSET = 5.0
 #: Gaps kept from an open road's ends when a click places the car (m).
@@ -120,7 +124,7 @@ class Run:
     """One controller's run, with what the app draws of it. Arrays per step."""
 
     controller: str
-    label: str                      # what ran: the controller, and the article's settings
+    params: SteeringParams | None    # the article's settings (None for the other two)
     trajectory: Trajectory
     metrics: dict
     progress_point: np.ndarray      # (n, 2) blue point
@@ -132,11 +136,20 @@ class Run:
     def __len__(self) -> int:
         return len(self.trajectory)
 
+    @property
+    def label(self) -> str:
+        """What ran: the controller, and the article's settings, in the learner's language
+        (made when shown: a cached run serves both languages)."""
+        if self.controller == "Article" and self.params is not None:
+            return article_label(self.params)
+        return _(self.controller)
+
 
 #: How :func:`article_label` names each tunable that differs from our default.
-_SHORT = (("look_ahead_base", "base {:g} m"), ("look_ahead_speed_factor", "factor {:g} s"),
-          ("heading_weight", "weight {:g}"), ("max_yaw_delta", "max yaw {:g}°"),
-          ("crosstrack_gain", "gain {:g}"))
+_SHORT = (("look_ahead_base", N_("base {value:g} m")),
+          ("look_ahead_speed_factor", N_("factor {value:g} s")),
+          ("heading_weight", N_("weight {value:g}")), ("max_yaw_delta", N_("max yaw {value:g}°")),
+          ("crosstrack_gain", N_("gain {value:g}")))
 
 
 def _steering(params, none_ok: bool = False) -> SteeringParams | None:
@@ -158,21 +171,23 @@ def article_label(params: SteeringParams) -> str:
     _steering(params)
     d = SteeringParams()
     if params == d:
-        return "Article (3 terms, our defaults)"
-    on = [n for n, use in (("Position", params.use_position), ("Heading", params.use_heading),
-                           ("Crosstrack", params.use_crosstrack)) if use]
-    parts = ["3 terms" if len(on) == 3 else "no terms" if not on
-             else f"{on[0]} only" if len(on) == 1 else " + ".join(on)]
+        return _("Article (3 terms, our defaults)")
+    on = [n for n, use in ((N_("Position"), params.use_position),
+                           (N_("Heading"), params.use_heading),
+                           (N_("Crosstrack"), params.use_crosstrack)) if use]
+    parts = [_("3 terms") if len(on) == 3 else _("no terms") if not on
+             else _("{term} only").format(term=_(on[0])) if len(on) == 1
+             else " + ".join(_(n) for n in on)]
     if not params.adaptive_look_ahead:
-        parts.append(f"fixed {params.fixed_look_ahead:g} m")
+        parts.append(_("fixed {value:g} m").format(value=params.fixed_look_ahead))
     for name, fmt in _SHORT:
         if name in ("look_ahead_base", "look_ahead_speed_factor") and \
                 not params.adaptive_look_ahead:
             continue
         value = getattr(params, name)
         if value != getattr(d, name):
-            parts.append(fmt.format(value))
-    return f"Article ({', '.join(parts)})"
+            parts.append(_(fmt).format(value=value))
+    return _("Article ({settings})").format(settings=", ".join(parts))
 
 
 def _heading_error(spline: Spline, traj: Trajectory) -> np.ndarray:
@@ -238,8 +253,7 @@ def _run(track_name: str, controller: str, key: tuple | None, speed: float,
     if sp.dim == 3 and controller == "Article":
         t, off = traj.progress_tangent, traj.perpendicular_offset
         world_up = _frozen(off[:, 0] * t[:, 1] - off[:, 1] * t[:, 0])  # . cross(T, z)
-    label = article_label(params) if controller == "Article" else controller
-    return Run(controller=controller, label=label, trajectory=traj, metrics=traj.metrics(),
+    return Run(controller=controller, params=params, trajectory=traj, metrics=traj.metrics(),
                progress_point=_frozen(sp.location_at(traj.progress)[:, :2]),
                target=_frozen(target), heading_error=_frozen(_heading_error(sp, traj)),
                contributions=contributions, world_up_crosstrack=world_up)
@@ -321,28 +335,29 @@ def disabled_controls(p) -> dict[str, str]:
     out = {}
     controller = driving_controller(p)
     if road(p.track).dim != 2:
-        out["controller"] = ("pure pursuit and Stanley steer on a flat road; on this 3D track "
-                             "the article's steering drives")
+        out["controller"] = _("pure pursuit and Stanley steer on a flat road; on this 3D "
+                              "track the article's steering drives")
     if controller != "Article":
-        why = f"{controller} steers by its own law, the article's settings do not apply"
+        why = _("{controller} steers by its own law, the article's settings do not "
+                "apply").format(controller=_(controller))
         for name in ("mode", "use_position", "use_heading", "use_crosstrack",
                      "look_ahead_base", "look_ahead_speed_factor", "fixed_look_ahead",
                      "heading_weight", "max_yaw_delta", "crosstrack_gain"):
             out[name] = why
         return out
     if p.mode == "Adaptive":
-        out["fixed_look_ahead"] = ("in Adaptive mode the look-ahead is (base + speed × factor) × "
-                                   "curvature scale")
+        out["fixed_look_ahead"] = _("in Adaptive mode the look-ahead is (base + speed × "
+                                    "factor) × curvature scale")
     else:
-        why = "in Fixed mode the look-ahead is the fixed distance"
+        why = _("in Fixed mode the look-ahead is the fixed distance")
         out["look_ahead_base"] = out["look_ahead_speed_factor"] = why
     if not (p.use_position and p.use_heading):
-        out["heading_weight"] = "it blends Position and Heading, so it needs both on"
+        out["heading_weight"] = _("it blends Position and Heading, so it needs both on")
     if not (p.use_position or p.use_heading):
-        out["max_yaw_delta"] = "it scales the angle terms, and both are off"
-        out.setdefault("mode", "the look-ahead only feeds the angle terms, and both are off")
+        out["max_yaw_delta"] = _("it scales the angle terms, and both are off")
+        out.setdefault("mode", _("the look-ahead only feeds the angle terms, and both are off"))
     if not p.use_crosstrack:
-        out["crosstrack_gain"] = "the Crosstrack term is off"
+        out["crosstrack_gain"] = _("the Crosstrack term is off")
     return out
 
 
@@ -368,8 +383,8 @@ def compute(p) -> SteeringState:
     view, note = p.view, ""
     if view == "Speed sweep" and sp.dim != 2:
         # the sweep drives its cars together on a flat road (lessons_lib.sweep is 2D)
-        view, note = "Terms", ("The speed sweep runs on the flat tracks; on this 3D track the "
-                               "lower plot shows the terms.")
+        view, note = "Terms", _("The speed sweep runs on the flat tracks; on this 3D track "
+                                "the lower plot shows the terms.")
     swept = sweep(p.track, params, start) if view == "Speed sweep" else None
     return SteeringState(track=p.track, spline=sp, params=params, speed=speed, start=start,
                          controller=controller, view=view, run=chosen, others=others,
@@ -410,9 +425,9 @@ def off_road_note(track_name: str, chosen: Run, params: SteeringParams, speed: f
         return ""
     tr = chosen.trajectory
     first = int(np.argmax(np.abs(tr.crosstrack_error) > ROAD_HALF_WIDTH))
-    return (f"The car leaves the road after {tr.t[first]:.1f} s and gets "
-            f"{chosen.metrics['max_crosstrack']:.1f} m off the line (the road is "
-            f"{ROAD_HALF_WIDTH:g} m each side)."
+    return (_("The car leaves the road after {t:.1f} s and gets {off:.1f} m off the line "
+              "(the road is {half:g} m each side).").format(
+                t=tr.t[first], off=chosen.metrics['max_crosstrack'], half=ROAD_HALF_WIDTH)
             + gain_cause(track_name, chosen, params, speed, start))
 
 
@@ -430,15 +445,17 @@ def gain_cause(track_name: str, chosen: Run, params: SteeringParams, speed: floa
     if left_road(faded):
         return ""
     peaks = swings(chosen.trajectory.crosstrack_error)
-    grow = (f" Its swings across the line grow: {', '.join(f'{p:.1f}' for p in peaks)} m."
+    grow = (" " + _("Its swings across the line grow: {peaks} m.").format(
+                peaks=", ".join(f"{p:.1f}" for p in peaks))
             if len(peaks) > 1 and np.all(np.diff(peaks) > 0) else "")
-    return grow + (
-        f" The cause is the crosstrack gain: {gain:g} steering per metre off at every speed, "
-        f"while the same steering turns a car {speed / FADE_FROM:.1f} times as fast at "
-        f"{speed:g} m/s as at {FADE_FROM:g} m/s, so the push back overshoots the line. Faded "
-        f"with speed as Stanley's crosstrack term is (section 8), {gain:g} × {FADE_FROM:g} / "
-        f"{speed:g} = {gain * FADE_FROM / speed:.3f} per m here, the same car stays on the "
-        f"road (RMS {faded.metrics['rms_crosstrack']:.2f} m).")
+    return grow + " " + _(
+        "The cause is the crosstrack gain: {gain:g} steering per metre off at every speed, "
+        "while the same steering turns a car {times:.1f} times as fast at {speed:g} m/s as at "
+        "{slow:g} m/s, so the push back overshoots the line. Faded with speed as Stanley's "
+        "crosstrack term is (section 8), {gain:g} × {slow:g} / {speed:g} = {faded:.3f} per m "
+        "here, the same car stays on the road (RMS {rms:.2f} m).").format(
+            gain=gain, times=speed / FADE_FROM, speed=speed, slow=FADE_FROM,
+            faded=gain * FADE_FROM / speed, rms=faded.metrics['rms_crosstrack'])
 
 
 # -- placing the car by a click ----------------------------------------------------------------
@@ -472,18 +489,21 @@ def place(spline: Spline, x: float, y: float) -> Placement:
     limit = max_start_distance(spline)
     distance = s
     if not spline.closed and s <= 1e-6 and along < -0.5:
-        notes.append(f"That point is {-along:.1f} m before the road starts, so the car starts "
-                     "at its start.")
+        notes.append(_("That point is {d:.1f} m before the road starts, so the car starts "
+                       "at its start.").format(d=-along))
     elif not spline.closed and s >= spline.length - 1e-6 and along > 0.5:
-        notes.append(f"That point is {along:.1f} m past the road's end.")
+        notes.append(_("That point is {d:.1f} m past the road's end.").format(d=along))
     if distance > limit:
-        notes.append(f"The car starts {limit:.0f} m along, the last start that leaves it "
-                     f"{OPEN_END_GAP:.0f} m of road." if not spline.closed else "")
+        notes.append(_("The car starts {limit:.0f} m along, the last start that leaves it "
+                       "{gap:.0f} m of road.").format(limit=limit, gap=OPEN_END_GAP)
+                     if not spline.closed else "")
         distance = limit
     if abs(offset) > MAX_OFFSET:
-        side = "right" if offset > 0 else "left"
-        notes.append(f"It is {abs(offset):.1f} m {side} of the centre line; the car starts "
-                     f"{MAX_OFFSET:.0f} m {side} of it, the farthest the start allows.")
+        notes.append((_("It is {d:.1f} m right of the centre line; the car starts {most:.0f} m "
+                        "right of it, the farthest the start allows.") if offset > 0 else
+                      _("It is {d:.1f} m left of the centre line; the car starts {most:.0f} m "
+                        "left of it, the farthest the start allows.")).format(
+                            d=abs(offset), most=MAX_OFFSET))
         offset = math.copysign(MAX_OFFSET, offset)
     return Placement(min(distance, limit), offset, " ".join(n for n in notes if n))
 
@@ -549,11 +569,10 @@ class Scenario:
         if not changes:
             return ""
         if hidden:
-            said = " and ".join(_HIDDEN_WORDS[k](v, DEFAULTS[k]) for k, v in changes)
-            return f" With this preset the car {said}."
-        parts = [f"{_NUMBER_NAMES[k][0]} {v:g}{_NUMBER_NAMES[k][1]} (our default "
-                 f"{DEFAULTS[k]:g}{_NUMBER_NAMES[k][1]})" for k, v in changes]
-        return f" This preset sets {' and '.join(parts)}."
+            said = _(" and ").join(_HIDDEN_WORDS[k](v, DEFAULTS[k]) for k, v in changes)
+            return " " + _("With this preset the car {said}.").format(said=said)
+        parts = [_(_NUMBER_NAMES[k]).format(v=v, d=DEFAULTS[k]) for k, v in changes]
+        return " " + _("This preset sets {parts}.").format(parts=_(" and ").join(parts))
 
     def describe(self, state, hidden: bool = False) -> str:
         """What the preset shows (computed from ``state``), and what it changed (``hidden``:
@@ -564,68 +583,81 @@ class Scenario:
 
 #: The six tunables (the article names them, our defaults give their values), as a
 #: preset's description names them.
-_NUMBER_NAMES = {"look_ahead_base": ("look-ahead base", " m"),
-                 "look_ahead_speed_factor": ("speed factor", " s"),
-                 "fixed_look_ahead": ("fixed look-ahead", " m"),
-                 "heading_weight": ("heading weight", ""), "max_yaw_delta": ("max yaw delta", "°"),
-                 "crosstrack_gain": ("crosstrack gain", " per m")}
+_NUMBER_NAMES = {"look_ahead_base": N_("look-ahead base {v:g} m (our default {d:g} m)"),
+                 "look_ahead_speed_factor": N_("speed factor {v:g} s (our default {d:g} s)"),
+                 "fixed_look_ahead": N_("fixed look-ahead {v:g} m (our default {d:g} m)"),
+                 "heading_weight": N_("heading weight {v:g} (our default {d:g})"),
+                 "max_yaw_delta": N_("max yaw delta {v:g}° (our default {d:g}°)"),
+                 "crosstrack_gain": N_("crosstrack gain {v:g} per m (our default {d:g} per m)")}
 
 #: The same changes said without the sliders' names, for a page that hides the sliders.
 _HIDDEN_WORDS = {
-    "look_ahead_base": lambda v, d: f"looks {v:g} m ahead when standing still (ours: {d:g} m)",
-    "look_ahead_speed_factor": lambda v, d: f"adds {v:g} s of travel to that distance "
-                                            f"(ours: {d:g} s)",
-    "fixed_look_ahead": lambda v, d: f"aims {v:g} m ahead at every speed (ours: {d:g} m)",
-    "heading_weight": lambda v, d: f"aims {v:.0%} by the Heading Delta and {1 - v:.0%} by the "
-                                   f"Position Delta (ours: {d:.0%} and {1 - d:.0%})",
-    "max_yaw_delta": lambda v, d: f"turns the wheel fully at a {v:g}° yaw command (ours: {d:g}°)",
-    "crosstrack_gain": lambda v, d: f"steers back {v:g} per metre off the line (ours: {d:g})"}
+    "look_ahead_base": lambda v, d: _("looks {v:g} m ahead when standing still (ours: "
+                                      "{d:g} m)").format(v=v, d=d),
+    "look_ahead_speed_factor": lambda v, d: _("adds {v:g} s of travel to that distance "
+                                              "(ours: {d:g} s)").format(v=v, d=d),
+    "fixed_look_ahead": lambda v, d: _("aims {v:g} m ahead at every speed (ours: "
+                                       "{d:g} m)").format(v=v, d=d),
+    "heading_weight": lambda v, d: _("aims {v:.0%} by the Heading Delta and {rest:.0%} by the "
+                                     "Position Delta (ours: {d:.0%} and {ours_rest:.0%})").format(
+                                         v=v, rest=1 - v, d=d, ours_rest=1 - d),
+    "max_yaw_delta": lambda v, d: _("turns the wheel fully at a {v:g}° yaw command (ours: "
+                                    "{d:g}°)").format(v=v, d=d),
+    "crosstrack_gain": lambda v, d: _("steers back {v:g} per metre off the line (ours: "
+                                      "{d:g})").format(v=v, d=d)}
 
 
 def _long_claim(s: SteeringState) -> str:
     cte = s.trajectory.crosstrack_error
     from_start = run(s.track, "Article", s.params, s.speed, (0.0, *s.start[1:]))
-    return (f"The red point is already round the bend, so the yellow line cuts across the "
-            f"inside and the car follows it: up to {-cte.min():.1f} m inside the hairpins "
-            f"(RMS {s.metrics['rms_crosstrack']:.2f} m over 30 s starting {s.start[0]:g} m "
-            f"along the track; from its start, as in section 3's table, "
-            f"{from_start.metrics['rms_crosstrack']:.2f} m).")
+    return _("The red point is already round the bend, so the yellow line cuts across the "
+             "inside and the car follows it: up to {inside:.1f} m inside the hairpins (RMS "
+             "{rms:.2f} m over 30 s starting {along:g} m along the track; from its start, as in "
+             "section 3's table, {rms_start:.2f} m).").format(
+                 inside=-cte.min(), rms=s.metrics['rms_crosstrack'], along=s.start[0],
+                 rms_start=from_start.metrics['rms_crosstrack'])
 
 
 def where_short_target() -> str:
     """Where the fixed short look-ahead point lies on the car: the look-ahead is measured
     from the rear axle, so 1.5 m ahead is under the body, not "in front of the bumper"."""
     car = Vehicle()
-    place = "under the car itself" if FIXED_SHORT < car.nose else "in front of the car"
-    return (f"{FIXED_SHORT:g} m ahead of the rear axle, {place} (its nose is {car.nose:g} m "
-            "ahead)")
+    return (_("{d:g} m ahead of the rear axle, under the car itself (its nose is {nose:g} m "
+              "ahead)") if FIXED_SHORT < car.nose else
+            _("{d:g} m ahead of the rear axle, in front of the car (its nose is {nose:g} m "
+              "ahead)")).format(d=FIXED_SHORT, nose=car.nose)
 
 
 def _short_claim(s: SteeringState) -> str:
     sw = s.sweep
     here = sw.at(s.speed)
     good = [r for r in sw.regions("rms") if r[0] == "Fixed short"]
-    upto = f" Below {good[0][2] + 1:.0f} m/s it is the best of the three." if good else ""
-    return (f"At {s.speed:.0f} m/s the target sits {where_short_target()}: the slow "
-            f"steering rack cannot follow its swings and the car weaves: RMS "
-            f"{here['Fixed short'][0]:.2f} m against {here['Adaptive'][0]:.2f} m adaptive, "
-            f"steering movement {s.metrics['steering_movement']:.0f}.{upto}")
+    upto = (" " + _("Below {speed:.0f} m/s it is the best of the three.").format(
+        speed=good[0][2] + 1) if good else "")
+    return _("At {speed:.0f} m/s the target sits {where}: the slow steering rack cannot "
+             "follow its swings and the car weaves: RMS {short:.2f} m against {adaptive:.2f} m "
+             "adaptive, steering movement {movement:.0f}.").format(
+                 speed=s.speed, where=where_short_target(), short=here['Fixed short'][0],
+                 adaptive=here['Adaptive'][0],
+                 movement=s.metrics['steering_movement']) + upto
 
 
 #: A track as a sentence names it.
-_TRACK_WORDS = {"oval": "oval", "s_bend": "S-bend", "hairpin": "hairpins",
-                "open_road": "open road", SLOPE_TRACK: "ramp"}
+_TRACK_WORDS = {"oval": N_("oval"), "s_bend": N_("S-bend"), "hairpin": N_("hairpins"),
+                "open_road": N_("open road"), SLOPE_TRACK: N_("ramp")}
 
 
 def _adaptive_claim(s: SteeringState) -> str:
     sw = s.sweep
     worst = {m: float(sw.rms[i].max()) for i, m in enumerate(SWEEP_MODES)}
     lo, hi = sw.speeds[0], sw.speeds[-1]
-    return (f"No fixed distance suits every speed; the adaptive one never falls apart: worst "
-            f"RMS on the {_TRACK_WORDS.get(s.track, s.track)} over {lo:.0f}-{hi:.0f} m/s, "
-            f"starting {s.start[0]:g} m along, {worst['Adaptive']:.2f} m, against "
-            f"{worst['Fixed short']:.2f} m (fixed short) and {worst['Fixed long']:.2f} m (fixed "
-            f"long). The shading shows which one wins at each speed.")
+    return _("No fixed distance suits every speed; the adaptive one never falls apart: worst "
+             "RMS on the {track} over {lo:.0f}-{hi:.0f} m/s, starting {along:g} m along, "
+             "{adaptive:.2f} m, against {short:.2f} m (fixed short) and {long:.2f} m (fixed "
+             "long). The shading shows which one wins at each speed.").format(
+                 track=_(_TRACK_WORDS.get(s.track, s.track)), lo=lo, hi=hi, along=s.start[0],
+                 adaptive=worst['Adaptive'], short=worst['Fixed short'],
+                 long=worst['Fixed long'])
 
 
 def _sliding_claim(s: SteeringState) -> str:
@@ -634,10 +666,11 @@ def _sliding_claim(s: SteeringState) -> str:
     gap_h = np.abs(with_heading.trajectory.position_delta).max()
     cross = centre_line_crossings(s.trajectory.crosstrack_error)
     cross_h = centre_line_crossings(with_heading.trajectory.crosstrack_error)
-    return (f"Aiming at one point, the car turns in late: in the bends the yellow line opens "
-            f"up to {gap:.0f}° from its nose ({gap_h:.0f}° with Heading on), and it slides "
-            f"across the centre line {cross} times in {s.trajectory.t[-1]:.0f} s ({cross_h} "
-            f"with Heading on).")
+    return _("Aiming at one point, the car turns in late: in the bends the yellow line opens "
+             "up to {gap:.0f}° from its nose ({gap_h:.0f}° with Heading on), and it slides "
+             "across the centre line {cross} times in {t:.0f} s ({cross_h} with Heading "
+             "on).").format(gap=gap, gap_h=gap_h, cross=cross, t=s.trajectory.t[-1],
+                            cross_h=cross_h)
 
 
 def _signed(x: float) -> str:
@@ -653,22 +686,28 @@ def _parallel_claim(s: SteeringState) -> str:
     tr = s.trajectory
     k = int(np.searchsorted(tr.t, 10.0))
     cte = tr.crosstrack_error
-    side = "right" if cte[k] > 0 else "left"
     crossed = np.flatnonzero(np.sign(cte[1:k + 1]) != np.sign(cte[:k]))
-    how = (f"it crosses the line at {tr.t[crossed[0] + 1]:.1f} s, overshoots, and "
-           if len(crossed) else "")
-    return (f"Heading lines the car up with the road, and nothing pulls it the rest of the "
-            f"way: {how}after {tr.t[k]:.0f} s it runs {abs(cte[k]):.2f} m {side} of the line, "
-            f"its nose only {abs(s.run.heading_error[k]):.1f}° off the road beside it (the "
-            f"Heading Delta readout, {_signed(tr.heading_delta[k])}°, is the road's direction at "
-            f"the look-ahead target). It never settles within {SETTLE_TOLERANCE} m.")
+    how = (_("it crosses the line at {t:.1f} s, overshoots, and ").format(
+        t=tr.t[crossed[0] + 1]) if len(crossed) else "")
+    return (_("Heading lines the car up with the road, and nothing pulls it the rest of the "
+              "way: {how}after {t:.0f} s it runs {off:.2f} m right of the line, its nose only "
+              "{nose:.1f}° off the road beside it (the Heading Delta readout, {delta}°, is the "
+              "road's direction at the look-ahead target). It never settles within {tol} m.")
+            if cte[k] > 0 else
+            _("Heading lines the car up with the road, and nothing pulls it the rest of the "
+              "way: {how}after {t:.0f} s it runs {off:.2f} m left of the line, its nose only "
+              "{nose:.1f}° off the road beside it (the Heading Delta readout, {delta}°, is the "
+              "road's direction at the look-ahead target). It never settles within {tol} m.")
+            ).format(how=how, t=tr.t[k], off=abs(cte[k]), nose=abs(s.run.heading_error[k]),
+                     delta=_signed(tr.heading_delta[k]), tol=SETTLE_TOLERANCE)
 
 
 def _back_claim(s: SteeringState) -> str:
-    side = "right" if s.start[1] > 0 else "left"
-    return (f"The crosstrack term pushes the car back: it starts {abs(s.start[1]):.1f} m "
-            f"{side} of the line and stays within {SETTLE_TOLERANCE} m of the line after "
-            f"{s.metrics['settle_time']:.1f} s.")
+    return (_("The crosstrack term pushes the car back: it starts {off:.1f} m right of the "
+              "line and stays within {tol} m of the line after {t:.1f} s.") if s.start[1] > 0
+            else _("The crosstrack term pushes the car back: it starts {off:.1f} m left of the "
+                   "line and stays within {tol} m of the line after {t:.1f} s.")).format(
+                       off=abs(s.start[1]), tol=SETTLE_TOLERANCE, t=s.metrics['settle_time'])
 
 
 def _ramp_claim(s: SteeringState) -> str:
@@ -676,31 +715,32 @@ def _ramp_claim(s: SteeringState) -> str:
     k = 0
     ratio = r.world_up_crosstrack[k] / r.trajectory.crosstrack_error[k]
     slope = math.degrees(math.acos(min(1.0, ratio)))
-    return (f"On this {slope:.1f}° ramp cross(tangent, world up) is only cos {slope:.1f}° = "
-            f"{ratio:.2f} long: it reads the {s.start[1]:.1f} m offset as "
-            f"{r.world_up_crosstrack[k]:.2f} m. Up projected off the tangent gives a unit "
-            f"right vector and the true {r.trajectory.crosstrack_error[k]:.2f} m.")
+    return _("On this {slope:.1f}° ramp cross(tangent, world up) is only cos {slope:.1f}° = "
+             "{ratio:.2f} long: it reads the {off:.1f} m offset as {world:.2f} m. Up projected "
+             "off the tangent gives a unit right vector and the true {true:.2f} m.").format(
+                 slope=slope, ratio=ratio, off=s.start[1], world=r.world_up_crosstrack[k],
+                 true=r.trajectory.crosstrack_error[k])
 
 
 SCENARIOS = (
-    Scenario("Fixed long look-ahead cuts the corner",
+    Scenario(N_("Fixed long look-ahead cuts the corner"),
              {"track": "hairpin", "mode": "Fixed", "fixed_look_ahead": FIXED_LONG,
               "start_distance": 30.0, **_POSITION_ONLY}, 4.6, _long_claim),
-    Scenario("Fixed short look-ahead weaves at 16 m/s",
+    Scenario(N_("Fixed short look-ahead weaves at 16 m/s"),
              {"track": "hairpin", "speed": 16.0, "mode": "Fixed", "fixed_look_ahead": FIXED_SHORT,
               "view": "Speed sweep", **_POSITION_ONLY}, 9.0,
              _short_claim),
-    Scenario("Adaptive look-ahead at every speed",
+    Scenario(N_("Adaptive look-ahead at every speed"),
              {"track": "hairpin", "speed": 16.0, "view": "Speed sweep", **_POSITION_ONLY}, 9.0,
              _adaptive_claim),
-    Scenario("Position only slides across the line",
+    Scenario(N_("Position only slides across the line"),
              {"track": "hairpin", "start_distance": 30.0, **_POSITION_ONLY}, 4.6,
              _sliding_claim),
-    Scenario("Position + Heading: parallel but offset",
+    Scenario(N_("Position + Heading: parallel but offset"),
              {"start_offset": 2.5, "heading_weight": 0.95, "use_crosstrack": False}, 10.0,
              _parallel_claim),
-    Scenario("All three: back to the centre line",   # the lesson opens on its start
+    Scenario(N_("All three: back to the centre line"),   # the lesson opens on its start
              {"start_offset": 2.5, "heading_weight": 0.95}, 0.0, _back_claim),
-    Scenario("Slope: world up vs projected up",
+    Scenario(N_("Slope: world up vs projected up"),
              {"track": SLOPE_TRACK, "start_offset": 1.5}, 0.0, _ramp_claim),
 )

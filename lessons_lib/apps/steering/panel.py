@@ -6,6 +6,7 @@ import html
 import math
 
 from ... import validate as check
+from ...i18n import _
 from ...sweep import NO_BEST
 from ..core import GREYS, PALETTE, fmt_number
 from ..core.theme import TEXT
@@ -59,29 +60,29 @@ def colour_key(view: str = "Terms", labels: dict[str, str] | None = None) -> str
     portrait."""
     check.option(view, "view", VIEWS)
     _labels(labels, none_ok=True)
-    items = [(COLOURS["progress"], "dot", "progress"),
-             (COLOURS["target"], "dot", "look-ahead target"),
-             (COLOURS["to_target"], "line", "car &rarr; target"),
-             (COLOURS["tangent"], "arrow", "tangent at target"),
-             (COLOURS["offset"], "arrow", "crosstrack offset"),
-             (COLOURS["path"], "line", "car's path")]
+    items = [(COLOURS["progress"], "dot", _("progress")),
+             (COLOURS["target"], "dot", _("look-ahead target")),
+             (COLOURS["to_target"], "line", _("car &rarr; target")),
+             (COLOURS["tangent"], "arrow", _("tangent at target")),
+             (COLOURS["offset"], "arrow", _("crosstrack offset")),
+             (COLOURS["path"], "line", _("car's path"))]
     if view == "Speed sweep":
-        lower = [(MODE_COLOURS[m], "line", m.lower()) for m in SWEEP_MODES]
-        lower += [(PALETTE["black"], "line", "current speed (dashed)"),
-                  ("", "text", "shading: the best one on the road at that speed;"),
-                  (OFF_ROAD_COLOUR, "thick", "every one off the road")]
+        lower = [(MODE_COLOURS[m], "line", _(m.lower())) for m in SWEEP_MODES]
+        lower += [(PALETTE["black"], "line", _("current speed (dashed)")),
+                  ("", "text", _("shading: the best one on the road at that speed;")),
+                  (OFF_ROAD_COLOUR, "thick", _("every one off the road"))]
     elif view == "Phase portrait":
         labels = labels or {}
-        lower = [(CONTROLLER_COLOURS[c], "line", html.escape(labels.get(c, c)))
+        lower = [(CONTROLLER_COLOURS[c], "line", html.escape(labels.get(c, _(c))))
                  for c in CONTROLLERS]
-        lower += [(PALETTE["black"], "dot", "now"),
-                  ("", "text", "+ is right on both axes: right of the line, pointing right "
-                               "of the road")]
+        lower += [(PALETTE["black"], "dot", _("now")),
+                  ("", "text", _("+ is right on both axes: right of the line, pointing right "
+                                 "of the road"))]
     else:
-        lower = [(TERM_COLOURS["position"], "dashed", "Position"),
-                 (TERM_COLOURS["heading"], "line", "Heading"),
-                 (TERM_COLOURS["crosstrack"], "line", "Crosstrack"),
-                 (PALETTE["grey"], "thick", "steering (+ right)")]
+        lower = [(TERM_COLOURS["position"], "dashed", _("Position")),
+                 (TERM_COLOURS["heading"], "line", _("Heading")),
+                 (TERM_COLOURS["crosstrack"], "line", _("Crosstrack")),
+                 (PALETTE["grey"], "thick", _("steering (+ right)"))]
     return _key(items, lower)
 
 
@@ -95,7 +96,7 @@ def _labels(labels, none_ok: bool = False) -> None:
 
 
 def _settle(value: float) -> str:
-    return "never" if math.isnan(value) else f"{value:.1f} s"
+    return _("never") if math.isnan(value) else f"{value:.1f} s"
 
 
 @check.first_is(SteeringState, "the SteeringApp's .state")
@@ -105,15 +106,18 @@ def readout(state: SteeringState, time: float | None) -> str:
     tr = run.trajectory
     k = state.step(time)
     wheel = tr.wheel_angle[k]
-    side = "left" if wheel > 0 else "right"
+    wheels = (_("(front wheels {angle:.1f}° left)") if wheel > 0 else
+              _("(front wheels {angle:.1f}° right)")).format(angle=abs(wheel))
     head = (f"<b>t = {tr.t[k]:.2f} s</b>"
-            + (" (the road ended)" if tr.ended and k == len(tr) - 1 else ""))
+            + (" " + _("(the road ended)") if tr.ended and k == len(tr) - 1 else ""))
     if state.controller != "Article":
-        return (f"<div style='{_SMALL}'>{head} &middot; {state.controller}: crosstrack "
-                f"<b>{_f(tr.crosstrack_error[k], 2)} m</b> &middot; heading error "
-                f"{_f(run.heading_error[k], 1)}° &middot; steering "
-                f"<b>{_f(tr.steering[k], 2)}</b> (front wheels {abs(wheel):.1f}° "
-                f"{side})</div>")
+        return (f"<div style='{_SMALL}'>{head} &middot; "
+                + _("{controller}: crosstrack <b>{cte} m</b> &middot; heading error {err}° "
+                    "&middot; steering <b>{steering}</b> {wheels}").format(
+                        controller=_(state.controller), cte=_f(tr.crosstrack_error[k], 2),
+                        err=_f(run.heading_error[k], 1), steering=_f(tr.steering[k], 2),
+                        wheels=wheels)
+                + "</div>")
     p = state.params
     on = {"position": p.use_position, "heading": p.use_heading,
           "crosstrack": p.use_crosstrack}
@@ -124,17 +128,20 @@ def readout(state: SteeringState, time: float | None) -> str:
 
     c = run.contributions
     return (f"<div style='{_SMALL}'>{head} &middot; "
-            + cell("position", f"Position Delta <b>{_f(tr.position_delta[k], 1)}°</b>")
+            + cell("position", _("Position Delta <b>{value}°</b>").format(
+                value=_f(tr.position_delta[k], 1)))
             + " &middot; "
-            + cell("heading", f"Heading Delta <b>{_f(tr.heading_delta[k], 1)}°</b>")
-            + f" &middot; weight {tr.heading_weight[k]:.2f} &middot; "
-            + cell("crosstrack", f"Crosstrack <b>{_f(tr.crosstrack_error[k], 2)} m</b>")
-            + f"<br>look-ahead {tr.look_ahead[k]:.1f} m &middot; yaw command "
-            f"{_f(tr.yaw_command[k], 1)}° &middot; terms "
-            f"{_f(c['position'][k], 2)} {_f(c['heading'][k], 2)} "
-            f"{_f(c['crosstrack'][k], 2)} &rarr; steering "
-            f"<b>{_f(tr.steering[k], 2)}</b> (front wheels {abs(wheel):.1f}° "
-            f"{side})</div>")
+            + cell("heading", _("Heading Delta <b>{value}°</b>").format(
+                value=_f(tr.heading_delta[k], 1)))
+            + " &middot; " + _("weight {w:.2f}").format(w=tr.heading_weight[k]) + " &middot; "
+            + cell("crosstrack", _("Crosstrack <b>{value} m</b>").format(
+                value=_f(tr.crosstrack_error[k], 2)))
+            + "<br>" + _("look-ahead {look:.1f} m &middot; yaw command {yaw}° &middot; terms "
+                         "{p} {h} {c} &rarr; steering <b>{steering}</b> {wheels}").format(
+                look=tr.look_ahead[k], yaw=_f(tr.yaw_command[k], 1), p=_f(c['position'][k], 2),
+                h=_f(c['heading'][k], 2), c=_f(c['crosstrack'][k], 2),
+                steering=_f(tr.steering[k], 2), wheels=wheels)
+            + "</div>")
 
 
 @check.first_is(SteeringState, "the SteeringApp's .state")
@@ -146,9 +153,11 @@ def slope_crosstrack(state: SteeringState, time: float | None) -> str:
     if run.world_up_crosstrack is None:
         return ""
     k = state.step(time)
-    return (f"<div style='{_SMALL}'>crosstrack with world up (red) "
-            f"<b>{_f(run.world_up_crosstrack[k], 2)} m</b>, with projected up (yellow) "
-            f"<b>{_f(run.trajectory.crosstrack_error[k], 2)} m</b></div>")
+    return (f"<div style='{_SMALL}'>"
+            + _("crosstrack with world up (red) <b>{world} m</b>, with projected up (yellow) "
+                "<b>{projected} m</b>").format(world=_f(run.world_up_crosstrack[k], 2),
+                                              projected=_f(run.trajectory.crosstrack_error[k], 2))
+            + "</div>")
 
 
 @check.first_is(SteeringState, "the SteeringApp's .state")
@@ -160,18 +169,20 @@ def numbers(state: SteeringState) -> str:
     head = "".join(f"<th style='text-align:right;padding-left:8px'>"
                    f"{html.escape(runs[n].label)}</th>"
                    for n in names) if len(names) > 1 else "<th></th>"
-    rows = [("RMS crosstrack", "rms_crosstrack", lambda v: f"{v:.2f} m"),
-            ("max crosstrack", "max_crosstrack", lambda v: f"{v:.2f} m"),
-            ("steering movement", "steering_movement", lambda v: f"{v:.1f}"),
-            (f"settled (&lt; {SETTLE_TOLERANCE} m) after", "settle_time", _settle)]
+    rows = [(_("RMS crosstrack"), "rms_crosstrack", lambda v: f"{v:.2f} m"),
+            (_("max crosstrack"), "max_crosstrack", lambda v: f"{v:.2f} m"),
+            (_("steering movement"), "steering_movement", lambda v: f"{v:.1f}"),
+            (_("settled (&lt; {tol} m) after").format(tol=SETTLE_TOLERANCE), "settle_time",
+             _settle)]
     body = ""
     for label, key, fmt in rows:
         cells = "".join(f"<td style='text-align:right;padding-left:8px'><b>{fmt(table[n][key])}"
                         "</b></td>" for n in names)
         body += f"<tr><td>{label}</td>{cells}</tr>"
     tr = state.trajectory
-    end = " (the road ended: the car's nose reached it)" if tr.ended else ""
-    body += f"<tr><td>run length</td><td colspan={len(names)}>{tr.t[-1]:.1f} s{end}</td></tr>"
+    end = " " + _("(the road ended: the car's nose reached it)") if tr.ended else ""
+    length = _("run length")
+    body += f"<tr><td>{length}</td><td colspan={len(names)}>{tr.t[-1]:.1f} s{end}</td></tr>"
     return f"<table style='{_SMALL}'><tr><th></th>{head}</tr>{body}</table>"
 
 
@@ -184,7 +195,9 @@ def disabled_note(state: SteeringState, labels: dict[str, str]) -> str:
     seen = {}
     for name, why in state.disabled.items():
         seen.setdefault(why, []).append(labels.get(name, name))
-    lines = [f"<i>{html.escape(', '.join(names))}</i> greyed out: {html.escape(why)}."
+    lines = [_("{names} greyed out: {why}.").format(
+                 names=f"<i>{html.escape(', '.join(_(n) for n in names))}</i>",
+                 why=html.escape(why))
              for why, names in seen.items()]
     return f"<div style='{_SMALL};color:{GREYS['note']}'>" + "<br>".join(lines) + "</div>"
 
@@ -198,15 +211,19 @@ def sweep_caption(state: SteeringState) -> str:
         return ""
     i = sw.index(state.speed)
     off = sw.off_road[:, i]
-    parts = ", ".join(f"{m.lower()} {sw.rms[j, i]:.2f} m" + (" (off the road)" if off[j] else "")
+    parts = ", ".join(f"{_(m.lower())} {sw.rms[j, i]:.2f} m"
+                      + (" " + _("(off the road)") if off[j] else "")
                       for j, m in enumerate(SWEEP_MODES))
     b = sw.best("rms")[i]
-    verdict = ("every look-ahead leaves the road, so none is best" if b == NO_BEST
-               else f"best on the road: <b>{SWEEP_MODES[b].lower()}</b>")
-    regions = "; ".join(f"{m.lower()} {lo:.0f}-{hi:.0f} m/s" for m, lo, hi in sw.regions())
-    note = (" (the sweep drives the article's steering; switch the controller back to "
-            "compare)" if state.controller != "Article" else "")
-    return (f"<div style='{_SMALL}'>At {state.speed:g} m/s, RMS: {parts}; {verdict}. Lowest "
-            f"RMS on the road by speed: {regions} (a car more than {ROAD_HALF_WIDTH:g} m off "
-            f"the line has left the road). Fixed long and short are {sw.look_ahead[0]:g} m "
-            f"and {sw.look_ahead[1]:g} m.{note}</div>")
+    verdict = (_("every look-ahead leaves the road, so none is best") if b == NO_BEST
+               else _("best on the road: <b>{mode}</b>").format(mode=_(SWEEP_MODES[b].lower())))
+    regions = "; ".join(f"{_(m.lower())} {lo:.0f}-{hi:.0f} m/s" for m, lo, hi in sw.regions())
+    note = (" " + _("(the sweep drives the article's steering; switch the controller back to "
+                    "compare)") if state.controller != "Article" else "")
+    return (f"<div style='{_SMALL}'>"
+            + _("At {speed:g} m/s, RMS: {parts}; {verdict}. Lowest RMS on the road by speed: "
+                "{regions} (a car more than {half:g} m off the line has left the road). Fixed "
+                "long and short are {long:g} m and {short:g} m.").format(
+                    speed=state.speed, parts=parts, verdict=verdict, regions=regions,
+                    half=ROAD_HALF_WIDTH, long=sw.look_ahead[0], short=sw.look_ahead[1])
+            + f"{note}</div>")

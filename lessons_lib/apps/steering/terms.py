@@ -24,6 +24,7 @@ from matplotlib.patches import Polygon
 from matplotlib.patheffects import withStroke
 
 from ... import validate as check
+from ...i18n import N_, _
 from ...spline import Spline
 from ...steering import SteeringParams, TermValues, steering_terms
 from ...vehicle import Vehicle
@@ -75,15 +76,17 @@ SPEED = 10.0
 
 TERMS = {
     # term: (name, field, unit, digits, what + means, what - means, what 0 means)
-    "position": ("Position Delta", "position_delta", "°", 1, "the target is to the car's right",
-                 "the target is to the car's left", "the target is dead ahead"),
-    "heading": ("Heading Delta", "heading_delta", "°", 1,
-                "the road at the target points to the car's right",
-                "the road at the target points to the car's left",
-                "the car points along the road at the target"),
-    "crosstrack": ("Crosstrack Error", "crosstrack_error", " m", 2,
-                   "the car is right of the centre line", "the car is left of the centre line",
-                   "the car is on the centre line"),
+    "position": (N_("Position Delta"), "position_delta", "°", 1,
+                 N_("the target is to the car's right"), N_("the target is to the car's left"),
+                 N_("the target is dead ahead")),
+    "heading": (N_("Heading Delta"), "heading_delta", "°", 1,
+                N_("the road at the target points to the car's right"),
+                N_("the road at the target points to the car's left"),
+                N_("the car points along the road at the target")),
+    "crosstrack": (N_("Crosstrack Error"), "crosstrack_error", " m", 2,
+                   N_("the car is right of the centre line"),
+                   N_("the car is left of the centre line"),
+                   N_("the car is on the centre line")),
 }
 
 
@@ -99,10 +102,11 @@ def term_value(term: str, values: TermValues) -> float:
 def describe(term: str, values: TermValues) -> str:
     """"Position Delta = +11.8°: the target is to the car's right (+ is right)": the value
     as the panel shows it (rounded), and the side its sign means, in words."""
-    name, _, unit, digits, plus, minus, zero = TERMS[_term(term)]
+    name, _field, unit, digits, plus, minus, zero = TERMS[_term(term)]
     value = round(term_value(term, values), digits)
     side = plus if value > 0 else minus if value < 0 else zero
-    return f"{name} = {fmt_number(value, digits, sign=True)}{unit}: {side} (+ is right)"
+    return _("{name} = {value}{unit}: {side} (+ is right)").format(
+        name=_(name), value=fmt_number(value, digits, sign=True), unit=unit, side=_(side))
 
 
 def _term(term) -> str:
@@ -154,14 +158,14 @@ class TermApp(LessonApp):
     ``state.values`` holds every steering value and ``value`` the term's."""
 
     controls = (
-        Slider("car_x", "car x (m)", 0.0, 38.0, step=0.1, value=START["car_x"], readout=".1f"),
-        Slider("car_y", "car y (m)", -4.0, 20.0, step=0.1, value=START["car_y"],
+        Slider("car_x", N_("car x (m)"), 0.0, 38.0, step=0.1, value=START["car_x"], readout=".1f"),
+        Slider("car_y", N_("car y (m)"), -4.0, 20.0, step=0.1, value=START["car_y"],
                readout=".1f"),
-        Slider("heading", "heading (°)", -180.0, 180.0, step=1.0, value=START["heading"],
-               help="counter-clockwise from +x"),
-        Slider("look_ahead", "look-ahead (m)", LOOK_MIN, LOOK_MAX, step=0.1,
+        Slider("heading", N_("heading (°)"), -180.0, 180.0, step=1.0, value=START["heading"],
+               help=N_("counter-clockwise from +x")),
+        Slider("look_ahead", N_("look-ahead (m)"), LOOK_MIN, LOOK_MAX, step=0.1,
                value=START["look_ahead"], readout=".1f",
-               help="how far along the road the target is"),
+               help=N_("how far along the road the target is")),
     )
 
     def __init__(self, preset: str | None = None, *, term: str = "position",
@@ -235,7 +239,7 @@ class TermApp(LessonApp):
         self.offset, self.offset_head = _arrow(ax, COLOURS["offset"], zorder=7.5, lw=LINE["thick"],
                                                stroke=True)
         self.right, self.right_head = _arrow(ax, PALETTE["grey"], zorder=6, lw=LINE["line"])
-        self.right_label = ax.text(0.0, 0.0, "road's right", ha="left", va="center",
+        self.right_label = ax.text(0.0, 0.0, _("road's right"), ha="left", va="center",
                                    zorder=6, visible=False)
         self.progress_dot, = ax.plot([], [], "o", color=COLOURS["progress"],
                                      mec=PALETTE["black"], ms=MARKER["point"], zorder=8)
@@ -361,8 +365,8 @@ class TermApp(LessonApp):
                  (np.hypot(*(p - centre)), "car")]
         dist, item = min(picks)
         if dist > PICK_M + (1.0 if item == "car" else 0.0):
-            self.show_message("Drag the car to move it, the white knob in front of it to "
-                              "turn it, or the red target along the road.", kind="info")
+            self.show_message(_("Drag the car to move it, the white knob in front of it to "
+                                "turn it, or the red target along the road."), kind="info")
             return None
         self.clear_message()
         self._grab = p - car          # the car keeps its place under the pointer

@@ -12,6 +12,7 @@ import math
 from itertools import pairwise
 from types import SimpleNamespace
 
+import matplotlib
 import numpy as np
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Polygon
@@ -19,6 +20,7 @@ from matplotlib.patheffects import withStroke
 from mpl_toolkits.mplot3d import proj3d
 
 from ... import validate as check
+from ...i18n import N_, _
 from ...sweep import NO_BEST
 from ...tracks import ROAD_HALF_WIDTH
 from ..core import (
@@ -48,8 +50,8 @@ TERM_COLOURS = {"position": PALETTE["vermillion"], "heading": PALETTE["green"],
 #: from Crosstrack (orange), which it resembled (issue 41).
 TERM_STYLES = {"position": (0, (4.0, 1.6))}
 #: The time plot's key: each line's name.
-TERM_NAMES = {"position": "Position", "heading": "Heading", "crosstrack": "Crosstrack",
-              "steering": "steering (+ right)"}
+TERM_NAMES = {"position": N_("Position"), "heading": N_("Heading"),
+              "crosstrack": N_("Crosstrack"), "steering": N_("steering (+ right)")}
 #: Look-ahead modes in the sweep, and controllers in the phase portrait.
 MODE_COLOURS = {"Fixed long": PALETTE["vermillion"], "Fixed short": PALETTE["sky"],
                 "Adaptive": PALETTE["green"]}
@@ -83,23 +85,23 @@ class SteeringView:
     #: full render (the painter redraws one axes alone only when it overlaps no other).
     VIEWS_BOTTOM, GAP_PX = 0.405, 16.0
     #: The whole-track map's title, and the sweep's two titles: the first that fits.
-    MAP_TITLES = ("whole track: click to place the car", "click to place the car")
+    MAP_TITLES = (N_("whole track: click to place the car"), N_("click to place the car"))
     #: The map's title on a slide (a GIF), which cannot be clicked.
-    MAP_SLIDE_TITLE = "whole track"
-    SWEEP_TITLES = {"rms": ("RMS crosstrack (m)", "RMS (m)"),
-                    "max": ("max crosstrack (m)", "max (m)")}
+    MAP_SLIDE_TITLE = N_("whole track")
+    SWEEP_TITLES = {"rms": (N_("RMS crosstrack (m)"), N_("RMS (m)")),
+                    "max": (N_("max crosstrack (m)"), N_("max (m)"))}
     #: The sweep's speed ticks, from the most to the fewest: the first whose labels fit.
     SWEEP_TICKS = ((4, 10, 15, 20, 25), (5, 15, 25), (5, 25))
     #: The slope view's readout, from the widest to the narrowest: the first that fits.
     #: The narrowest leaves both crosstracks to the readout under the figure
     #: (:attr:`slope_crosstrack_shown`).
     SLOPE_FORMATS = (
-        ("slope {slope:.1f}°   |T × up| = {norm:.2f}\n"
-         "crosstrack with world up (red): {world:+.2f} m\n"
-         "with projected up (yellow): {projected:+.2f} m"),
-        ("slope {slope:.1f}°, |T × up| = {norm:.2f}\ncrosstrack (m):\n"
-         "world up (red) {world:+.2f}\nprojected up (yellow) {projected:+.2f}"),
-        "slope {slope:.1f}°\n|T × up| = {norm:.2f}",
+        N_("slope {slope:.1f}°   |T × up| = {norm:.2f}\n"
+           "crosstrack with world up (red): {world:+.2f} m\n"
+           "with projected up (yellow): {projected:+.2f} m"),
+        N_("slope {slope:.1f}°, |T × up| = {norm:.2f}\ncrosstrack (m):\n"
+           "world up (red) {world:+.2f}\nprojected up (yellow) {projected:+.2f}"),
+        N_("slope {slope:.1f}°\n|T × up| = {norm:.2f}"),
     )
 
     def fit_margins(self, width: float, height: float) -> None:
@@ -115,14 +117,16 @@ class SteeringView:
         ratio = getattr(self.fig.canvas, "device_pixel_ratio", 1.0) or 1.0
         renderer = self.fig.canvas.get_renderer()
         pt = self.fig.dpi / ratio / 72.0          # CSS px per point
+        with rc_context():                        # Hangul is measured in its own font
+            family = list(matplotlib.rcParams["font.family"])
 
         def wide(text: str, size: float = 9) -> float:
             return renderer.get_text_width_height_descent(
-                text, FontProperties(size=size), ismath=False)[0] / ratio
+                text, FontProperties(family=family, size=size), ismath=False)[0] / ratio
 
         line, tick, room = 1.25 * 9 * pt, 3 * pt, 0.35 * 9 * pt  # a label's height, tick+pad
         self._fit = SimpleNamespace(width=width, height=height, line=line, titles={})
-        left = max(wide("+1 right") + tick + room,                    # the terms' labels
+        left = max(wide(_("+1 right")) + tick + room,                    # the terms' labels
                    1.25 * 10 * pt + pt + wide("−100") + tick + room)  # the phase portrait's
         right = width - (wide("25 m/s") / 2 + room)
         bottom = tick + line + room
@@ -131,19 +135,22 @@ class SteeringView:
         for name, low in (("ax_terms", bottom), ("ax_phase", bottom + pt + 1.25 * 10 * pt)):
             getattr(self, name).set_position((left / width, low / height, (right - left) / width,
                                               (top - low) / height))
-        self._fit_sweep(wide, left, right, bottom, top, tick, room)
-        self._fit_terms_ticks()
-        self._fit_terms_key(right - left, wide)
+        with rc_context():                        # tick labels and the key made anew
+            self._fit_sweep(wide, left, right, bottom, top, tick, room)
+            self._fit_terms_ticks()
+            self._fit_terms_key(right - left, wide)
         map_width = self.ax_map.get_position().width * width - 0.01 * width - 3 * 1.5 * pt
-        self.overview.title.set_text(next(
-            (t for t in self.MAP_TITLES if wide(t) <= map_width), self.MAP_TITLES[-1]))
+        titles = [_(t) for t in self.MAP_TITLES]
+        self.overview.title.set_text(next((t for t in titles if wide(t) <= map_width),
+                                          titles[-1]))
         slope_width = self.ax_slope.get_position().width * width * 0.98 - 2 * 1.5 * pt - 2
         sample = {"slope": -88.8, "norm": 0.89, "world": -8.88, "projected": -8.88}
         self._fit_slope_labels(wide, width, ratio)
+        formats = [_(f) for f in self.SLOPE_FORMATS]
         self._slope_format = next(
-            (f for f in self.SLOPE_FORMATS
+            (f for f in formats
              if max(wide(row) for row in f.format(**sample).split("\n")) <= slope_width),
-            self.SLOPE_FORMATS[-1])
+            formats[-1])
 
     def _fit_slope_labels(self, wide, width: float, ratio: float) -> None:
         """The slope view's "projected up" reaches left from its tip and "world up" right
@@ -157,15 +164,15 @@ class SteeringView:
         proj = ax.get_proj()
         ends = [proj3d.proj_transform(*(centre + d), proj)[:2]
                 for d in (np.zeros(3), self._screen_right)]
-        (x0, _), (x1, _) = ax.transData.transform(ends) / ratio
+        (x0, _y0), (x1, _y1) = ax.transData.transform(ends) / ratio
         per_m = abs(x1 - x0)                           # CSS px per m across the screen
         box = ax.get_position()
         half = 0.5 * box.width * width - 3.0           # px from the middle to either edge
         tip = 1.1 * 3.5                                # m, where the labels sit on a vector
         lean = tip * math.sin(math.radians(SLOPE_MAX)) * per_m + 0.3 * per_m
         gap = 0.3 * per_m
-        for names in (("projected up", "world up"), ("projected\nup", "world up"),
-                      ("projected\nup", "world\nup")):
+        for names in ((_("projected up"), _("world up")), (_("projected\nup"), _("world up")),
+                      (_("projected\nup"), _("world\nup"))):
             left, right = (max(wide(row) for row in n.split("\n")) for n in names)
             lo, hi = left + lean - half, half - gap - right    # the shift's bounds in px
             if lo <= hi:
@@ -187,7 +194,7 @@ class SteeringView:
         y_labels = wide("0.1") + tick + room
         for ticks in self.SWEEP_TICKS:
             for unit_left in (True, False):
-                labels = [str(t) for t in ticks[:-1]] + [f"{ticks[-1]} m/s"]
+                labels = [str(t) for t in ticks[:-1]] + [f"{ticks[-1]} m/s"]  # units stay
                 left_labels = labels if unit_left else [str(t) for t in ticks]
                 gap = y_labels + wide(left_labels[-1]) / 2 + room
                 plot = (right - left - gap) / 2
@@ -208,7 +215,7 @@ class SteeringView:
             ax.set_xticks(ticks, names)
             ax.set_yticks(y_ticks, [f"{v:g}" for v in y_ticks])
             ax.minorticks_off()
-            titles = self.SWEEP_TITLES[key]
+            titles = [_(t) for t in self.SWEEP_TITLES[key]]
             title = next((t for t in titles if wide(t, 10) <= 0.97 * plot - 4), titles[-1])
             self.sweep_titles[key].set_text(title)
             self._fit.titles[key] = ((wide(title, 10) + 6) / plot,
@@ -250,14 +257,14 @@ class SteeringView:
             self.terms_legend.remove()
         keys = ("position", "heading", "crosstrack", "steering")
         self.terms_legend = self.ax_terms.legend(
-            [self.term_lines[k] for k in keys], [TERM_NAMES[k] for k in keys],
+            [self.term_lines[k] for k in keys], [_(TERM_NAMES[k]) for k in keys],
             loc="upper right", ncol=columns, fontsize=MIN_FONT_SIZE, handlelength=2.0,
             borderpad=0.3, labelspacing=0.2, columnspacing=0.9, handletextpad=0.4,
             borderaxespad=0.2, framealpha=0.85, edgecolor="none")
 
     def _fit_terms_key(self, width_px: float, wide) -> None:
         """Four columns where they fit across the plot, else two."""
-        entries = sum(wide(TERM_NAMES[k]) for k in TERM_NAMES)
+        entries = sum(wide(_(TERM_NAMES[k])) for k in TERM_NAMES)
         pt = self.fig.dpi / 72.0 / (getattr(self.fig.canvas, "device_pixel_ratio", 1.0) or 1.0)
         need = entries + 4 * (2.0 + 0.4) * 9 * pt + 3 * 0.9 * 9 * pt + 12
         self._terms_key(4 if need <= 0.95 * width_px else 2)
@@ -271,7 +278,7 @@ class SteeringView:
         unit = self.ax_terms.get_position().height * self._fit.height / (hi - lo)
         ticks = [-1, 0, 1] if unit >= 1.15 * self._fit.line else [-1, 1]
         if list(self.ax_terms.get_yticks()) != ticks:      # a new run keeps them, mostly
-            names = {-1: "−1 left", 0: "0", 1: "+1 right"}
+            names = {-1: _("−1 left"), 0: "0", 1: _("+1 right")}
             self.ax_terms.set_yticks(ticks, [names[t] for t in ticks])
 
     def __init__(self) -> None:
@@ -314,7 +321,7 @@ class SteeringView:
         v.scale_text = ax.add_artist(StampedText(0, 0, "", ha="center", va="bottom",
                                                  fontsize=MIN_FONT_SIZE))
         v.title = ax.add_artist(StampedText(
-            0.01, 0.985, "close-up" if close else "whole track: click to place the car",
+            0.01, 0.985, _("close-up") if close else _(self.MAP_TITLES[0]),
             transform=ax.transAxes, ha="left", va="top", fontsize=MIN_FONT_SIZE,
             color=GREYS["label"], zorder=9,
             bbox={"fc": GREYS["white"], "ec": "none", "alpha": 0.8, "pad": 1.5}))
@@ -327,7 +334,7 @@ class SteeringView:
         (v.end_mark,) = ax.plot([], [], "|", color=PALETTE["black"], ms=MARKER["end"],
                                 mew=LINE["thick"])
         # an open road's end, named: a bare black bar there went unexplained
-        v.end_label = ax.annotate("end", (0, 0), xytext=(0, 11), textcoords="offset points",
+        v.end_label = ax.annotate(_("end"), (0, 0), xytext=(0, 11), textcoords="offset points",
                                   ha="center", va="bottom", fontsize=MIN_FONT_SIZE,
                                   color=GREYS["dark"], visible=False)
         v.car = Polygon(np.zeros((6, 2)), closed=True, fc=COLOURS["car"], ec=PALETTE["black"],
@@ -376,14 +383,14 @@ class SteeringView:
         ticks = np.arange(0, DURATION + 1, 5)
         # no "0" under the corner: it ran into "−1 left" beside it (a tick, no label)
         ax.set_xticks(ticks, [""] + [f"{t:.0f}" for t in ticks[1:-1]] + [f"{ticks[-1]:.0f} s"])
-        ax.set_yticks([-1, 0, 1], ["−1 left", "0", "+1 right"])
+        ax.set_yticks([-1, 0, 1], [_("−1 left"), "0", _("+1 right")])
         ax.tick_params(length=2, pad=1)
 
     def _build_sweep(self) -> None:
         self.sweep_lines, self.sweep_spans, self.sweep_now = {}, {}, {}
         self.sweep_titles = {}
-        for ax, key, label in ((self.ax_rms, "rms", "RMS crosstrack (m)"),
-                               (self.ax_max, "max", "max crosstrack (m)")):
+        for ax, key, label in ((self.ax_rms, "rms", _("RMS crosstrack (m)")),
+                               (self.ax_max, "max", _("max crosstrack (m)"))):
             ax.set_yscale("log")
             ax.set_ylim(*SWEEP_LIMITS)
             ax.set_xlim(3.5, 25.5)
@@ -410,8 +417,8 @@ class SteeringView:
                             for c in CONTROLLERS}
         (self.phase_dot,) = ax.plot([], [], "o", color=PALETTE["black"], ms=MARKER["mark"],
                                     zorder=6)
-        ax.set_xlabel("crosstrack error (m, + right of the line)", labelpad=1)
-        ax.set_ylabel("heading error (°)", labelpad=1)
+        ax.set_xlabel(_("crosstrack error (m, + right of the line)"), labelpad=1)
+        ax.set_ylabel(_("heading error (°)"), labelpad=1)
         ax.tick_params(length=2, pad=1)
 
     def _build_slope(self) -> None:
@@ -447,8 +454,8 @@ class SteeringView:
                                           va="top" if key == "tangent" else "center")
                              for key, text, colour in (
                                  ("tangent", "T", COLOURS["tangent"]),
-                                 ("world_up", "world up", GREYS["label"]),
-                                 ("normal", "projected up", COLOURS["progress"]))}
+                                 ("world_up", _("world up"), GREYS["label"]),
+                                 ("normal", _("projected up"), COLOURS["progress"]))}
         # at the foot of the view: at its top the labels of the up vectors ran into it
         self.slope_text = ax.text2D(0.02, 0.02, "", transform=ax.transAxes, ha="left",
                                     va="bottom", fontsize=MIN_FONT_SIZE,
