@@ -285,7 +285,7 @@ class ChoiceQuestion(_Question):
         if not isinstance(value, str):
             raise ValueError(f"an answer is one of the options, not {short(value)}")
         if value == self.answer:
-            return True, ("Right! " + self.explain).strip()
+            return True, (_("Right!") + " " + self.explain).strip()
         why = self.reasons.get(value)
         return False, (_("Not '{value}': {why}").format(value=value, why=why) if why else
                        _("Not '{value}'. Think again, or ask for a hint.").format(value=value))
