@@ -32,8 +32,8 @@ def step_html(state, b: int) -> str:
     """Which beat this is, what it shows in one or two lines (the points named in the
     colours the map draws them in), and the long explanation behind "why?"."""
     if not state.ok:
-        return _BOX.format(f'<b style="color:{PALETTE["vermillion"]}">{_("No path.")}</b> '
-                           + html.escape(state.error))
+        return _BOX.format(f'<b style="color:{PALETTE["vermillion"]}">' + _("No path.")
+                           + "</b> " + html.escape(state.error))
     b = _beat(state, b)
     beat = state.beats[b]
     s = state.steps[beat.step]
@@ -43,11 +43,13 @@ def step_html(state, b: int) -> str:
              _("portal {k}").format(k=s.portal))
     colour = TESTED_COLOUR if 0 <= s.portal < goal else GREYS["dark"]
     fixed = _("corners fixed so far: {n}").format(n=_fixed(state, b))
+    header = _("Step {b} of {n}").format(b=b, n=n)
+    why = _("why?")
     return _BOX.format(
-        f'<b>{_("Step {b} of {n}").format(b=b, n=n)}</b> &middot; '
+        f'<b>{header}</b> &middot; '
         f'<b style="color:{colour}">{where}</b><br>'
         f"{brief(state, b)}<br>"
-        f"<details><summary>{_('why?')}</summary>{html.escape(s.text)}</details>"
+        f"<details><summary>{why}</summary>{html.escape(s.text)}</details>"
         f"<span style=\"color:{GREYS['note']}\">{fixed}"
         f"{_on_turns(state, _fixed(state, b))}</span>")
 
@@ -317,14 +319,14 @@ def legend_html() -> str:
 @check.first_is(GridState, "the GridApp's .state")
 def grid_html(state) -> str:
     if state.error is not None:
-        return _BOX.format(f"<b>{_('No path:')}</b> {html.escape(state.error)}")
+        return _BOX.format("<b>" + _("No path:") + f"</b> {html.escape(state.error)}")
     la, lp = state.lengths
     n_ok = sum(1 for *_x, v in state.checks if v)
     text = (_("{astar}: {n} points, length {length}").format(
                 astar=f'<b style="color:{PALETTE["grey"]}">A*</b>', n=len(state.path),
                 length=fmt_number(la, 2)) + "<br>"
             + _("{pulled}: {n} points, length {length} ({saved} shorter)").format(
-                pulled=f'<b style="color:{PALETTE["blue"]}">{_("string pulled")}</b>',
+                pulled=f'<b style="color:{PALETTE["blue"]}">' + _("string pulled") + "</b>",
                 n=len(state.pulled), length=fmt_number(lp, 2),
                 saved=fmt_number(state.saved, 1) + "%") + "<br>"
             + _("line-of-sight checks: {n} ({clear}, {blocked})").format(
