@@ -199,7 +199,8 @@ class FunnelApp(LessonApp):
         Toggle("show_curve", N_("Catmull-Rom curve through the path"), value=False),
     )
     frame = Frame("step", N_("step"), 0, MAX_STEPS, step=1, value=0, integer=True,
-                  interval_ms=900, label_width="40px", width="300px")
+                  interval_ms=900, label_width="40px", width="300px",
+                  help=N_("the step of the walk through the corridor"))
     presets = PRESETS
     #: a learner steps back and forth between a few starts, radii and methods
     compute_cache = 8
@@ -244,6 +245,7 @@ class FunnelApp(LessonApp):
         self.click_mode = widgets.ToggleButtons(
             options=[(_("start"), "start"), (_("goal"), "goal")], value="goal",
             description=_("click moves"),
+            tooltip=_("what a click on the map moves: the start or the goal"),
             style={"description_width": "95px", "button_width": "70px"})
         from ..core import DragHandler
 
