@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import validate as check
+from .i18n import N_, _
 
 __all__ = [
     "CorridorTooNarrow",
@@ -60,8 +61,10 @@ class CorridorTooNarrow(ValueError):
         self.index = index
         self.width = width
         self.radius = radius
-        super().__init__(f"portal {index} is {width:.3g} wide, narrower than 2 x radius = "
-                         f"{2 * radius:.3g}: an agent of radius {radius:.3g} cannot pass")
+        super().__init__(_("portal {index} is {width} wide, narrower than 2 x radius = "
+                           "{diameter}: an agent of radius {radius} cannot pass").format(
+            index=index, width=f"{width:.3g}", diameter=f"{2 * radius:.3g}",
+            radius=f"{radius:.3g}"))
 
 
 def cross(a, b, c) -> float:
@@ -300,19 +303,30 @@ def validate_portals(portals) -> np.ndarray:
 # -- the funnel -----------------------------------------------------------------------------
 #: How a tested portal end relates to the funnel it is tested against.
 END_CLASSES = {
-    "opens": "sets the {side} edge, which had shrunk onto the apex (the funnel had just "
-             "opened there)",
-    "inside": "lies inside the funnel, so the {side} edge moves in to it",
-    "on_line": "lies on the {side} edge's line, so the edge keeps its direction and now ends "
-               "there",
-    "same": "is the point the {side} edge already ends on: nothing changes on the {side}",
-    "outside": "lies outside the funnel on the {side}: it would widen the funnel, so it is "
-               "ignored and the {side} edge stays",
-    "at_apex": "is the apex itself: it sets no limit on the {side}",
-    "across": "lies across the {other} edge: no straight line from the apex passes between "
-              "the two edges any more",
-    "not_tested": "is not tested: a corner was fixed first",
+    "opens": N_("sets the {side} edge, which had shrunk onto the apex (the funnel had just "
+                "opened there)"),
+    "inside": N_("lies inside the funnel, so the {side} edge moves in to it"),
+    "on_line": N_("lies on the {side} edge's line, so the edge keeps its direction and now "
+                  "ends there"),
+    "same": N_("is the point the {side} edge already ends on: nothing changes on the {side}"),
+    "outside": N_("lies outside the funnel on the {side}: it would widen the funnel, so it is "
+                  "ignored and the {side} edge stays"),
+    "at_apex": N_("is the apex itself: it sets no limit on the {side}"),
+    "across": N_("lies across the {other} edge: no straight line from the apex passes between "
+                 "the two edges any more"),
+    "not_tested": N_("is not tested: a corner was fixed first"),
 }
+#: The words "left" and "right" as the step sentences put them into END_CLASSES.
+SIDE_WORDS = {"left": N_("left"), "right": N_("right")}
+
+
+def _end_class_text(kind: str, side: str) -> str:
+    """What a tested portal end did (``kind``, a key of :data:`END_CLASSES`) on ``side``
+    ("left" or "right"), in the learner's language."""
+    kind = check.option(kind, "kind", list(END_CLASSES))
+    side = check.option(side, "side", ["left", "right"])
+    other = "right" if side == "left" else "left"
+    return _(END_CLASSES[kind]).format(side=_(SIDE_WORDS[side]), other=_(SIDE_WORDS[other]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,10 +379,18 @@ class FunnelStep:
 
 def _where(k: int, goal_index: int) -> str:
     if k < 0:
-        return "the start"
+        return _("the start")
     if k >= goal_index:
-        return "the goal"
-    return f"portal {k}"
+        return _("the goal")
+    return _("portal {k}").format(k=k)
+
+
+def _end_of(k: int, goal_index: int, side: str) -> str:
+    """``side``'s end of portal ``k`` (the start or the goal when it is one of those)."""
+    if k < 0 or k >= goal_index:
+        return _where(k, goal_index)
+    return (_("the left end of portal {k}") if side == "left" else
+            _("the right end of portal {k}")).format(k=k)
 
 
 def step_text(s: FunnelStep) -> str:
@@ -377,37 +399,41 @@ def step_text(s: FunnelStep) -> str:
         raise ValueError(f"step_text needs a FunnelStep (from funnel_steps), got "
                          f"{type(s).__name__}")
     if s.event == "start":
-        return "The funnel opens at the start: apex, left edge and right edge all sit on it."
+        return _("The funnel opens at the start: apex, left edge and right edge all sit on it.")
     goal = s.goal_index
     if s.portal >= goal:  # the goal is tested as a portal whose two ends are the goal
         if s.event == "goal":
-            return (f"The goal {_fmt(s.tested[0])} lies inside the funnel (or on an edge): a "
-                    "straight line from the apex reaches it. Done.")
-        side = "left" if s.event == "corner_left" else "right"
-        return (f"The goal {_fmt(s.tested[0])} lies across the {side} edge: the line from "
-                f"the apex to it would cut through the wall. The {side} edge's end "
-                f"{_fmt(s.apex)} becomes corner {s.n_corners}; the apex moves there and the "
-                f"scan restarts from {_where(s.restart, goal)}.")
+            return _("The goal {p} lies inside the funnel (or on an edge): a straight line "
+                     "from the apex reaches it. Done.").format(p=_fmt(s.tested[0]))
+        template = (_("The goal {p} lies across the left edge: the line from the apex to it "
+                      "would cut through the wall. The left edge's end {apex} becomes corner "
+                      "{n}; the apex moves there and the scan restarts from {restart}.")
+                    if s.event == "corner_left" else
+                    _("The goal {p} lies across the right edge: the line from the apex to it "
+                      "would cut through the wall. The right edge's end {apex} becomes corner "
+                      "{n}; the apex moves there and the scan restarts from {restart}."))
+        return template.format(p=_fmt(s.tested[0]), apex=_fmt(s.apex), n=s.n_corners,
+                               restart=_where(s.restart, goal))
     (pl, pr) = s.tested
-    parts = [f"Portal {s.portal}: its right end {_fmt(pr)} "
-             + END_CLASSES[s.right_end].format(side="right", other="left")]
+    right = _("Portal {portal}: its right end {p} {does}").format(
+        portal=s.portal, p=_fmt(pr), does=_end_class_text(s.right_end, "right"))
     if s.event == "corner_left":
-        k = _where(s.left_portal, goal).replace("portal", "the left end of portal")
-        parts.append(f"The left edge's end {_fmt(s.apex)} ({k}) becomes corner "
-                     f"{s.n_corners}; the apex moves there, both edges restart on it, and "
-                     f"the scan restarts from {_where(s.restart, goal)}.")
-        return ". ".join(parts)
-    text = (parts[0] + "; its left end " + _fmt(pl) + " "
-            + END_CLASSES[s.left_end].format(side="left", other="right") + ".")
+        return right + _(". The left edge's end {apex} ({which}) becomes corner {n}; the apex "
+                         "moves there, both edges restart on it, and the scan restarts from "
+                         "{restart}.").format(
+            apex=_fmt(s.apex), which=_end_of(s.left_portal, goal, "left"), n=s.n_corners,
+            restart=_where(s.restart, goal))
+    text = right + _("; its left end {p} {does}.").format(
+        p=_fmt(pl), does=_end_class_text(s.left_end, "left"))
     if s.event == "corner_right":
-        k = _where(s.right_portal, goal).replace("portal", "the right end of portal")
-        return (text + f" The right edge's end {_fmt(s.apex)} ({k}) becomes corner "
-                f"{s.n_corners}; the apex moves there, both edges restart on it, and the scan "
-                f"restarts from {_where(s.restart, goal)}.")
+        return text + _(" The right edge's end {apex} ({which}) becomes corner {n}; the apex "
+                        "moves there, both edges restart on it, and the scan restarts from "
+                        "{restart}.").format(
+            apex=_fmt(s.apex), which=_end_of(s.right_portal, goal, "right"), n=s.n_corners,
+            restart=_where(s.restart, goal))
     if s.event == "keep":
-        text += " Nothing narrows at this step, so the funnel stays as it was."
+        text += _(" Nothing narrows at this step, so the funnel stays as it was.")
     return text
-
 
 
 def crossing(prev: FunnelStep, s: FunnelStep):

@@ -27,6 +27,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from . import validate as check
+from .i18n import _
 
 __all__ = [
     "NoPathError",
@@ -121,7 +122,8 @@ def grid_astar(grid, start, goal, corner_cutting: bool = False) -> list[tuple[in
     corner_cutting = check.flag(corner_cutting, "corner_cutting")
     for name, (x, y) in (("start", s), ("goal", t)):
         if g[y, x]:
-            raise ValueError(f"the {name} cell {(x, y)} is blocked: pick a free cell")
+            raise ValueError(_("the {name} cell {cell} is blocked: pick a free cell").format(
+                name=_(name), cell=(x, y)))
     h, w = g.shape
     steps = [(1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
              (1, 1, SQRT2), (1, -1, SQRT2), (-1, 1, SQRT2), (-1, -1, SQRT2)]
@@ -160,8 +162,10 @@ def grid_astar(grid, start, goal, corner_cutting: bool = False) -> list[tuple[in
                 parent[(nx, ny)] = cell
                 counter += 1
                 heapq.heappush(heap, (new + heuristic(nx, ny), new, counter, (nx, ny)))
-    raise NoPathError(f"no path from {s} to {t}: the goal is walled off "
-                      f"(corner_cutting={corner_cutting})")
+    raise NoPathError((_("no path from {s} to {t}: the goal is walled off "
+                         "(corner_cutting=True)") if corner_cutting else
+                       _("no path from {s} to {t}: the goal is walled off "
+                         "(corner_cutting=False)")).format(s=s, t=t))
 
 
 def segment_cells(shape, a, b, corner_cutting: bool = False) -> np.ndarray:

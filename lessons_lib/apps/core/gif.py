@@ -168,8 +168,8 @@ class GifExport:
         """A "Save GIF" button beside the Play row (or under the app)."""
         self.gif_button = widgets.Button(
             description=_("Save GIF"), icon="film",
-            tooltip="write what Play shows as an animated GIF (for slides) and offer it as a "
-                    "download", layout=widgets.Layout(width="110px"))
+            tooltip=_("write what Play shows as an animated GIF (for slides) and offer it as "
+                      "a download"), layout=widgets.Layout(width="110px"))
         self.gif_link = widgets.HTML(layout=widgets.Layout(margin="0 0 0 8px"))
         self.gif_button.on_click(self.guard(self._on_gif_button))
         self._place_gif_row(widgets.HBox([self.gif_button, self.gif_link],

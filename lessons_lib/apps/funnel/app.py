@@ -16,6 +16,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ... import validate as check
+from ...i18n import N_, _
 from ..core import (
     PALETTE,
     Choice,
@@ -61,9 +62,9 @@ CURVE_START = (0.9, 1.8)
 CURVE_GOAL = (14.1, 9.6)
 
 
-def _coordinate(name: str, label: str, top: float, value: float) -> Slider:
+def _coordinate(name: str, label: str, top: float, value: float, help: str) -> Slider:
     return Slider(name, label, 0.0, top, step=0.05, value=value, readout=".2f",
-                  label_width="52px", width="205px", help=f"{label} in metres")
+                  label_width="52px", width="205px", help=help)
 
 
 def _where(start, goal) -> dict:
@@ -76,31 +77,34 @@ _PLAIN = {"radius": 0.0, "method": "shrink", "corridor": "astar", "show_curve": 
 
 def _describe_article(state: FunnelState) -> str:
     L = state.lengths
-    return (f"The article's case: {len(state.portals)} portals crossed with "
-            f"{state.n_corners} corners; {fmt_number(L['midpoints'], 2)} m of zigzag become "
-            f"{fmt_number(L['path'], 2)} m, {fmt_number(state.saved, 0)}% shorter.")
+    return _("The article's case: {portals} portals crossed with {corners} corners; "
+             "{zigzag} m of zigzag become {path} m, {saved} shorter.").format(
+        portals=len(state.portals), corners=state.n_corners,
+        zigzag=fmt_number(L["midpoints"], 2), path=fmt_number(L["path"], 2),
+        saved=fmt_number(state.saved, 0) + "%")
 
 
 def _describe_bad(state: FunnelState) -> str:
-    return (f"A* over polygon midpoints picks the corridor left of the pillar. The funnel is "
-            f"the shortest line inside it and still {fmt_number(state.excess('path'), 1)}% "
-            "longer than the exact shortest path (sky blue), which passes right of it. "
-            "Switch the corridor to see it.")
+    return _("A* over polygon midpoints picks the corridor left of the pillar. The funnel is "
+             "the shortest line inside it and still {excess} longer than the exact shortest "
+             "path (sky blue), which passes right of it. Switch the corridor to see it."
+             ).format(excess=fmt_number(state.excess("path"), 1) + "%")
 
 
 def _describe_shrink(state: FunnelState) -> str:
     if not state.ok:
         return state.error
-    return (f"Shrunk portals keep only {fmt_number(state.clearance, 2)} m "
-            f"({fmt_number(state.clearance / state.radius, 2)} r) from the nearest corner, "
-            "circled on the map.")
+    return _("Shrunk portals keep only {d} m ({ratio} r) from the nearest corner, circled "
+             "on the map.").format(d=fmt_number(state.clearance, 2),
+                                   ratio=fmt_number(state.clearance / state.radius, 2))
 
 
 def _describe_erode(state: FunnelState) -> str:
     if not state.ok:
         return state.error
-    return (f"Eroding the floor by r and baking again keeps {fmt_number(state.clearance, 2)} m "
-            f"from every wall: the full radius. The path makes {panel.corner_count(state)}.")
+    return _("Eroding the floor by r and baking again keeps {d} m from every wall: the full "
+             "radius. The path makes {corners}.").format(d=fmt_number(state.clearance, 2),
+                                                         corners=panel.corner_count(state))
 
 
 def _describe_push(state: FunnelState) -> str:
@@ -108,17 +112,23 @@ def _describe_push(state: FunnelState) -> str:
         return state.error
     d, r = state.clearance, state.radius
     on_corner = any(np.allclose(state.clearance_at[0], c) for c in state.path[1:-1])
-    where = "at a pushed corner" if on_corner else "on a straight piece between pushed corners"
-    kept = "the full radius" if d >= r - 1e-9 else f"closest {where}, circled on the map"
-    return (f"Pushing each corner of the funnel path r out (dashed) keeps "
-            f"{fmt_number(d, 2)} m ({fmt_number(d / r, 2)} r) from the walls and pillars: "
-            f"{kept}.")
+    if d >= r - 1e-9:
+        kept = _("the full radius")
+    elif on_corner:
+        kept = _("closest at a pushed corner, circled on the map")
+    else:
+        kept = _("closest on a straight piece between pushed corners, circled on the map")
+    return _("Pushing each corner of the funnel path r out (dashed) keeps {d} m ({ratio} r) "
+             "from the walls and pillars: {kept}.").format(
+        d=fmt_number(d, 2), ratio=fmt_number(d / r, 2), kept=kept)
 
 
 def _describe_door(state: FunnelState) -> str:
-    both = "and eroding the floor closes the door too" if state.other_method_passes is False \
-        else "but eroding the floor lets it through"
-    return f"A 1.5 m door and a 0.8 m radius: shrinking the portals refuses it, {both}."
+    if state.other_method_passes is False:
+        return _("A 1.5 m door and a 0.8 m radius: shrinking the portals refuses it, and "
+                 "eroding the floor closes the door too.")
+    return _("A 1.5 m door and a 0.8 m radius: shrinking the portals refuses it, but eroding "
+             "the floor lets it through.")
 
 
 def _describe_curve(state: FunnelState) -> str:
@@ -126,30 +136,35 @@ def _describe_curve(state: FunnelState) -> str:
         return ""
     from ...pathsmooth import path_length
 
-    return (f"The curve is {fmt_number(path_length(state.curve), 2)} m against the funnel's "
-            f"{fmt_number(path_length(state.path), 2)} m, and {len(state.curve_off)} of its "
-            f"{len(state.curve)} samples (crosses) lie inside a wall or pillar.")
+    return _("The curve is {curve} m against the funnel's {path} m, and {off} of its "
+             "{samples} samples (crosses) lie inside a wall or pillar.").format(
+        curve=fmt_number(path_length(state.curve), 2), path=fmt_number(path_length(state.path), 2),
+        off=len(state.curve_off), samples=len(state.curve))
+
+
+def _describe_rooms(_state: FunnelState) -> str:
+    return _("Through the lower door and past the right pillar.")
 
 
 PRESETS = (
-    Preset("The article's corridor: 7 portals, 3 corners",
+    Preset(N_("The article's corridor: 7 portals, 3 corners"),
            {**_where(DEFAULT_START, DEFAULT_GOAL), **_PLAIN}, _describe_article),
-    Preset("Two rooms, corner to corner", {**_where(ROOMS_START, ROOMS_GOAL), **_PLAIN},
-           "Through the lower door and past the right pillar."),
-    Preset("A* picks the wrong side of the pillar",
+    Preset(N_("Two rooms, corner to corner"), {**_where(ROOMS_START, ROOMS_GOAL), **_PLAIN},
+           _describe_rooms),
+    Preset(N_("A* picks the wrong side of the pillar"),
            {**_where(BAD_CORRIDOR_START, BAD_CORRIDOR_GOAL), **_PLAIN, "show_shortest": True},
            _describe_bad),
-    Preset("Radius 0.4 m by shrinking the portals",
+    Preset(N_("Radius 0.4 m by shrinking the portals"),
            {**_where(DEFAULT_START, DEFAULT_GOAL), **_PLAIN, "radius": 0.4}, _describe_shrink),
-    Preset("Radius 0.4 m by eroding the floor",
+    Preset(N_("Radius 0.4 m by eroding the floor"),
            {**_where(DEFAULT_START, DEFAULT_GOAL), **_PLAIN, "radius": 0.4, "method": "erode"},
            _describe_erode),
-    Preset("Radius 0.4 m by pushing the corners out",
+    Preset(N_("Radius 0.4 m by pushing the corners out"),
            {**_where(DEFAULT_START, DEFAULT_GOAL), **_PLAIN, "radius": 0.4, "method": "push"},
            _describe_push),
-    Preset("A door narrower than the agent",
+    Preset(N_("A door narrower than the agent"),
            {**_where((1.2, 1.0), (14.5, 1.0)), **_PLAIN, "radius": 0.8}, _describe_door),
-    Preset("The curve clips the wall",
+    Preset(N_("The curve clips the wall"),
            {**_where(CURVE_START, CURVE_GOAL), **_PLAIN, "show_curve": True}, _describe_curve),
 )
 
@@ -167,23 +182,25 @@ class FunnelApp(LessonApp):
     """
 
     controls = (
-        _coordinate("start_x", "start x", 16.0, DEFAULT_START[0]),
-        _coordinate("start_y", "start y", 10.0, DEFAULT_START[1]),
-        _coordinate("goal_x", "goal x", 16.0, DEFAULT_GOAL[0]),
-        _coordinate("goal_y", "goal y", 10.0, DEFAULT_GOAL[1]),
-        Slider("radius", "agent radius", 0.0, 0.9, step=0.05, value=0.0, readout=".2f",
+        _coordinate("start_x", N_("start x"), 16.0, DEFAULT_START[0], N_("start x in metres")),
+        _coordinate("start_y", N_("start y"), 10.0, DEFAULT_START[1], N_("start y in metres")),
+        _coordinate("goal_x", N_("goal x"), 16.0, DEFAULT_GOAL[0], N_("goal x in metres")),
+        _coordinate("goal_y", N_("goal y"), 10.0, DEFAULT_GOAL[1], N_("goal y in metres")),
+        Slider("radius", N_("agent radius"), 0.0, 0.9, step=0.05, value=0.0, readout=".2f",
                primary=True,
-               label_width="95px", width="330px", help="the agent's radius in metres"),
-        Choice("method", "radius by", METHODS, value="shrink", label_width="95px", primary=True,
-               width="400px", help="how the path keeps the agent's radius from the walls"),
-        Choice("corridor", "corridor", CORRIDORS, value="astar", label_width="95px", primary=True,
-               width="400px", help="the polygons the funnel runs through"),
-        Toggle("show_zigzag", "portal-midpoint zigzag (grey)", value=True, redraw=True),
+               label_width="95px", width="330px", help=N_("the agent's radius in metres")),
+        Choice("method", N_("radius by"), METHODS, value="shrink", label_width="95px",
+               primary=True, width="400px",
+               help=N_("how the path keeps the agent's radius from the walls")),
+        Choice("corridor", N_("corridor"), CORRIDORS, value="astar", label_width="95px",
+               primary=True, width="400px", help=N_("the polygons the funnel runs through")),
+        Toggle("show_zigzag", N_("portal-midpoint zigzag (grey)"), value=True, redraw=True),
         Toggle("show_shortest", panel.SHORTEST_TOGGLE, value=False, redraw=True),
-        Toggle("show_curve", "Catmull-Rom curve through the path", value=False),
+        Toggle("show_curve", N_("Catmull-Rom curve through the path"), value=False),
     )
-    frame = Frame("step", "step", 0, MAX_STEPS, step=1, value=0, integer=True,
-                  interval_ms=900, label_width="40px", width="300px")
+    frame = Frame("step", N_("step"), 0, MAX_STEPS, step=1, value=0, integer=True,
+                  interval_ms=900, label_width="40px", width="300px",
+                  help=N_("the step of the walk through the corridor"))
     presets = PRESETS
     #: a learner steps back and forth between a few starts, radii and methods
     compute_cache = 8
@@ -215,18 +232,20 @@ class FunnelApp(LessonApp):
         small = widgets.Layout(width="44px")
         # text, not only an icon: a room without internet gets no icon font (Font Awesome
         # comes from a CDN), and an icon-only button is then a blank box
-        self.prev_button = widgets.Button(description="\u25C0", tooltip="previous step",
+        self.prev_button = widgets.Button(description="\u25C0", tooltip=_("previous step"),
                                           layout=small)
-        self.next_button = widgets.Button(description="\u25B6", tooltip="next step",
+        self.next_button = widgets.Button(description="\u25B6", tooltip=_("next step"),
                                           layout=small)
-        self.end_button = widgets.Button(description="finish", icon="fast-forward",
-                                         tooltip="jump to the finished path",
+        self.end_button = widgets.Button(description=_("finish"), icon="fast-forward",
+                                         tooltip=_("jump to the finished path"),
                                          layout=widgets.Layout(width="90px"))
         self.prev_button.on_click(self.guard(lambda _b: self.nudge(-1)))
         self.next_button.on_click(self.guard(lambda _b: self.nudge(+1)))
         self.end_button.on_click(self.guard(lambda _b: self.go_to_end()))
         self.click_mode = widgets.ToggleButtons(
-            options=["start", "goal"], value="goal", description="click moves",
+            options=[(_("start"), "start"), (_("goal"), "goal")], value="goal",
+            description=_("click moves"),
+            tooltip=_("what a click on the map moves: the start or the goal"),
             style={"description_width": "95px", "button_width": "70px"})
         from ..core import DragHandler
 
@@ -329,8 +348,9 @@ class FunnelApp(LessonApp):
                        if math.isfinite(x) and math.isfinite(y)
                        and self.mesh.locate((x, y)) is not None else None)
             if snapped is None:
-                raise ValueError(f"the {name} ({x:.2f}, {y:.2f}) is inside a wall or outside "
-                                 "the map: put it on the floor")
+                raise ValueError(_("the {name} ({x}, {y}) is inside a wall or outside the map: "
+                               "put it on the floor").format(name=_(name), x=f"{x:.2f}",
+                                                             y=f"{y:.2f}"))
             values[f"{name}_x"], values[f"{name}_y"] = snapped
         self.set(**values)
 
@@ -375,9 +395,12 @@ class FunnelApp(LessonApp):
             near = model.nearest_floor_point(free, x, y)
             lo, hi = self.mesh.bounds
             inside = lo[0] <= x <= hi[0] and lo[1] <= y <= hi[1]
-            where = "inside a wall or a pillar" if inside else "outside the hall"
-            note = (f"({x:.2f}, {y:.2f}) is {where}: the {name} goes to the nearest point of "
-                    f"the floor, ({near[0]:.2f}, {near[1]:.2f}).")
+            note = (_("({x}, {y}) is inside a wall or a pillar: the {name} goes to the nearest "
+                      "point of the floor, ({nx}, {ny}).") if inside else
+                    _("({x}, {y}) is outside the hall: the {name} goes to the nearest point of "
+                      "the floor, ({nx}, {ny}).")).format(
+                x=f"{x:.2f}", y=f"{y:.2f}", name=_(name), nx=f"{near[0]:.2f}",
+                ny=f"{near[1]:.2f}")
             x, y = near
         self.set_points(**{name: (x, y)})
         self.click_note, self._noted_with = note, dict(self.params)

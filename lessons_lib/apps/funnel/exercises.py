@@ -13,6 +13,7 @@ import numpy as np
 
 from ... import funnel as fn
 from ... import validate as check
+from ...i18n import N_, _
 from ..core import ChoiceQuestion, NumberQuestion, check_function
 from ..core.controls import short
 from ..core.exercise import parse_number
@@ -20,9 +21,13 @@ from .app import PRESETS, FunnelApp
 
 ARTICLE = PRESETS[0].name
 ROOMS = "Two rooms, corner to corner"
-_MOVES = {"narrow_left": "the left edge moves in", "narrow_right": "the right edge moves in",
-          "narrow_both": "both edges move in", "keep": "nothing changes",
-          "corner_left": "a corner is fixed", "corner_right": "a corner is fixed"}
+_MOVES = {"narrow_left": N_("the left edge moves in"),
+          "narrow_right": N_("the right edge moves in"),
+          "narrow_both": N_("both edges move in"), "keep": N_("nothing changes"),
+          "corner_left": N_("a corner is fixed"), "corner_right": N_("a corner is fixed")}
+#: The options of :func:`step_question`, in the order shown.
+_OPTIONS = (N_("the left edge moves in"), N_("the right edge moves in"),
+            N_("both edges move in"), N_("nothing changes"), N_("a corner is fixed"))
 
 
 def _show(app: FunnelApp, preset: str, step: int):
@@ -71,16 +76,16 @@ def step_question(app: FunnelApp, portal: int) -> ChoiceQuestion:
     k = state.beat_of(step, "test")   # the step slider counts beats: a corner takes two
     answer = _MOVES[s.event]
     options = {}
-    for text in ("the left edge moves in", "the right edge moves in", "both edges move in",
-                 "nothing changes", "a corner is fixed"):
-        options[text] = None if text == answer else _why_not(text, s)
+    for text in _OPTIONS:
+        options[_(text)] = None if text == answer else _why_not(text, s)
     return ChoiceQuestion(
-        f"In the article's corridor, step {k} tests portal {portal}. Press the button to "
-        f"see the funnel just before (step {k - 1}). What happens at step {k}?",
-        options, answer,
-        hint="Test the right end first: is it between the two edges (it narrows the right), "
-             "beyond the right edge (it would widen: ignored), or over the left edge (a "
-             "corner)? Then the left end, the same way mirrored.",
+        _("In the article's corridor, step {k} tests portal {portal}. Press the button to "
+          "see the funnel just before (step {before}). What happens at step {k}?").format(
+            k=k, portal=portal, before=k - 1),
+        options, _(answer),
+        hint=_("Test the right end first: is it between the two edges (it narrows the "
+               "right), beyond the right edge (it would widen: ignored), or over the left edge "
+               "(a corner)? Then the left end, the same way mirrored."),
         explain=s.text, show=_show(app, ARTICLE, k - 1), beside=_beside(app))
 
 
@@ -88,11 +93,12 @@ def step_question(app: FunnelApp, portal: int) -> ChoiceQuestion:
 #: step ends: a learner who picked wrong must still find the answer (issue 41: "something
 #: does change: the right end lies inside the funnel, so it narrows its side, and ..."
 #: stated it).
-_REFUTES = {"outside": "lies outside the funnel and would widen it, so it is ignored",
-            "same": "is where that edge already ends", "on_line": "lies on its edge's own line",
-            "at_apex": "is the apex itself", "opens": "does not narrow its side",
-            "across": "does not stay inside the funnel",
-            "not_tested": "is not the end that decides this step"}
+_REFUTES = {"outside": N_("lies outside the funnel and would widen it, so it is ignored"),
+            "same": N_("is where that edge already ends"),
+            "on_line": N_("lies on its edge's own line"),
+            "at_apex": N_("is the apex itself"), "opens": N_("does not narrow its side"),
+            "across": N_("does not stay inside the funnel"),
+            "not_tested": N_("is not the end that decides this step")}
 
 
 def _why_not(option: str, s) -> str:
@@ -103,15 +109,19 @@ def _why_not(option: str, s) -> str:
     if option in ends:
         side, kind = ends[option]
         if kind == "inside":        # it does narrow, and that is not all
-            return (f"the {side} end does narrow its side, but more happens at this step: "
-                    "test the other end as well.")
-        return f"the {side} end {_REFUTES[kind]}."
+            return (_("the left end does narrow its side, but more happens at this step: "
+                      "test the other end as well.") if side == "left" else
+                    _("the right end does narrow its side, but more happens at this step: "
+                      "test the other end as well."))
+        return (_("the left end {refutes}.") if side == "left" else
+                _("the right end {refutes}.")).format(refutes=_(_REFUTES[kind]))
     if option == "a corner is fixed":
-        return ("a corner needs an end that crosses over the other edge: test each end "
-                "against the opposite edge again.")
+        return _("a corner needs an end that crosses over the other edge: test each end "
+                 "against the opposite edge again.")
     if option == "nothing changes":
-        return "something does change here: test each end against the funnel's edges again."
-    return "not both edges: test each end against its own edge again."
+        return _("something does change here: test each end against the funnel's edges "
+                 "again.")
+    return _("not both edges: test each end against its own edge again.")
 
 
 def first_corner_question(app: FunnelApp) -> NumberQuestion:
@@ -128,27 +138,29 @@ def first_corner_question(app: FunnelApp) -> NumberQuestion:
     reached = state.beat_of(next(
         i for i, s in enumerate(steps)
         if tuple(map(float, s.right)) == corner or tuple(map(float, s.left)) == corner))
-    wrong = {float(reached): f"At step {reached} an edge of the funnel moves in to "
-                             f"{_point(corner)}, the point the path will bend at, but nothing "
-                             "is fixed yet: the funnel cannot know it is a corner until a "
-                             "later portal's end crosses over that edge.",
-             float(seen): f"Close: at step {seen} the funnel sees the crossing (the dark red "
-                          "ray), and the apex moves to the corner at the next step.",
-             float(steps[first].portal): "That is the number of the portal being tested then, "
-                                         "not of the step: count the steps (step 0 is the "
-                                         "opening)."}
+    wrong = {float(reached): _("At step {k} an edge of the funnel moves in to {p}, the point "
+                               "the path will bend at, but nothing is fixed yet: the funnel "
+                               "cannot know it is a corner until a later portal's end crosses "
+                               "over that edge.").format(k=reached, p=_point(corner)),
+             float(seen): _("Close: at step {k} the funnel sees the crossing (the dark red "
+                            "ray), and the apex moves to the corner at the next step.").format(
+                 k=seen),
+             float(steps[first].portal): _("That is the number of the portal being tested "
+                                           "then, not of the step: count the steps (step 0 is "
+                                           "the opening).")}
     wrong = {v: why for v, why in wrong.items() if v != k}
     return NumberQuestion(
-        "Walking the article's corridor from the green start: at which step does the apex "
-        "first move to a corner? (Step 0 is the opening; each later step tests one portal, "
-        "and a portal that fixes a corner takes two steps: the crossing, then the move.)",
+        _("Walking the article's corridor from the green start: at which step does the apex "
+          "first move to a corner? (Step 0 is the opening; each later step tests one portal, "
+          "and a portal that fixes a corner takes two steps: the crossing, then the move.)"),
         answer=float(k), tol=0.1,
-        hint="A corner is fixed only when an end of the portal being tested crosses over the "
-             "other edge. Watch the right edge once it reaches the right pillar's corner: "
-             "which later portal's left end finally swings across it?",
-        explain=f"{steps[first].text} The corner {_point(corner)} was reached at step "
-                f"{reached}, the crossing seen at step {seen}, and at step {k} the apex moves "
-                "there.",
+        hint=_("A corner is fixed only when an end of the portal being tested crosses over "
+               "the other edge. Watch the right edge once it reaches the right pillar's "
+               "corner: which later portal's left end finally swings across it?"),
+        explain=steps[first].text + _(" The corner {p} was reached at step {reached}, the "
+                                      "crossing seen at step {seen}, and at step {k} the apex "
+                                      "moves there.").format(
+            p=_point(corner), reached=reached, seen=seen, k=k),
         wrong=wrong, show=_show(app, ARTICLE, 0), beside=_beside(app))
 
 
@@ -167,23 +179,23 @@ class CountQuestion(NumberQuestion):
     def judge(self, value) -> tuple[bool, str]:
         number = parse_number(str(value))
         if number < 0 or number != int(number):
-            return False, (f"Not quite: {number:g}. A count of {self.what} is a whole number "
-                           "0, 1, 2, ...")
+            return False, _("Not quite: {number}. A count of {what} is a whole number 0, 1, "
+                            "2, ...").format(number=f"{number:g}", what=_(self.what))
         return super().judge(value)
 
 
 def rooms_corners_question(app: FunnelApp) -> NumberQuestion:
     state = _state_of(app, ROOMS)
     return CountQuestion(
-        "Predict before you look: going from the lower left corner of the map (1.2, 1.0) to "
-        "the upper right (14.8, 9.0), how many times does the funnel path bend? (Start and "
-        "goal do not count.)",
-        answer=float(state.n_corners), tol=0.1, what="bends",
-        hint="Pull a string tight from start to goal through the lower door: it bends only "
-             "where a corner of the wall or of a pillar pokes into the straight line. Find "
-             "those corners on the map and count them.",
-        explain="It bends at the wall's corner above the lower door and at the top left "
-                "corner of the right pillar.",
+        _("Predict before you look: going from the lower left corner of the map (1.2, 1.0) "
+          "to the upper right (14.8, 9.0), how many times does the funnel path bend? (Start "
+          "and goal do not count.)"),
+        answer=float(state.n_corners), tol=0.1, what=N_("bends"),
+        hint=_("Pull a string tight from start to goal through the lower door: it bends only "
+               "where a corner of the wall or of a pillar pokes into the straight line. Find "
+               "those corners on the map and count them."),
+        explain=_("It bends at the wall's corner above the lower door and at the top left "
+                  "corner of the right pillar."),
         show=_show(app, ROOMS, 0), beside=_beside(app))
 
 
@@ -192,17 +204,17 @@ def cross_sign_question() -> ChoiceQuestion:
     point left of a -> b."""
     a, b, c = (0, 0), (1, 0), (0, 1)
     sign = fn.cross(a, b, c)
-    answer = "positive" if sign > 0 else "negative" if sign < 0 else "zero"
+    answer = _("positive") if sign > 0 else _("negative") if sign < 0 else _("zero")
     return ChoiceQuestion(
-        f"a = {_point(a)}, b = {_point(b)}, c = {_point(c)}. What sign does cross(a, b, c) "
-        "have?",
-        {"positive": None,
-         "negative": "that is (c - a) x (b - a), the mirror image: every left would become a "
-                     "right",
-         "zero": "zero means c is on the line through a and b; (0, 1) is not"},
+        _("a = {a}, b = {b}, c = {c}. What sign does cross(a, b, c) have?").format(
+            a=_point(a), b=_point(b), c=_point(c)),
+        {_("positive"): None,
+         _("negative"): _("that is (c - a) x (b - a), the mirror image: every left would "
+                          "become a right"),
+         _("zero"): _("zero means c is on the line through a and b; (0, 1) is not")},
         answer=answer,
-        hint="Walk from a to b (east): is c on your left or your right?",
-        explain="c is left of a -> b, and left is positive.")
+        hint=_("Walk from a to b (east): is c on your left or your right?"),
+        explain=_("c is left of a -> b, and left is positive."))
 
 
 def cross_cases(n: int = 20, seed: int = 4) -> list[tuple]:
@@ -217,7 +229,7 @@ def check_cross(my_cross):
     :func:`cross_cases`."""
     return check_function(
         my_cross, fn.cross, cross_cases(), name="my_cross",
-        hint="Try it by hand on a=(0,0), b=(1,0), c=(0,1): c is left of a->b, so the answer "
-             "must be +1. What does my_cross give, and which two factors would have to trade "
-             "places?",
+        hint=_("Try it by hand on a=(0,0), b=(1,0), c=(0,1): c is left of a->b, so the answer "
+               "must be +1. What does my_cross give, and which two factors would have to "
+               "trade places?"),
         widget=cross_sign_question())

@@ -11,6 +11,7 @@ from matplotlib.collections import PolyCollection
 from ... import funnel as fn
 from ... import pathsmooth as ps
 from ... import validate as check
+from ...i18n import _
 from ..core import GREYS, LINE, MARKER, PALETTE, make_figure, rc_context
 from .view import FLOOR_COLOUR, WALL_COLOUR, _plain_axes
 
@@ -64,11 +65,11 @@ def cost_figure(string_cost, funnel_cost, width: float = 7.5, height: float = 3.
         ax = fig.add_subplot(1, 1, 1)
         ax.loglog([p for p, _c, _m in string_cost], [c for _p, c, _m in string_cost], "o-",
                   color=PALETTE["vermillion"],
-                  label="string pulling: sight checks (x = path points)")
+                  label=_("string pulling: sight checks (x = path points)"))
         ax.loglog([n for n, _v, _m in funnel_cost], [v for _n, v, _m in funnel_cost], "s-",
-                  color=PALETTE["blue"], label="funnel: portal visits (x = portals)")
-        ax.set_xlabel("input size")
-        ax.set_ylabel("work (checks or visits)")
+                  color=PALETTE["blue"], label=_("funnel: portal visits (x = portals)"))
+        ax.set_xlabel(_("input size"))
+        ax.set_ylabel(_("work (checks or visits)"))
         ax.legend(loc="lower right")
         fig.tight_layout()
     return fig
@@ -91,11 +92,11 @@ def curve_figure(mesh, path, curve, off, width: float = 7.5, height: float = 3.9
         ax.add_collection(PolyCollection(mesh.coords, facecolors=FLOOR_COLOUR,
                                          edgecolors=GREYS["mesh"]))
         ax.plot(*np.asarray(path).T, "-o", color=PALETTE["black"], lw=LINE["bold"],
-                label="funnel path")
+                label=_("funnel path"))
         ax.plot(*np.asarray(curve).T, "-.", color=PALETTE["orange"], lw=LINE["bold"],
-                label="Catmull-Rom through it")
+                label=_("Catmull-Rom through it"))
         ax.plot(*np.asarray(off).reshape(-1, 2).T, "X", color=PALETTE["vermillion"],
-                ms=MARKER["knob"], label="curve inside a wall")
+                ms=MARKER["knob"], label=_("curve inside a wall"))
         lo, hi = mesh.bounds
         ax.set_xlim(lo[0], hi[0])
         ax.set_ylim(lo[1], hi[1])

@@ -9,6 +9,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ... import validate as check
+from ...i18n import N_, _
 from ..core import (
     Choice,
     DragHandler,
@@ -30,21 +31,25 @@ _GRID = model.parse_grid(ARTICLE_GRID)
 _H, _W = _GRID.shape
 
 
-def _cell(name: str, label: str, top: int, value: int) -> Slider:
+def _cell(name: str, label: str, top: int, value: int, help: str) -> Slider:
     return Slider(name, label, 0, top, step=1, value=value, integer=True, label_width="52px",
-                  width="205px", help=f"{label} (cell index)")
+                  width="205px", help=help)
 
 
 def _describe_article(state: GridState) -> str:
     la, lp = state.lengths
-    return (f"The article's numbers: A* answers {len(state.path)} points, length "
-            f"{fmt_number(la, 2)}; string pulling keeps {len(state.pulled)}, length "
-            f"{fmt_number(lp, 2)}, only {fmt_number(state.saved, 0)}% shorter.")
+    return _("The article's numbers: A* answers {n} points, length {la}; string pulling keeps "
+             "{m}, length {lp}, only {saved} shorter.").format(
+        n=len(state.path), la=fmt_number(la, 2), m=len(state.pulled), lp=fmt_number(lp, 2),
+        saved=fmt_number(state.saved, 0) + "%")
 
 
 def _describe_trap(state: GridState) -> str:
-    return (f"The sight test ignores corner touches while A* may not cut corners: "
-            f"{panel.grazing(len(state.stuck))} a wall corner (red cross).")
+    n = len(state.stuck)
+    return (_("The sight test ignores corner touches while A* may not cut corners: "
+              "{n} pulled segment grazes a wall corner (red cross).") if n == 1 else
+            _("The sight test ignores corner touches while A* may not cut corners: "
+              "{n} pulled segments graze a wall corner (red cross).")).format(n=n)
 
 
 _WHERE = {"start_x": ARTICLE_GRID_START[0], "start_y": ARTICLE_GRID_START[1],
@@ -62,21 +67,23 @@ class GridApp(LessonApp):
     """
 
     controls = (
-        Toggle("corner_cutting", "A* may cut corners (step past a wall corner)", primary=True),
-        Choice("sight_rule", "line of sight", SIGHT_RULES, value="same", label_width="95px",
+        Toggle("corner_cutting", N_("A* may cut corners (step past a wall corner)"), primary=True),
+        Choice("sight_rule", N_("line of sight"), SIGHT_RULES, value="same", label_width="95px",
                primary=True,
-               width="380px", help="the rule the sight test follows"),
-        Toggle("show_checks", "draw the line-of-sight checks", value=True, redraw=True,
+               width="380px", help=N_("the rule the sight test follows")),
+        Toggle("show_checks", N_("draw the line-of-sight checks"), value=True, redraw=True,
                primary=True),
-        _cell("start_x", "start x", _W - 1, ARTICLE_GRID_START[0]),
-        _cell("start_y", "start y", _H - 1, ARTICLE_GRID_START[1]),
-        _cell("goal_x", "goal x", _W - 1, ARTICLE_GRID_GOAL[0]),
-        _cell("goal_y", "goal y", _H - 1, ARTICLE_GRID_GOAL[1]),
+        _cell("start_x", N_("start x"), _W - 1, ARTICLE_GRID_START[0],
+              N_("start x (cell index)")),
+        _cell("start_y", N_("start y"), _H - 1, ARTICLE_GRID_START[1],
+              N_("start y (cell index)")),
+        _cell("goal_x", N_("goal x"), _W - 1, ARTICLE_GRID_GOAL[0], N_("goal x (cell index)")),
+        _cell("goal_y", N_("goal y"), _H - 1, ARTICLE_GRID_GOAL[1], N_("goal y (cell index)")),
     )
     presets = (
-        Preset("The article's grid: 9 points become 4", {**_WHERE, "sight_rule": "same"},
+        Preset(N_("The article's grid: 9 points become 4"), {**_WHERE, "sight_rule": "same"},
                _describe_article),
-        Preset("The line-of-sight trap", {**_WHERE, "sight_rule": "careless"}, _describe_trap),
+        Preset(N_("The line-of-sight trap"), {**_WHERE, "sight_rule": "careless"}, _describe_trap),
     )
 
     def __init__(self, preset: str | None = None, *, width: float = 6.0, height: float = 4.0,
@@ -90,8 +97,8 @@ class GridApp(LessonApp):
         self.fig = make_figure(*self._size)
         self.view = GridView(self.fig, self.grid.shape)
         self.ax = self.view.ax
-        self.reset_button = widgets.Button(description="reset map", icon="undo",
-                                           tooltip="remove your walls, restore the map",
+        self.reset_button = widgets.Button(description=_("reset map"), icon="undo",
+                                           tooltip=_("remove your walls, restore the map"),
                                            layout=widgets.Layout(width="120px"))
         self.reset_button.on_click(self.guard(lambda _b: self.reset_map()))
         self.drag = DragHandler(self.fig, self.guard(self._on_press),
@@ -124,8 +131,9 @@ class GridApp(LessonApp):
                      self.reset_button],
             readout=[self.panel_widget("info", min_height="7em")],
             explain=[self.preset_note],
-            extra=[widgets.HTML(f'<div style="{TEXT}">Click a cell to add or remove '
-                                "a wall; drag the green start or the orange goal.</div>"),
+            extra=[widgets.HTML(f'<div style="{TEXT}">'
+                                + _("Click a cell to add or remove a wall; drag the green "
+                                    "start or the orange goal.") + "</div>"),
                    self.status],
             secondary=[cells], side=420, name="grid-app")
 
@@ -136,7 +144,7 @@ class GridApp(LessonApp):
         x = check.integer(x, f"the cell's x (the grid is {w} x {h})", lo=0, hi=w - 1)
         y = check.integer(y, f"the cell's y (the grid is {w} x {h})", lo=0, hi=h - 1)
         if (x, y) in (self.start, self.goal):
-            raise ValueError("the start and goal cells must stay free")
+            raise ValueError(_("the start and goal cells must stay free"))
         self.grid[y, x] = not self.grid[y, x]
         self.recompute()
 

@@ -17,6 +17,7 @@ import numpy as np
 from ... import funnel as fn
 from ... import pathsmooth as ps
 from ... import validate as check
+from ...i18n import N_, _
 from ...navmesh import (
     ARTICLE_GOAL,
     ARTICLE_START,
@@ -52,10 +53,11 @@ __all__ = [
 ]
 
 #: how the agent's radius is handled
-METHODS = (("shrink the portals", "shrink"), ("erode the floor, then bake", "erode"),
-           ("push the path's corners out", "push"))
+METHODS = ((N_("shrink the portals"), "shrink"), (N_("erode the floor, then bake"), "erode"),
+           (N_("push the path's corners out"), "push"))
 #: which corridor the funnel runs in
-CORRIDORS = (("A* over polygons", "astar"), ("the one holding the shortest path", "best"))
+CORRIDORS = ((N_("A* over polygons"), "astar"),
+             (N_("the one holding the shortest path"), "best"))
 
 #: The largest agent radius the model takes (m): the app's slider goes to 0.9, and at 5 m
 #: the eroded floor is gone (every door and the hall are narrower than 10 m).
@@ -293,8 +295,9 @@ def compute_funnel(params, curve_samples: int = CURVE_SAMPLES) -> FunnelState:
     base = dict(start=s, goal=g, radius=r, method=method, corridor_choice=choice, mesh=mesh)
     for name, p in (("start", s), ("goal", g)):
         if mesh.locate(p) is None:
-            return FunnelState(**base, error=f"the {name} ({p[0]:.2f}, {p[1]:.2f}) is inside a "
-                               "wall or a pillar: put it on the floor")
+            return FunnelState(**base, error=_(
+                "the {name} ({x}, {y}) is inside a wall or a pillar: put it on the floor"
+            ).format(name=_(name), x=f"{p[0]:.2f}", y=f"{p[1]:.2f}"))
     agent_floor, agent_mesh = _floor_for(r)
     try:
         shortest = shortest_path(agent_floor, s, g) if agent_mesh is not None else None
@@ -306,17 +309,18 @@ def compute_funnel(params, curve_samples: int = CURVE_SAMPLES) -> FunnelState:
         for name, p in (("start", s), ("goal", g)):
             if mesh is None or mesh.locate(p) is None:
                 return FunnelState(**base, other_method_passes=_shrink_passes(s, g, r),
-                                   error=f"the {name} is closer than {r:.2f} m to a wall: an "
-                                   "agent that wide cannot stand there (the eroded floor "
-                                   "ends short of it)")
+                                   error=_("the {name} is closer than {r} m to a wall: an "
+                                           "agent that wide cannot stand there (the eroded "
+                                           "floor ends short of it)").format(
+                                       name=_(name), r=f"{r:.2f}"))
     try:
         corridor = _corridor(mesh, s, g, choice, shortest)
     except NoRouteError:
         other = _shrink_passes(s, g, r) if method == "erode" else None
         return FunnelState(**base, other_method_passes=other,
-                           error=f"no corridor joins start and goal for a radius of {r:.2f} m: "
-                           "a door on the way is narrower than 2 r, so eroding the floor "
-                           "cut it shut")
+                           error=_("no corridor joins start and goal for a radius of {r} m: "
+                                   "a door on the way is narrower than 2 r, so eroding the "
+                                   "floor cut it shut").format(r=f"{r:.2f}"))
     portals = np.asarray(fn.portals_from_corridor(mesh.corridor_polygons(corridor)),
                          dtype=float).reshape(-1, 2, 2)
     used = portals
@@ -388,7 +392,7 @@ ARTICLE_GRID = """
 ARTICLE_GRID_START = (1, 2)
 ARTICLE_GRID_GOAL = (8, 5)
 
-SIGHT_RULES = (("same as movement", "same"), ("ignores corner touches", "careless"))
+SIGHT_RULES = ((N_("same as movement"), "same"), (N_("ignores corner touches"), "careless"))
 
 
 #: The longest text map :func:`parse_grid` reads (grid_astar's largest grid and its lines).
