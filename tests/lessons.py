@@ -24,7 +24,7 @@ KOREAN: tuple[Lesson, ...] = tuple(item for item in LESSONS
                                    if (NOTEBOOKS / KOREAN_FOLDER / item.notebook).is_file())
 KOREAN_NOTEBOOKS: tuple[str, ...] = tuple(f"{KOREAN_FOLDER}/{item.notebook}" for item in KOREAN)
 KOREAN_INDEX = f"{KOREAN_FOLDER}/index.ipynb"
-#: The Korean lessons' slugs as a page of notebooks/ names them (``ko/01_gimbal_lock``).
+#: The Korean lessons' slugs as a page of notebooks/ names them (``ko/<slug>``).
 KOREAN_SLUGS: tuple[str, ...] = tuple(f"{KOREAN_FOLDER}/{item.slug}" for item in KOREAN)
 
 __all__ = ["FIRST", "KOREAN", "KOREAN_INDEX", "KOREAN_NOTEBOOKS", "KOREAN_SLUGS", "LESSONS",
