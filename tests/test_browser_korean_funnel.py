@@ -17,7 +17,7 @@ from lessons_lib.i18n import translations
 import browser as h
 from lessons import KOREAN, KOREAN_NOTEBOOKS, own_key
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]   # make test-slow: a long walk
 
 #: Lesson 4's Korean notebook (this file is lesson 4's: its app module is ``funnel``).
 NOTEBOOK = next(path for item, path in zip(KOREAN, KOREAN_NOTEBOOKS, strict=True)

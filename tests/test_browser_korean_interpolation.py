@@ -18,7 +18,7 @@ from lessons_lib.i18n import translations
 import browser as h
 from lessons import KOREAN, KOREAN_NOTEBOOKS, own_key
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]   # make test-slow: a long walk
 
 #: Lesson 2's Korean notebook (this file is lesson 2's: its app module is ``interpolation``).
 NOTEBOOK = next(path for item, path in zip(KOREAN, KOREAN_NOTEBOOKS, strict=True)

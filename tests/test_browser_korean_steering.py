@@ -19,7 +19,7 @@ from lessons_lib.i18n import translations
 import browser as h
 from lessons import KOREAN, KOREAN_NOTEBOOKS, own_key
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]   # make test-slow: a long walk
 
 #: Lesson 3's Korean notebook (this file is lesson 3's: its app module is ``steering``).
 NOTEBOOK = next(path for item, path in zip(KOREAN, KOREAN_NOTEBOOKS, strict=True)
