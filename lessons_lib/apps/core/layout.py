@@ -35,7 +35,9 @@ app has and tells the kernel, which re-renders the figure at that size:
   (:func:`figure_box`'s ``below``). Under the controls, the column is pinned only where
   the window keeps a control row under it (:data:`CONTROL_ROW_PX`).
 
-Text in the page is at least 14 px (:data:`APP_CSS`; panels write 14 px or more). A box of
+Text in the page is at least 14 px (:data:`APP_CSS`; panels write 14 px or more), and its
+lines break between words, Korean too (``word-break: keep-all``: a Hangul word is not split
+at the end of a line). A box of
 sliders marked ``lesson-short-readout`` gets readouts 48 px wide (four characters, "−180"),
 not 72, so that their tracks are longer.
 """
@@ -118,6 +120,7 @@ APP_CSS = f"""
 .lesson-app .widget-label, .lesson-app .widget-readout, .lesson-app .widget-html-content,
 .lesson-app .widget-toggle-button, .lesson-app button, .lesson-app select,
 .lesson-app .widget-dropdown > select {{ font-size: {TEXT_PX}px; }}
+.lesson-app, .lesson-question {{ word-break: keep-all; overflow-wrap: break-word; }}
 .lesson-app.lesson-present .lesson-side {{ zoom: {PRESENT_ZOOM:.4f}; }}
 .lesson-app.lesson-present .lesson-figure-column .widget-html-content {{
   zoom: {PRESENT_ZOOM:.4f}; }}
