@@ -41,6 +41,16 @@ def _close_figures():
             w.close()
 
 
+@pytest.fixture
+def korean():
+    """The apps speak Korean for this test (lessons_lib.i18n), as in notebooks/ko/."""
+    from lessons_lib.i18n import set_language
+
+    set_language("ko")
+    yield
+    set_language(None)
+
+
 @pytest.fixture(scope="session")
 def voila_server():
     """Voila serving notebooks/ on a free loopback port for the whole test session."""

@@ -9,6 +9,7 @@ out before the text comes here (see :data:`SKIPPED`)."""
 
 from __future__ import annotations
 
+import html
 import re
 
 #: The page's elements whose text is not prose: code, typeset maths, the browser's own, and
@@ -97,3 +98,10 @@ def figure_problems(figures, caught, records) -> list[str]:
 def figure_texts(fig) -> list[str]:
     """Every text artist's string in ``fig``."""
     return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+
+
+def html_text(markup: str) -> str:
+    """The text a reader sees of an app's HTML: tags, code and styles left out, entities
+    read."""
+    markup = re.sub(r"<(code|style)>.*?</\1>", " ", markup, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))

@@ -103,13 +103,6 @@ def test_catalogue_compiles_in_memory_without_the_mo():
     assert t.gettext("Lock it") == "잠그기"
 
 
-@pytest.fixture
-def korean():
-    i18n.set_language("ko")
-    yield
-    i18n.set_language(None)
-
-
 def test_lesson1_figures_in_korean_have_every_glyph(korean, caplog):
     from lessons_lib.apps import GimbalApp
     from lessons_lib.apps.gimbal import exercises

@@ -8,8 +8,6 @@ pictures."""
 
 from __future__ import annotations
 
-import html
-import re
 import sys
 import warnings
 from pathlib import Path
@@ -17,23 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lessons_lib import i18n
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from latin import figure_problems, figure_texts, latin_runs  # noqa: E402
-
-
-@pytest.fixture
-def korean():
-    i18n.set_language("ko")
-    yield
-    i18n.set_language(None)
-
-
-def _plain(markup: str) -> str:
-    """The text a reader sees in an app's HTML: tags and code left out, entities read."""
-    markup = re.sub(r"<(code|style)>.*?</\1>", " ", markup, flags=re.S)
-    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+from latin import figure_problems, figure_texts, html_text, latin_runs  # noqa: E402
 
 
 def _app_texts(app) -> list[str]:
@@ -56,7 +39,7 @@ def _app_texts(app) -> list[str]:
         for label in getattr(w, "_options_labels", ()) or ():
             texts.append(label)
         seen += [c for c in getattr(w, "children", ()) or () if isinstance(c, widgets.Widget)]
-    return [_plain(t) for t in texts if t]
+    return [html_text(t) for t in texts if t]
 
 
 def _english(texts) -> list[str]:
@@ -133,19 +116,19 @@ def test_questions_their_feedback_and_hints_speak_korean(korean):
 
     found = []
     for k, q in enumerate(_questions(FunnelApp())):
-        texts = [_plain(q.prompt.value)]
+        texts = [html_text(q.prompt.value)]
         options = getattr(q.control, "options", None)
         if options:
             texts += list(options)
             for option in options:     # every verdict, right and wrong
                 q.submit(option)
-                texts.append(_plain(q.feedback.value))
+                texts.append(html_text(q.feedback.value))
         else:
             for answer in ("-1", "2.5", "0", "4", "7", "9", str(q.answer)):
                 q.submit(answer)
-                texts.append(_plain(q.feedback.value))
+                texts.append(html_text(q.feedback.value))
         q.show_hint()
-        texts.append(_plain(q.feedback.value))
+        texts.append(html_text(q.feedback.value))
         if q.show_button is not None:
             q.show_button.click()
             texts.append(q.show_button.description)

@@ -20,14 +20,7 @@ from lessons_lib.apps.core.figure import text_collisions
 from lessons_lib.apps.interpolation import exercises
 from lessons_lib.apps.interpolation.figures import pace_figure
 from lessons_lib.apps.interpolation.model import LABELS, PRESETS
-from lessons_lib.i18n import _, set_language
-
-
-@pytest.fixture
-def korean():
-    set_language("ko")
-    yield
-    set_language(None)
+from lessons_lib.i18n import _
 
 
 def _drawn(fig, caplog) -> list[str]:

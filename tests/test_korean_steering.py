@@ -9,8 +9,6 @@ figures, its tables and its two questions."""
 
 from __future__ import annotations
 
-import html
-import re
 import sys
 import warnings
 from pathlib import Path
@@ -20,23 +18,11 @@ import pytest
 from lessons_lib import i18n
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from latin import figure_problems, figure_texts, latin_runs  # noqa: E402
-
-
-@pytest.fixture
-def korean():
-    i18n.set_language("ko")
-    yield
-    i18n.set_language(None)
-
-
-def _text(markup: str) -> str:
-    """What a page shows of an HTML string: its text, tags and entities gone."""
-    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+from latin import figure_problems, figure_texts, html_text, latin_runs  # noqa: E402
 
 
 def _english(texts) -> list[str]:
-    return [run for t in texts for run in latin_runs(_text(t))]
+    return [run for t in texts for run in latin_runs(html_text(t))]
 
 
 def _drawn(figures, caught, records) -> list[str]:
@@ -74,7 +60,7 @@ def test_the_main_app_in_every_preset_is_korean(korean, caplog):
         problems += figure_problems([app.fig], caught, caplog.records)
     assert not problems, problems[:5]
     assert not _english(shown), _english(shown)[:5]
-    assert "위치 편차" in " ".join(_text(t) for t in shown)
+    assert "위치 편차" in " ".join(html_text(t) for t in shown)
     labels = [app.speed.description, app.use_position.description, app.start_offset.tooltip]
     labels += [label for menu in (app.controller, app.track, app.view, app.mode, app.preset)
                for label, _value in menu.options]
@@ -97,7 +83,7 @@ def test_the_term_figures_are_korean(korean, caplog):
     shown = [w.value for a in apps for w in a.panels.values()]
     shown += [c.description for a in apps for c in a.control_widgets()]
     assert not _english(shown), _english(shown)[:5]
-    assert "크로스트랙 오차" in " ".join(_text(t) for t in shown)
+    assert "크로스트랙 오차" in " ".join(html_text(t) for t in shown)
 
 
 def test_the_tuning_exercise_is_korean(korean, caplog):
@@ -117,7 +103,7 @@ def test_the_tuning_exercise_is_korean(korean, caplog):
         problems = _drawn([app.fig], caught, caplog.records)
     assert not problems, problems[:5]
     assert not _english(shown), _english(shown)[:5]
-    assert "힌트" in " ".join(_text(t) for t in shown)
+    assert "힌트" in " ".join(html_text(t) for t in shown)
 
 
 def test_the_notebooks_figures_tables_and_questions_are_korean(korean, caplog):
