@@ -28,8 +28,15 @@ KOREAN_INDEX = f"{KOREAN_FOLDER}/index.ipynb"
 KOREAN_SLUGS: tuple[str, ...] = tuple(f"{KOREAN_FOLDER}/{item.slug}" for item in KOREAN)
 
 __all__ = ["FIRST", "KOREAN", "KOREAN_INDEX", "KOREAN_NOTEBOOKS", "KOREAN_SLUGS", "LESSONS",
-           "NOTEBOOKS", "NOTEBOOK_NAMES", "SLUGS", "app_views", "english_of", "language_of",
-           "lesson", "own_key"]
+           "NOTEBOOKS", "NOTEBOOK_NAMES", "SLUGS", "app_views", "english_of", "korean_notebook",
+           "language_of", "lesson", "own_key"]
+
+
+def korean_notebook(key: str) -> str:
+    """The Korean notebook (``ko/...``) of the lesson whose own files carry ``key`` (see
+    :func:`own_key`): the page a lesson's Korean browser walk opens."""
+    return next(path for item, path in zip(KOREAN, KOREAN_NOTEBOOKS, strict=True)
+                if own_key(item) == key)
 
 
 def english_of(notebook: str) -> str:

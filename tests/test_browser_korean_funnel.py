@@ -15,13 +15,12 @@ from latin import english_on
 from lessons_lib.i18n import translations
 
 import browser as h
-from lessons import KOREAN, KOREAN_NOTEBOOKS, own_key
+from lessons import korean_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]   # make test-slow: a long walk
 
 #: Lesson 4's Korean notebook (this file is lesson 4's: its app module is ``funnel``).
-NOTEBOOK = next(path for item, path in zip(KOREAN, KOREAN_NOTEBOOKS, strict=True)
-                if own_key(item) == "funnel")
+NOTEBOOK = korean_notebook("funnel")
 GRID, FUNNEL = 0, 1     # figure order on the page
 FIGURES = 8
 MAIN = ".funnel-app-main"

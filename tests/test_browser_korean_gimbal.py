@@ -14,13 +14,12 @@ from latin import english_on
 from lessons_lib.i18n import translations
 
 import browser as h
-from lessons import KOREAN, KOREAN_INDEX, KOREAN_NOTEBOOKS, own_key
+from lessons import KOREAN_INDEX, korean_notebook
 
 pytestmark = pytest.mark.browser
 
 #: Lesson 1's Korean notebook (this file is lesson 1's: its app module is ``gimbal``).
-NOTEBOOK = next(path for item, path in zip(KOREAN, KOREAN_NOTEBOOKS, strict=True)
-                if own_key(item) == "gimbal")
+NOTEBOOK = korean_notebook("gimbal")
 MAIN_APP = ".gimbal-app-main"
 WAIT = 120_000
 ko = translations("ko").gettext

@@ -16,13 +16,12 @@ from lessons_lib.apps.interpolation.model import PRESETS
 from lessons_lib.i18n import translations
 
 import browser as h
-from lessons import KOREAN, KOREAN_NOTEBOOKS, own_key
+from lessons import korean_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]   # make test-slow: a long walk
 
 #: Lesson 2's Korean notebook (this file is lesson 2's: its app module is ``interpolation``).
-NOTEBOOK = next(path for item, path in zip(KOREAN, KOREAN_NOTEBOOKS, strict=True)
-                if own_key(item) == "interpolation")
+NOTEBOOK = korean_notebook("interpolation")
 MAIN_APP = ".interpolation-app"
 WAIT = 120_000
 ko = translations("ko").gettext

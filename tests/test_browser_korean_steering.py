@@ -17,13 +17,12 @@ from lessons_lib.apps.steering.model import SCENARIOS
 from lessons_lib.i18n import translations
 
 import browser as h
-from lessons import KOREAN, KOREAN_NOTEBOOKS, own_key
+from lessons import korean_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]   # make test-slow: a long walk
 
 #: Lesson 3's Korean notebook (this file is lesson 3's: its app module is ``steering``).
-NOTEBOOK = next(path for item, path in zip(KOREAN, KOREAN_NOTEBOOKS, strict=True)
-                if own_key(item) == "steering")
+NOTEBOOK = korean_notebook("steering")
 MAIN_APP = ".steering-app"
 WAIT = 120_000
 ko = translations("ko").gettext
