@@ -65,7 +65,7 @@ def app_registry() -> dict[str, str]:
 
 
 def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + _(" and ") + words[-1]
 
 
 def reading_order(lessons: tuple[Lesson, ...] = LESSONS) -> str:
