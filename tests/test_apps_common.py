@@ -261,3 +261,16 @@ def test_no_exercise_or_notebook_makes_a_small_copy_but_through_copy():
             if isinstance(node, ast.Call) and any(k.arg == "compact" for k in node.keywords):
                 found.append(f"{name}:{node.lineno}")
     assert sources and not found, f"made with compact= by hand (use app.copy()): {found}"
+
+
+def test_no_control_shows_null_as_its_tooltip(app):
+    """ipywidgets 8 puts a missing tooltip into the label's title as the word "null": every
+    described widget of an app (and of its copy) has a tooltip, empty if nothing to say."""
+    from lessons_lib.apps.core import quiet_tooltips
+
+    for root in (app.widget, app.copy().widget):
+        nulls = [w.description for w in iter_widgets(root)
+                 if getattr(w, "description", "") and getattr(w, "tooltip", "") is None]
+        assert not nulls, nulls
+    bare = widgets.VBox([widgets.IntSlider(description="n")])
+    assert quiet_tooltips(bare).children[0].tooltip == ""

@@ -12,13 +12,14 @@ loaded before a lesson's model can use them.
 from ..lazy import lazy_exports
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {
-    ".app": ("LessonApp", "iter_widgets", "side_by_side"),
+    ".app": ("LessonApp", "side_by_side"),
     ".controls": ("Choice", "Frame", "Params", "Preset", "Slider", "Toggle"),
     ".exercise": ("ChoiceQuestion", "NumberQuestion", "check_function", "in_voila",
                   "parse_number"),
     ".figure": ("DragHandler", "bare_axes", "figure_size", "make_figure", "rc_context",
                 "use_ipympl"),
     ".guard": ("guard_widget",),
+    ".layout": ("iter_widgets", "quiet_tooltips"),
     ".text": ("fmt_number",),
     ".theme": ("FONT_SIZE", "GREYS", "LABEL_SIZE", "LINE", "MARKER", "MIN_FONT_SIZE",
                "PALETTE", "REDS", "TINTS", "TITLE_SIZE"),

@@ -34,7 +34,7 @@ import logging
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from contextlib import contextmanager
 
 import ipywidgets as widgets
@@ -48,25 +48,12 @@ from .figure import PALETTE, in_kernel, pace_pointer
 from .fonts import language_rc
 from .gif import GifExport
 from .guard import guard_widget, out_of_memory
-from .layout import FitLayout
+from .layout import FitLayout, iter_widgets
 from .theme import TEXT
 
 log = logging.getLogger("lessons_lib.apps")
 
 Spec = Slider | Choice | Toggle
-
-
-def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
-    """Every widget in the tree under ``root`` (boxes, accordions, tabs), each once."""
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        w = stack.pop()
-        if not isinstance(w, widgets.Widget) or id(w) in seen:
-            continue
-        seen.add(id(w))
-        yield w
-        stack.extend(reversed(getattr(w, "children", ()) or ()))
 
 
 #: In a kernel Play, the pause after each frame is at least this share of what it cost:

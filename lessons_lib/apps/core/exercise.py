@@ -31,6 +31,7 @@ from ...i18n import _
 from .controls import short
 from .figure import PALETTE
 from .guard import MAX_TEXT, guard_widget
+from .layout import quiet_tooltips
 from .theme import TEXT
 
 #: Text in a widgets.HTML gets the widgets' line height (28 px, one control's height), so a
@@ -158,6 +159,7 @@ class _Question:
             layout=widgets.Layout(border=f"1px solid {PALETTE['light']}", padding="6px",
                                   margin="6px 0"))
         self.box.add_class("lesson-question")
+        quiet_tooltips(self.box)
         #: the app beside the question (None: the question alone)
         self.beside = beside
         self.widget = self.box if beside is None else beside_question(beside, self.box)

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -290,6 +290,29 @@ def _stage(room: float, view_height: float, natural: tuple[float, float], side: 
     return (*under, False)
 
 
+def iter_widgets(root: widgets.Widget) -> Iterator[widgets.Widget]:
+    """Every widget in the tree under ``root`` (boxes, accordions, tabs), each once."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        w = stack.pop()
+        if not isinstance(w, widgets.Widget) or id(w) in seen:
+            continue
+        seen.add(id(w))
+        yield w
+        stack.extend(reversed(getattr(w, "children", ()) or ()))
+
+
+def quiet_tooltips(root: widgets.Widget) -> widgets.Widget:
+    """``root`` with every widget in it that has a description but no tooltip given an
+    empty one: ipywidgets 8 writes a missing tooltip into the label's title as the word
+    "null", which a learner hovering a slider's label read as a tooltip (in both languages)."""
+    for w in iter_widgets(root):
+        if getattr(w, "tooltip", "") is None and getattr(w, "description", ""):
+            w.tooltip = ""
+    return root
+
+
 class FitLayout:
     """The layout half of :class:`~.app.LessonApp` (see the module docstring).
 
@@ -376,6 +399,7 @@ class FitLayout:
         root.add_class("lesson-app")
         if name:
             root.add_class(name)
+        quiet_tooltips(root)
         self.app_root = root
         self._natural = tuple(float(v) * self.fig.dpi / self._pixel_ratio()
                               for v in self.fig.get_size_inches())
