@@ -251,3 +251,18 @@ def test_number_input_takes_the_same_forms_in_both_languages(lang):
             assert hangul == (lang == "ko"), (bad, str(refused.value))
     finally:
         i18n.set_language(None)
+
+
+def test_a_control_greyed_out_and_back_keeps_its_korean_tooltip(korean):
+    """set_enabled put the English help back when a control came back (lesson 3's
+    controller buttons), and None, which ipywidgets shows as "null"."""
+    from lessons_lib.apps import SteeringApp
+
+    app = SteeringApp()
+    spec = app._specs["controller"]
+    app.set_enabled("controller", False, "지금은 못 바꿉니다")
+    assert app.controller.tooltip == "지금은 못 바꿉니다"
+    app.set_enabled("controller", True)
+    assert app.controller.tooltip == i18n._(spec.help) != spec.help
+    app.set_enabled("speed", False)
+    assert app.speed.tooltip == ""

@@ -524,7 +524,8 @@ class LessonApp(GifExport, FitLayout):
             raise ValueError(f"reason is text, not {short(reason)}")
         w.disabled = not enabled
         spec = self._specs.get(name)
-        w.tooltip = (spec.help if spec is not None else None) if enabled else (reason or None)
+        help_text = _(spec.help) if spec is not None and spec.help else ""
+        w.tooltip = help_text if enabled else reason     # never None: ipywidgets shows "null"
 
     def when_idle(self, steps, pause: float = IDLE_PAUSE) -> None:
         """Call ``steps`` (functions of no argument) one at a time in the kernel's event
