@@ -18,9 +18,13 @@ from .model import LABELS, METHODS, BlendState, checked_poses, moment
 from .view import COLOURS
 
 #: An HTML widget's text sits on 28-px lines (the height of a control); a paragraph reads
-#: better closer together. Scoped to this lesson's panel and the preset note above it.
+#: better closer together. Scoped to this lesson's panel and the preset note above it. The
+#: line under the figure (:func:`stage`) is centred with the figure where presenter mode
+#: centres that over the controls (left-aligned it began 120 px left of the figure at
+#: 1280x720).
 STYLE = ("<style>.lesson-info, .lesson-preset-note {line-height: 1.4 !important; "
-         "margin: 2px 0 6px 0}</style>")
+         "margin: 2px 0 6px 0} .lesson-present.lesson-stacked .lesson-stage-line "
+         "{text-align: center}</style>")
 
 
 def fmt_q(q) -> str:
@@ -133,4 +137,5 @@ def stage(state: BlendState, t: float, poses: dict | None = None) -> str:
                      slerp=name["slerp"], egap=fmt_number(m["euler"], 0),
                      ngap=fmt_number(m["nlerp"], 1), turned=fmt_number(m["turned"], 0),
                      whole=fmt_number(m["whole"], 0))
-    return f"<div class='lesson-stage-line' style='{TEXT};line-height:1.4'>{text}</div>"
+    return (f"<div class='lesson-stage-line' style='{TEXT};line-height:1.4;"
+            f"word-break:keep-all'>{text}</div>")
