@@ -3,6 +3,9 @@ ipympl: set a control, check what was computed, drawn and said."""
 
 from __future__ import annotations
 
+import html
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -15,6 +18,7 @@ from scipy.spatial.transform import Rotation, Slerp
 from lessons_lib.apps import InterpolationApp as Exported
 from lessons_lib.apps.core import iter_widgets
 from lessons_lib.apps.core.figure import text_collisions
+from lessons_lib.apps.core.text import fmt_number
 from lessons_lib.apps.interpolation import METHODS, NOSE, InterpolationApp
 from lessons_lib.apps.interpolation.model import (
     ARTICLE_TRIPLE,
@@ -23,9 +27,11 @@ from lessons_lib.apps.interpolation.model import (
     article_numbers,
     compute,
     describe,
+    moment,
     preset_description,
 )
 from lessons_lib.apps.interpolation.model import PRESETS as MODEL_PRESETS
+from lessons_lib.apps.interpolation.panel import STAGE_CHARS, stage
 from lessons_lib.apps.interpolation.view import (
     FACE_POINTS,
     FIG_SIZE,
@@ -34,7 +40,8 @@ from lessons_lib.apps.interpolation.view import (
     plane_display,
 )
 from lessons_lib.flight import aim_nose
-from lessons_lib.interpolation import angular_speed, euler_lerp, nlerp, slerp
+from lessons_lib.i18n import set_language
+from lessons_lib.interpolation import angle_between, angular_speed, euler_lerp, nlerp, slerp
 from lessons_lib.rotations import euler_to_matrix, euler_to_quaternion
 
 WIDE = "Wide three-axis turn"
@@ -1223,3 +1230,97 @@ def test_where_the_lesson_says_the_sphere_is(app):
                 assert sphere.x0 > 0.5 and sphere.y1 > 0.9
     app.present(False)
     assert seen["853x480", True] == "narrow" and seen["1280x720", True] == "wide"
+
+
+# -- the line under the figure (issue 42's stage) ------------------------------------------------
+def _plain(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+_STAGE = re.compile(r"t = (\S+): Euler lerp is (\S+)° off slerp, nlerp (\S+)° off; slerp has "
+                    r"turned (\S+)° of (\S+)°\.")
+
+
+@pytest.mark.parametrize("preset", list(MODEL_PRESETS))
+def test_the_line_under_the_figure_says_what_the_planes_show_at_t(app, preset):
+    """Every number of the stage line is the model's at that t: Euler lerp's and nlerp's
+    angle from slerp's pose, and slerp's turn so far (which, on the short way, is the angle
+    from the start to slerp's pose) of its whole turn; with each toggle too."""
+    for long_way, wrap in ((False, False), (True, False), (False, True)):
+        fresh(app, preset)
+        app.set(long_way=long_way, wrap_euler=wrap)
+        state = app.state
+        for t in (0.0, 0.25, 0.5, 0.8, 1.0):
+            app.t.value = t
+            found = _STAGE.fullmatch(_plain(app.panels["stage"].value))
+            assert found, app.panels["stage"].value
+            pose = {m: state.pose(m, t) for m in METHODS}
+            euler = angle_between(pose["euler"], pose["slerp"])
+            nl = angle_between(pose["nlerp"], pose["slerp"])
+            assert found.groups() == (f"{t:.2f}", fmt_number(euler, 0), fmt_number(nl, 1),
+                                      fmt_number(t * state.slerp_angle, 0),
+                                      fmt_number(state.slerp_angle, 0))
+            if not long_way:
+                assert abs(t * state.slerp_angle - angle_between(state.q0, pose["slerp"])) \
+                    < 1e-6
+            assert moment(state, t) == pytest.approx(
+                {"euler": euler, "nlerp": nl, "turned": t * state.slerp_angle,
+                 "whole": state.slerp_angle})
+
+
+def test_the_line_under_the_figure_changes_with_every_primary_control(app):
+    """It sits under the figure in its column, marked as the app's explanation line, and
+    moving t, a toggle that changes the blend, an angle or the preset changes what it says."""
+    column = app.app_root.children[0]
+    line = app.panels["stage"]
+    assert line in column.children and column.children.index(line) > \
+        column.children.index(app.fig.canvas)
+    assert "lesson-explain" in line._dom_classes
+    assert app.preset_note not in column.children           # the full note: by its preset
+    fresh(app, WRAP, t=0.25)
+    seen = [line.value]
+    for change in (dict(t=0.3), dict(long_way=True), dict(wrap_euler=True), dict(yaw1=120),
+                   dict(pitch0=10)):
+        app.set(**change)
+        assert line.value not in seen, change
+        seen.append(line.value)
+    app.preset.value = WIDE
+    assert line.value not in seen
+    fresh(app)
+
+
+def test_the_line_under_the_figure_for_one_orientation(app):
+    """Start and end one orientation: nothing turns, or (the same orientation under other
+    angles) Euler lerp still wanders off it, by the model's angle."""
+    fresh(app)
+    app.set(yaw0=20, pitch0=10, roll0=0, yaw1=20, pitch1=10, roll1=0)
+    assert _plain(app.panels["stage"].value) == \
+        "Start and end are one orientation: nothing turns."
+    app.set(yaw0=-180, pitch0=0, roll0=0, yaw1=180, pitch1=0, roll1=0, t=0.5)
+    state = app.state
+    gap = angle_between(state.pose("euler", 0.5), state.pose("slerp", 0.5))
+    assert gap > 170
+    assert _plain(app.panels["stage"].value) == (
+        f"t = 0.50: start and end are one orientation, yet Euler lerp is "
+        f"{fmt_number(gap, 0)}° off it.")
+    fresh(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_line_under_the_figure_is_one_short_line(lang):
+    """At most STAGE_CHARS characters in either language, in the states with the longest
+    numbers (each preset at t = 0.25, the long way at t = 0.75, start equal to end)."""
+    set_language(lang)
+    try:
+        states = [(compute(p.start, p.end, long_way=lw), t) for p in MODEL_PRESETS.values()
+                  for lw, t in ((False, 0.25), (True, 0.75))]
+        states += [(compute((20, 10, 0), (20, 10, 0)), 0.5),
+                   (compute((-180, 0, 0), (180, 0, 0)), 0.5),
+                   (compute((-180, -90, -180), (180, 90, 180), long_way=True), 0.55)]
+        for state, t in states:
+            text = _plain(stage(state, t))
+            assert len(text) <= STAGE_CHARS, text
+            if lang == "ko":
+                assert not re.search(r"[A-Za-z]{3}", text), text
+    finally:
+        set_language(None)

@@ -27,7 +27,7 @@ from .model import (
 from .model import (
     PRESETS as BLEND_PRESETS,
 )
-from .panel import info, readouts, turned
+from .panel import STAGE_PX, info, readouts, stage, turned
 from .planes import SIZE as PLANES_SIZE
 from .planes import PlanesView
 from .view import BlendView, Camera
@@ -203,7 +203,9 @@ class InterpolationApp(LessonApp):
 
     @check.first_is(BlendState, "the app's .state")
     def panel(self, state: BlendState, frame) -> dict[str, str]:
-        return {"turned": turned(state), "info": info(state)}
+        t = float(frame)
+        return {"turned": turned(state), "info": info(state),
+                "stage": stage(state, t, self.current or None)}
 
     def resized(self, width: int, height: int) -> None:
         """The view takes the arrangement its new width calls for (wide, or narrow: the
@@ -214,6 +216,10 @@ class InterpolationApp(LessonApp):
         """Beside the figure (under it on a narrow page): Play and t, the two toggles the
         lesson's things to try tick, the start and end angles, the preset with its note
         right under it, then the readout; the up-vector paths behind "More controls".
+
+        Under the figure, in its pinned column, the one line that says what a change did
+        (:func:`.panel.stage`, issue 42's stage): the full note, up to 491 characters, out of
+        view there after moving t, a toggle or an angle at 853x480, stays by its preset.
 
         The note follows the preset it describes (after the readout it was below the fold).
         The toggles come before the angles, so that in presenter mode at 1280x720, the
@@ -236,6 +242,7 @@ class InterpolationApp(LessonApp):
             primary=[play, self.panel_widget("turned"), toggles, angles,
                      self.drag_hint, self.preset, self.preset_note],
             readout=[self.panel_widget("info")], extra=[self.status],
+            explain=[self.panel_widget("stage")], explain_px=STAGE_PX,
             secondary=[self.show_up], tuck=[angles], tuck_below=TUCK_BELOW_PX, side=SIDE_PX,
             name="interpolation-app-copy" if self.compact else "interpolation-app",
             copy_keeps=[play])                  # a copy: the planes, t and Play

@@ -387,6 +387,24 @@ def compute(e0, e1, order: str = "YXZ", long_way: bool = False,
         plane=_plane(a, tb, paths, ts), wrap_changes=_wrap_changes(e0, e1))
 
 
+# -- the line under the figure: what the blend shows at one t ----------------------------------
+def moment(state: BlendState, t: float, poses: dict | None = None) -> dict[str, float]:
+    """What the three aeroplanes show at ``t`` (0..1), in degrees: how far Euler lerp's and
+    nlerp's poses are from slerp's (``euler``, ``nlerp``), how far slerp has turned from the
+    start (``turned``: ``t`` times its whole turn, its pace being steady) and that whole turn
+    (``whole``). ``poses``: the three poses at ``t`` when already made (the app's
+    ``current``), keyed by :data:`METHODS`; else they are made here from ``state``."""
+    if not isinstance(state, BlendState):
+        raise ValueError(f"state must be a BlendState (see compute()), got "
+                         f"{check.describe(state)}")
+    t = check.real(t, "t", lo=0.0, hi=1.0)
+    poses = checked_poses(poses) if poses is not None else {m: state.pose(m, t)
+                                                            for m in METHODS}
+    return {"euler": angle_between(poses["euler"], poses["slerp"]),
+            "nlerp": angle_between(poses["nlerp"], poses["slerp"]),
+            "turned": t * state.slerp_angle, "whole": state.slerp_angle}
+
+
 # -- presets and what they show ------------------------------------------------------------------
 @dataclass(frozen=True)
 class BlendPreset:

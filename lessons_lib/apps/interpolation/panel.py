@@ -14,13 +14,17 @@ from ...i18n import N_, _
 from ...interpolation import angle_between
 from ..core import GREYS, fmt_number
 from ..core.theme import TEXT
-from .model import LABELS, METHODS, BlendState, checked_poses
+from .model import LABELS, METHODS, BlendState, checked_poses, moment
 from .view import COLOURS
 
 #: An HTML widget's text sits on 28-px lines (the height of a control); a paragraph reads
-#: better closer together. Scoped to this lesson's panel and the preset note above it.
+#: better closer together. Scoped to this lesson's panel and the preset note above it. The
+#: line under the figure (:func:`stage`) is centred with the figure where presenter mode
+#: centres that over the controls (left-aligned it began 120 px left of the figure at
+#: 1280x720).
 STYLE = ("<style>.lesson-info, .lesson-preset-note {line-height: 1.4 !important; "
-         "margin: 2px 0 6px 0}</style>")
+         "margin: 2px 0 6px 0} .lesson-present.lesson-stacked .lesson-stage-line "
+         "{text-align: center}</style>")
 
 
 def fmt_q(q) -> str:
@@ -99,3 +103,39 @@ def info(state: BlendState) -> str:
     ]
     return (STYLE + f"<div class='lesson-info' style='{TEXT};line-height:1.4'>"
             + "".join(f"<div style='margin:0 0 3px 0'>{r}</div>" for r in rows) + "</div>")
+
+
+#: The longest the line under the figure may be, in characters of its text, in every
+#: language (tests/test_app_interpolation.py): one line under the figure at 1280x720, where
+#: the app leaves it :data:`STAGE_PX` (two lines where the figure is narrower).
+STAGE_CHARS = 90
+#: What the figure leaves under it for that line (CSS px at 100 %): one 14-px line at
+#: line height 1.4 and its margin. The whole preset note there (up to 491 characters) took
+#: the presenter figure at 1280x720 from 1067 to 913 px.
+STAGE_PX = 24
+
+
+@check.first_is(BlendState, "the InterpolationApp's .state")
+def stage(state: BlendState, t: float, poses: dict | None = None) -> str:
+    """The line under the figure, for the stage rule (issue 42): what the aeroplanes show at
+    ``t``, every number from :func:`.model.moment` (how far Euler lerp and nlerp are off
+    slerp's pose, how far slerp has turned of its whole turn), so that moving t, a toggle,
+    an angle or the preset changes it. The full note stays beside the preset menu."""
+    m = moment(state, t, poses)
+    name = {k: f"<b style='color:{COLOURS[k]}'>{html.escape(_(LABELS[k]))}</b>"
+            for k in METHODS}
+    if m["whole"] < 1e-9 and state.totals["euler"] < 1e-9:
+        text = _("Start and end are one orientation: nothing turns.")
+    elif m["whole"] < 1e-9:
+        text = _("t = {t}: start and end are one orientation, yet {euler} is {gap}° off "
+                 "it.").format(t=f"{float(t):.2f}", euler=name["euler"],
+                               gap=fmt_number(m["euler"], 0))
+    else:
+        text = _("t = {t}: {euler} is {egap}° off {slerp}, {nlerp} {ngap}° off; {slerp} has "
+                 "turned {turned}° of {whole}°.").format(
+                     t=f"{float(t):.2f}", euler=name["euler"], nlerp=name["nlerp"],
+                     slerp=name["slerp"], egap=fmt_number(m["euler"], 0),
+                     ngap=fmt_number(m["nlerp"], 1), turned=fmt_number(m["turned"], 0),
+                     whole=fmt_number(m["whole"], 0))
+    return (f"<div class='lesson-stage-line' style='{TEXT};line-height:1.4;"
+            f"word-break:keep-all'>{text}</div>")

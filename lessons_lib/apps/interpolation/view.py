@@ -65,9 +65,11 @@ TITLES = {
     "narrow": dict(sphere=N_("nose paths"), speed=N_("speed, °/t"),
                    plane4d=N_("4D: q₀, q₁ plane")),
 }
-#: A figure narrower than this (inches at its dpi, so a width in text sizes: about 730 CSS
-#: px at 100% zoom) takes the narrow arrangement.
-NARROW_IN = 6.3
+#: A figure narrower than this (inches at its dpi, so a width in text sizes: about 720 CSS
+#: px at 100% zoom) takes the narrow arrangement. Presenter mode at 1280x720 draws the
+#: figure 1007 px wide (6.29 in at 160 dpi) over the line under it: it keeps the wide
+#: arrangement it had at 1067 px (at 6.3 it went narrow, the sphere smaller).
+NARROW_IN = 6.2
 
 #: Points the speed plot's title moves up in the narrow arrangement, for its legend's
 #: second row.
