@@ -274,3 +274,14 @@ def test_no_control_shows_null_as_its_tooltip(app):
         assert not nulls, nulls
     bare = widgets.VBox([widgets.IntSlider(description="n")])
     assert quiet_tooltips(bare).children[0].tooltip == ""
+
+
+def test_an_app_names_its_explanation_line_or_says_why_it_has_none(app):
+    """Issue 42's stage rule: the page's layout sweep reads ``lesson-explain`` (the line that
+    says what a change did) or ``lesson-unexplained`` (the app says why it has none; a
+    small copy beside a question is marked so)."""
+    for root in (app.widget, app.copy().widget):
+        classes = {c for w in iter_widgets(root) for c in w._dom_classes}
+        assert classes & {"lesson-explain", "lesson-unexplained"}, type(app).__name__
+    with pytest.raises(ValueError, match="unexplained"):
+        app.arrange(primary=[], unexplained=3)

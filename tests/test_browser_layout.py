@@ -16,8 +16,8 @@ app on the page:
   viewport, then the least scroll that shows the control; afterwards the control and the
   app's explanation lines (``lesson-explain``: the preset note, the step text, the verdict),
   none covered, and at least 60 % of the figure are inside the viewport together; an app
-  with controls must have such a line unless it is one of ``NO_EXPLANATION`` (which say
-  why they have none);
+  with controls must have such a line unless it says why it has none
+  (``arrange(unexplained=...)``, or a small copy beside a question: ``lesson-unexplained``);
 - each "Show this case" button (also in presenter mode at 1280x720), pressed with its
   question scrolled to the top of the viewport: the app it changes is a copy beside the
   question, and the button and at least half of that copy's figure are in view;
@@ -187,19 +187,6 @@ def _visible_share(rect: dict, viewport: dict) -> float:
 #: explanation (issue 42's stage rule).
 STAGE_SHARE = 0.6
 
-#: The apps that have no explanation line (``lesson-explain``) and say why, by the CSS class
-#: their ``arrange(name=...)`` gives them: every other app the sweep moves a control of must
-#: have one (issue 42's stage rule; lesson 2's main app had none until it named its line).
-NO_EXPLANATION = {
-    "gimbal-app-main": "the rings show what a slider did, the title over them names the "
-                       "order, and the gauge beside the sliders is the readout",
-    "gimbal-app-copy": "a small copy beside a question, which says what to look at",
-    "gimbal-app-reach": "an exercise's app: its question and its target readout say what "
-                        "to reach",
-    "interpolation-app-copy": "a small copy (the planes, t and Play) beside a question, "
-                              "which says what to look at",
-}
-
 #: The controls the sweep moves: sliders, checkboxes and drop-downs of an app's side column.
 _CONTROLS = ".lesson-side :is(.widget-slider, .widget-checkbox, .widget-dropdown)"
 
@@ -337,15 +324,15 @@ def _move_each_control(page, i: int, room: str, more: bool = False) -> list[str]
 def _stage_sweep(page, count: int, room: str, present: bool = False) -> list[str]:
     """:func:`_move_each_control` for every app: its primary controls, and out of presenter
     mode (which hides them) those behind "More controls". An app with controls and no
-    explanation line fails unless :data:`NO_EXPLANATION` says why it has none."""
+    explanation line fails unless it says why it has none (``lesson-unexplained``)."""
     problems = []
     for i in range(count):
         explainers, controls, classes = page.evaluate(_VIEW_JS, [i, "explain", None, False])
-        if controls and not explainers and not NO_EXPLANATION.keys() & set(classes):
+        if controls and not explainers and "lesson-unexplained" not in classes:
             own = " ".join(c for c in classes if not c.startswith(("lm-", "jupyter-", "widget-")))
             problems.append(f"{room}, app {i} ({own}): no explanation line "
-                            "(lesson-explain) to see with the figure, and not one of the "
-                            "apps that say why they have none (NO_EXPLANATION)")
+                            "(lesson-explain) to see with the figure, and no reason given "
+                            "(arrange(unexplained=...))")
         problems += _move_each_control(page, i, room)
         if not present:
             problems += _move_each_control(page, i, room, more=True)

@@ -329,7 +329,8 @@ class FitLayout:
                 readout: Iterable = (), extra: Iterable = (), secondary: Iterable = (),
                 tuck: Iterable = (), tuck_below: int = MAX_ROOM_PX, explain: Iterable = (),
                 explain_px: int = EXPLAIN_PX, side: int = SIDE_PX,
-                name: str = "", copy_keeps: Iterable | None = None) -> widgets.HBox:
+                name: str = "", copy_keeps: Iterable | None = None,
+                unexplained: str = "") -> widgets.HBox:
         """The app's widget: ``above`` and the figure in one column; ``primary`` (the
         controls the lesson's "things to try" use), ``readout`` (the main readout),
         ``extra`` (notes, legends, the status line) and, behind a "More controls" toggle,
@@ -339,7 +340,10 @@ class FitLayout:
         ``explain``: the line(s) that say what a change did (the preset note, the step
         text, the verdict), under the figure in its pinned column (see the module
         docstring), for which the figure leaves ``explain_px`` CSS px (at 100 %) where it
-        is under it; an app without one says so where it calls this.
+        is under it; an app without one says why in ``unexplained`` (its figure shows
+        what a change did, or it is an exercise's app whose question says it); a small copy
+        without one is beside a question, which says what to look at (class
+        ``lesson-unexplained``, which the page's layout sweep reads).
         ``name``: a CSS class for the page's tests.
         ``copy_keeps``: what a small copy (``compact``, :meth:`LessonApp.copy`) keeps of
         ``above``, ``primary``, ``readout``, ``extra`` and ``explain``: widgets, or controls
@@ -399,6 +403,11 @@ class FitLayout:
         root.add_class("lesson-app")
         if name:
             root.add_class(name)
+        if not isinstance(unexplained, str):
+            raise ValueError(f"arrange(): unexplained is text (why the app has no "
+                             f"explanation line), not {type(unexplained).__name__}")
+        if not explain and (unexplained or getattr(self, "compact", False)):
+            root.add_class("lesson-unexplained")
         quiet_tooltips(root)
         self.app_root = root
         self._natural = tuple(float(v) * self.fig.dpi / self._pixel_ratio()

@@ -230,6 +230,9 @@ class GimbalApp(LessonApp):
             # the reach exercise's app has no room for the numbers either
             readout=readout, extra=[*numbers, self.status, self.lock_play],
             secondary=[views], side=360, name=kind,
+            # the figure shows what a change did: each ring's angle on the ring, the order
+            # in the title over it; the reach exercise's question says what to reach
+            unexplained="the figure shows what a change did",
             # a copy: all but the matrix and quaternion (and the camera buttons)
             copy_keeps=[self.panel_widget("title"), *primary, *readout, self.lock_play])
         box.add_class("gimbal-app")
