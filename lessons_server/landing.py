@@ -92,7 +92,7 @@ INDEX_LEAD = ("Short, hands-on lessons on the maths behind game engines: sliders
               "to play with, and exercises that check your answer on the spot.")
 _INDEX_CSS = """
 body { font: 20px/1.45 system-ui, sans-serif; max-width: 46em; margin: 1.5em auto;
-       padding: 0 1em; color: #1d1d1f; }
+       padding: 0 1em; color: #1d1d1f; word-break: keep-all; overflow-wrap: break-word; }
 h1 { font-size: 1.6em; margin: 0 0 .4em; }
 ol { padding: 0; list-style: none; }
 li { margin: 0 0 1em; }
