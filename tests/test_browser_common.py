@@ -43,6 +43,7 @@ _CORNER_ALPHA = """(i) => {
 }"""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda item: item.slug)
 def test_no_toolbar_and_no_text_under_12px(voila_server, page, lesson):
     h.open_lesson(page, voila_server, lesson.notebook)

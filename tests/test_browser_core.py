@@ -72,6 +72,7 @@ def test_play_pause_and_back_to_start(demo):
     h.assert_no_error_text(page)
 
 
+@pytest.mark.slow
 def test_gif_link_goes_stale_when_the_scenario_changes(demo):
     page = demo
     _button(page, "Save GIF").click()

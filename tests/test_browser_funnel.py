@@ -254,6 +254,7 @@ def test_jupyterlab_with_the_file_browser_shows_both_maps_whole(lab_server, page
     h.assert_no_error_text(page)
 
 
+@pytest.mark.slow
 def test_each_show_this_case_changes_the_small_map_beside_its_question(voila_server, page):
     """Issue 32: exercises 2-4's "Show this case" changed the lesson's app about 700 px above
     the question, so at 1280x720 the button seemed to do nothing. Each question now has a
@@ -286,6 +287,7 @@ def test_each_show_this_case_changes_the_small_map_beside_its_question(voila_ser
     assert not page.console_errors, page.console_errors
 
 
+@pytest.mark.slow
 def test_the_small_maps_grow_in_presenter_mode(voila_server, page):
     """Issue 41: the exercise maps stayed at their natural 452 px in presenter mode, drawn
     at its larger dpi, with their portal numbers crowding each other. Beside a question in

@@ -93,6 +93,7 @@ SHOWN = """(i) => { const cell = document.querySelectorAll('#rendered_cells [cel
                   return inner.checkVisibility({contentVisibilityAuto: true}); }"""
 
 
+@pytest.mark.slow
 def test_cells_out_of_view_wait_until_the_reader_comes(voila_server, page):
     """The last cells of a lesson are not laid out while the reader is at the top (so the
     first figure does not wait for the whole page), and are there once scrolled to, with
@@ -131,6 +132,7 @@ def wait_for_every_formula(page, notebook: str) -> None:
     assert page.locator(".lessons-math-later").count() == 0
 
 
+@pytest.mark.slow
 def test_formulas_after_the_first_app_wait_for_its_figure(voila_server, page):
     """Voila typesets every formula before it builds the first widget; the lessons' page
     typesets those after the first app once its figure is painted: at that first paint

@@ -116,6 +116,7 @@ def test_lesson_renders_reacts_and_keeps_play_in_view(voila_server, page):
     assert not page.console_errors, page.console_errors
 
 
+@pytest.mark.slow
 def test_the_opening_case_off_the_road_says_why_and_names_no_winner(voila_server, page):
     """Issue 41: at 20 m/s the opening case leaves the road; the notes name the cause, and
     the sweep names no best look-ahead there (every one leaves the road)."""
@@ -132,6 +133,7 @@ def test_the_opening_case_off_the_road_says_why_and_names_no_winner(voila_server
     h.assert_no_error_text(page)
 
 
+@pytest.mark.slow
 def test_click_off_the_road_places_the_car_and_says_where(voila_server, page):
     page.set_viewport_size({"width": 1280, "height": 720})
     h.open_lesson(page, voila_server, NOTEBOOK, figures=1)
