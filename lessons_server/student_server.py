@@ -10,8 +10,10 @@ extensions off and this one on; it loads them itself, so that it runs after them
   ``allow_unauthenticated_access = False`` cannot reach) is put behind :class:`LoginRequired`.
   Without it a logged-out browser got a picture from a student's home (issue 40).
 - **the lessons' index** is answered at once, from the catalogue, not run in a kernel
-  (:func:`lessons_server.landing.index_first`), and lesson 1's kernel is pre-heated once
-  the lessons are there (:mod:`lessons_server.preheat`).
+  (:func:`lessons_server.landing.index_first`); lesson 1's kernel starts with the server and
+  its page is made in it once the lessons are there (:mod:`lessons_server.preheat`).
+- **the lessons are pulled as the server starts** (:func:`pull_at_start`), so the default
+  URL's pull link goes straight on to the index (:func:`page_after_pull`).
 - **nbgitpuller**'s page and its pull are served only for the lessons' repository, branch
   and folder (:func:`lessons_pull_problem`, from the environment the hub sets:
   ``LESSONS_REPO``, ``LESSONS_BRANCH``, ``LESSONS_TARGETPATH``). Any other link a student is
@@ -24,17 +26,26 @@ nothing here decides who is logged in.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import os
+import time
+import urllib.parse
 
 from jupyter_server.base.handlers import JupyterHandler
-from tornado import web
+from jupyter_server.utils import url_path_join
+from tornado import locks, web
 from tornado.ioloop import IOLoop
 
 from lessons_server.preheat import preheat_on
 
 #: The environment variables the hub sets on each student's server.
 REPO_ENV, BRANCH_ENV, TARGET_ENV = "LESSONS_REPO", "LESSONS_BRANCH", "LESSONS_TARGETPATH"
+#: The web setting that holds the pull made as the server started (:func:`pull_at_start`).
+PULL_AT_START = "lessons_pull_at_start"
+#: A pull link that comes this many seconds after the start-up pull finished is answered
+#: by it; a later one (a server left running, the teacher's new commits) pulls again.
+PULL_FRESH_S = 60.0
 
 
 def _jupyter_server_extension_points():
@@ -129,15 +140,72 @@ def lessons_pull_problem(args: dict[str, str], allowed: dict[str, str]) -> str |
     return None
 
 
+def lessons_folder(settings: dict, source: dict[str, str]) -> str:
+    """Where nbgitpuller puts ``source`` (:func:`lessons_source`): the server's root, then
+    ``NBGITPULLER_PARENTPATH``, then the target folder (the repository's name if none)."""
+    parent = os.path.join(os.path.expanduser(settings["server_root_dir"]),
+                          os.getenv("NBGITPULLER_PARENTPATH", ""))
+    return os.path.join(parent, source["targetpath"]
+                        or source["repo"].rstrip("/").split("/")[-1])
+
+
+async def pull_at_start(serverapp) -> float | None:
+    """Pull the lessons (nbgitpuller's own puller, under its lock) as the server starts,
+    then make lesson 1's page ahead; when it finished (``time.monotonic()``), or None when
+    there is nothing to pull or the pull failed (a pull link then pulls as usual).
+
+    A student's first sign-in used to wait for nbgitpuller's page, its scripts and its
+    progress stream (which looks for news every 0.5 s) before the index, and lesson 1's
+    page could not be made before that: 1 to 2.5 s of the first wait."""
+    from nbgitpuller.pull import GitPuller
+
+    source = lessons_source()
+    if not source["repo"]:
+        return None
+    settings = serverapp.web_app.settings
+    lock = settings.setdefault("git_lock", locks.Lock())   # nbgitpuller's, shared
+    async with lock:
+        try:
+            puller = GitPuller(source["repo"], lessons_folder(settings, source),
+                               branch=source["branch"] or None, parent=serverapp)
+            for line in await asyncio.to_thread(lambda: list(puller.pull())):
+                serverapp.log.info("Pulling the lessons: %s", line.rstrip())
+        except Exception:   # noqa: BLE001 - the link's own pull reports it to the student
+            serverapp.log.exception("Pulling the lessons as the server started failed")
+            return None
+    preheat_on(serverapp.kernel_manager, settings["base_url"])
+    return time.monotonic()
+
+
+def page_after_pull(urlpath: str) -> str | None:
+    """The page a lessons pull link goes on to, from its ``urlpath``: a path under the
+    server's base URL, or None when it is not plainly one (a scheme, a host or a leading
+    ``//``, a backslash, a control character or a ``..`` step, as typed or %-encoded);
+    such a link is left to nbgitpuller's own page. A ValueError if ``urlpath`` is not text."""
+    if not isinstance(urlpath, str):
+        raise ValueError(f"a link's urlpath is text, got {type(urlpath).__name__}")
+    if not urlpath or len(urlpath) > 2000 or "\\" in urlpath or urlpath.startswith("//") \
+            or any(ord(c) < 32 or ord(c) == 127 for c in urlpath):
+        return None
+    parts = urllib.parse.urlsplit(urlpath)
+    steps = urllib.parse.unquote(parts.path).replace("\\", "/").split("/")
+    if parts.scheme or parts.netloc or ".." in steps or not urlpath.lstrip("/"):
+        return None
+    return urlpath.lstrip("/")
+
+
 def lessons_only(base: type) -> type:
     """nbgitpuller's handler ``base``, refusing (403, with a page that says why) every link
-    that would pull anything but the lessons."""
+    that would pull anything but the lessons; a lessons link that comes just after the
+    pull made at the server's start (:func:`pull_at_start`) goes on at once."""
 
     class LessonsOnly(base):
         async def get(self, *args, **kwargs):
             query = {k: self.get_argument(k, "") for k in ("repo", "branch", "targetpath")}
             query["targetpath"] = query["targetpath"] or self.get_argument("targetPath", "")
             problem = lessons_pull_problem(query, lessons_source())
+            if problem is None and await self._pulled_just_now():
+                return await self._go_on()
             if problem is None:
                 await super().get(*args, **kwargs)
                 # the lessons are here once the pull is over: lesson 1's kernel can start
@@ -153,6 +221,24 @@ def lessons_only(base: type) -> type:
                         "in your account. Ask your teacher for the course's link.</p><p><a "
                         f"href='{html.escape(self.base_url)}'>Back to your lessons</a></p>")
             return None
+
+        async def _pulled_just_now(self) -> bool:
+            started = self.settings.get(PULL_AT_START)
+            if started is None or self.get_argument("backup", ""):
+                return False
+            finished = await asyncio.shield(started)
+            return finished is not None and time.monotonic() - finished < PULL_FRESH_S
+
+        async def _go_on(self):
+            if not hasattr(self, "emit"):   # nbgitpuller's page: straight to where it leads
+                page = page_after_pull(self.get_argument("urlpath", "")
+                                       or self.get_argument("urlPath", ""))
+                if page is None:
+                    return await super().get()
+                return self.redirect(url_path_join(self.base_url, page))
+            self.set_header("content-type", "text/event-stream")   # its progress stream
+            self.set_header("cache-control", "no-cache")
+            return await self.emit({"phase": "finished"})
 
     LessonsOnly.__name__ = LessonsOnly.__qualname__ = f"LessonsOnly{base.__name__}"
     return LessonsOnly
@@ -173,6 +259,26 @@ def _index_first(handler: type) -> type:
     return index_first(handler) if handler is TornadoVoilaHandler else handler
 
 
+def _renderer_for_preheating(serverapp) -> None:
+    """Give a pre-heating kernel manager (lessons_server.preheat) the means to make a page
+    as Voila's page handler makes it: that handler's route arguments."""
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    from lessons_server.preheat import renderer_factory
+
+    km = serverapp.kernel_manager
+    for rule in _rules(serverapp.web_app.default_router):
+        if hasattr(km, "page_renderer") and rule.target is TornadoVoilaHandler:
+            km.page_renderer = renderer_factory(serverapp.web_app.settings,
+                                                rule.target_kwargs, serverapp.log)
+            return
+
+
+def _start_pulling(serverapp) -> None:
+    serverapp.web_app.settings[PULL_AT_START] = asyncio.ensure_future(
+        pull_at_start(serverapp))
+
+
 def _load_jupyter_server_extension(serverapp) -> None:
     """Voila's and nbgitpuller's own extension loaders, then their routes narrowed."""
     from nbgitpuller import _load_jupyter_server_extension as load_nbgitpuller
@@ -180,12 +286,15 @@ def _load_jupyter_server_extension(serverapp) -> None:
 
     load_voila(serverapp)
     load_nbgitpuller(serverapp)
+    _renderer_for_preheating(serverapp)
     wrap_routes(serverapp.web_app, _index_first)
     pulls = wrap_routes(serverapp.web_app, _lessons_only_pulls)
     logins = wrap_routes(serverapp.web_app, behind_login)
-    # lessons already pulled (a server started again): lesson 1's kernel starts at once
+    # lesson 1's kernel starts at once, and its page too if the lessons are here already;
+    # the lessons are pulled meanwhile, and the page made when they are in
     IOLoop.current().add_callback(preheat_on, serverapp.kernel_manager,
                                   serverapp.web_app.settings["base_url"])
+    IOLoop.current().add_callback(_start_pulling, serverapp)
     serverapp.log.info("Lessons: nbgitpuller pulls the lessons only (%s); %d routes put "
                        "behind the login (%s)", ", ".join(pulls), len(logins),
                        ", ".join(sorted(set(logins))))

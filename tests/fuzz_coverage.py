@@ -30,6 +30,7 @@ LOOP_CLASSES = (LessonApp, GifExport, FitLayout)
 #: The server functions that read what a page or a request sends.
 SERVER = ("lessons_server.classroom.page_message_problem",
           "lessons_server.student_server.lessons_pull_problem",
+          "lessons_server.student_server.page_after_pull",
           "lessons_server.student_authorizer.student_may")
 
 

@@ -8,6 +8,7 @@ import json
 import os
 import struct
 import time
+import urllib.parse
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +19,7 @@ from jupyter_server.services.kernels.connection.base import (
 )
 
 from lessons_server.classroom import PAGE_COMM_TARGETS, page_message_problem
-from lessons_server.student_server import lessons_pull_problem
+from lessons_server.student_server import lessons_pull_problem, page_after_pull
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
@@ -26,6 +27,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
 #: The qualified names this module fuzzes (tests/fuzz_coverage.py counts them as covered).
 FUZZED = ("lessons_server.classroom.page_message_problem",
           "lessons_server.student_server.lessons_pull_problem",
+          "lessons_server.student_server.page_after_pull",
           "lessons_server.student_authorizer.student_may")
 
 JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
@@ -104,6 +106,52 @@ def test_any_pull_link_gets_a_reason_or_is_the_lessons(args, allowed):
 def test_a_pull_check_given_what_no_link_holds_says_so(args, allowed):
     with pytest.raises(ValueError, match="must map"):
         lessons_pull_problem(args, allowed)
+
+
+BASE = "/user/ada/"
+#: What a crafted pull link's ``urlpath`` may hold to send a student somewhere else.
+URLPATH_PIECES = ["voila/render/lessons/notebooks/index.ipynb", "/", "//", "\\", "..", "%2e",
+                  "%2E%2e", "%5c", "evil.example", "https:", "javascript:", ":", "?", "#", "@",
+                  "\t", "\n", "\x00", "hub/", "%2f", "."]
+
+
+def _stays_under_base(urlpath: str) -> bool:
+    """Where a browser on the student's page goes with the redirect made from ``urlpath``:
+    under the student's own server, on the same origin."""
+    from jupyter_server.utils import url_path_join
+
+    page = page_after_pull(urlpath)
+    if page is None:
+        return True
+    target = urllib.parse.urljoin("https://ada.hub.example" + BASE + "git-pull",
+                                  url_path_join(BASE, page))
+    resolved = urllib.parse.urljoin(target, urllib.parse.unquote(
+        urllib.parse.urlsplit(target).path).replace("\\", "/"))
+    return target.startswith("https://ada.hub.example" + BASE) and \
+        resolved.startswith("https://ada.hub.example" + BASE)
+
+
+@FUZZ
+@given(st.one_of(st.text(max_size=60), st.lists(st.sampled_from(URLPATH_PIECES),
+                                                max_size=8).map("".join)))
+def test_a_pull_link_goes_on_only_to_a_page_of_the_students_own_server(urlpath):
+    assert _stays_under_base(urlpath)
+
+
+@pytest.mark.parametrize("urlpath", [
+    "https://evil.example/x", "//evil.example/x", "///evil.example", "\\\\evil.example",
+    "/\\evil.example", "voila/../../../hub/token", "voila/%2e%2e/%2E%2E/hub/token",
+    "voila%2f..%2f..%2fhub", "javascript:alert(1)", "voila/render/x\n.ipynb", "", "x" * 3000])
+def test_a_crafted_urlpath_is_left_to_nbgitpullers_page(urlpath):
+    assert page_after_pull(urlpath) is None
+
+
+def test_the_lessons_urlpath_goes_on_to_the_index():
+    assert page_after_pull("voila/render/lessons/notebooks/index.ipynb") == \
+        "voila/render/lessons/notebooks/index.ipynb"
+    assert page_after_pull("/voila/render/a.ipynb") == "voila/render/a.ipynb"
+    with pytest.raises(ValueError, match="urlpath is text"):
+        page_after_pull(None)
 
 
 @FUZZ

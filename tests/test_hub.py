@@ -669,6 +669,34 @@ def test_a_student_logs_in_with_a_browser_and_lands_on_the_lessons(class_hub, ch
 
 @pytest.mark.slow
 @pytest.mark.browser
+def test_a_first_sign_in_skips_the_pull_page_and_gets_lesson_one_made_ahead(
+        class_hub, chromium):
+    """A student's first sign-in: the server pulled the lessons as it started, so the
+    default URL goes straight on to the index (nbgitpuller's page and its scripts never
+    load), and lesson 1's page comes made ahead, in the kernel warmed for it."""
+    hub, bench = class_hub["hub"], class_hub["bench"]
+    name = bench.class_of(STUDENTS + 1)[-1]
+    hub.create_students([name])
+    made_ahead = hub.log().count("made ahead (kernel")
+    context = chromium.new_context(viewport=harness.VIEWPORT)
+    asked: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("request", lambda r: asked.append(r.url))
+        log_in(page, hub, name)
+        page.locator(f"a[href='{LESSON}.ipynb']").first.click()
+        page.wait_for_selector(harness.FIGURE, timeout=180_000, state="visible")
+        harness.wait_idle(page)
+        harness.assert_no_error_text(page)
+    finally:
+        context.close()
+    assert any("/git-pull?" in url for url in asked)            # the default URL, still
+    assert not [url for url in asked if "/git-pull/static/" in url]   # ... but not its page
+    assert hub.log().count("made ahead (kernel") == made_ahead + 1, hub.log_about(name)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
 def test_a_culled_server_comes_back_on_the_next_visit(class_hub, chromium):
     """The idle culler (the hub's own service) stops idle students' servers. One student
     reopens a bookmarked lesson in the browser they logged in with: the hub starts their

@@ -14,7 +14,7 @@ mapped onto the server:
 - the ``lessons`` page template, found through JUPYTER_PATH, and Voila's classic tree.
 
 Voila's pre-heated kernel pools (``preheat_kernel``, ``VoilaKernelManager``) exist only in
-the ``voila`` command; behind a hub a student's server pre-heats lesson 1's kernel itself
+the ``voila`` command; behind a hub a student's server makes lesson 1's page ahead itself
 (:mod:`lessons_server.preheat`), and every other page starts its kernel when opened.
 
 ``LESSONS_ROLE`` (set by the hub from the user's admin flag) is ``teacher`` or
@@ -86,7 +86,7 @@ if os.environ.get("LESSONS_ROLE", "student") != "teacher":
     c.ServerApp.kernel_websocket_connection_class = settings["Voila"][
         "kernel_websocket_connection_class"]
     c.ServerApp.authorizer_class = "lessons_server.student_authorizer.StudentAuthorizer"
-    # lesson 1's kernel started (under the same cap) before the student opens it
+    # lesson 1's page made (its kernel under the same cap) before the student opens it
     c.ServerApp.kernel_manager_class = "lessons_server.preheat.PreheatingKernelManager"
 else:  # JupyterLab runs code: the whole kernel protocol, and the plain v1 websocket
     c.MappingKernelManager.allowed_message_types = []
