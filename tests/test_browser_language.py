@@ -4,6 +4,7 @@ the same page in that language, and each translated lesson page has a switch at 
 from __future__ import annotations
 
 import re
+import urllib.parse
 
 import pytest
 
@@ -47,6 +48,32 @@ def test_lang_in_the_address_opens_the_page_in_that_language(voila_server):
         status, _, _ = h.get_once(voila_server.render_url(untranslated[0].notebook)
                                   + "?lang=ko", timeout=120)
         assert status == 200
+
+
+#: Addresses a student could craft around the language switch and the short routes.
+CRAFTED = ["/voila/render/..%2F..%2F..%2Fetc%2Fpasswd?lang=ko",
+           "/voila/render/%2E%2E/%2E%2E/etc/passwd?lang=en",
+           f"/voila/render/{KOREAN_FOLDER}/..%2F..%2F..%2Fetc%2Fpasswd?lang=en",
+           "/voila/render/index.ipynb?lang=%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+           "/voila/render/index.ipynb?lang=ko&lang=%2F%2Fevil.example",
+           "/voila/render/https:%2F%2Fevil.example%2Fx.ipynb?lang=ko",
+           f"/{KOREAN_FOLDER}/..%2F..%2Fetc%2Fpasswd?lang=ko",
+           f"/{KOREAN_FOLDER}/%2F%2Fevil.example?lang=en"]
+
+
+@pytest.mark.parametrize("address", CRAFTED)
+def test_a_crafted_language_address_leads_nowhere_outside_the_lessons(voila_server, address):
+    """A ``..`` step, another host or a script in the language: refused, or sent to a page
+    of this server's lessons; nothing is reflected, nothing outside the folder is read."""
+    status, body, headers = h.get_once(voila_server.url + address, timeout=120)
+    assert status in (200, 302, 400, 403, 404), (address, status)
+    if status == 302:   # where a browser goes next (it removes the ".." steps itself)
+        target = urllib.parse.urljoin(voila_server.url + "/", headers["Location"])
+        assert target.startswith(voila_server.url + "/"), headers["Location"]
+        status, body, _ = h.get_once(target, timeout=120)
+        assert status in (403, 404) or urllib.parse.urlsplit(target).path.startswith(
+            "/voila/render/"), (address, target, status)
+    assert "<script>alert" not in body and "root:x:" not in body
 
 
 def test_the_switch_at_the_top_goes_to_the_other_language_and_back(voila_server, page):
