@@ -52,6 +52,7 @@ from lessons_lib.apps.core import guard as core_guard  # noqa: E402
 from lessons_lib.apps.core import layout as core_layout  # noqa: E402
 from lessons_lib.apps.core import text as core_text  # noqa: E402
 from lessons_lib.apps.fastdraw import painter as fastdraw_painter  # noqa: E402
+from lessons_lib.apps.fastdraw import player as fastdraw_player  # noqa: E402
 from lessons_lib.apps.fastdraw import record as fastdraw_record  # noqa: E402
 from lessons_lib.apps.fastdraw import textcache as fastdraw_textcache  # noqa: E402
 from lessons_lib.apps.funnel import exercises as funnel_exercises  # noqa: E402
@@ -85,7 +86,8 @@ APP_CLASSES["TermApp"] = TermApp      # lesson 3's small term figures (not in th
 #: The loop's plumbing (called by LessonApp, not by a learner or a notebook): hooks with no
 #: input, and the ones that take the loop's own functions and widgets. The hooks that take
 #: params, a state, a frame or a size (compute, draw, panel, frame_end, ...) are fuzzed.
-LOOP = {"build", "layout", "dynamic_artists", "pointer_cost", "preset_list", "batch",
+LOOP = {"build", "layout", "dynamic_artists", "motion_artists", "pointer_cost", "preset_list",
+        "batch",
         "update", "recompute", "redraw", "request_update", "control_widgets", "play_row",
         "preset_box", "add_gif_button", "guard_controls",
         "guard", "when_idle", "animate", "arrange"}   # given the loop's functions, widgets
@@ -121,7 +123,7 @@ MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercise
            "core.controls": core_controls, "core.text": core_text, "core.guard": core_guard,
            "fastdraw": fastdraw, "fastdraw.painter": fastdraw_painter,
            "fastdraw.textcache": fastdraw_textcache,
-           "fastdraw.record": fastdraw_record,
+           "fastdraw.record": fastdraw_record, "fastdraw.player": fastdraw_player,
            # each lesson's panel (the HTML beside its figure) and view (its drawing)
            "funnel.panel": funnel_panel, "gimbal.panel": gimbal_panel,
            "interpolation.panel": interpolation_panel, "steering.panel": steering_panel,
@@ -165,11 +167,13 @@ EXAMPLES = {
     "WorldLine": lambda: instance("GimbalApp").view.stand,
     "WorldFaces": lambda: instance("GimbalApp").view.aircraft,
     "Painter": lambda: fastdraw.attach(instance("GridApp").fig),
-    # Play drawn by the page: the recorder and a recorded animation
+    # Play drawn by the page: the recorder, a recorded animation, the player and its guard
     "Recorder": lambda: fastdraw_record.Recorder(
         instance("InterpolationApp").fig.canvas.get_renderer()),
     "FrameRecord": lambda: fastdraw_record.FrameRecord(),
     "Animation": lambda: _animation(),
+    "RateGate": lambda: fastdraw_player.RateGate(),
+    "MotionPlayer": lambda: fastdraw_player.MotionPlayer(),
     # the control specs, as a lesson makes them
     "Slider": lambda: core_controls.Slider("s", "S", 0.0, 1.0, value=0.5),
     "Choice": lambda: core_controls.Choice("c", "C", ["a", "b"]),
