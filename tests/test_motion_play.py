@@ -75,7 +75,8 @@ def test_play_in_the_page(app):
 
     # the slider follows what the page shows, without a draw
     renders = app.painter.full_draws + app.painter.fast_draws + app.painter.partial_draws
-    page.says({"type": "shown", "token": play["token"], "frame": 81})
+    sub = app.motion_substeps
+    page.says({"type": "shown", "token": play["token"], "frame": 40 * sub + 1})
     assert app.play.value == 40 and app.t.value == pytest.approx(0.40)
     assert app.draw_count == draws
     assert app.painter.full_draws + app.painter.fast_draws + app.painter.partial_draws == renders
@@ -83,7 +84,7 @@ def test_play_in_the_page(app):
     # Pause: the page says where it stopped; the kernel's figure shows that frame
     app.play_button.value = False
     assert page.kinds()[-1] == "stop"
-    page.says({"type": "stopped", "token": play["token"], "frame": 90})
+    page.says({"type": "stopped", "token": play["token"], "frame": 45 * sub})
     assert app.t.value == pytest.approx(0.45) and app.draw_count == draws + 1
     assert app.current and page.kinds()[-1] == "hide"
     assert app.play_button.description == "Play"

@@ -171,8 +171,9 @@ class InterpolationApp(LessonApp):
             moving += [a for a in v.ax_sphere.lines if a.get_zorder() > behind]
         return moving
 
-    #: Play in the page draws two frames a step of t: 50 a second at Play's 40 ms a step.
-    motion_substeps = 2
+    #: Play in the page draws three frames a step of t: 75 a second at Play's 40 ms a step,
+    #: so that a 60 Hz display gets a new one at every refresh.
+    motion_substeps = 3
 
     def motion_artists(self):
         """Everything t moves, for Play drawn by the page: :meth:`dynamic_artists` with
