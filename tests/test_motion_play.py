@@ -113,6 +113,14 @@ def test_a_control_change_ends_play_in_the_page(app):
     assert page.last("begin")["token"] == token + 1
 
 
+def test_a_redraw_for_anything_else_ends_play_in_the_page(app):
+    page = Page(app)
+    page.says({"type": "ready"})
+    app.play_button.value = True
+    app.redraw()                       # as a new size from the page does
+    assert page.kinds()[-1] == "hide" and app.play_button.value is False
+
+
 def test_scrub_while_the_page_plays(app):
     page = Page(app)
     page.says({"type": "ready"})

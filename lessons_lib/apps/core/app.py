@@ -724,6 +724,8 @@ class LessonApp(GifExport, FitLayout):
         """Draw the current state at the current frame, fill the panels, push the picture."""
         if self.state is None:
             return
+        if self._page_play is not None:   # something else changed the picture (a resize)
+            self._stop_page_play(ask=False, redraw=False)
         frame = self.frame_value
         self.draw(self.state, frame)
         self.draw_count += 1
