@@ -56,13 +56,6 @@ function rgba(p, o) {
   return `rgba(${c(p[o])},${c(p[o + 1])},${c(p[o + 2])},${Math.min(1, Math.max(0, p[o + 3]))})`;
 }
 
-function clipTo(ctx, p, o) {
-  if (p[o + 2] < 0) return;
-  ctx.beginPath();
-  ctx.rect(p[o], p[o + 1], p[o + 2], p[o + 3]);
-  ctx.clip();
-}
-
 function drawFrame(ctx, anim, k, background, strings, fonts) {
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.globalAlpha = 1;
@@ -75,12 +68,25 @@ function drawFrame(ctx, anim, k, background, strings, fonts) {
   let v = off[k * 4 + 2];
   let d = off[k * 4 + 3];
   const end = off[(k + 1) * 4];
+  let clip = null;                 // the clip rectangle in force (most share their axes')
+  function clipTo(o) {
+    const key = p[o + 2] < 0 ? "none" : `${p[o]},${p[o + 1]},${p[o + 2]},${p[o + 3]}`;
+    if (key === clip) return;
+    if (clip !== null) ctx.restore();
+    ctx.save();
+    clip = key;
+    if (key !== "none") {
+      ctx.beginPath();
+      ctx.rect(p[o], p[o + 1], p[o + 2], p[o + 3]);
+      ctx.clip();
+    }
+  }
   for (let i = off[k * 4]; i < end; i++) {
     const o = i * PROPS;
-    ctx.save();
     if (anim.kinds[i] === OP_TEXT) {
-      clipTo(ctx, p, o + 11);
+      clipTo(o + 11);
       const family = fonts[p[o + 9]] || "sans-serif";
+      ctx.save();
       ctx.font = `${p[o + 15] ? "italic " : ""}${Math.round(p[o + 10])} ${p[o + 4]}px "${family}", sans-serif`;
       ctx.fillStyle = rgba(p, o);
       ctx.textBaseline = "alphabetic";
@@ -93,7 +99,7 @@ function drawFrame(ctx, anim, k, background, strings, fonts) {
     }
     const nseg = p[o + 16];
     const ndash = p[o + 15];
-    clipTo(ctx, p, o + 11);
+    clipTo(o + 11);
     ctx.beginPath();
     for (let j = 0; j < nseg; j++) {
       const code = anim.codes[s++];
@@ -119,12 +125,14 @@ function drawFrame(ctx, anim, k, background, strings, fonts) {
       if (ndash > 1) {
         ctx.setLineDash(Array.from(anim.dashLengths.subarray(d + 1, d + ndash)));
         ctx.lineDashOffset = anim.dashLengths[d];
+      } else {
+        ctx.setLineDash([]);
       }
       ctx.stroke();
     }
     d += ndash;
-    ctx.restore();
   }
+  if (clip !== null) ctx.restore();
 }
 
 function findFigure(el) {
