@@ -26,7 +26,6 @@ plays it).
 
 from __future__ import annotations
 
-import math
 import struct
 import weakref
 from dataclasses import dataclass, field
@@ -197,10 +196,8 @@ class Recorder(RendererBase):
         if frame.vertex_count + vertices > lim.vertices:
             raise ValueError(f"a frame may hold at most {lim.vertices} vertices")
 
-    def draw_path(self, gc, path, transform, rgbFace=None):
-        frame = self.frame
-        if gc.get_hatch() is not None or gc.get_clip_path()[0] is not None:
-            frame.unsupported += 1
+    def _segments(self, path, transform) -> tuple[list[int], np.ndarray]:
+        """A path's segment codes and vertices in display pixels (y up)."""
         codes, points = [], []
         for vertices, code in path.iter_segments(transform, remove_nans=True, simplify=False,
                                                  curves=True):
@@ -210,14 +207,12 @@ class Recorder(RendererBase):
             codes.append(int(code))
             if n:
                 points.append(np.asarray(vertices, float).reshape(-1, 2)[-n:])
-        if not codes:
-            return
-        verts = np.concatenate(points) if points else np.zeros((0, 2))
-        self._check_room(len(verts))
-        if not np.all(np.isfinite(verts)):
-            return
-        verts = verts.copy()
-        verts[:, 1] = self.height - verts[:, 1]
+        return codes, (np.concatenate(points) if points else np.zeros((0, 2)))
+
+    def _style(self, gc, rgbFace) -> tuple[list[float], list[float]]:
+        """A path's fields but its segment count, and its dash lengths, from ``gc``."""
+        if gc.get_hatch() is not None or gc.get_clip_path()[0] is not None:
+            self.frame.unsupported += 1
         # colours as Agg takes them: the edge's from the context (with a forced alpha in
         # it); the face's own alpha unless the context forces one or the face has none
         stroke = list(gc.get_rgb())
@@ -235,8 +230,20 @@ class Recorder(RendererBase):
             [self.points_to_pixels(offset or 0.0), *(self.points_to_pixels(d) for d in dash)]
         props = [*fill, *stroke, width, CAPS.index(gc.get_capstyle()),
                  JOINS.index(gc.get_joinstyle()), *_clip_fields(gc, self.height),
-                 len(dashes), len(codes), 0.0]
-        frame._add([OP_PATH], props, codes, verts, dashes)
+                 len(dashes), 0.0, 0.0]
+        return props, dashes
+
+    def draw_path(self, gc, path, transform, rgbFace=None):
+        codes, verts = self._segments(path, transform)
+        if not codes:
+            return
+        self._check_room(len(verts))
+        if not np.all(np.isfinite(verts)):
+            return
+        verts[:, 1] = self.height - verts[:, 1]
+        props, dashes = self._style(gc, rgbFace)
+        props[PATH_FIELDS.index("segments")] = len(codes)
+        self.frame._add([OP_PATH], props, codes, verts, dashes)
 
     def draw_path_collection(self, gc, master_transform, paths, all_transforms, offsets,
                              offset_trans, facecolors, edgecolors, linewidths, linestyles,
@@ -322,16 +329,29 @@ class Recorder(RendererBase):
         self.frame._add(np.full(n, OP_PATH), props, codes, verts, dashes)
 
     def draw_markers(self, gc, marker_path, marker_trans, path, trans, rgbFace=None):
-        """Each marker as a path, at the whole pixel Agg puts it on."""
-        for vertices, _code in path.iter_segments(trans, simplify=False):
-            if len(vertices):
-                x, y = vertices[-2:]
-                if not (math.isfinite(x) and math.isfinite(y)):
-                    continue
-                # Agg rounds to the nearest whole pixel, counted from the top
-                top = math.floor(self.height - y + 0.5)
-                self.draw_path(gc, marker_path, marker_trans.frozen().translate(
-                    math.floor(x + 0.5), self.height - top), rgbFace)
+        """Each marker as a path, at the whole pixel Agg puts it on (the marker's shape is
+        worked out once)."""
+        at = [vertices[-2:] for vertices, _code in path.iter_segments(trans, simplify=False)
+              if len(vertices)]
+        at = np.asarray(at, float).reshape(-1, 2)
+        at = at[np.all(np.isfinite(at), axis=1)]
+        codes, shape = self._segments(marker_path, marker_trans)
+        if not len(at) or not codes or not np.all(np.isfinite(shape)):
+            return
+        n, m = len(at), len(shape)
+        self._check_room(n * m)
+        if self.frame.primitive_count + n > self.limits.primitives:
+            raise ValueError(f"a frame may hold at most {self.limits.primitives} primitives")
+        # Agg rounds each place to the nearest whole pixel, counted from the top
+        x = np.floor(at[:, 0] + 0.5)
+        top = np.floor(self.height - at[:, 1] + 0.5)
+        verts = np.empty((n, m, 2))
+        verts[:, :, 0] = x[:, None] + shape[None, :, 0]
+        verts[:, :, 1] = top[:, None] - shape[None, :, 1]
+        props, dashes = self._style(gc, rgbFace)
+        props[PATH_FIELDS.index("segments")] = len(codes)
+        self.frame._add(np.full(n, OP_PATH), np.tile(props, (n, 1)), np.tile(codes, n),
+                        verts.reshape(-1, 2), dashes * n)
 
     def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
         frame = self.frame
