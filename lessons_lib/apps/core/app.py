@@ -1004,9 +1004,11 @@ class LessonApp(GifExport, FitLayout):
                 return
             try:
                 self._send_motion(key, token, values, indices[at:at + MOTION_CHUNK])
-            except Exception:      # the page plays what it has; the next Play starts anew
+            except Exception:      # the page cannot finish: the kernel's figure instead
                 log.info("recording Play's frames failed", exc_info=True)
                 self._motion_key = None
+                if self._page_play is not None:
+                    self.guard(self._stop_page_play)(ask=False)
                 return
 
     def _on_player(self, kind: str, frame: int | None) -> None:

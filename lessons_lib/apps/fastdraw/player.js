@@ -188,7 +188,11 @@ export default {
       const last = slots.length - 1;
       let k = run.from + Math.floor((now - run.start) / run.interval);
       if (k >= last) k = last;
-      if (k !== run.shown && !show(k)) {           // not come yet: wait for it
+      if (k !== run.shown && !show(k)) {
+        // not come yet (the kernel records slower than Play): the newest one that has
+        let j = k - 1;
+        while (j > run.shown && !slots[j]) j--;
+        if (j > run.shown) show(j);
         requestAnimationFrame(tick);
         return;
       }
