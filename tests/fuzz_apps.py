@@ -52,6 +52,8 @@ from lessons_lib.apps.core import guard as core_guard  # noqa: E402
 from lessons_lib.apps.core import layout as core_layout  # noqa: E402
 from lessons_lib.apps.core import text as core_text  # noqa: E402
 from lessons_lib.apps.fastdraw import painter as fastdraw_painter  # noqa: E402
+from lessons_lib.apps.fastdraw import player as fastdraw_player  # noqa: E402
+from lessons_lib.apps.fastdraw import record as fastdraw_record  # noqa: E402
 from lessons_lib.apps.fastdraw import textcache as fastdraw_textcache  # noqa: E402
 from lessons_lib.apps.funnel import exercises as funnel_exercises  # noqa: E402
 from lessons_lib.apps.funnel import figures as funnel_figures  # noqa: E402
@@ -84,7 +86,8 @@ APP_CLASSES["TermApp"] = TermApp      # lesson 3's small term figures (not in th
 #: The loop's plumbing (called by LessonApp, not by a learner or a notebook): hooks with no
 #: input, and the ones that take the loop's own functions and widgets. The hooks that take
 #: params, a state, a frame or a size (compute, draw, panel, frame_end, ...) are fuzzed.
-LOOP = {"build", "layout", "dynamic_artists", "pointer_cost", "preset_list", "batch",
+LOOP = {"build", "layout", "dynamic_artists", "motion_artists", "pointer_cost", "preset_list",
+        "batch",
         "update", "recompute", "redraw", "request_update", "control_widgets", "play_row",
         "preset_box", "add_gif_button", "guard_controls",
         "guard", "when_idle", "animate", "arrange"}   # given the loop's functions, widgets
@@ -101,7 +104,13 @@ PROTOCOL = {"StampedText.draw": "an Artist's draw(renderer)",
             "StampedText": "a matplotlib Text, made with matplotlib's own keyword arguments",
             "WorldLine": "a matplotlib Line2D, made with matplotlib's own arguments",
             "WorldFaces": "a matplotlib PolyCollection, made with matplotlib's own arguments",
-            "StaticLayer": "a matplotlib Artist of the figure it is made for"}
+            "StaticLayer": "a matplotlib Artist of the figure it is made for",
+            # the recorder of Play's frames: a matplotlib renderer, called by artists
+            **{f"Recorder.{m}": "matplotlib's renderer protocol, called by an artist's draw"
+               for m in ("draw_path", "draw_path_collection", "draw_markers", "draw_text",
+                         "draw_image", "draw_gouraud_triangles", "get_canvas_width_height",
+                         "points_to_pixels", "get_text_width_height_descent", "flipy",
+                         "new_gc", "start_filter", "stop_filter")}}
 MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercises,
            "interpolation.figures": interpolation_figures,
            "steering.figures": steering_figures, "gimbal.exercises": gimbal_exercises,
@@ -114,6 +123,7 @@ MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercise
            "core.controls": core_controls, "core.text": core_text, "core.guard": core_guard,
            "fastdraw": fastdraw, "fastdraw.painter": fastdraw_painter,
            "fastdraw.textcache": fastdraw_textcache,
+           "fastdraw.record": fastdraw_record, "fastdraw.player": fastdraw_player,
            # each lesson's panel (the HTML beside its figure) and view (its drawing)
            "funnel.panel": funnel_panel, "gimbal.panel": gimbal_panel,
            "interpolation.panel": interpolation_panel, "steering.panel": steering_panel,
@@ -157,6 +167,13 @@ EXAMPLES = {
     "WorldLine": lambda: instance("GimbalApp").view.stand,
     "WorldFaces": lambda: instance("GimbalApp").view.aircraft,
     "Painter": lambda: fastdraw.attach(instance("GridApp").fig),
+    # Play drawn by the page: the recorder, a recorded animation, the player and its guard
+    "Recorder": lambda: fastdraw_record.Recorder(
+        instance("InterpolationApp").fig.canvas.get_renderer()),
+    "FrameRecord": lambda: fastdraw_record.FrameRecord(),
+    "Animation": lambda: _animation(),
+    "RateGate": lambda: fastdraw_player.RateGate(),
+    "MotionPlayer": lambda: fastdraw_player.MotionPlayer(),
     # the control specs, as a lesson makes them
     "Slider": lambda: core_controls.Slider("s", "S", 0.0, 1.0, value=0.5),
     "Choice": lambda: core_controls.Choice("c", "C", ["a", "b"]),
@@ -180,6 +197,15 @@ fm.NAN_ALLOWED |= {("core.figure.smallest_text_px", "value"),
 fm.PASS_THROUGH |= {"gimbal.view.to_plot"}
 #: The wall time one call may take (a GIF of a whole animation is the slowest).
 fm.CALL_SECONDS = 30.0
+
+
+def _animation():
+    """One frame of lesson 2's moving artists, recorded and packed."""
+    app = instance("InterpolationApp")
+    renderer = app.fig.canvas.get_renderer()
+    frame = fastdraw_record.record_frame(app.painter.drawing_order(app.dynamic_artists()),
+                                         renderer)
+    return fastdraw_record.pack([frame], renderer.width, renderer.height, app.fig.dpi)
 
 
 @functools.cache

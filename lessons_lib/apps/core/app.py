@@ -42,6 +42,7 @@ import matplotlib
 
 from ... import validate as check
 from ...i18n import N_, _
+from .. import fastdraw
 from ..fastdraw import Painter
 from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
 from .figure import PALETTE, in_kernel, pace_pointer
@@ -118,6 +119,14 @@ async def run_on_clock(show: Callable[[int], None], *, start: int, last: Callabl
         if position is not None and position() != index:   # moved meanwhile: go on from there
             origin, base = clock(), position()
 
+
+#: Frames of Play in the page recorded and sent at a time: the first ones before the page
+#: starts, the rest while it plays.
+MOTION_CHUNK = 12
+
+#: Seconds the kernel waits for the page's player to say where it stopped (then it draws
+#: the frame the slider shows).
+STOP_WAIT = 1.5
 
 #: Seconds between two steps of :meth:`LessonApp.when_idle`'s work.
 IDLE_PAUSE = 0.1
@@ -267,6 +276,18 @@ class LessonApp(GifExport, FitLayout):
         """
         return None
 
+    def motion_artists(self):
+        """Optional: every artist the frame control moves, for Play drawn by the page
+        (:mod:`..fastdraw.player`): the kernel records them for each frame and the page draws
+        them over a picture of everything else, which must not change with the frame. Give
+        them all (a superset of :meth:`dynamic_artists`: also what changes only now and then,
+        such as lesson 2's ghosts). Default: None (Play runs in the kernel)."""
+        return None
+
+    #: Frames the page's Play draws per step of the frame control (between two steps the
+    #: frame takes values off the slider's grid; Pause and the end always land on a step).
+    motion_substeps = 1
+
     # -- construction ---------------------------------------------------------------------
     def __init__(self, preset: str | None = None, *, compact: bool = False,
                  **controls) -> None:
@@ -291,6 +312,9 @@ class LessonApp(GifExport, FitLayout):
         self._kernel_play = in_kernel()  # Play ticks in the kernel, not in the page
         self._play_task: asyncio.Future | None = None
         self._play_runs = 0              # each Play in the kernel runs until this changes
+        self._page_play: dict | None = None   # Play drawn by the page, while it runs
+        self._motion_key = None          # what the animation the page holds was made of
+        self._motion_task: asyncio.Future | None = None
         self.panels: dict[str, widgets.HTML] = {}
         self.preset_note = widgets.HTML()
         self._specs = {spec.name: spec for spec in self.controls}
@@ -300,6 +324,7 @@ class LessonApp(GifExport, FitLayout):
         with matplotlib.rc_context(language_rc()):   # Hangul in a Korean notebook
             self.build()
         self.painter = Painter.attach(self.fig, self.dynamic_artists)
+        self.motion_player = self._make_motion_player()
         self.widget = self.layout()
         self._finish(preset, controls)
         if in_kernel() and not self.painter.page_attached:
@@ -626,6 +651,8 @@ class LessonApp(GifExport, FitLayout):
                     self.clear_message()
             self._params_seen = params
             self.clear_gif_link()
+            if self._page_play is not None:     # what it plays is no longer the picture
+                self._stop_page_play(ask=False, redraw=False)
             self._sync_preset(params)
         self.redraw()
 
@@ -697,6 +724,8 @@ class LessonApp(GifExport, FitLayout):
         """Draw the current state at the current frame, fill the panels, push the picture."""
         if self.state is None:
             return
+        if self._page_play is not None:   # something else changed the picture (a resize)
+            self._stop_page_play(ask=False, redraw=False)
         frame = self.frame_value
         self.draw(self.state, frame)
         self.draw_count += 1
@@ -772,6 +801,11 @@ class LessonApp(GifExport, FitLayout):
 
     # -- the frame and Play -------------------------------------------------------------------
     def _on_frame_slider(self, change) -> None:
+        if not self._linking and self._page_play is not None:
+            # a scrub while the page plays: it goes on from there, nothing is drawn here
+            self._follow_page(self.frame.index_of(change["new"]))
+            self.motion_player.seek(self.play.value * self._page_play["substeps"])
+            return
         if not self._linking:
             self._linking = True
             try:
@@ -794,6 +828,9 @@ class LessonApp(GifExport, FitLayout):
         if self._linking:
             return
         playing = bool(change["new"])
+        if not playing and self._page_play is not None:
+            self._stop_page_play(ask=True)
+            return
         if playing and self.play.value >= self.play.max:
             self.set(**{self.frame.name: self.frame.min})   # at the end: from the start
         if not self._kernel_play:
@@ -801,6 +838,8 @@ class LessonApp(GifExport, FitLayout):
             return
         self._show_playing(playing)
         self._play_runs += 1
+        if playing and self._start_page_play():
+            return
         if playing:
             # in the kernel, on the clock (run_on_clock): the page's Play would send its next
             # value only once the kernel is idle again, a round trip per frame, and fall
@@ -842,6 +881,182 @@ class LessonApp(GifExport, FitLayout):
 
         return asyncio.ensure_future(run())
 
+    # -- Play drawn by the page (fastdraw.player) -----------------------------------------
+    def _make_motion_player(self):
+        """The page's player, when this app plays in the page: the fast path is on, it has
+        a frame and :meth:`motion_artists`, it is not a copy, and it runs in a kernel."""
+        if not (fastdraw.ENABLED and self._kernel_play and self.frame is not None
+                and not self.compact and self.motion_artists() is not None):
+            return None
+        from ..fastdraw import player
+
+        return player.MotionPlayer(self.guard(self._on_player)) if player.PAGE_PLAY else None
+
+    def motion_values(self) -> list[float]:
+        """The frame values Play in the page draws, from the first step to the last
+        (:meth:`frame_end`): :attr:`motion_substeps` a step (the last step alone); a
+        ValueError when they are more than an animation may hold."""
+        self._need_frame()
+        spec = self.frame
+        sub = check.integer(self.motion_substeps, "motion_substeps", lo=1, hi=8)
+        from ..fastdraw import record
+
+        last = self.play.max
+        if last * sub + 1 > record.LIMITS.frames:
+            raise ValueError(f"an animation in the page has at most {record.LIMITS.frames} "
+                             "frames")
+        return [min(spec.max, spec.at(index) + j * spec.step / sub)
+                for index in range(last + 1) for j in range(sub if index < last else 1)]
+
+    def record_motion(self, values) -> object:
+        """The moving artists (:meth:`motion_artists`) recorded at each of the frame
+        ``values`` (each within the frame's range), packed (:mod:`..fastdraw.record`, within
+        its limits: a ValueError past them); the artists are left showing the slider's frame
+        again. Draws nothing on the page."""
+        self._need_frame()
+        if self.state is None:
+            raise ValueError("the app has nothing computed to animate")
+        from ..fastdraw import record
+
+        if not isinstance(values, list | tuple) or not values:
+            raise ValueError(f"record_motion takes a list of frame values, got {short(values)}")
+        if len(values) > record.LIMITS.frames:
+            raise ValueError(f"an animation in the page has at most {record.LIMITS.frames} "
+                             "frames")
+        values = [check.real(v, f"frame {self.frame.name}", lo=self.frame.min,
+                             hi=self.frame.max) for v in values]
+        renderer = self.fig.canvas.get_renderer()
+        for ax in self.fig.axes:       # where a draw puts each axes (equal aspect, locators)
+            locator = ax.get_axes_locator()
+            ax.apply_aspect(locator(ax, renderer) if locator else None)
+        frames = []
+        shown = self.frame_value
+        with self.painter.hold(send=False):
+            try:
+                for value in values:
+                    self.draw(self.state, value)
+                    order = self.painter.drawing_order(
+                        list({id(a): a for a in (self.motion_artists() or [])}.values()))
+                    frames.append(record.record_frame(order, renderer))
+            finally:
+                self.draw(self.state, shown)
+        return record.pack(frames, renderer.width, renderer.height, self.fig.dpi)
+
+    def _start_page_play(self) -> bool:
+        """Start Play in the page; False (the kernel then plays) when there is no page
+        player ready. The first frames are recorded and sent before Play starts, the rest
+        in the kernel's loop meanwhile (from where Play starts, then those before)."""
+        player = self.motion_player
+        if player is None or not player.ready or self.state is None:
+            return False
+        renderer = self.fig.canvas.get_renderer()
+        sub = self.motion_substeps
+        key = (id(self.state), self.params, self.play.max, sub, renderer.width,
+               renderer.height, self.fig.dpi, player.views)
+        start = self.play.value * sub
+        if key != self._motion_key:
+            try:
+                values = self.motion_values()
+                moving = list({id(a): a for a in (self.motion_artists() or [])}.values())
+                background = self.painter.background_without(moving)
+                player.begin(fastdraw.encode_png(background), len(values))
+                order = [*range(start, len(values)), *range(start)]
+                self._send_motion(key, player.token, values, order[:MOTION_CHUNK])
+            except ValueError as exc:      # past the bounds, or drawn with what the page
+                log.info("Play stays in the kernel: %s", exc)    # cannot draw
+                return False
+            self._motion_key = key
+            rest = order[MOTION_CHUNK:]
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:               # no event loop (a test): all of it now
+                self._send_motion(key, player.token, values, rest)
+            else:
+                self._motion_task = asyncio.ensure_future(
+                    self._send_motion_later(key, player.token, values, rest))
+        self._page_play = {"token": player.token, "substeps": sub}
+        player.play(start, self.frame.interval_ms / sub, sub)
+        return True
+
+    def _send_motion(self, key, token: int, values: list, indices: list) -> None:
+        """Record the frames ``indices`` of ``values`` and send them to the page (in
+        runs of consecutive frames)."""
+        player = self.motion_player
+        runs: list[list[int]] = []
+        for i in indices:
+            if runs and runs[-1][-1] == i - 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        for run in runs:
+            animation = self.record_motion([values[i] for i in run])
+            if animation.unsupported:
+                raise ValueError(f"{animation.unsupported} primitives the page cannot draw")
+            player.send_frames(run[0], animation)
+
+    async def _send_motion_later(self, key, token: int, values: list, indices: list) -> None:
+        """:meth:`_send_motion` a chunk at a time, letting the page's messages in between;
+        it ends when the page's animation is another (a control changed, a new page)."""
+        player = self.motion_player
+        for at in range(0, len(indices), MOTION_CHUNK):
+            await asyncio.sleep(0.001)
+            if self._motion_key != key or player.token != token:
+                return
+            try:
+                self._send_motion(key, token, values, indices[at:at + MOTION_CHUNK])
+            except Exception:      # the page cannot finish: the kernel's figure instead
+                log.info("recording Play's frames failed", exc_info=True)
+                self._motion_key = None
+                if self._page_play is not None:
+                    self.guard(self._stop_page_play)(ask=False)
+                return
+
+    def _on_player(self, kind: str, frame: int | None) -> None:
+        """A message from the page's player (checked by it: a known kind, a frame within
+        the animation it holds)."""
+        run = self._page_play
+        if frame is None or run is None:
+            return
+        index = min(self.play.max, round(frame / run["substeps"]))
+        if kind == "shown":
+            self._follow_page(index)
+        elif kind in ("stopped", "ended"):
+            self._page_play = None
+            self._show_playing(False)
+            self._follow_page(index)
+            self.redraw()               # the kernel's figure: the frame the page shows
+            self.motion_player.hide()
+
+    def _follow_page(self, index: int) -> None:
+        """The frame slider (and Play's index) to ``index``, without drawing anything."""
+        with self._quietly():
+            self.play.value = index
+            self.frame_slider.value = self.frame.at(index)
+
+    def _stop_page_play(self, ask: bool, redraw: bool = True) -> None:
+        """End Play in the page. ``ask``: the page stops where it is and says where (the
+        kernel then draws that frame, :meth:`_on_player`); else it is taken away at once
+        and the kernel draws the slider's frame (unless ``redraw`` is False: the caller
+        draws)."""
+        run, player = self._page_play, self.motion_player
+        self._show_playing(False)
+        if ask and run is not None:
+            player.stop()
+            try:                           # a page that never answers: the slider's frame
+                asyncio.get_running_loop().call_later(
+                    STOP_WAIT, self.guard(self._page_silent), run)
+            except RuntimeError:           # no event loop (a test): nothing to wait for
+                pass
+            return
+        self._page_play = None
+        if redraw:
+            self.redraw()
+        player.hide()
+
+    def _page_silent(self, run: dict) -> None:
+        if self._page_play is run:
+            self._stop_page_play(ask=False)
+
     def _on_playing(self, change) -> None:
         self._show_playing(bool(change["new"]))
 
@@ -868,6 +1083,8 @@ class LessonApp(GifExport, FitLayout):
 
     def pause(self) -> None:
         self._need_frame()
+        if self._page_play is not None:
+            self._stop_page_play(ask=False)
         self.play.playing = False
         self._play_runs += 1               # a Play in the kernel stops before its next frame
         self._show_playing(False)

@@ -396,7 +396,9 @@ class FitLayout:
         self.figure_text = widgets.HTML(layout=widgets.Layout(display="none"))
         self.figure_text.add_class("lesson-figure-text")
         loader = widgets.HTML(f"<style>{APP_CSS}</style>", layout=widgets.Layout(display="none"))
-        root = widgets.HBox([figure_column, side_box, self.fit_probe, self.figure_text, loader],
+        player = getattr(self, "motion_player", None)     # Play drawn by the page
+        root = widgets.HBox([figure_column, side_box, self.fit_probe, self.figure_text, loader,
+                             *([player] if player is not None else [])],
                             layout=widgets.Layout(flex_flow="row wrap",
                                                   align_items="flex-start",
                                                   max_width="100%"))

@@ -18,6 +18,11 @@ Use from the apps:
   around work that must not be shown half done; ``painter.frame_cost()``.
 - :class:`StampedText`: a label pasted from its own pixels while its look is unchanged.
 - :func:`choose_throttle_ms`: the page's pointer-move rate limit for a frame's cost.
+- Play drawn by the page (issue 43): :mod:`.record` records what matplotlib draws for an
+  app's moving artists as primitives (paths, text) and packs them; :mod:`.player` is the
+  anywidget that draws them on a canvas over the figure. ``LessonApp`` uses both when an
+  app names its :meth:`~lessons_lib.apps.core.app.LessonApp.motion_artists`; off with the
+  rest of the fast path, or alone with ``player.PAGE_PLAY = False``.
 """
 
 from __future__ import annotations

@@ -262,14 +262,19 @@ class Painter:
             self.figure.canvas.draw_idle()
 
     @contextmanager
-    def hold(self) -> Iterator[Painter]:
+    def hold(self, send: bool = True) -> Iterator[Painter]:
         """Requests inside are put off to one at the end (e.g. while a GIF is written, whose
-        frames the page need not see)."""
+        frames the page need not see); with ``send=False`` they are dropped (the caller
+        leaves the artists as they were: recording Play's frames for the page)."""
+        send = check.flag(send, "send")
         self._held += 1
+        missed = self._missed
         try:
             yield self
         finally:
             self._held -= 1
+            if not send:
+                self._missed = missed
             if not self._held and self._missed:
                 self._missed = False
                 self.request()
@@ -354,6 +359,30 @@ class Painter:
         pixels = np.asarray(self.figure.canvas.get_renderer().buffer_rgba())
         self._png = (self._renders, encode_png(pixels))
 
+    def background_without(self, artists: list[Artist]) -> np.ndarray:
+        """The figure rendered in full without ``artists`` (a list of its artists), as an
+        ``(h, w, 4)`` RGBA copy: the picture a page draws moving parts over. Renders into
+        the canvas's buffer, so the cached background is forgotten and the next draw is a
+        full one."""
+        if not isinstance(artists, list | tuple) or not all(isinstance(a, Artist)
+                                                            for a in artists):
+            raise ValueError(f"background_without takes a list of artists, got "
+                             f"{check.describe(artists)}")
+        canvas = self.figure.canvas
+        with self._lock:
+            hidden = [a for a in {id(a): a for a in artists}.values() if not a.get_animated()]
+            for artist in hidden:
+                artist.set_animated(True)
+            try:
+                FigureCanvasAgg.draw(canvas)
+                pixels = np.asarray(canvas.get_renderer().buffer_rgba()).copy()
+            finally:
+                for artist in hidden:
+                    artist.set_animated(False)
+                self.invalidate()
+                self.figure.stale = True
+        return pixels
+
     def frame_cost(self) -> float:
         """CPU seconds one frame of this figure costs this thread: a full Agg render and
         its PNG, the better of two (the first render of a figure also fills text and font
@@ -415,7 +444,17 @@ class Painter:
         for a in artists:
             for b in (a if isinstance(a, list | tuple) else [a]):
                 flat.setdefault(id(b), b)
-        artists = list(flat.values())
+        return self.drawing_order(list(flat.values()))
+
+    def drawing_order(self, artists: list[Artist]) -> list[Artist]:
+        """Of ``artists`` (a list), those of this figure that can be drawn alone over a
+        background, in the order the painter draws them (the order a full draw would): by
+        axes, then zorder, then their place among the axes' children. Left out: None,
+        animated artists and mplot3d's own (its axes projects those as it draws)."""
+        if not isinstance(artists, list | tuple) or not all(
+                a is None or isinstance(a, Artist) for a in artists):
+            raise ValueError(f"drawing_order takes a list of artists, got "
+                             f"{check.describe(artists)}")
         fig = self.figure
         axes_order = {id(ax): i for i, ax in enumerate(fig.axes)}
         # artists of this figure, not animated already, and not mplot3d's own (a 3D axes

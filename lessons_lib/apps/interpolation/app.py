@@ -30,7 +30,7 @@ from .model import (
 from .panel import STAGE_PX, info, readouts, stage, turned
 from .planes import SIZE as PLANES_SIZE
 from .planes import PlanesView
-from .view import BlendView, Camera
+from .view import BEHIND_ZORDER, BlendView, Camera
 
 #: The preset the app opens on: its angles are the sliders' defaults.
 OPENING_PRESET = "Wide three-axis turn"
@@ -170,6 +170,24 @@ class InterpolationApp(LessonApp):
         if behind < 5:
             moving += [a for a in v.ax_sphere.lines if a.get_zorder() > behind]
         return moving
+
+    #: Play in the page draws three frames a step of t: 75 a second at Play's 40 ms a step,
+    #: so that a 60 Hz display gets a new one at every refresh.
+    motion_substeps = 3
+
+    def motion_artists(self):
+        """Everything t moves, for Play drawn by the page: :meth:`dynamic_artists` with
+        every path of the sphere that a nose marker behind it may lie under, and the ghosts
+        (which change as t passes one). Not in a copy (it plays in the kernel)."""
+        v = self.view
+        if isinstance(v, PlanesView):
+            return None
+        moving = [*v.bodies.values(), *v.trails.values(), *v.ghosts.values(),
+                  *v.readouts.values(), *v.up_now.values(), v.cursor, v.ray_now,
+                  v.chord_now, v.nlerp_now, v.slerp_now, v.nose_start, v.nose_end,
+                  *v.nose_now.values()]
+        behind = min(BEHIND_ZORDER, *(dot.get_zorder() for dot in v.nose_now.values()))
+        return moving + [a for a in v.ax_sphere.lines if a.get_zorder() > behind]
 
     # -- aiming a keyframe by dragging its nose on the sphere -------------------------------------
     def aim(self, which: str, direction) -> None:

@@ -78,6 +78,9 @@ NARROW_LEGEND_ROW = 13
 #: JupyterLab's column, 2.6 at 853x480, where the row would cover the readouts).
 NARROW_LEGEND_MIN_IN = 3.0
 
+#: The zorder of a nose marker behind the sphere: under the paths, over the grid and axis.
+BEHIND_ZORDER = 1.5
+
 #: How near (in points) a press must be to a keyframe's nose marker on the sphere to grab it.
 GRAB_PT = 9.0
 
@@ -827,7 +830,7 @@ class BlendView:
         for m in METHODS:
             nose = cam.project(frames[m] @ NOSE)
             self.nose_now[m].set_data([nose[0]], [nose[1]])
-            self.nose_now[m].set_zorder(5 if nose[2] >= 0 else 1.5)
+            self.nose_now[m].set_zorder(5 if nose[2] >= 0 else BEHIND_ZORDER)
             up = cam.project(frames[m] @ UP)
             self.up_now[m].set_data([up[0]], [up[1]])
         self.cursor.set_xdata([t, t])

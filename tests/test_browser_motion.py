@@ -1,0 +1,102 @@
+"""Play drawn by the page (issue 43) in Voila: lesson 2's Play draws on a canvas laid over
+the figure, and each time Pause is pressed the kernel's own picture of the frame the page
+stopped on matches what the page drew (within anti-aliasing and the browser's own text)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lessons_lib.apps import fastdraw
+from lessons_lib.apps.interpolation import InterpolationApp
+from lessons_lib.catalogue import LESSONS
+
+import browser as h
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(not fastdraw.ENABLED, reason="LESSONS_FAST_DRAW=0")]
+
+#: The lesson whose Play the page draws.
+NOTEBOOK = next(lesson.notebook for lesson in LESSONS
+                if any(name == "InterpolationApp" for name, _ in lesson.apps))
+OVERLAY = ".lesson-motion-overlay"
+#: The page's frames a step of t.
+SUBSTEPS = InterpolationApp.motion_substeps
+#: A pixel whose channels differ by more than this is counted as different.
+LOUD = 64
+#: The share of the figure's pixels that may differ: text is rasterized by the browser, not
+#: FreeType, and markers land up to half a pixel apart (0.7 to 0.8 % measured, where the
+#: frame Play started on differs from the one shown a second later by about 3 %).
+LOUD_SHARE = 0.015
+
+#: The share of pixels differing by more than LOUD between the overlay and the figure's
+#: image canvas, both drawn at the overlay's size.
+COMPARE = f"""() => {{
+    const overlay = document.querySelector('{OVERLAY}');
+    const image = overlay.parentElement.querySelector('canvas');
+    const w = overlay.width, h = overlay.height;
+    function pixels(source) {{
+        const c = document.createElement('canvas');
+        c.width = w; c.height = h;
+        const ctx = c.getContext('2d');
+        ctx.fillStyle = '#fff';
+        ctx.fillRect(0, 0, w, h);
+        ctx.drawImage(source, 0, 0, w, h);
+        return ctx.getImageData(0, 0, w, h).data;
+    }}
+    const a = pixels(overlay), b = pixels(image);
+    let loud = 0;
+    for (let i = 0; i < a.length; i += 4) {{
+        const d = Math.max(Math.abs(a[i] - b[i]), Math.abs(a[i + 1] - b[i + 1]),
+                           Math.abs(a[i + 2] - b[i + 2]));
+        if (d > {LOUD}) loud++;
+    }}
+    return {{share: loud / (w * h), frame: Number(overlay.dataset.frame),
+             shown: overlay.style.display, width: w, image: image.width}};
+}}"""
+
+
+def _play_button(page):
+    return page.locator(".lesson-app .widget-toggle-button").filter(has_text="Play").first
+
+
+def _pause_button(page):
+    return page.locator(".lesson-app .widget-toggle-button").filter(has_text="Pause").first
+
+
+def _t_readout(page) -> float:
+    slider = page.locator(h.SLIDER).filter(
+        has=page.locator(".widget-label", has_text=re.compile(r"^\s*t\s*$"))).first
+    return float(slider.locator(".widget-readout").inner_text())
+
+
+def test_play_drawn_by_the_page_pauses_on_the_kernels_frame(voila_server, page):
+    h.open_lesson(page, voila_server, NOTEBOOK)
+    page.wait_for_selector(OVERLAY, state="attached", timeout=60_000)
+    for rest_ms in (300, 400, 300):      # (Play from t = 0.25 ends after 3 s)
+        _play_button(page).click()
+        page.wait_for_function(
+            f"() => {{ const o = document.querySelector('{OVERLAY}');"
+            " return o.style.display === 'block' && Number(o.dataset.painted) > 5; }",
+            timeout=60_000)
+        page.wait_for_timeout(rest_ms)
+        before = h.canvas_images(page)
+        moving = page.evaluate(COMPARE)
+        _pause_button(page).click()
+        # the kernel draws the frame the page stopped on, then the overlay goes
+        h.wait_for_pixels_change(page, before, figure=0, timeout=60)
+        page.wait_for_function(f"() => document.querySelector('{OVERLAY}').style.display"
+                               " === 'none'", timeout=30_000)
+        h.wait_idle(page)
+        stopped = page.evaluate(COMPARE)
+        # the overlay's last frame is the kernel's picture of it...
+        assert stopped["share"] < LOUD_SHARE, stopped
+        # ... which the measure tells apart from the picture Play started on
+        assert moving["share"] > max(LOUD_SHARE, 2 * stopped["share"]), (moving, stopped)
+        # the slider shows the frame the page stopped on (a whole step of t)
+        assert stopped["frame"] % SUBSTEPS == 0
+        assert _t_readout(page) == pytest.approx(stopped["frame"] / SUBSTEPS * 0.01, abs=1e-6)
+        assert stopped["width"] == stopped["image"]
+        h.assert_no_error_text(page)
+    h.screenshot(page, "motion-paused")
