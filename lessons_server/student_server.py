@@ -32,6 +32,7 @@ import os
 import time
 import urllib.parse
 
+from jupyter_server.auth.decorator import allow_unauthenticated
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 from tornado import locks, web
@@ -67,6 +68,31 @@ class LoginRequired(JupyterHandler):
         return super().head(*args, **kwargs)
 
 
+class FontsOpen(LoginRequired):
+    """:class:`LoginRequired` for a handler of the installed packages' own files (Voila's
+    templates and scripts, the widgets' extensions: :data:`PACKAGE_FILES`), except that a
+    font file is served to anyone, as Jupyter Server serves its own static files.
+
+    A page's stylesheet fetches its fonts in CORS mode, and JupyterHub (4.1 on) accepts its
+    login cookie on such a request only with an XSRF token, which a font request cannot
+    carry: behind the login the fonts never came, and every icon of a lesson on the hub
+    (Play, Lock it, Reset) was an empty box. A font of an installed package is public
+    anyway; a student's own files (``/voila/files``) stay behind the login, fonts too."""
+
+    @allow_unauthenticated
+    def get(self, *args, **kwargs):
+        if self.request.path.lower().endswith(FONT_SUFFIXES):
+            return super(LoginRequired, self).get(*args, **kwargs)
+        return LoginRequired.get(self, *args, **kwargs)
+
+
+#: The handlers that serve only the installed packages' files, by name (never a student's).
+PACKAGE_FILES = frozenset({"TemplateStaticFileHandler", "MultiStaticFileHandler",
+                           "FileFindHandler"})
+#: What a font file's name ends with.
+FONT_SUFFIXES = (".woff2", ".woff", ".ttf", ".otf", ".eot")
+
+
 #: The handlers that answer without a login, by name: the hub's OAuth callback (the login
 #: itself), logging out, and ``/api`` (the server's version, which the hub asks for).
 OPEN_HANDLERS = frozenset({"JupyterHubOAuthCallbackHandler", "JupyterHubLogoutHandler",
@@ -81,13 +107,15 @@ def _open_without_login(handler: type) -> bool:
 
 
 def behind_login(handler: type) -> type:
-    """``handler`` with :class:`LoginRequired` in front, if it would answer a GET without
-    the user's login (a plain tornado handler, or Jupyter Server's static files) and is not
-    one of :data:`OPEN_HANDLERS`; else ``handler`` itself."""
+    """``handler`` with :class:`LoginRequired` in front (:class:`FontsOpen` for one of
+    :data:`PACKAGE_FILES`), if it would answer a GET without the user's login (a plain
+    tornado handler, or Jupyter Server's static files) and is not one of
+    :data:`OPEN_HANDLERS`; else ``handler`` itself."""
     if not isinstance(handler, type) or not issubclass(handler, web.RequestHandler) \
             or handler.__name__ in OPEN_HANDLERS or not _open_without_login(handler):
         return handler
-    return type(f"LoginRequired{handler.__name__}", (LoginRequired, handler), {})
+    front = FontsOpen if handler.__name__ in PACKAGE_FILES else LoginRequired
+    return type(f"LoginRequired{handler.__name__}", (front, handler), {})
 
 
 def _rules(router) -> list:

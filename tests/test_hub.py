@@ -673,16 +673,20 @@ def test_a_first_sign_in_skips_the_pull_page_and_gets_lesson_one_made_ahead(
         class_hub, chromium):
     """A student's first sign-in: the server pulled the lessons as it started, so the
     default URL goes straight on to the index (nbgitpuller's page and its scripts never
-    load), and lesson 1's page comes made ahead, in the kernel warmed for it."""
+    load), and lesson 1's page comes made ahead, in the kernel warmed for it, with its
+    fonts."""
     hub, bench = class_hub["hub"], class_hub["bench"]
     name = bench.class_of(STUDENTS + 1)[-1]
     hub.create_students([name])
     made_ahead = hub.log().count("made ahead (kernel")
     context = chromium.new_context(viewport=harness.VIEWPORT)
     asked: list[str] = []
+    fonts: dict[str, int] = {}
     try:
         page = context.new_page()
         page.on("request", lambda r: asked.append(r.url))
+        page.on("response", lambda r: fonts.setdefault(r.url, r.status)
+                if r.request.resource_type == "font" else None)
         log_in(page, hub, name)
         page.locator(f"a[href='{LESSON}.ipynb']").first.click()
         page.wait_for_selector(harness.FIGURE, timeout=180_000, state="visible")
@@ -693,6 +697,9 @@ def test_a_first_sign_in_skips_the_pull_page_and_gets_lesson_one_made_ahead(
     assert any("/git-pull?" in url for url in asked)            # the default URL, still
     assert not [url for url in asked if "/git-pull/static/" in url]   # ... but not its page
     assert hub.log().count("made ahead (kernel") == made_ahead + 1, hub.log_about(name)
+    # the page's fonts came (behind the login they were sent to the hub's OAuth, and every
+    # icon of the lesson was an empty box)
+    assert fonts and set(fonts.values()) == {200}, fonts
 
 
 @pytest.mark.slow
@@ -840,6 +847,11 @@ def test_nothing_under_a_students_address_answers_without_their_login(class_hub)
             login = r.status_code == 200 and urllib.parse.urlsplit(r.url).path == "/hub/login"
             assert login or r.status_code == 403, (url, how, r.status_code, r.url)
             assert not r.content.startswith(b"\x89PNG")
+    # a font of an installed package comes to anyone (a stylesheet's font request cannot
+    # carry the hub's XSRF token); Voila's own script, beside it, still needs the login
+    font = next(Path(sys.prefix, "share/jupyter/voila/templates/base/static").glob("*.woff2"))
+    r = requests.get(f"{bobs}/voila/templates/lessons/static/{font.name}", timeout=60)
+    assert r.status_code == 200 and r.content[:4] == b"wOF2", (r.status_code, r.url)
 
 
 def _back(class_hub, *names: str) -> None:

@@ -10,6 +10,7 @@ from tornado import web
 
 from lessons_server.student_server import (
     OPEN_HANDLERS,
+    FontsOpen,
     LoginRequired,
     behind_login,
     lessons_pull_problem,
@@ -35,6 +36,26 @@ def test_plain_and_open_handlers_get_the_login_in_front():
         assert guarded is not handler and issubclass(guarded, LoginRequired)
         assert issubclass(guarded, handler)
     assert behind_login(Authenticated) is Authenticated   # Jupyter Server checks it already
+
+
+def test_only_the_packages_own_files_serve_fonts_without_the_login():
+    """A stylesheet's font request cannot carry the hub's XSRF token: fonts of the installed
+    packages are open; a student's own files (Voila's /voila/files) are not, fonts too."""
+    from voila.static_file_handler import (
+        AllowListFileHandler,
+        MultiStaticFileHandler,
+        TemplateStaticFileHandler,
+    )
+
+    for package in (TemplateStaticFileHandler, MultiStaticFileHandler, FileFindHandler):
+        guarded = behind_login(package)
+        assert issubclass(guarded, FontsOpen) and issubclass(guarded, package)
+        assert getattr(guarded.get, "__allow_unauthenticated", False)
+        assert not getattr(guarded.head, "__allow_unauthenticated", False)
+    for own in (AllowListFileHandler, PlainStatic):
+        guarded = behind_login(own)
+        assert issubclass(guarded, LoginRequired) and not issubclass(guarded, FontsOpen)
+        assert not getattr(guarded.get, "__allow_unauthenticated", False)
 
 
 def test_the_login_itself_stays_open():
