@@ -6,6 +6,7 @@ the page (screenshots of every preset in both are kept in tests/screenshots)."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -113,20 +114,39 @@ def test_every_preset_redraws_in_voila(voila_server, page):
     assert not page.console_errors, page.console_errors
 
 
+def _picture(page) -> bytes:
+    """The app's figure as the learner sees it: the kernel's image and, while the page
+    plays, the page's own drawing over it (fastdraw.player)."""
+    return page.locator(h.FIGURE).first.screenshot()
+
+
+def _new_picture(page, before: bytes, timeout_s: float = 60.0) -> bytes:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        now = _picture(page)
+        if now != before:
+            return now
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the figure did not change in {timeout_s} s")
+
+
 def test_play_animates_and_pauses(voila_server, page):
+    """Play moves the picture and Pause holds it, three times over. Play from t = 0.25 (where
+    the app opens) to the end lasts 3 s, which the page's own Play keeps to on a loaded
+    machine too: so each Play is paused at its first new picture."""
     h.open_lesson(page, voila_server, NOTEBOOK)
     _app_to_top(page)
-    play = page.get_by_role("button", name="Play").first          # the app's, not the copy's
-    play.click()                    # from t = 0.25, where the app opens
-    frames = [h.canvas_images(page)[0]]
-    for _ in range(3):                                   # several new frames while playing
-        frames.append(h.wait_for_pixels_change(page, [frames[-1]], figure=0, timeout=60)[0])
-    assert len(set(frames)) == 4
-    page.get_by_role("button", name="Pause").first.click()
-    h.wait_idle(page, quiet_ms=1500, timeout=30)         # a loaded machine may lag a frame
-    still = h.canvas_images(page)[0]
-    page.wait_for_timeout(600)                           # 10 frame intervals: nothing moves
-    assert h.canvas_images(page)[0] == still
+    pictures = [_picture(page)]
+    for _ in range(3):
+        page.get_by_role("button", name="Play").first.click()    # the app's, not the copy's
+        pictures.append(_new_picture(page, pictures[-1]))
+        page.get_by_role("button", name="Pause").first.click()
+        h.wait_idle(page, quiet_ms=1500, timeout=30)     # a loaded machine may lag a frame
+        still = _picture(page)
+        page.wait_for_timeout(600)                       # 10 frame intervals: nothing moves
+        assert _picture(page) == still
+        pictures.append(still)
+    assert len(set(pictures)) >= 4                       # each Play went on from its Pause
     h.assert_no_error_text(page)
     assert not page.console_errors, page.console_errors
 

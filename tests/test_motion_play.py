@@ -39,9 +39,17 @@ class Page:
         return next(c for c, _ in reversed(self.sent) if c["type"] == kind)
 
 
+def _no_running_loop():
+    raise RuntimeError("no running event loop")
+
+
 @pytest.fixture
 def app(monkeypatch):
+    """Lesson 2's app as in a kernel, with no event loop running: what the app would send
+    later, on the kernel's loop, it sends at once. (Playwright's sync API, alive for the
+    browser tests of the same session, leaves its loop running in this thread.)"""
     monkeypatch.setattr(core_app, "in_kernel", lambda: True)
+    monkeypatch.setattr(core_app.asyncio, "get_running_loop", _no_running_loop)
     return InterpolationApp()
 
 
