@@ -42,6 +42,9 @@ async def run_in(km, kernel_id: str, code: str) -> str:
     kc = km.get_kernel(kernel_id).client()
     kc.start_channels()
     try:
+        # A new client's iopub subscription takes a moment: without waiting for it (kernel
+        # info until iopub answers), the printed lines can be sent before it listens.
+        await kc.wait_for_ready(timeout=60)
         reply = await kc.execute_interactive(
             code, timeout=60, output_hook=lambda msg: out.append(msg["content"].get("text", "")))
         assert reply["content"]["status"] == "ok"
