@@ -9,6 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from motion_check import (
+    LOUD_SHARE,
+    assert_replay_is_the_kernels,
+    kernel_frame,
+    loud_share,
+    replayed,
+)
 
 from lessons_lib.apps import fastdraw
 from lessons_lib.apps.fastdraw import record
@@ -16,12 +23,6 @@ from lessons_lib.apps.interpolation import InterpolationApp
 
 # The painter's background and order are the fast path's; without it nothing plays in the page.
 pytestmark = pytest.mark.skipif(not fastdraw.ENABLED, reason="LESSONS_FAST_DRAW=0")
-
-#: Channel difference above which a pixel counts as different (anti-aliasing of a marker
-#: placed half a pixel apart stays under it on most of its edge).
-LOUD = 64
-#: At most this share of the figure's pixels may differ by more than LOUD.
-LOUD_SHARE = 0.003
 
 
 @pytest.fixture(scope="module")
@@ -54,25 +55,6 @@ def _record(app, values, limits=record.LIMITS) -> record.Animation:
     return record.pack(frames, renderer.width, renderer.height, app.fig.dpi, limits)
 
 
-def _loud_share(a: np.ndarray, b: np.ndarray) -> float:
-    diff = np.abs(a[..., :3].astype(int) - b[..., :3].astype(int)).max(axis=2)
-    return float((diff > LOUD).mean())
-
-
-def _kernel_frame(app, value) -> np.ndarray:
-    """The figure at frame ``value`` as matplotlib draws it in full."""
-    app.draw(app.state, value)
-    FigureCanvasAgg.draw(app.fig.canvas)
-    return np.asarray(app.fig.canvas.get_renderer().buffer_rgba()).copy()
-
-
-def _replayed(app, animation, index: int, background: np.ndarray) -> np.ndarray:
-    renderer = app.fig.canvas.get_renderer()
-    np.asarray(renderer.buffer_rgba())[...] = background
-    record.replay(animation, index, renderer)
-    return np.asarray(renderer.buffer_rgba()).copy()
-
-
 def test_replayed_frames_are_the_kernels(app):
     """Many frames of Play (steps and the frames between them), recorded and replayed over
     the background, against a full draw of the same frame; and a neighbouring frame's
@@ -83,12 +65,17 @@ def test_replayed_frames_are_the_kernels(app):
     assert animation.frame_count == len(picks) and animation.unsupported == 0
     background = app.painter.background_without(_moving(app))
     for j, i in enumerate(picks):
-        truth = _kernel_frame(app, values[i])
-        got = _replayed(app, animation, j, background)
-        assert _loud_share(truth, got) < LOUD_SHARE, f"frame {i} (t = {values[i]:.3f})"
+        truth = kernel_frame(app, values[i])
+        got = replayed(app, animation, j, background)
+        assert loud_share(truth, got) < LOUD_SHARE, f"frame {i} (t = {values[i]:.3f})"
         if 0 < j:
-            assert _loud_share(_kernel_frame(app, values[picks[j - 1]]), got) > LOUD_SHARE / 3
+            assert loud_share(kernel_frame(app, values[picks[j - 1]]), got) > LOUD_SHARE / 3
     app.redraw()
+
+
+def test_the_apps_own_recording_is_the_kernels(app):
+    """The path Play takes: the app's own motion artists, recorded by the app."""
+    assert_replay_is_the_kernels(app, [0.0, 0.33, 0.5, 0.77, 1.0])
 
 
 def test_background_does_not_move_with_the_frame(app):

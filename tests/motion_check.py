@@ -1,0 +1,71 @@
+"""Checks shared by the tests of Play drawn by the page (issue 43): a frame recorded by
+:meth:`~lessons_lib.apps.core.app.LessonApp.record_motion` and replayed over the painter's
+background is the frame matplotlib draws in full, and that background does not move with
+the frame."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from lessons_lib.apps.fastdraw import record
+
+#: Channel difference above which a pixel counts as different (anti-aliasing of a marker
+#: placed half a pixel apart stays under it on most of its edge).
+LOUD = 64
+#: At most this share of the figure's pixels may differ by more than LOUD.
+LOUD_SHARE = 0.003
+
+
+def loud_share(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of pixels whose colours differ by more than :data:`LOUD` in a channel."""
+    diff = np.abs(a[..., :3].astype(int) - b[..., :3].astype(int)).max(axis=2)
+    return float((diff > LOUD).mean())
+
+
+def kernel_frame(app, value) -> np.ndarray:
+    """The figure at frame ``value`` as matplotlib draws it in full."""
+    app.draw(app.state, value)
+    FigureCanvasAgg.draw(app.fig.canvas)
+    return np.asarray(app.fig.canvas.get_renderer().buffer_rgba()).copy()
+
+
+def replayed(app, animation, index: int, background: np.ndarray) -> np.ndarray:
+    """Frame ``index`` of ``animation`` drawn by :func:`record.replay` over ``background``."""
+    renderer = app.fig.canvas.get_renderer()
+    np.asarray(renderer.buffer_rgba())[...] = background
+    record.replay(animation, index, renderer)
+    return np.asarray(renderer.buffer_rgba()).copy()
+
+
+def moving(app) -> list:
+    """The app's moving artists, each once."""
+    return list({id(a): a for a in (app.motion_artists() or [])}.values())
+
+
+def assert_replay_is_the_kernels(app, values) -> record.Animation:
+    """Record ``values`` with the app's own :meth:`record_motion`, replay each frame over
+    the background and compare it with a full draw of that frame; a neighbouring frame's
+    full draw must differ from it by the same measure (so the check can fail)."""
+    FigureCanvasAgg.draw(app.fig.canvas)          # the layout as a draw leaves it
+    animation = app.record_motion(list(values))
+    assert animation.frame_count == len(values) and animation.unsupported == 0
+    background = app.painter.background_without(moving(app))
+    for j, value in enumerate(values):
+        got = replayed(app, animation, j, background)
+        assert loud_share(kernel_frame(app, value), got) < LOUD_SHARE, f"frame {value}"
+        if j:
+            assert loud_share(kernel_frame(app, values[j - 1]), got) > LOUD_SHARE / 3
+    app.redraw()
+    return animation
+
+
+def assert_background_is_steady(app, values) -> None:
+    """What the page draws over is the same at each of ``values``."""
+    pictures = []
+    for value in values:
+        app.draw(app.state, value)
+        pictures.append(app.painter.background_without(moving(app)))
+    app.redraw()
+    for value, picture in zip(values[1:], pictures[1:], strict=True):
+        assert np.array_equal(pictures[0], picture), f"the background moved at {value}"
