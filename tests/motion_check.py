@@ -69,3 +69,37 @@ def assert_background_is_steady(app, values) -> None:
     app.redraw()
     for value, picture in zip(values[1:], pictures[1:], strict=True):
         assert np.array_equal(pictures[0], picture), f"the background moved at {value}"
+
+
+class Page:
+    """What the kernel sends the page's player, kept; and messages sent as the page would."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.player = app.motion_player
+        self.sent: list[tuple[dict, list[bytes]]] = []
+        self.player.send = lambda content, buffers=None: self.sent.append(
+            (content, list(buffers or [])))
+
+    def says(self, content, buffers=None) -> None:
+        self.player._on_page(self.player, content, buffers or [])
+
+    def kinds(self) -> list[str]:
+        return [c["type"] for c, _ in self.sent]
+
+    def last(self, kind: str) -> dict:
+        return next(c for c, _ in reversed(self.sent) if c["type"] == kind)
+
+
+def no_running_loop():
+    raise RuntimeError("no running event loop")
+
+
+def as_in_a_kernel(monkeypatch) -> None:
+    """Apps made after this behave as in a kernel with no event loop running: what an app
+    would send later, on the kernel's loop, it sends at once. (Playwright's sync API, alive
+    for the browser tests of the same session, leaves its loop running in this thread.)"""
+    from lessons_lib.apps.core import app as core_app
+
+    monkeypatch.setattr(core_app, "in_kernel", lambda: True)
+    monkeypatch.setattr(core_app.asyncio, "get_running_loop", no_running_loop)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from motion_check import Page, as_in_a_kernel
 
 from lessons_lib.apps import fastdraw
 from lessons_lib.apps.core import app as core_app
@@ -19,37 +20,10 @@ from lessons_lib.apps.interpolation import InterpolationApp
 pytestmark = pytest.mark.skipif(not fastdraw.ENABLED, reason="LESSONS_FAST_DRAW=0")
 
 
-class Page:
-    """What the kernel sends the page's player, kept; and messages sent as the page would."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-        self.player = app.motion_player
-        self.sent: list[tuple[dict, list[bytes]]] = []
-        self.player.send = lambda content, buffers=None: self.sent.append(
-            (content, list(buffers or [])))
-
-    def says(self, content, buffers=None) -> None:
-        self.player._on_page(self.player, content, buffers or [])
-
-    def kinds(self) -> list[str]:
-        return [c["type"] for c, _ in self.sent]
-
-    def last(self, kind: str) -> dict:
-        return next(c for c, _ in reversed(self.sent) if c["type"] == kind)
-
-
-def _no_running_loop():
-    raise RuntimeError("no running event loop")
-
-
 @pytest.fixture
 def app(monkeypatch):
-    """Lesson 2's app as in a kernel, with no event loop running: what the app would send
-    later, on the kernel's loop, it sends at once. (Playwright's sync API, alive for the
-    browser tests of the same session, leaves its loop running in this thread.)"""
-    monkeypatch.setattr(core_app, "in_kernel", lambda: True)
-    monkeypatch.setattr(core_app.asyncio, "get_running_loop", _no_running_loop)
+    """Lesson 2's app as in a kernel, with no event loop running."""
+    as_in_a_kernel(monkeypatch)
     return InterpolationApp()
 
 
@@ -87,6 +61,10 @@ def test_play_in_the_page(app):
     page.says({"type": "shown", "token": play["token"], "frame": 40 * sub + 1})
     assert app.play.value == 40 and app.t.value == pytest.approx(0.40)
     assert app.draw_count == draws
+    # ... and the panels beside it say what they say of that frame
+    said = app.panel(app.state, 0.40)
+    assert said != app.panel(app.state, app.frame.at(start))
+    assert all(app.panel_widget(name).value == text for name, text in said.items())
     assert app.painter.full_draws + app.painter.fast_draws + app.painter.partial_draws == renders
 
     # Pause: the page says where it stopped; the kernel's figure shows that frame

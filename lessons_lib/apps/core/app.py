@@ -1019,7 +1019,9 @@ class LessonApp(GifExport, FitLayout):
             return
         index = min(self.play.max, round(frame / run["substeps"]))
         if kind == "shown":
-            self._follow_page(index)
+            if index != self.play.value and self.state is not None:
+                self._follow_page(index)        # and what the panels say of that frame
+                self._fill_panels(self.panel(self.state, self.frame_value))
         elif kind in ("stopped", "ended"):
             self._page_play = None
             self._show_playing(False)
