@@ -270,7 +270,7 @@ class FunnelApp(LessonApp):
 
     @check.first_is(FunnelState, "the app's .state")
     def draw(self, state: FunnelState, frame) -> None:
-        k = self._step_index(state, self.step.value)
+        k = self._step_index(state, frame)
         p = self.params
         self.view.draw_route(state, p.show_zigzag, p.show_shortest)
         self.view.draw_step(state, k)
@@ -278,9 +278,14 @@ class FunnelApp(LessonApp):
     def dynamic_artists(self):
         return self.view.dynamic_artists()
 
+    def motion_artists(self):
+        """Play drawn by the page: a step changes only the step artists and what lies over
+        them (the same as the painter's), one frame a step (the steps are the beats)."""
+        return self.view.dynamic_artists()
+
     @check.first_is(FunnelState, "the app's .state")
     def panel(self, state: FunnelState, frame) -> dict[str, str]:
-        k = self._step_index(state, self.step.value)
+        k = self._step_index(state, frame)
         note = self.click_note
         if note and dict(self.params) != self._noted_with:
             note = self.click_note = ""     # another change since the click
