@@ -25,6 +25,8 @@ common ``test > 0.4995`` recipe), kept so the lesson can show how far it is off.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import quaternion
 
@@ -270,6 +272,11 @@ def as_unit_quaternion(q, name: str = "q", single: bool = False) -> np.ndarray:
     A ValueError names ``name`` for anything that is not a finite quaternion whose length is
     within :data:`UNIT_TOLERANCE` of 1.
     """
+    if type(q) is quaternion.quaternion:    # the common case, at every frame: one at once
+        comps = (q.w, q.x, q.y, q.z)
+        norm = math.hypot(*comps)            # NaN or infinite for a bad one: checked below
+        if abs(norm - 1.0) <= UNIT_TOLERANCE:
+            return np.array(comps) / norm
     if isinstance(q, str | bytes) or q is None:
         raise ValueError(f"{name} must be a quaternion or 4 numbers (w, x, y, z) within float "
                          f"range, got {check.describe(q)}")

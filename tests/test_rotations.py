@@ -437,6 +437,27 @@ def test_bad_quaternions_raise(q, message):
         quaternion_to_euler_naive(q)
 
 
+@pytest.mark.parametrize("q", [quaternion.quaternion(np.inf, 0, 0, 0),
+                               quaternion.quaternion(1 + 2e-6, 0, 0, 0),
+                               quaternion.quaternion(1e200, 1e200, 0, 0)])
+def test_one_quaternion_is_checked_as_an_array_of_them(q):
+    """A single quaternion takes a shorter path: the same refusals as its array form."""
+    with pytest.raises(ValueError) as one:
+        rot.as_unit_quaternion(q)
+    with pytest.raises(ValueError) as many:
+        rot.as_unit_quaternion(np.array([q]))
+    assert str(one.value) == str(many.value)
+
+
+def test_one_quaternion_normalised_as_an_array_of_them():
+    qs = rng.normal(size=(500, 4))
+    qs /= np.linalg.norm(qs, axis=1, keepdims=True)
+    qs[::2] *= 1 + 0.9e-6                        # within the tolerance, not quite unit
+    got = np.array([rot.as_unit_quaternion(quaternion.quaternion(*c)) for c in qs])
+    assert np.allclose(got, rot.as_unit_quaternion(qs), rtol=0, atol=1e-15)
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, rtol=0, atol=1e-15)
+
+
 @pytest.mark.parametrize("R, message", [
     (np.full((3, 3), np.nan), "NaN"),
     (np.diag([1.0, 1.0, -1.0]), "reflection"),
