@@ -1,6 +1,7 @@
-"""Play drawn by the page (issue 43) in Voila: lesson 2's Play draws on a canvas laid over
-the figure, and each time Pause is pressed the kernel's own picture of the frame the page
-stopped on matches what the page drew (within anti-aliasing and the browser's own text)."""
+"""Play drawn by the page (issue 43) in Voila: lesson 2's Play (and lesson 4's steps) draw on
+a canvas laid over the figure, and each time Pause is pressed the kernel's own picture of
+the frame the page stopped on matches what the page drew (within anti-aliasing and the
+browser's own text)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 import pytest
 
 from lessons_lib.apps import fastdraw
+from lessons_lib.apps.funnel import FunnelApp
 from lessons_lib.apps.interpolation import InterpolationApp
 from lessons_lib.catalogue import LESSONS
 
@@ -20,6 +22,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
 #: The lesson whose Play the page draws.
 NOTEBOOK = next(lesson.notebook for lesson in LESSONS
                 if any(name == "InterpolationApp" for name, _ in lesson.apps))
+#: Lesson 4's, whose walk through the corridor the page plays a step at a time.
+FUNNEL = next(lesson.notebook for lesson in LESSONS
+              if any(name == "FunnelApp" for name, _ in lesson.apps))
 OVERLAY = ".lesson-motion-overlay"
 #: The page's frames a step of t.
 SUBSTEPS = InterpolationApp.motion_substeps
@@ -100,3 +105,37 @@ def test_play_drawn_by_the_page_pauses_on_the_kernels_frame(voila_server, page):
         assert stopped["width"] == stopped["image"]
         h.assert_no_error_text(page)
     h.screenshot(page, "motion-paused")
+
+
+def test_the_funnels_steps_played_by_the_page(voila_server, page):
+    """Lesson 4 from its first step: the page shows a new step every
+    ``FunnelApp.frame.interval_ms``; the step slider and the step sentence follow it while
+    it plays, and Pause leaves the kernel's picture of the step the page showed."""
+    h.open_lesson(page, voila_server, FUNNEL)
+    page.wait_for_selector(OVERLAY, state="attached", timeout=60_000)
+    app = page.locator(".lesson-app").filter(has=page.locator(OVERLAY)).first
+    app.get_by_role("button", name="Start").first.click()
+    h.wait_idle(page)
+    app.locator(".widget-toggle-button").filter(has_text="Play").first.click()
+    steps = 3
+    page.wait_for_function(
+        f"() => Number(document.querySelector('{OVERLAY}').dataset.frame) >= {steps}",
+        timeout=steps * FunnelApp.frame.interval_ms + 30_000)
+    # while the page plays, the step sentence has followed it (reports every 0.2 s)
+    page.wait_for_function(
+        f"() => document.querySelector('{OVERLAY}').closest('.lesson-app').innerText"
+        f".includes('Step {steps} of ')", timeout=10_000)
+    app.locator(".widget-toggle-button").filter(has_text="Pause").first.click()
+    page.wait_for_function(f"() => document.querySelector('{OVERLAY}').style.display"
+                           " === 'none'", timeout=30_000)
+    h.wait_idle(page)
+    stopped = page.evaluate(COMPARE)
+    assert stopped["share"] < LOUD_SHARE, stopped
+    assert stopped["frame"] >= steps
+    assert f"Step {stopped['frame']} of " in app.inner_text()
+    readout = app.locator(h.SLIDER).filter(
+        has=page.locator(".widget-label", has_text=re.compile(r"^\s*step\s*$"))).first
+    assert int(readout.locator(".widget-readout").inner_text()) == stopped["frame"]
+    h.assert_no_error_text(page)
+    app.locator("canvas").first.scroll_into_view_if_needed()
+    h.screenshot(page, "motion-funnel-paused")
