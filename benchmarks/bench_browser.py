@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 import statistics
 import sys
@@ -76,12 +77,15 @@ MAX_MISSES = 2  # samples without a repaint before an interaction is given up
 PAGE_HOOKS = r"""
 (() => {
   const now = () => performance.timeOrigin + performance.now();
-  const B = window.__bench = {paints: [], decoded: [], received: [], inputs: []};
+  const B = window.__bench = {paints: [], decoded: [], received: [], inputs: [],
+                              overlay: []};
   const draw = CanvasRenderingContext2D.prototype.drawImage;
   CanvasRenderingContext2D.prototype.drawImage = function (src, ...rest) {
     const out = draw.call(this, src, ...rest);
     const target = this.canvas;
-    if (src instanceof HTMLImageElement) {
+    if (target && target.classList && target.classList.contains('lesson-motion-overlay')) {
+      B.overlay.push(now());       // a frame drawn by the page (its background drawn first)
+    } else if (src instanceof HTMLImageElement) {
       // a PNG drawn onto the offscreen canvas; ipympl also draws its image before any PNG
       // has come (on the canvas's first resize), which is not a picture
       if (src.naturalWidth > 0) B.decoded.push(now());
@@ -113,11 +117,18 @@ def _rate(times: list[float]) -> float:
     return (len(times) - 1) / ((times[-1] - times[0]) / 1000)
 
 
+def _shown(state: dict, end: float) -> list[float]:
+    """When new frames reached the screen up to ``end``: PNGs decoded onto a figure's
+    canvas, and frames the page drew on its motion overlay (Play drawn by the page)."""
+    return sorted(t for t in [*state["decoded"], *state["overlay"]] if t <= end)
+
+
 JS_NOW = "() => performance.timeOrigin + performance.now()"
 JS_STATE = """(since) => {
   const B = window.__bench;
   return {paints: B.paints.filter(p => p[0] > since).map(p => [p[0], B.figureIndex(p[1])]),
           decoded: B.decoded.filter(t => t > since),
+          overlay: B.overlay.filter(t => t > since),
           received: B.received.filter(t => t > since),
           inputs: B.inputs.filter(i => i[0] > since),
           now: performance.timeOrigin + performance.now()};
@@ -606,9 +617,10 @@ class Session:
         self._stop_play()
         st = page.evaluate(JS_STATE, start)
         paints = [t for t, _ in st["paints"] if t <= end]
-        # a frame shown is a new image decoded onto the canvas; a repaint may show the
-        # same image again (the page repaints the visible canvas for other reasons too)
-        frames = [t for t in st["decoded"] if t <= end]
+        # a frame shown is a new image decoded onto the canvas (a repaint may show the
+        # same image again: the page repaints the visible canvas for other reasons too), or
+        # a frame the page drew itself on the overlay (issue 43)
+        frames = _shown(st, end)
         seconds = (end - start) / 1000
         def asked(a, b):          # Play's own seconds from frame value a to b
             return (b - a) / frame.step * frame.interval_ms / 1000
@@ -642,7 +654,7 @@ class Session:
         start = page.evaluate(JS_NOW)
         start_button.click()
         page.wait_for_timeout(int((seconds + 1.0) * 1000))
-        frames = page.evaluate(JS_STATE, start)["decoded"]
+        frames = _shown(page.evaluate(JS_STATE, start), math.inf)
         if len(frames) < 2:
             return self._unavailable(what, f"{len(frames)} frames shown")
         span = (frames[-1] - frames[0]) / 1000
