@@ -1,7 +1,7 @@
 """Play's frames per second delivered to the screen, drawn by the page (issue 43) against
 Play in the kernel, in Chromium at 1280x720, the two taking turns.
 
-    python benchmarks/bench_motion.py [slerp] [--rounds=3]
+    python benchmarks/bench_motion.py [slerp | gimbal] [--rounds=3]
 
 Two Voila servers serve the lessons as in class: one as they are (Play drawn by the page,
 :mod:`lessons_lib.apps.fastdraw.player`), one with ``PAGE_PLAY=False`` set in its kernels
@@ -12,6 +12,11 @@ that reached the figure: PNGs decoded onto ipympl's canvas, and frames drawn on 
 overlay canvas (each starts with one ``drawImage`` of the background). Also: the display's
 own rate (``requestAnimationFrame`` callbacks a second) and the time from the click to the
 first new frame. Printed: per variant, the median and every round.
+
+A lesson without Play (lesson 1) times its button animation instead (``Lesson.animations``:
+"Lock it", after its reset button): new frames counted from ``LOCK_SKIP`` seconds after
+the click to the animation's end (both variants are still moving then: the page starts
+once its first frames are recorded), and all the frames it showed.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ import browser as harness  # noqa: E402  (tests/browser.py)
 
 #: Seconds counted, from one second after the click (Play from the start lasts 4 s).
 WINDOW = 2.5
+#: A button animation (1 s): frames counted from this many seconds after the click.
+LOCK_SKIP = 0.25
 VARIANTS = (("page", {}),
             ("kernel", {"BENCH_SET": "lessons_lib.apps.fastdraw.player.PAGE_PLAY=False"}))
 
@@ -89,6 +96,30 @@ def one_round(page) -> dict:
             "display": counts["raf"] / WINDOW, "first_ms": first - click}
 
 
+def animation_round(page, animation: tuple) -> dict:
+    """One button animation (lesson 1's Lock it) after its reset button."""
+    button, reset, seconds, _frames = animation
+    for label, tag in ((reset, "reset"), (button, "start")):
+        if page.evaluate(JS_TAG_BUTTON, [label, tag]) is None:
+            raise SystemExit(f"button {label!r} not found")
+    page.locator('[data-bench="reset"]').first.click()
+    page.wait_for_timeout(1500)
+    click = page.evaluate(JS_NOW)
+    page.locator('[data-bench="start"]').first.click()
+    page.wait_for_timeout(int((seconds + 1.5) * 1000))
+    a, b = click + LOCK_SKIP * 1000.0, click + seconds * 1000.0
+    counts = page.evaluate(JS_COUNTS, [a, b])
+    every = page.evaluate(JS_COUNTS, [click, click + (seconds + 1.5) * 1000.0])
+    first = page.evaluate(
+        "(c) => Math.min(...[...window.__bench.decoded, ...window.__motion.overlay]"
+        ".filter(t => t > c))", click)
+    span = seconds - LOCK_SKIP
+    return {"fps": (counts["decoded"] + counts["overlay"]) / span,
+            "overlay": counts["overlay"] / span, "png": counts["decoded"] / span,
+            "display": counts["raf"] / span, "first_ms": first - click,
+            "frames": every["decoded"] + every["overlay"]}
+
+
 def main(argv: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -115,7 +146,8 @@ def main(argv: list[str]) -> None:
             for k in range(rounds):
                 order = list(zip(VARIANTS, pages, strict=True))
                 for (label, _), page in (order if k % 2 == 0 else order[::-1]):
-                    r = one_round(page)
+                    r = (one_round(page) if lesson.play
+                         else animation_round(page, lesson.animations[0]))
                     results[label].append(r)
                     print(f"  {label}: {r}", file=sys.stderr, flush=True)
         finally:
@@ -124,10 +156,14 @@ def main(argv: list[str]) -> None:
             for server, _ in servers:
                 server.stop()
             browser.close()
-    print(f"{lesson.name}: Play, new frames delivered to the screen per second, "
-          f"{rounds} rounds, {WINDOW} s each")
+    what = (f"Play, new frames delivered to the screen per second, {rounds} rounds, "
+            f"{WINDOW} s each" if lesson.play else
+            f"{lesson.animations[0][0]}, new frames delivered to the screen per second, "
+            f"{rounds} rounds, from {LOCK_SKIP} s after the click to its end")
+    print(f"{lesson.name}: {what}")
     for label, rows in results.items():
-        for key in ("fps", "overlay", "png", "display", "first_ms"):
+        for key in ("fps", "overlay", "png", "display", "first_ms",
+                    *(() if lesson.play else ("frames",))):
             vals = [r[key] for r in rows]
             print(f"  {label:7s} {key:9s} median {statistics.median(vals):7.1f}   "
                   + " ".join(f"{v:.1f}" for v in vals))

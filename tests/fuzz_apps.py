@@ -334,6 +334,8 @@ def by_name(param: inspect.Parameter, owner: str | None, lesson: str = ""):
             lambda _: instance("SteeringApp").steering_params))
     if n in ("cases",):
         return st.lists(st.tuples(NUMBER), max_size=3)
+    if n in ("values",):          # a path of values (record_motion, play_path) or not
+        return st.one_of(st.lists(NUMBER, max_size=4), NUMBER)
     if n in ("fn", "reference"):
         return st.sampled_from([abs, math.sqrt, lambda x: x, lambda x: 1 / x])
     if n in ("options",):

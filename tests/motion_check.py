@@ -1,7 +1,8 @@
-"""Checks shared by the tests of Play drawn by the page (issue 43): a frame recorded by
-:meth:`~lessons_lib.apps.core.app.LessonApp.record_motion` and replayed over the painter's
-background is the frame matplotlib draws in full, and that background does not move with
-the frame."""
+"""Checks shared by the tests of animations drawn by the page (issue 43): a frame recorded
+by :meth:`~lessons_lib.apps.core.app.LessonApp.record_motion` (Play: frame values) or
+:meth:`~lessons_lib.apps.core.app.LessonApp.record_path` (a slider along a path, with
+``control=`` its name) and replayed over the painter's background is the frame matplotlib
+draws in full, and that background does not move with the frame."""
 
 from __future__ import annotations
 
@@ -23,9 +24,19 @@ def loud_share(a: np.ndarray, b: np.ndarray) -> float:
     return float((diff > LOUD).mean())
 
 
-def kernel_frame(app, value) -> np.ndarray:
-    """The figure at frame ``value`` as matplotlib draws it in full."""
-    app.draw(app.state, value)
+def pose(app, value, control: str | None = None) -> tuple:
+    """The state and frame drawn for ``value``: of the frame control, or (``control``)
+    of that slider, the state computed for it with every other control as it is."""
+    if control is None:
+        return app.state, value
+    params = app.compute_params(app.params).replace(**{control: value})
+    return app.compute(params), app.frame_value
+
+
+def kernel_frame(app, value, control: str | None = None) -> np.ndarray:
+    """The figure at ``value`` (of the frame, or of slider ``control``) as matplotlib
+    draws it in full."""
+    app.draw(*pose(app, value, control))
     FigureCanvasAgg.draw(app.fig.canvas)
     return np.asarray(app.fig.canvas.get_renderer().buffer_rgba()).copy()
 
@@ -43,28 +54,35 @@ def moving(app) -> list:
     return list({id(a): a for a in (app.motion_artists() or [])}.values())
 
 
-def assert_replay_is_the_kernels(app, values) -> record.Animation:
-    """Record ``values`` with the app's own :meth:`record_motion`, replay each frame over
-    the background and compare it with a full draw of that frame; a neighbouring frame's
-    full draw must differ from it by the same measure (so the check can fail)."""
+def assert_replay_is_the_kernels(app, values, control: str | None = None,
+                                 apart: float = 0.0) -> record.Animation:
+    """Record ``values`` with the app's own :meth:`record_motion` (or, with ``control``,
+    :meth:`record_path` of that slider), replay each frame over the background and compare
+    it with a full draw of that frame; a neighbouring frame's full draw must differ from it
+    by the same measure (so the check can fail), where the two values are more than
+    ``apart`` apart."""
     FigureCanvasAgg.draw(app.fig.canvas)          # the layout as a draw leaves it
-    animation = app.record_motion(list(values))
+    animation = (app.record_motion(list(values)) if control is None
+                 else app.record_path(control, list(values)))
     assert animation.frame_count == len(values) and animation.unsupported == 0
     background = app.painter.background_without(moving(app))
     for j, value in enumerate(values):
         got = replayed(app, animation, j, background)
-        assert loud_share(kernel_frame(app, value), got) < LOUD_SHARE, f"frame {value}"
-        if j:
-            assert loud_share(kernel_frame(app, values[j - 1]), got) > LOUD_SHARE / 3
+        assert loud_share(kernel_frame(app, value, control), got) < LOUD_SHARE, \
+            f"frame {value}"
+        if j and abs(value - values[j - 1]) > apart:
+            assert loud_share(kernel_frame(app, values[j - 1], control), got) \
+                > LOUD_SHARE / 3
     app.redraw()
     return animation
 
 
-def assert_background_is_steady(app, values) -> None:
-    """What the page draws over is the same at each of ``values``."""
+def assert_background_is_steady(app, values, control: str | None = None) -> None:
+    """What the page draws over is the same at each of ``values`` (of the frame, or of
+    slider ``control``)."""
     pictures = []
     for value in values:
-        app.draw(app.state, value)
+        app.draw(*pose(app, value, control))
         pictures.append(app.painter.background_without(moving(app)))
     app.redraw()
     for value, picture in zip(values[1:], pictures[1:], strict=True):

@@ -18,7 +18,8 @@ reach into the base's private state (``tests/test_app_core.py`` scans the apps f
 :meth:`LessonApp.frame_end` (the frame's range from the state), :meth:`LessonApp.control_bounds`
 (a control's range from the params), ``compute_cache`` (states kept per params),
 ``redraw=True`` on a control spec (it only re-draws, like the frame), the presets' matching
-to half a slider step, and :meth:`LessonApp.animate` (an animation on the kernel's clock).
+to half a slider step, :meth:`LessonApp.animate` (an animation on the kernel's clock) and
+:meth:`LessonApp.play_path` (a slider animated along a path, drawn by the page).
 Every app is made as ``App(preset=None, **controls)``. :meth:`LessonApp.copy` makes the small
 copy of an app that a question lays out beside it (``compact=True``: the figure at the app's
 ``compact_size``, what ``arrange(copy_keeps=...)`` keeps; the app's own options from the
@@ -36,6 +37,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import ipywidgets as widgets
 import matplotlib
@@ -130,6 +132,42 @@ STOP_WAIT = 1.5
 
 #: Seconds between two steps of :meth:`LessonApp.when_idle`'s work.
 IDLE_PAUSE = 0.1
+
+
+@dataclass(frozen=True, eq=False)
+class _Motion:
+    """An animation the page plays (:meth:`LessonApp.play_path`, Play in the page): the
+    animated value at each of its frames, ``substeps`` frames a step, one every
+    ``interval_ms``. Play's frames are ``state`` at frame values; an animation of slider
+    ``control`` along ``steps`` has the states computed from ``base`` (the other controls)
+    with the control at each value, drawn at ``frame``. ``key``: what its frames were
+    made of."""
+
+    key: tuple
+    values: tuple
+    substeps: int
+    interval_ms: float
+    control: str | None = None
+    state: object = None
+    steps: tuple = ()
+    base: Params | None = None
+    frame: object = None
+
+    def step_at(self, frame: int) -> float:
+        """The value of the step nearest frame ``frame`` (what the slider shows there)."""
+        return self.steps[min(len(self.steps) - 1, round(frame / self.substeps))]
+
+
+def _frame_list(values, where: str) -> list:
+    """``values`` as a list: a non-empty list or tuple, at most an animation's frames."""
+    from ..fastdraw import record
+
+    if not isinstance(values, list | tuple) or not values:
+        raise ValueError(f"{where} takes a list of values, got {short(values)}")
+    if len(values) > record.LIMITS.frames:
+        raise ValueError(f"an animation in the page has at most {record.LIMITS.frames} "
+                         "frames")
+    return list(values)
 
 
 def side_by_side(left: widgets.Widget, right: widgets.Widget) -> widgets.HBox:
@@ -277,15 +315,17 @@ class LessonApp(GifExport, FitLayout):
         return None
 
     def motion_artists(self):
-        """Optional: every artist the frame control moves, for Play drawn by the page
-        (:mod:`..fastdraw.player`): the kernel records them for each frame and the page draws
-        them over a picture of everything else, which must not change with the frame. Give
-        them all (a superset of :meth:`dynamic_artists`: also what changes only now and then,
-        such as lesson 2's ghosts). Default: None (Play runs in the kernel)."""
+        """Optional: every artist the frame control (or a slider animated by
+        :meth:`play_path`) moves, for animations drawn by the page (:mod:`..fastdraw.player`):
+        the kernel records them for each frame and the page draws them over a picture of
+        everything else, which must not change as they play. Give them all (a superset of
+        :meth:`dynamic_artists`: also what changes only now and then, such as lesson 2's
+        ghosts). Default: None (animations run in the kernel)."""
         return None
 
-    #: Frames the page's Play draws per step of the frame control (between two steps the
-    #: frame takes values off the slider's grid; Pause and the end always land on a step).
+    #: Frames the page draws per step of the frame control, or of a path of
+    #: :meth:`play_path` (between two steps the values are off the slider's grid; Pause
+    #: and the end always land on a step).
     motion_substeps = 1
 
     # -- construction ---------------------------------------------------------------------
@@ -724,8 +764,12 @@ class LessonApp(GifExport, FitLayout):
         """Draw the current state at the current frame, fill the panels, push the picture."""
         if self.state is None:
             return
-        if self._page_play is not None:   # something else changed the picture (a resize)
-            self._stop_page_play(ask=False, redraw=False)
+        run = self._page_play
+        if run is not None:   # something else changed the picture (a resize)
+            # an animated control followed the page: update() computes for it, then draws
+            self._stop_page_play(ask=False, redraw=run["motion"].control is not None)
+            if run["motion"].control is not None:
+                return
         frame = self.frame_value
         self.draw(self.state, frame)
         self.draw_count += 1
@@ -801,10 +845,11 @@ class LessonApp(GifExport, FitLayout):
 
     # -- the frame and Play -------------------------------------------------------------------
     def _on_frame_slider(self, change) -> None:
-        if not self._linking and self._page_play is not None:
+        run = self._page_play
+        if not self._linking and run is not None and run["motion"].control is None:
             # a scrub while the page plays: it goes on from there, nothing is drawn here
             self._follow_page(self.frame.index_of(change["new"]))
-            self.motion_player.seek(self.play.value * self._page_play["substeps"])
+            self.motion_player.seek(self.play.value * run["motion"].substeps)
             return
         if not self._linking:
             self._linking = True
@@ -830,7 +875,8 @@ class LessonApp(GifExport, FitLayout):
         playing = bool(change["new"])
         if not playing and self._page_play is not None:
             self._stop_page_play(ask=True)
-            return
+            if self._page_play is not None:    # Play: the page says where it stopped
+                return
         if playing and self.play.value >= self.play.max:
             self.set(**{self.frame.name: self.frame.min})   # at the end: from the start
         if not self._kernel_play:
@@ -881,12 +927,12 @@ class LessonApp(GifExport, FitLayout):
 
         return asyncio.ensure_future(run())
 
-    # -- Play drawn by the page (fastdraw.player) -----------------------------------------
+    # -- Animations drawn by the page (fastdraw.player) -----------------------------------
     def _make_motion_player(self):
-        """The page's player, when this app plays in the page: the fast path is on, it has
-        a frame and :meth:`motion_artists`, it is not a copy, and it runs in a kernel."""
-        if not (fastdraw.ENABLED and self._kernel_play and self.frame is not None
-                and not self.compact and self.motion_artists() is not None):
+        """The page's player, when this app animates in the page: the fast path is on, it
+        has :meth:`motion_artists`, it is not a copy, and it runs in a kernel."""
+        if not (fastdraw.ENABLED and self._kernel_play and not self.compact
+                and self.motion_artists() is not None):
             return None
         from ..fastdraw import player
 
@@ -916,71 +962,164 @@ class LessonApp(GifExport, FitLayout):
         self._need_frame()
         if self.state is None:
             raise ValueError("the app has nothing computed to animate")
+        values = [check.real(v, f"frame {self.frame.name}", lo=self.frame.min,
+                             hi=self.frame.max) for v in _frame_list(values, "record_motion")]
+        return self._record([(self.state, v) for v in values])
+
+    def record_path(self, name: str, values) -> object:
+        """The moving artists (:meth:`motion_artists`) recorded with slider ``name`` at
+        each of ``values`` (each within the slider's range now) and every other control as
+        it is: the state :meth:`compute` gives for it, drawn at the frame shown. Packed and
+        bounded as :meth:`record_motion`; the artists are left showing the app's state."""
+        name, values = self._path_checked(name, values, "record_path")
+        base = self.compute_params(self.params)
+        return self._record([(self.compute(base.replace(**{name: v})), self.frame_value)
+                             for v in values])
+
+    def _record(self, poses: list) -> object:
+        """The moving artists recorded at each ``(state, frame)`` of ``poses``, packed; the
+        artists are drawn back to the app's own state and frame after."""
         from ..fastdraw import record
 
-        if not isinstance(values, list | tuple) or not values:
-            raise ValueError(f"record_motion takes a list of frame values, got {short(values)}")
-        if len(values) > record.LIMITS.frames:
+        if len(poses) > record.LIMITS.frames:
             raise ValueError(f"an animation in the page has at most {record.LIMITS.frames} "
                              "frames")
-        values = [check.real(v, f"frame {self.frame.name}", lo=self.frame.min,
-                             hi=self.frame.max) for v in values]
         renderer = self.fig.canvas.get_renderer()
         for ax in self.fig.axes:       # where a draw puts each axes (equal aspect, locators)
             locator = ax.get_axes_locator()
             ax.apply_aspect(locator(ax, renderer) if locator else None)
         frames = []
-        shown = self.frame_value
         with self.painter.hold(send=False):
             try:
-                for value in values:
-                    self.draw(self.state, value)
+                for state, frame in poses:
+                    self.draw(state, frame)
                     order = self.painter.drawing_order(
                         list({id(a): a for a in (self.motion_artists() or [])}.values()))
                     frames.append(record.record_frame(order, renderer))
             finally:
-                self.draw(self.state, shown)
+                self.draw(self.state, self.frame_value)
         return record.pack(frames, renderer.width, renderer.height, self.fig.dpi)
+
+    def _path_checked(self, name, values, where: str) -> tuple[str, list[float]]:
+        """``name`` a slider that re-computes, ``values`` a non-empty list of numbers within
+        its range now; a ValueError otherwise (or with nothing computed yet)."""
+        w = self._control(name)
+        spec = self._specs.get(name)
+        if not isinstance(spec, Slider) or spec.redraw:
+            raise ValueError(f"{where}: {short(name)} is not a slider the state is computed "
+                             "from")
+        if self.state is None:
+            raise ValueError("the app has nothing computed to animate")
+        return name, [check.real(v, f"{where}: {name}", lo=w.min, hi=w.max)
+                      for v in _frame_list(values, where)]
+
+    def play_path(self, name: str, values, interval_ms: float) -> bool:
+        """Animate slider ``name`` through ``values`` (a path of its values, one every
+        ``interval_ms``; the first where it is now) in the page, at the display's rate:
+        :attr:`motion_substeps` frames a step, those in between computed at the values in
+        between, recorded here (:meth:`record_path`) and drawn by the page's player. The
+        slider follows what the page shows; at the end it holds the last value and the
+        kernel draws the app in full. Any change of a control, a redraw, :meth:`stop_motion`
+        or another animation ends it where it is. False, with nothing done, when the page
+        cannot play it (no page player or none ready, past :data:`.record.LIMITS`, something
+        the page cannot draw): the app then animates in the kernel (:meth:`animate`)."""
+        name, values = self._path_checked(name, values, "play_path")
+        interval_ms = check.real(interval_ms, "interval_ms", lo=1000 * MIN_CLOCK_INTERVAL,
+                                 hi=1000 * MAX_CLOCK_INTERVAL, unit="ms")
+        from ..fastdraw import player as page_player
+        from ..fastdraw import record
+
+        sub = check.integer(self.motion_substeps, "motion_substeps", lo=1, hi=8)
+        lo, hi = page_player.INTERVAL_RANGE_MS
+        if not lo <= interval_ms / sub <= hi or (len(values) - 1) * sub + 1 > \
+                record.LIMITS.frames or self.motion_player is None:
+            return False
+        frames = [a + j * (b - a) / sub for a, b in zip(values, values[1:], strict=False)
+                  for j in range(sub)] + [values[-1]]
+        base = self.compute_params(self.params)
+        motion = _Motion(key=("path", name, tuple(values), sub, base, self.frame_value),
+                         values=tuple(frames), substeps=sub, interval_ms=interval_ms / sub,
+                         control=name, steps=tuple(values), base=base,
+                         frame=self.frame_value)
+        return self._start_motion(motion, 0)
+
+    def stop_motion(self) -> None:
+        """End the animation the page plays (Play or :meth:`play_path`), if any: the app
+        is drawn in full as its controls are now."""
+        if self._page_play is not None:
+            self._stop_page_play(ask=False)
 
     def _start_page_play(self) -> bool:
         """Start Play in the page; False (the kernel then plays) when there is no page
-        player ready. The first frames are recorded and sent before Play starts, the rest
-        in the kernel's loop meanwhile (from where Play starts, then those before)."""
+        player ready or the frames cannot be played there."""
+        if self.motion_player is None or self.state is None:
+            return False
+        try:
+            values = self.motion_values()
+        except ValueError as exc:
+            log.info("Play stays in the kernel: %s", exc)
+            return False
+        sub = self.motion_substeps
+        motion = _Motion(key=("frame", id(self.state), self.params, self.play.max, sub),
+                         values=tuple(values), substeps=sub,
+                         interval_ms=self.frame.interval_ms / sub, state=self.state)
+        return self._start_motion(motion, self.play.value * sub)
+
+    def _view_key(self) -> tuple:
+        """What the page's frames and background depend on besides the motion: the
+        canvas's size, the page that plays them, and each axes' limits and camera."""
+        renderer = self.fig.canvas.get_renderer()
+        return (renderer.width, renderer.height, self.fig.dpi, self.motion_player.views,
+                *((ax.get_xlim(), ax.get_ylim(), getattr(ax, "elev", None),
+                   getattr(ax, "azim", None), getattr(ax, "roll", None))
+                  for ax in self.fig.axes))
+
+    def _start_motion(self, motion: _Motion, start: int) -> bool:
+        """Play ``motion`` in the page from its frame ``start``; False when there is no page
+        player ready or its frames cannot be recorded. The first frames are recorded and
+        sent before it starts, the rest in the kernel's loop meanwhile (from ``start`` on,
+        then those before)."""
         player = self.motion_player
         if player is None or not player.ready or self.state is None:
             return False
-        renderer = self.fig.canvas.get_renderer()
-        sub = self.motion_substeps
-        key = (id(self.state), self.params, self.play.max, sub, renderer.width,
-               renderer.height, self.fig.dpi, player.views)
-        start = self.play.value * sub
+        if self._page_play is not None:        # one animation at a time
+            self._stop_page_play(ask=False, redraw=self._page_play["motion"].control
+                                 is not None)
+        key = (motion.key, self._view_key())
         if key != self._motion_key:
+            self._motion_key = None            # the page's frames are no longer any motion's
+            order = [*range(start, len(motion.values)), *range(start)]
             try:
-                values = self.motion_values()
                 moving = list({id(a): a for a in (self.motion_artists() or [])}.values())
                 background = self.painter.background_without(moving)
-                player.begin(fastdraw.encode_png(background), len(values))
-                order = [*range(start, len(values)), *range(start)]
-                self._send_motion(key, player.token, values, order[:MOTION_CHUNK])
+                player.begin(fastdraw.encode_png(background), len(motion.values))
+                self._send_motion(motion, order[:MOTION_CHUNK])
             except ValueError as exc:      # past the bounds, or drawn with what the page
-                log.info("Play stays in the kernel: %s", exc)    # cannot draw
+                log.info("the animation stays in the kernel: %s", exc)  # cannot draw
                 return False
             self._motion_key = key
             rest = order[MOTION_CHUNK:]
             try:
                 asyncio.get_running_loop()
             except RuntimeError:               # no event loop (a test): all of it now
-                self._send_motion(key, player.token, values, rest)
+                self._send_motion(motion, rest)
             else:
                 self._motion_task = asyncio.ensure_future(
-                    self._send_motion_later(key, player.token, values, rest))
-        self._page_play = {"token": player.token, "substeps": sub}
-        player.play(start, self.frame.interval_ms / sub, sub)
+                    self._send_motion_later(key, player.token, motion, rest))
+        self._page_play = {"token": player.token, "motion": motion}
+        player.play(start, motion.interval_ms, motion.substeps)
         return True
 
-    def _send_motion(self, key, token: int, values: list, indices: list) -> None:
-        """Record the frames ``indices`` of ``values`` and send them to the page (in
-        runs of consecutive frames)."""
+    def _pose(self, motion: _Motion, index: int) -> tuple:
+        """The state and frame of ``motion``'s frame ``index``."""
+        if motion.control is None:
+            return motion.state, motion.values[index]
+        return (self.compute(motion.base.replace(**{motion.control: motion.values[index]})),
+                motion.frame)
+
+    def _send_motion(self, motion: _Motion, indices: list) -> None:
+        """Record ``motion``'s frames ``indices`` and send them to the page (in runs of
+        consecutive frames)."""
         player = self.motion_player
         runs: list[list[int]] = []
         for i in indices:
@@ -989,12 +1128,13 @@ class LessonApp(GifExport, FitLayout):
             else:
                 runs.append([i])
         for run in runs:
-            animation = self.record_motion([values[i] for i in run])
+            animation = self._record([self._pose(motion, i) for i in run])
             if animation.unsupported:
                 raise ValueError(f"{animation.unsupported} primitives the page cannot draw")
             player.send_frames(run[0], animation)
 
-    async def _send_motion_later(self, key, token: int, values: list, indices: list) -> None:
+    async def _send_motion_later(self, key, token: int, motion: _Motion,
+                                 indices: list) -> None:
         """:meth:`_send_motion` a chunk at a time, letting the page's messages in between;
         it ends when the page's animation is another (a control changed, a new page)."""
         player = self.motion_player
@@ -1003,9 +1143,9 @@ class LessonApp(GifExport, FitLayout):
             if self._motion_key != key or player.token != token:
                 return
             try:
-                self._send_motion(key, token, values, indices[at:at + MOTION_CHUNK])
+                self._send_motion(motion, indices[at:at + MOTION_CHUNK])
             except Exception:      # the page cannot finish: the kernel's figure instead
-                log.info("recording Play's frames failed", exc_info=True)
+                log.info("recording an animation's frames failed", exc_info=True)
                 self._motion_key = None
                 if self._page_play is not None:
                     self.guard(self._stop_page_play)(ask=False)
@@ -1017,17 +1157,38 @@ class LessonApp(GifExport, FitLayout):
         run = self._page_play
         if frame is None or run is None:
             return
-        index = min(self.play.max, round(frame / run["substeps"]))
+        motion = run["motion"]
         if kind == "shown":
+            if motion.control is not None:
+                self._follow_motion(motion, frame)
+                return
+            index = min(self.play.max, round(frame / motion.substeps))
             if index != self.play.value and self.state is not None:
                 self._follow_page(index)        # and what the panels say of that frame
                 self._fill_panels(self.panel(self.state, self.frame_value))
-        elif kind in ("stopped", "ended"):
-            self._page_play = None
+            return
+        if kind not in ("stopped", "ended"):
+            return
+        self._page_play = None
+        if motion.control is None:
             self._show_playing(False)
-            self._follow_page(index)
+            self._follow_motion(motion, frame)
             self.redraw()               # the kernel's figure: the frame the page shows
-            self.motion_player.hide()
+        else:                           # the slider to the step shown, computed and drawn
+            with self.batch():
+                self.set(**{motion.control: motion.step_at(frame)})
+                self._pending = True
+        self.motion_player.hide()
+
+    def _follow_motion(self, motion: _Motion, frame: int) -> None:
+        """The control ``motion`` moves to the step of its page frame ``frame``, without
+        drawing anything (an animation of a control: nor computing; any end of it
+        computes, :meth:`_stop_page_play`)."""
+        if motion.control is None:
+            self._follow_page(min(self.play.max, round(frame / motion.substeps)))
+            return
+        with self._quietly():
+            getattr(self, motion.control).value = motion.step_at(frame)
 
     def _follow_page(self, index: int) -> None:
         """The frame slider (and Play's index) to ``index``, without drawing anything."""
@@ -1036,13 +1197,15 @@ class LessonApp(GifExport, FitLayout):
             self.frame_slider.value = self.frame.at(index)
 
     def _stop_page_play(self, ask: bool, redraw: bool = True) -> None:
-        """End Play in the page. ``ask``: the page stops where it is and says where (the
-        kernel then draws that frame, :meth:`_on_player`); else it is taken away at once
-        and the kernel draws the slider's frame (unless ``redraw`` is False: the caller
-        draws)."""
+        """End the animation in the page. ``ask`` (Play): the page stops where it is and
+        says where (the kernel then draws that frame, :meth:`_on_player`); else it is taken
+        away at once and the kernel draws the controls as they are (unless ``redraw`` is
+        False: the caller draws, with the state computed for them)."""
         run, player = self._page_play, self.motion_player
-        self._show_playing(False)
-        if ask and run is not None:
+        path = run is not None and run["motion"].control is not None
+        if not path:
+            self._show_playing(False)
+        if ask and run is not None and not path:
             player.stop()
             try:                           # a page that never answers: the slider's frame
                 asyncio.get_running_loop().call_later(
@@ -1051,7 +1214,9 @@ class LessonApp(GifExport, FitLayout):
                 pass
             return
         self._page_play = None
-        if redraw:
+        if redraw and path:
+            self.request_update()          # the slider followed the page: compute, draw
+        elif redraw:
             self.redraw()
         player.hide()
 
@@ -1063,6 +1228,8 @@ class LessonApp(GifExport, FitLayout):
         self._show_playing(bool(change["new"]))
 
     def _show_playing(self, playing: bool) -> None:
+        if self.frame is None:
+            return
         self._linking = True
         try:
             self.play_button.value = playing

@@ -3,8 +3,10 @@
 The loop is :class:`~lessons_lib.apps.core.LessonApp`'s: the sliders and the order menu are
 declared controls; :func:`.model.compute_state` turns them into a frozen state;
 :class:`.view.GimbalView` and :mod:`.panel` show it. "Lock it" animates the middle ring to
-+-90 over a second, one frame per 40 ms: in a kernel on the clock of the core's Play
-(:meth:`LessonApp.animate`); elsewhere a hidden ``widgets.Play`` ticks in the page.
++-90 over a second, a step of the path every 40 ms: drawn by the page where it can
+(:meth:`LessonApp.play_path`, three frames a step, each computed at its angle); else in a
+kernel on the clock of the core's Play (:meth:`LessonApp.animate`); elsewhere a hidden
+``widgets.Play`` ticks in the page.
 
 Fly it (issue 31): a press on the aircraft and a drag turns it about its own nose, wing or
 top axis (:func:`.model.drag_turn`: the axis the drag turns about most, or the one picked in
@@ -193,6 +195,15 @@ class GimbalApp(LessonApp):
     def dynamic_artists(self):
         return self.view.moving_artists()
 
+    def motion_artists(self):
+        """Everything an angle moves, for Lock it drawn by the page: all but the 3D axes
+        and the world axes in the corner, which only the camera moves."""
+        return self.view.moving_artists()
+
+    #: Lock it in the page draws three frames a step of its path: 75 a second at 40 ms a
+    #: step, so that a 60 Hz display gets a new one at every refresh.
+    motion_substeps = 3
+
     @check.first_is(model.GimbalState, "the app's .state")
     def panel(self, state, frame) -> dict[str, str]:
         out = {"title": panel.title(state), "gauge": panel.gauge(state),
@@ -256,14 +267,17 @@ class GimbalApp(LessonApp):
 
     def lock_it(self, animate: bool = False) -> None:
         """Turn the middle ring to the nearer of +-90: at once, or (``animate``, the button)
-        over :data:`model.LOCK_FRAMES` frames, in the kernel's event loop (the hidden Play
-        in the page without a kernel)."""
+        along :func:`model.lock_path`, a step every :data:`model.LOCK_INTERVAL_MS`: drawn
+        by the page where it can (:meth:`play_path`), else in the kernel's event loop (the
+        hidden Play in the page without a kernel)."""
         self._stop_lock()
         order = self.order.value
         name = rot.middle_angle_name(order)
         path = [float(v) for v in model.lock_path(getattr(self, name).value)]
         if not animate:
             self.set(**{name: path[-1]})
+            return
+        if self.play_path(name, path, model.LOCK_INTERVAL_MS):
             return
         run = self._lock_run = (name, order, path)
         # in a kernel, on the clock: the page's Play waited for each value's round trip
@@ -298,6 +312,7 @@ class GimbalApp(LessonApp):
     def _stop_lock(self) -> None:
         self._lock_run = None
         self.lock_play.playing = False
+        self.stop_motion()              # Lock it drawn by the page ends where it is
 
     def reset(self) -> None:
         """Back to the starting angles, order and camera."""
@@ -332,6 +347,7 @@ class GimbalApp(LessonApp):
         self.set(yaw=yaw, pitch=pitch, roll=roll, order=self.target.order)
 
     def set_view(self, name: str) -> None:
+        self.stop_motion()                  # Lock it in the page drew over the old camera
         self.view.set_view(name)
         self.fig.canvas.draw_idle()
 
@@ -390,4 +406,5 @@ class GimbalApp(LessonApp):
 
     def _on_mouse(self, event) -> None:
         if self.view.follow_camera():
+            self.stop_motion()              # an orbit under Lock it in the page ends it
             self.fig.canvas.draw_idle()
