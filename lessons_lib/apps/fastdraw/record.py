@@ -234,8 +234,18 @@ class Recorder(RendererBase):
         return props, dashes
 
     def draw_path(self, gc, path, transform, rgbFace=None):
-        codes, verts = self._segments(path, transform)
-        if not codes:
+        line = rgbFace is None and gc.get_hatch() is None and _is_polyline(path)
+        if line:
+            # as Agg strokes a line: cut at the canvas's edge (1 px out), each re-entry a new
+            # subpath (its dashes start again there); a solid one also without the runs
+            # wholly outside its clip rectangle (a close-up's part of a long road)
+            codes, verts = _clip_polyline(
+                path, transform, (self.width, self.height),
+                None if gc.get_dashes()[1] is not None else gc.get_clip_rectangle(),
+                4 * self.points_to_pixels(gc.get_linewidth()) + 2)
+        else:
+            codes, verts = self._segments(path, transform)
+        if not len(codes):
             return
         self._check_room(len(verts))
         if not np.all(np.isfinite(verts)):
@@ -387,6 +397,31 @@ class Recorder(RendererBase):
 
     def draw_gouraud_triangles(self, gc, triangles_array, colors_array, transform):
         self.frame.unsupported += 1
+
+
+def _is_polyline(path) -> bool:
+    """Whether ``path`` is lines alone (MOVETO and LINETO, no curve, no closing)."""
+    codes = path.codes
+    return len(path.vertices) > 1 and (
+        codes is None or bool(np.isin(codes, (Path.MOVETO, Path.LINETO)).all()))
+
+
+def _clip_polyline(path, transform, size, box, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """The polyline ``path`` through ``transform`` (to display pixels, y up) as Agg's own
+    path pipeline gives it to the stroker (matplotlib's ``cleanup_path``): non-finite
+    vertices removed, cut to the canvas (``size``; the clipper widens it by 1 px) where a
+    segment that comes back in starts a new subpath (its dashes start again there), and
+    simplified as Agg simplifies it (a long line: within a ninth of a pixel). With ``box``
+    (a Bbox), cut to it widened by ``margin`` px instead (a solid line only: a part of a long
+    road in a close-up; the joins and caps cut off cannot reach ``box``). Segment codes and
+    vertices."""
+    clip = (0.0, 0.0, float(size[0]), float(size[1])) if box is None else \
+        tuple(np.asarray(box.extents, float) + (-margin, -margin, margin, margin))
+    cleaned = path.cleaned(transform, remove_nans=True, clip=clip,
+                           simplify=path.should_simplify)
+    codes = np.asarray(cleaned.codes, np.uint8)
+    keep = codes != Path.STOP
+    return codes[keep], np.asarray(cleaned.vertices, float)[keep]
 
 
 def record_frame(artists, like, limits: Limits = LIMITS) -> FrameRecord:
