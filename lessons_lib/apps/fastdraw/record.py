@@ -70,7 +70,7 @@ class Limits:
     primitives: int = 4000          #: per frame
     vertices: int = 60_000          #: per frame
     frame_bytes: int = 1_500_000    #: per frame, packed
-    frames: int = 1001              #: per animation
+    frames: int = 2401              #: per animation (lesson 3: 30 s at 75 a second)
     animation_bytes: int = 24_000_000   #: per animation, packed
     strings: int = 20_000           #: distinct strings per animation
     string_chars: int = 200         #: per string
