@@ -184,6 +184,25 @@ class SteeringApp(LessonApp):
                    o.title]
         return moving
 
+    @property
+    def motion_substeps(self) -> int:
+        """Frames Play in the page draws a step of time: three, 75 a second at Play's 40 ms
+        a step over a run sampled 60 times a second, so a 60 Hz display gets a new one at
+        (nearly) every refresh; two when the car leaves the road, whose loops in the
+        close-up take up to twice the vertices (the animation stays within its bounds)."""
+        state = getattr(self, "state", None)
+        return 2 if state is not None and model.left_road(state.run) else 3
+
+    def motion_artists(self):
+        """Everything time moves, for Play drawn by the page, with what is drawn over it:
+        on the whole-track map the car, its two points and the line between them, and the
+        title over them; the close-up, and on a 3D track the slope view, whole (their
+        limits follow the car: everything in them moves on the screen); the time plot's
+        cursor with the key over it, and the phase portrait's dot."""
+        s, o = self.scene, self.scene.overview
+        return [o.car, o.target_line, o.progress_dot, o.target_dot, o.title, s.ax_close,
+                s.ax_slope, s.cursor, s.terms_legend, s.phase_dot]
+
     def slide_texts(self) -> dict:
         """A GIF cannot be clicked: its map is titled without "click to place the car"."""
         return {self.scene.overview.title: _(self.scene.MAP_SLIDE_TITLE)}
