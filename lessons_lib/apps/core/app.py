@@ -284,6 +284,12 @@ class LessonApp(GifExport, FitLayout):
         such as lesson 2's ghosts). Default: None (Play runs in the kernel)."""
         return None
 
+    def motion_still(self):
+        """Optional: of :meth:`motion_artists`, those the frame control leaves as they are
+        (drawn over what moves, such as a key over a cursor): recorded once for a run of
+        frames instead of once a frame. Default: none."""
+        return None
+
     #: Frames the page's Play draws per step of the frame control (between two steps the
     #: frame takes values off the slider's grid; Pause and the end always land on a step).
     motion_substeps = 1
@@ -931,13 +937,14 @@ class LessonApp(GifExport, FitLayout):
             ax.apply_aspect(locator(ax, renderer) if locator else None)
         frames = []
         shown = self.frame_value
+        still = {a: None for a in self.motion_still() or ()}
         with self.painter.hold(send=False):
             try:
                 for value in values:
                     self.draw(self.state, value)
                     order = self.painter.drawing_order(
                         list({id(a): a for a in (self.motion_artists() or [])}.values()))
-                    frames.append(record.record_frame(order, renderer))
+                    frames.append(record.record_frame(order, renderer, still=still))
             finally:
                 self.draw(self.state, shown)
         return record.pack(frames, renderer.width, renderer.height, self.fig.dpi)

@@ -166,6 +166,47 @@ class Recorder(RendererBase):
         self._string_index = {}
         self._font_index = {}
 
+    def alone(self, artist: Artist) -> FrameRecord:
+        """``artist``'s primitives, recorded apart from the frame being recorded."""
+        kept = self.frame, self._string_index, self._font_index
+        self.reset()
+        try:
+            artist.draw(self)
+            return self.frame
+        finally:
+            self.frame, self._string_index, self._font_index = kept
+
+    def paste(self, record: FrameRecord) -> None:
+        """Add the primitives of ``record`` (from :meth:`alone`) to the frame, within its
+        bounds; its texts' strings and fonts are the frame's own."""
+        check.instance(record, "record", FrameRecord)
+        frame, lim = self.frame, self.limits
+        if frame.primitive_count + record.primitive_count > lim.primitives:
+            raise ValueError(f"a frame may hold at most {lim.primitives} primitives")
+        self._check_room(record.vertex_count)
+        at_string, at_font = TEXT_FIELDS.index("string"), TEXT_FIELDS.index("font")
+        for kinds, props, codes, verts, dashes in zip(record.kinds, record.props, record.codes,
+                                                      record.verts, record.dashes, strict=True):
+            texts = kinds == OP_TEXT
+            if texts.any():
+                props = props.copy()
+                props[texts, at_string] = [
+                    self._index(self._string_index, frame.strings, record.strings[int(i)])
+                    for i in props[texts, at_string]]
+                props[texts, at_font] = [
+                    self._index(self._font_index, frame.fonts, record.fonts[int(i)])
+                    for i in props[texts, at_font]]
+            frame._add(kinds, props, codes, verts, dashes)
+        frame.unsupported += record.unsupported
+
+    @staticmethod
+    def _index(index: dict, items: list, item) -> int:
+        """``item``'s place in ``items`` (added at the end when new)."""
+        at = index.setdefault(item, len(items))
+        if at == len(items):
+            items.append(item)
+        return at
+
     # -- what artists ask a renderer ------------------------------------------------------
     def get_canvas_width_height(self):
         return self.width, self.height
@@ -375,12 +416,8 @@ class Recorder(RendererBase):
                              "characters long")
         path = font_manager.findfont(prop)
         family = font_manager.get_font(path).family_name
-        font = self._font_index.setdefault((family, path), len(frame.fonts))
-        if font == len(frame.fonts):
-            frame.fonts.append((family, path))
-        string = self._string_index.setdefault(s, len(frame.strings))
-        if string == len(frame.strings):
-            frame.strings.append(s)
+        font = self._index(self._font_index, frame.fonts, (family, path))
+        string = self._index(self._string_index, frame.strings, s)
         weight = prop.get_weight()
         weight = font_manager.weight_dict.get(weight, 400) if isinstance(weight, str) \
             else int(weight)
@@ -424,12 +461,18 @@ def _clip_polyline(path, transform, size, box, margin: float) -> tuple[np.ndarra
     return codes[keep], np.asarray(cleaned.vertices, float)[keep]
 
 
-def record_frame(artists, like, limits: Limits = LIMITS) -> FrameRecord:
+def record_frame(artists, like, limits: Limits = LIMITS, *, still: dict | None = None
+                 ) -> FrameRecord:
     """Draw ``artists`` (a list of matplotlib Artists, in the order they are to be drawn)
     into a :class:`Recorder` copying the Agg renderer ``like``; their primitives. An
-    artist of a hidden axes is left out, as a full draw leaves it out."""
+    artist of a hidden axes is left out, as a full draw leaves it out. ``still``: a dict
+    the caller keeps from frame to frame, whose keys are artists that stay as they are from
+    one frame to the next (a key drawn over a moving cursor): each is recorded once, and
+    its primitives are copied into the frames after."""
     if not isinstance(artists, list | tuple) or not all(isinstance(a, Artist) for a in artists):
         raise ValueError(f"record_frame takes a list of artists, got {check.describe(artists)}")
+    if still is not None and not isinstance(still, dict):
+        raise ValueError(f"record_frame's still is a dict, not {check.describe(still)}")
     recorder = _RECORDERS.get(like)
     if recorder is None or recorder.limits != limits or \
             (recorder.width, recorder.height, recorder.dpi) != (like.width, like.height, like.dpi):
@@ -437,8 +480,14 @@ def record_frame(artists, like, limits: Limits = LIMITS) -> FrameRecord:
         recorder = _RECORDERS[like] = Recorder(like, limits)
     recorder.reset()
     for artist in artists:
-        if artist.axes is None or artist.axes.get_visible():
+        if artist.axes is not None and not artist.axes.get_visible():
+            continue
+        if still is None or artist not in still:
             artist.draw(recorder)
+            continue
+        if not isinstance(still[artist], FrameRecord):
+            still[artist] = recorder.alone(artist)
+        recorder.paste(still[artist])
     frame = recorder.frame
     if frame.nbytes() > limits.frame_bytes:
         raise ValueError(f"a frame may take at most {limits.frame_bytes} bytes packed")
