@@ -99,6 +99,23 @@ def test_the_frames_are_small(app):
     assert len(animation.verts) / animation.frame_count < 600
 
 
+def test_the_key_and_the_title_are_recorded_once(app, monkeypatch):
+    """What motion_still names is drawn once for a run of frames, and the frames are those
+    recorded drawing it each time."""
+    values = _picks(app)
+    legend = app.scene.terms_legend
+    draws = []
+    monkeypatch.setattr(legend, "draw", lambda renderer, draw=legend.draw: (
+        draws.append(renderer), draw(renderer))[1])
+    once = app.record_motion(values)
+    assert len(draws) == (1 if app.ax_terms.get_visible() else 0)
+    monkeypatch.setattr(type(app), "motion_still", lambda self: None)
+    each = app.record_motion(values)
+    assert len(draws) == (1 + len(values) if app.ax_terms.get_visible() else 0)
+    for name in ("kinds", "props", "codes", "verts", "dashes", "offsets", "strings", "fonts"):
+        assert np.array_equal(getattr(once, name), getattr(each, name)), name
+
+
 @pytest.mark.parametrize("settings", [{}, {"track": "hairpin", "speed": 25.0}],
                          ids=["opening", "off the road"])
 def test_the_whole_animation_is_within_the_bounds(monkeypatch, settings):

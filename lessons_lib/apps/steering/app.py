@@ -203,6 +203,10 @@ class SteeringApp(LessonApp):
         return [o.car, o.target_line, o.progress_dot, o.target_dot, o.title, s.ax_close,
                 s.ax_slope, s.cursor, s.terms_legend, s.phase_dot]
 
+    def motion_still(self):
+        """The time plot's key and the map's title: over what moves, unmoved themselves."""
+        return [self.scene.terms_legend, self.scene.overview.title]
+
     def slide_texts(self) -> dict:
         """A GIF cannot be clicked: its map is titled without "click to place the car"."""
         return {self.scene.overview.title: _(self.scene.MAP_SLIDE_TITLE)}
