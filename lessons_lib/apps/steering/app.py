@@ -190,10 +190,11 @@ class SteeringApp(LessonApp):
     def motion_substeps(self) -> int:
         """Frames Play in the page draws a step of time: three, 75 a second at Play's 40 ms
         a step over a run sampled 60 times a second, so a 60 Hz display gets a new one at
-        (nearly) every refresh. A car that leaves the road may loop, and the loops in the
-        close-up can take twice a frame's bytes: for such a run, the most frames a step (3, 2
-        or 1) whose animation, estimated from frames recorded across the run, takes at most
-        :data:`MOTION_SHARE` of the bound (once a state)."""
+        every refresh (the run's own step moves on at most of them). A car that leaves the
+        road may loop, and the loops in the close-up can take twice a frame's bytes: for
+        such a run, the most frames a step (3, 2 or 1) whose animation, estimated from
+        frames recorded across the run, takes at most :data:`MOTION_SHARE` of the bound
+        (once a state)."""
         state = getattr(self, "state", None)
         if state is None or not model.left_road(state.run):
             return 3
