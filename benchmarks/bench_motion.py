@@ -1,7 +1,10 @@
 """Play's frames per second delivered to the screen, drawn by the page (issue 43) against
 Play in the kernel, in Chromium at 1280x720, the two taking turns.
 
-    python benchmarks/bench_motion.py [slerp | gimbal] [--rounds=3]
+    python benchmarks/bench_motion.py [slerp] [steering] [gimbal] [funnel] [--rounds=3]
+
+Each lesson named (default: slerp) is measured in turn, on the same two servers: its Play,
+or where it has none (lesson 1) its first button animation (Lock it).
 
 Two Voila servers serve the lessons as in class: one as they are (Play drawn by the page,
 :mod:`lessons_lib.apps.fastdraw.player`), one with ``PAGE_PLAY=False`` set in its kernels
@@ -12,11 +15,6 @@ that reached the figure: PNGs decoded onto ipympl's canvas, and frames drawn on 
 overlay canvas (each starts with one ``drawImage`` of the background). Also: the display's
 own rate (``requestAnimationFrame`` callbacks a second) and the time from the click to the
 first new frame. Printed: per variant, the median and every round.
-
-A lesson without Play (lesson 1) times its button animation instead (``Lesson.animations``:
-"Lock it", after its reset button): new frames counted from ``LOCK_SKIP`` seconds after
-the click to the animation's end (both variants are still moving then: the page starts
-once its first frames are recorded), and all the frames it showed.
 """
 
 from __future__ import annotations
@@ -44,7 +42,8 @@ from bench_browser import (  # noqa: E402
 
 import browser as harness  # noqa: E402  (tests/browser.py)
 
-#: Seconds counted, from one second after the click (Play from the start lasts 4 s).
+#: Seconds counted, from one second after the click (Play from the start lasts 4 s in
+#: lesson 2, 30 s in lesson 3).
 WINDOW = 2.5
 #: A button animation (1 s): frames counted from this many seconds after the click.
 LOCK_SKIP = 0.25
@@ -120,53 +119,65 @@ def animation_round(page, animation: tuple) -> dict:
             "frames": every["decoded"] + every["overlay"]}
 
 
+def measure(browser, servers, lesson, rounds: int) -> dict:
+    """``rounds`` rounds of ``lesson``'s Play on a page of each server, taking turns."""
+    results: dict = {label: [] for label, _ in VARIANTS}
+    contexts, pages = [], []
+    try:
+        for (server, _trace) in servers:
+            server_quiet(server)
+            context = new_context(browser)
+            context.add_init_script(MOTION_HOOKS)
+            contexts.append(context)
+            page = context.new_page()
+            harness.open_lesson(page, server, lesson.notebook, figures=lesson.figures)
+            refilled(server, -float("inf"))
+            pages.append(page)
+        for k in range(rounds):
+            order = list(zip(VARIANTS, pages, strict=True))
+            for (label, _), page in (order if k % 2 == 0 else order[::-1]):
+                r = (one_round(page) if lesson.play
+                     else animation_round(page, lesson.animations[0]))
+                results[label].append(r)
+                print(f"  {lesson.name} {label}: {r}", file=sys.stderr, flush=True)
+    finally:
+        for context in contexts:
+            context.close()
+    return results
+
+
 def main(argv: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
-    name = next((a for a in argv if not a.startswith("--")), "slerp")
-    lesson = next(ls for ls in LESSONS if name in ls.name)
+    names = [a for a in argv if not a.startswith("--")] or ["slerp"]
+    lessons = [next(ls for ls in LESSONS if name in ls.name) for name in names]
     rounds = int(next((a.split("=")[1] for a in argv if a.startswith("--rounds=")), "3"))
-    results: dict = {label: [] for label, _ in VARIANTS}
+    results: dict = {}
     with tempfile.TemporaryDirectory(prefix="bench-motion-") as tmp, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=harness.CHROMIUM, headless=True,
                                     args=harness.CHROMIUM_FLAGS)
-        servers, contexts, pages = [], [], []
+        servers = []
         try:
             for label, env in VARIANTS:
                 servers.append(start_server(Path(tmp), label, True, env))
-            for (server, _trace) in servers:
-                server_quiet(server)
-                context = new_context(browser)
-                context.add_init_script(MOTION_HOOKS)
-                contexts.append(context)
-                page = context.new_page()
-                harness.open_lesson(page, server, lesson.notebook, figures=lesson.figures)
-                refilled(server, -float("inf"))
-                pages.append(page)
-            for k in range(rounds):
-                order = list(zip(VARIANTS, pages, strict=True))
-                for (label, _), page in (order if k % 2 == 0 else order[::-1]):
-                    r = (one_round(page) if lesson.play
-                         else animation_round(page, lesson.animations[0]))
-                    results[label].append(r)
-                    print(f"  {label}: {r}", file=sys.stderr, flush=True)
+            for lesson in lessons:
+                results[lesson.name] = measure(browser, servers, lesson, rounds)
         finally:
-            for context in contexts:
-                context.close()
             for server, _ in servers:
                 server.stop()
             browser.close()
-    what = (f"Play, new frames delivered to the screen per second, {rounds} rounds, "
-            f"{WINDOW} s each" if lesson.play else
-            f"{lesson.animations[0][0]}, new frames delivered to the screen per second, "
-            f"{rounds} rounds, from {LOCK_SKIP} s after the click to its end")
-    print(f"{lesson.name}: {what}")
-    for label, rows in results.items():
-        for key in ("fps", "overlay", "png", "display", "first_ms",
-                    *(() if lesson.play else ("frames",))):
-            vals = [r[key] for r in rows]
-            print(f"  {label:7s} {key:9s} median {statistics.median(vals):7.1f}   "
-                  + " ".join(f"{v:.1f}" for v in vals))
+    for lesson in lessons:
+        what = (f"Play, new frames delivered to the screen per second, {rounds} rounds, "
+                f"{WINDOW} s each" if lesson.play else
+                f"{lesson.animations[0][0]}, new frames delivered to the screen per second, "
+                f"{rounds} rounds, from {LOCK_SKIP} s after the click to its end")
+        print(f"{lesson.name}: {what}")
+        for label, rows in results[lesson.name].items():
+            for key in ("fps", "overlay", "png", "display", "first_ms",
+                        *(() if lesson.play else ("frames",))):
+                vals = [r[key] for r in rows]
+                print(f"  {label:7s} {key:9s} median {statistics.median(vals):7.1f}   "
+                      + " ".join(f"{v:.1f}" for v in vals))
 
 
 if __name__ == "__main__":

@@ -86,8 +86,8 @@ APP_CLASSES["TermApp"] = TermApp      # lesson 3's small term figures (not in th
 #: The loop's plumbing (called by LessonApp, not by a learner or a notebook): hooks with no
 #: input, and the ones that take the loop's own functions and widgets. The hooks that take
 #: params, a state, a frame or a size (compute, draw, panel, frame_end, ...) are fuzzed.
-LOOP = {"build", "layout", "dynamic_artists", "motion_artists", "pointer_cost", "preset_list",
-        "batch",
+LOOP = {"build", "layout", "dynamic_artists", "motion_artists", "motion_still", "pointer_cost",
+        "preset_list", "batch",
         "update", "recompute", "redraw", "request_update", "control_widgets", "play_row",
         "preset_box", "add_gif_button", "guard_controls",
         "guard", "when_idle", "animate", "arrange"}   # given the loop's functions, widgets

@@ -323,6 +323,12 @@ class LessonApp(GifExport, FitLayout):
         ghosts). Default: None (animations run in the kernel)."""
         return None
 
+    def motion_still(self):
+        """Optional: of :meth:`motion_artists`, those the animation leaves as they are
+        (drawn over what moves, such as a key over a cursor): recorded once for a run of
+        frames instead of once a frame. Default: none."""
+        return None
+
     #: Frames the page draws per step of the frame control, or of a path of
     #: :meth:`play_path` (between two steps the values are off the slider's grid; Pause
     #: and the end always land on a step).
@@ -989,13 +995,14 @@ class LessonApp(GifExport, FitLayout):
             locator = ax.get_axes_locator()
             ax.apply_aspect(locator(ax, renderer) if locator else None)
         frames = []
+        still = {a: None for a in self.motion_still() or ()}
         with self.painter.hold(send=False):
             try:
                 for state, frame in poses:
                     self.draw(state, frame)
                     order = self.painter.drawing_order(
                         list({id(a): a for a in (self.motion_artists() or [])}.values()))
-                    frames.append(record.record_frame(order, renderer))
+                    frames.append(record.record_frame(order, renderer, still=still))
             finally:
                 self.draw(self.state, self.frame_value)
         return record.pack(frames, renderer.width, renderer.height, self.fig.dpi)

@@ -148,8 +148,10 @@ def _ticks_shown(axis: Axis) -> bool:
 
 def _projects_itself(artist: Artist) -> bool:
     """An mplot3d artist (Line3D, Text3D, Poly3DCollection...): its axes' draw projects
-    it, so it cannot be drawn alone over a background."""
-    return type(artist).__module__.startswith("mpl_toolkits.mplot3d")
+    it, so it cannot be drawn alone over a background. A 3D axes itself can (its draw
+    projects what it holds)."""
+    return type(artist).__module__.startswith("mpl_toolkits.mplot3d") \
+        and not isinstance(artist, Axes)
 
 
 def choose_throttle_ms(cost_seconds: float) -> float:
@@ -450,7 +452,8 @@ class Painter:
         """Of ``artists`` (a list), those of this figure that can be drawn alone over a
         background, in the order the painter draws them (the order a full draw would): by
         axes, then zorder, then their place among the axes' children. Left out: None,
-        animated artists and mplot3d's own (its axes projects those as it draws)."""
+        animated artists and mplot3d's own (its axes projects those as it draws; a 3D
+        axes itself stays)."""
         if not isinstance(artists, list | tuple) or not all(
                 a is None or isinstance(a, Artist) for a in artists):
             raise ValueError(f"drawing_order takes a list of artists, got "

@@ -250,7 +250,9 @@ export default {
         if (run.shown < 0) { send("stopped", 0); return; }
         // stop on a frame the slider can hold (a whole step)
         const step = run.substeps;
-        const k = Math.min(slots.length - 1, Math.round(run.shown / step) * step);
+        let k = Math.min(slots.length - 1, Math.round(run.shown / step) * step);
+        // the step after may not have come yet (the kernel recording slower than Play)
+        if (!slots[k]) k = Math.floor(run.shown / step) * step;
         if (k !== run.shown) show(k);
         send("stopped", run.shown);
       } else if (msg.type === "hide") {

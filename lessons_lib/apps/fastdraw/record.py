@@ -70,7 +70,7 @@ class Limits:
     primitives: int = 4000          #: per frame
     vertices: int = 60_000          #: per frame
     frame_bytes: int = 1_500_000    #: per frame, packed
-    frames: int = 1001              #: per animation
+    frames: int = 2401              #: per animation (lesson 3: 30 s at 75 a second)
     animation_bytes: int = 24_000_000   #: per animation, packed
     strings: int = 20_000           #: distinct strings per animation
     string_chars: int = 200         #: per string
@@ -166,6 +166,47 @@ class Recorder(RendererBase):
         self._string_index = {}
         self._font_index = {}
 
+    def alone(self, artist: Artist) -> FrameRecord:
+        """``artist``'s primitives, recorded apart from the frame being recorded."""
+        kept = self.frame, self._string_index, self._font_index
+        self.reset()
+        try:
+            artist.draw(self)
+            return self.frame
+        finally:
+            self.frame, self._string_index, self._font_index = kept
+
+    def paste(self, record: FrameRecord) -> None:
+        """Add the primitives of ``record`` (from :meth:`alone`) to the frame, within its
+        bounds; its texts' strings and fonts are the frame's own."""
+        check.instance(record, "record", FrameRecord)
+        frame, lim = self.frame, self.limits
+        if frame.primitive_count + record.primitive_count > lim.primitives:
+            raise ValueError(f"a frame may hold at most {lim.primitives} primitives")
+        self._check_room(record.vertex_count)
+        at_string, at_font = TEXT_FIELDS.index("string"), TEXT_FIELDS.index("font")
+        for kinds, props, codes, verts, dashes in zip(record.kinds, record.props, record.codes,
+                                                      record.verts, record.dashes, strict=True):
+            texts = kinds == OP_TEXT
+            if texts.any():
+                props = props.copy()
+                props[texts, at_string] = [
+                    self._index(self._string_index, frame.strings, record.strings[int(i)])
+                    for i in props[texts, at_string]]
+                props[texts, at_font] = [
+                    self._index(self._font_index, frame.fonts, record.fonts[int(i)])
+                    for i in props[texts, at_font]]
+            frame._add(kinds, props, codes, verts, dashes)
+        frame.unsupported += record.unsupported
+
+    @staticmethod
+    def _index(index: dict, items: list, item) -> int:
+        """``item``'s place in ``items`` (added at the end when new)."""
+        at = index.setdefault(item, len(items))
+        if at == len(items):
+            items.append(item)
+        return at
+
     # -- what artists ask a renderer ------------------------------------------------------
     def get_canvas_width_height(self):
         return self.width, self.height
@@ -234,8 +275,18 @@ class Recorder(RendererBase):
         return props, dashes
 
     def draw_path(self, gc, path, transform, rgbFace=None):
-        codes, verts = self._segments(path, transform)
-        if not codes:
+        line = rgbFace is None and gc.get_hatch() is None and _is_polyline(path)
+        if line:
+            # as Agg strokes a line: cut at the canvas's edge (1 px out), each re-entry a new
+            # subpath (its dashes start again there); a solid one also without the runs
+            # wholly outside its clip rectangle (a close-up's part of a long road)
+            codes, verts = _clip_polyline(
+                path, transform, (self.width, self.height),
+                None if gc.get_dashes()[1] is not None else gc.get_clip_rectangle(),
+                4 * self.points_to_pixels(gc.get_linewidth()) + 2)
+        else:
+            codes, verts = self._segments(path, transform)
+        if not len(codes):
             return
         self._check_room(len(verts))
         if not np.all(np.isfinite(verts)):
@@ -365,12 +416,8 @@ class Recorder(RendererBase):
                              "characters long")
         path = font_manager.findfont(prop)
         family = font_manager.get_font(path).family_name
-        font = self._font_index.setdefault((family, path), len(frame.fonts))
-        if font == len(frame.fonts):
-            frame.fonts.append((family, path))
-        string = self._string_index.setdefault(s, len(frame.strings))
-        if string == len(frame.strings):
-            frame.strings.append(s)
+        font = self._index(self._font_index, frame.fonts, (family, path))
+        string = self._index(self._string_index, frame.strings, s)
         weight = prop.get_weight()
         weight = font_manager.weight_dict.get(weight, 400) if isinstance(weight, str) \
             else int(weight)
@@ -389,12 +436,43 @@ class Recorder(RendererBase):
         self.frame.unsupported += 1
 
 
-def record_frame(artists, like, limits: Limits = LIMITS) -> FrameRecord:
+def _is_polyline(path) -> bool:
+    """Whether ``path`` is lines alone (MOVETO and LINETO, no curve, no closing)."""
+    codes = path.codes
+    return len(path.vertices) > 1 and (
+        codes is None or bool(np.isin(codes, (Path.MOVETO, Path.LINETO)).all()))
+
+
+def _clip_polyline(path, transform, size, box, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """The polyline ``path`` through ``transform`` (to display pixels, y up) as Agg's own
+    path pipeline gives it to the stroker (matplotlib's ``cleanup_path``): non-finite
+    vertices removed, cut to the canvas (``size``; the clipper widens it by 1 px) where a
+    segment that comes back in starts a new subpath (its dashes start again there), and
+    simplified as Agg simplifies it (a long line: within a ninth of a pixel). With ``box``
+    (a Bbox), cut to it widened by ``margin`` px instead (a solid line only: a part of a long
+    road in a close-up; the joins and caps cut off cannot reach ``box``). Segment codes and
+    vertices."""
+    clip = (0.0, 0.0, float(size[0]), float(size[1])) if box is None else \
+        tuple(np.asarray(box.extents, float) + (-margin, -margin, margin, margin))
+    cleaned = path.cleaned(transform, remove_nans=True, clip=clip,
+                           simplify=path.should_simplify)
+    codes = np.asarray(cleaned.codes, np.uint8)
+    keep = codes != Path.STOP
+    return codes[keep], np.asarray(cleaned.vertices, float)[keep]
+
+
+def record_frame(artists, like, limits: Limits = LIMITS, *, still: dict | None = None
+                 ) -> FrameRecord:
     """Draw ``artists`` (a list of matplotlib Artists, in the order they are to be drawn)
     into a :class:`Recorder` copying the Agg renderer ``like``; their primitives. An
-    artist of a hidden axes is left out, as a full draw leaves it out."""
+    artist of a hidden axes is left out, as a full draw leaves it out. ``still``: a dict
+    the caller keeps from frame to frame, whose keys are artists that stay as they are from
+    one frame to the next (a key drawn over a moving cursor): each is recorded once, and
+    its primitives are copied into the frames after."""
     if not isinstance(artists, list | tuple) or not all(isinstance(a, Artist) for a in artists):
         raise ValueError(f"record_frame takes a list of artists, got {check.describe(artists)}")
+    if still is not None and not isinstance(still, dict):
+        raise ValueError(f"record_frame's still is a dict, not {check.describe(still)}")
     recorder = _RECORDERS.get(like)
     if recorder is None or recorder.limits != limits or \
             (recorder.width, recorder.height, recorder.dpi) != (like.width, like.height, like.dpi):
@@ -402,8 +480,14 @@ def record_frame(artists, like, limits: Limits = LIMITS) -> FrameRecord:
         recorder = _RECORDERS[like] = Recorder(like, limits)
     recorder.reset()
     for artist in artists:
-        if artist.axes is None or artist.axes.get_visible():
+        if artist.axes is not None and not artist.axes.get_visible():
+            continue
+        if still is None or artist not in still:
             artist.draw(recorder)
+            continue
+        if not isinstance(still[artist], FrameRecord):
+            still[artist] = recorder.alone(artist)
+        recorder.paste(still[artist])
     frame = recorder.frame
     if frame.nbytes() > limits.frame_bytes:
         raise ValueError(f"a frame may take at most {limits.frame_bytes} bytes packed")

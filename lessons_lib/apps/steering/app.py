@@ -18,6 +18,7 @@ import time
 from functools import partial
 
 import ipywidgets as widgets
+import numpy as np
 
 from ... import validate as check
 from ...i18n import N_, _
@@ -129,6 +130,7 @@ class SteeringApp(LessonApp):
                      "tangent_arrow", "offset_arrow", "path_line", "term_lines", "cursor"):
             setattr(self, name, getattr(s, name))
         self.placement_note = ""
+        self._substeps_for = (None, 3)     # (state, motion_substeps) of a run off the road
         self._placed_with = None       # the other controls' values when the car was placed
         self.drag = DragHandler(self.fig, self.guard(self._on_press),
                                 self.guard(self._on_drag))
@@ -183,6 +185,46 @@ class SteeringApp(LessonApp):
         moving += [*s.term_lines.values(), s.end_line, o.path_line, o.start_mark, o.end_mark,
                    o.title]
         return moving
+
+    @property
+    def motion_substeps(self) -> int:
+        """Frames Play in the page draws a step of time: three, 75 a second at Play's 40 ms
+        a step over a run sampled 60 times a second, so a 60 Hz display gets a new one at
+        every refresh (the run's own step moves on at most of them). A car that leaves the
+        road may loop, and the loops in the close-up can take twice a frame's bytes: for
+        such a run, the most frames a step (3, 2 or 1) whose animation, estimated from
+        frames recorded across the run, takes at most :data:`MOTION_SHARE` of the bound
+        (once a state)."""
+        state = getattr(self, "state", None)
+        if state is None or not model.left_road(state.run):
+            return 3
+        if self._substeps_for[0] is not state:
+            self._substeps_for = (state, self._fitting_substeps())
+        return self._substeps_for[1]
+
+    def _fitting_substeps(self) -> int:
+        from ..fastdraw import record
+
+        last = self.play.max
+        steps = np.unique(np.linspace(0, last, MOTION_SAMPLE).round().astype(int))
+        sample = [self.frame.at(int(i)) for i in steps]
+        per_frame = self.record_motion(sample).nbytes / len(sample)
+        return next((sub for sub in (3, 2) if (last * sub + 1) * per_frame
+                     <= MOTION_SHARE * record.LIMITS.animation_bytes), 1)
+
+    def motion_artists(self):
+        """Everything time moves, for Play drawn by the page, with what is drawn over it:
+        on the whole-track map the car, its two points and the line between them, and the
+        title over them; the close-up, and on a 3D track the slope view, whole (their
+        limits follow the car: everything in them moves on the screen); the time plot's
+        cursor with the key over it, and the phase portrait's dot."""
+        s, o = self.scene, self.scene.overview
+        return [o.car, o.target_line, o.progress_dot, o.target_dot, o.title, s.ax_close,
+                s.ax_slope, s.cursor, s.terms_legend, s.phase_dot]
+
+    def motion_still(self):
+        """The time plot's key and the map's title: over what moves, unmoved themselves."""
+        return [self.scene.terms_legend, self.scene.overview.title]
 
     def slide_texts(self) -> dict:
         """A GIF cannot be clicked: its map is titled without "click to place the car"."""
@@ -277,6 +319,9 @@ class SteeringApp(LessonApp):
             self.place_car(float(event.xdata), float(event.ydata))
 
 
+#: Frames recorded across a run that leaves the road to choose its motion_substeps, and
+#: the share of the animation bound the estimate may take (room for what falls between).
+MOTION_SAMPLE, MOTION_SHARE = 12, 0.85
 #: each preset's moment (s), where its description can be seen
 _MOMENTS = {sc.name: sc.moment for sc in SCENARIOS}
 

@@ -376,7 +376,9 @@ class SteeringView:
         # at 1280x720); its columns are set by fit_margins to the room the plot has
         self.terms_legend = None
         self._terms_key(4)
-        self.cursor = ax.axvline(0.0, color=PALETTE["blue"], lw=LINE["cursor"])
+        # over the term lines, under the key: Play drawn by the page then redraws the cursor
+        # and the key each frame, not the four lines of the whole run (44 kB a frame)
+        self.cursor = ax.axvline(0.0, color=PALETTE["blue"], lw=LINE["cursor"], zorder=4)
         self.end_line = ax.axvline(DURATION, color=PALETTE["black"], lw=LINE["thin"], ls=":")
         ax.set_xlim(0, DURATION)
         ax.set_ylim(-1.05, 1.05)
