@@ -76,6 +76,24 @@ def _t_readout(page) -> float:
     return float(slider.locator(".widget-readout").inner_text())
 
 
+def pause_on_the_kernels_frame(page, figure: int) -> dict:
+    """Press Pause while the page plays; once the kernel has drawn the frame the page
+    stopped on (in figure ``figure``) and the overlay is gone, check that the overlay's last
+    frame is the kernel's picture of it, told apart by the same measure from the picture
+    Play started on. Returns :data:`COMPARE`'s answer at the end."""
+    before = h.canvas_images(page)
+    moving = page.evaluate(COMPARE)
+    _pause_button(page).click()
+    h.wait_for_pixels_change(page, before, figure=figure, timeout=60)
+    page.wait_for_function(f"() => document.querySelector('{OVERLAY}').style.display"
+                           " === 'none'", timeout=30_000)
+    h.wait_idle(page)
+    stopped = page.evaluate(COMPARE)
+    assert stopped["share"] < LOUD_SHARE, stopped
+    assert moving["share"] > max(LOUD_SHARE, 2 * stopped["share"]), (moving, stopped)
+    return stopped
+
+
 def test_play_drawn_by_the_page_pauses_on_the_kernels_frame(voila_server, page):
     h.open_lesson(page, voila_server, NOTEBOOK)
     page.wait_for_selector(OVERLAY, state="attached", timeout=60_000)
@@ -86,19 +104,7 @@ def test_play_drawn_by_the_page_pauses_on_the_kernels_frame(voila_server, page):
             " return o.style.display === 'block' && Number(o.dataset.painted) > 5; }",
             timeout=60_000)
         page.wait_for_timeout(rest_ms)
-        before = h.canvas_images(page)
-        moving = page.evaluate(COMPARE)
-        _pause_button(page).click()
-        # the kernel draws the frame the page stopped on, then the overlay goes
-        h.wait_for_pixels_change(page, before, figure=0, timeout=60)
-        page.wait_for_function(f"() => document.querySelector('{OVERLAY}').style.display"
-                               " === 'none'", timeout=30_000)
-        h.wait_idle(page)
-        stopped = page.evaluate(COMPARE)
-        # the overlay's last frame is the kernel's picture of it...
-        assert stopped["share"] < LOUD_SHARE, stopped
-        # ... which the measure tells apart from the picture Play started on
-        assert moving["share"] > max(LOUD_SHARE, 2 * stopped["share"]), (moving, stopped)
+        stopped = pause_on_the_kernels_frame(page, figure=0)
         # the slider shows the frame the page stopped on (a whole step of t)
         assert stopped["frame"] % SUBSTEPS == 0
         assert _t_readout(page) == pytest.approx(stopped["frame"] / SUBSTEPS * 0.01, abs=1e-6)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_browser_motion import COMPARE, LOUD_SHARE, OVERLAY, _pause_button, _play_button
+from test_browser_motion import OVERLAY, _play_button, pause_on_the_kernels_frame
 
 from lessons_lib.apps import fastdraw
 from lessons_lib.apps.steering import SteeringApp
@@ -54,19 +54,7 @@ def test_lesson_3_play_drawn_by_the_page_pauses_on_the_kernels_frame(voila_serve
             f"(start) => Number(document.querySelector('{OVERLAY}').dataset.frame)"
             f" >= start + {MOVED}", arg=start, timeout=60_000)
         page.wait_for_timeout(rest_ms)
-        before = h.canvas_images(page)
-        moving = page.evaluate(COMPARE)
-        _pause_button(page).click()
-        # the kernel draws the frame the page stopped on, then the overlay goes
-        h.wait_for_pixels_change(page, before, figure=FIGURE, timeout=60)
-        page.wait_for_function(f"() => document.querySelector('{OVERLAY}').style.display"
-                               " === 'none'", timeout=30_000)
-        h.wait_idle(page)
-        stopped = page.evaluate(COMPARE)
-        # the overlay's last frame is the kernel's picture of it...
-        assert stopped["share"] < LOUD_SHARE, stopped
-        # ... which the measure tells apart from the picture Play started on
-        assert moving["share"] > max(LOUD_SHARE, 2 * stopped["share"]), (moving, stopped)
+        stopped = pause_on_the_kernels_frame(page, FIGURE)
         # the slider shows the frame the page stopped on (a whole step of time)
         assert stopped["frame"] % SUBSTEPS == 0
         assert _time_readout(page) == pytest.approx(stopped["frame"] / SUBSTEPS * STEP,
