@@ -168,6 +168,7 @@ class Recorder(RendererBase):
 
     def alone(self, artist: Artist) -> FrameRecord:
         """``artist``'s primitives, recorded apart from the frame being recorded."""
+        check.instance(artist, "artist", Artist)
         kept = self.frame, self._string_index, self._font_index
         self.reset()
         try:
