@@ -50,6 +50,7 @@ from lessons_lib.apps.core import exercise as core_exercise  # noqa: E402
 from lessons_lib.apps.core import figure as core_figure  # noqa: E402
 from lessons_lib.apps.core import guard as core_guard  # noqa: E402
 from lessons_lib.apps.core import layout as core_layout  # noqa: E402
+from lessons_lib.apps.core import livedrag as core_livedrag  # noqa: E402
 from lessons_lib.apps.core import text as core_text  # noqa: E402
 from lessons_lib.apps.fastdraw import painter as fastdraw_painter  # noqa: E402
 from lessons_lib.apps.fastdraw import player as fastdraw_player  # noqa: E402
@@ -121,6 +122,7 @@ MODULES = {"funnel.figures": funnel_figures, "funnel.exercises": funnel_exercise
            "gimbal.model": gimbal_model, "interpolation.model": interpolation_model,
            "core.layout": core_layout, "core.figure": core_figure, "core.app": core_app,
            "core.controls": core_controls, "core.text": core_text, "core.guard": core_guard,
+           "core.livedrag": core_livedrag,
            "fastdraw": fastdraw, "fastdraw.painter": fastdraw_painter,
            "fastdraw.textcache": fastdraw_textcache,
            "fastdraw.record": fastdraw_record, "fastdraw.player": fastdraw_player,
@@ -167,6 +169,8 @@ EXAMPLES = {
     "WorldLine": lambda: instance("GimbalApp").view.stand,
     "WorldFaces": lambda: instance("GimbalApp").view.aircraft,
     "Painter": lambda: fastdraw.attach(instance("GridApp").fig),
+    # drags drawn by the page: an app's own (its page never said it is ready)
+    "LiveDrag": lambda: instance("FunnelApp").live_drag,
     # Play drawn by the page: the recorder, a recorded animation, the player and its guard
     "Recorder": lambda: fastdraw_record.Recorder(
         instance("InterpolationApp").fig.canvas.get_renderer()),

@@ -47,11 +47,12 @@ from ...i18n import N_, _
 from .. import fastdraw
 from ..fastdraw import Painter
 from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
-from .figure import PALETTE, in_kernel, pace_pointer
+from .figure import PALETTE, DragHandler, in_kernel, pace_pointer
 from .fonts import language_rc
 from .gif import GifExport
 from .guard import guard_widget, out_of_memory
 from .layout import FitLayout, iter_widgets
+from .livedrag import LiveDrag
 from .theme import TEXT
 
 log = logging.getLogger("lessons_lib.apps")
@@ -329,6 +330,14 @@ class LessonApp(GifExport, FitLayout):
         frames instead of once a frame. Default: none."""
         return None
 
+    def drag_artists(self, item):
+        """Optional: what a drag of ``item`` (what the press handler of a
+        :meth:`drag_handler` returned; None: any drag, to time one) moves, for drags drawn
+        by the page (:mod:`.livedrag`): artists, or whole axes whose content the drag
+        changes; the page draws them over a picture of everything else, which must not
+        change during the drag. Default: None (the kernel draws the drags)."""
+        return None
+
     #: Frames the page draws per step of the frame control, or of a path of
     #: :meth:`play_path` (between two steps the values are off the slider's grid; Pause
     #: and the end always land on a step).
@@ -371,11 +380,13 @@ class LessonApp(GifExport, FitLayout):
             self.build()
         self.painter = Painter.attach(self.fig, self.dynamic_artists)
         self.motion_player = self._make_motion_player()
+        self.live_drag = LiveDrag(self)
         self.widget = self.layout()
         self._finish(preset, controls)
         if in_kernel() and not self.painter.page_attached:
             # before the page makes its view: pointer moves no faster than the kernel draws
-            pace_pointer(self.fig, self.pointer_cost())
+            # (or, where the page draws the drags, records) a frame
+            pace_pointer(self.fig, self.pointer_cost(), self.live_drag.cost())
 
     def _build_controls(self, initial: dict) -> None:
         names = set(self._specs) | ({self.frame.name} if self.frame else set())
@@ -780,7 +791,8 @@ class LessonApp(GifExport, FitLayout):
         self.draw(self.state, frame)
         self.draw_count += 1
         self._fill_panels(self.panel(self.state, frame))
-        self.painter.request()   # drawn and sent now when a page shows it (no round trip)
+        if not self.live_drag.show():   # a drag drawn by the page: what it moves, recorded
+            self.painter.request()   # drawn and sent now when a page shows it (no round trip)
 
     def _fill_panels(self, content) -> None:
         if content is None:
@@ -936,9 +948,11 @@ class LessonApp(GifExport, FitLayout):
     # -- Animations drawn by the page (fastdraw.player) -----------------------------------
     def _make_motion_player(self):
         """The page's player, when this app animates in the page: the fast path is on, it
-        has :meth:`motion_artists`, it is not a copy, and it runs in a kernel."""
+        has :meth:`motion_artists` or :meth:`drag_artists`, it is not a copy, and it runs
+        in a kernel."""
         if not (fastdraw.ENABLED and self._kernel_play and not self.compact
-                and self.motion_artists() is not None):
+                and (self.motion_artists() is not None
+                     or self.drag_artists(None) is not None)):
             return None
         from ..fastdraw import player
 
@@ -990,10 +1004,7 @@ class LessonApp(GifExport, FitLayout):
         if len(poses) > record.LIMITS.frames:
             raise ValueError(f"an animation in the page has at most {record.LIMITS.frames} "
                              "frames")
-        renderer = self.fig.canvas.get_renderer()
-        for ax in self.fig.axes:       # where a draw puts each axes (equal aspect, locators)
-            locator = ax.get_axes_locator()
-            ax.apply_aspect(locator(ax, renderer) if locator else None)
+        renderer = self._laid_out()
         frames = []
         still = {a: None for a in self.motion_still() or ()}
         with self.painter.hold(send=False):
@@ -1006,6 +1017,55 @@ class LessonApp(GifExport, FitLayout):
             finally:
                 self.draw(self.state, self.frame_value)
         return record.pack(frames, renderer.width, renderer.height, self.fig.dpi)
+
+    def _laid_out(self):
+        """The canvas's renderer, each axes where a draw puts it (equal aspect, locators)."""
+        renderer = self.fig.canvas.get_renderer()
+        for ax in self.fig.axes:
+            locator = ax.get_axes_locator()
+            ax.apply_aspect(locator(ax, renderer) if locator else None)
+        return renderer
+
+    def record_drawn(self, artists: list) -> object:
+        """``artists`` (a list of the figure's artists; whole axes allowed) recorded as
+        they are drawn now: one frame, packed (:mod:`..fastdraw.record`, a ValueError past
+        its limits). Draws nothing."""
+        from ..fastdraw import record
+
+        renderer = self._laid_out()
+        frame = record.record_frame(self.painter.drawing_order(artists), renderer)
+        return record.pack([frame], renderer.width, renderer.height, self.fig.dpi)
+
+    def forget_motion(self) -> None:
+        """The page's player no longer holds the frames of any Play or :meth:`play_path`
+        (a drag drawn by the page took its place): the next one records its own."""
+        self._motion_key = None
+
+    def drag_handler(self, on_press: Callable, on_move: Callable,
+                     on_release: Callable | None = None) -> DragHandler:
+        """A :class:`.figure.DragHandler` on the app's figure, each callback guarded, whose
+        drags the page draws where it can (:mod:`.livedrag`: what :meth:`drag_artists`
+        names for the item ``on_press`` returned); the kernel's figure after the release."""
+        if not (callable(on_press) and callable(on_move)
+                and (on_release is None or callable(on_release))):
+            raise ValueError("drag_handler takes functions: on_press, on_move and optionally "
+                             "on_release")
+
+        def press(event):
+            item = on_press(event)
+            if item is not None:
+                self.live_drag.begin(item)
+            return item
+
+        def release(item, event):
+            try:
+                if on_release is not None:
+                    on_release(item, event)
+            finally:
+                self.live_drag.end()
+
+        return DragHandler(self.fig, self.guard(press), self.guard(on_move),
+                           self.guard(release))
 
     def _path_checked(self, name, values, where: str) -> tuple[str, list[float]]:
         """``name`` a slider that re-computes, ``values`` a non-empty list of numbers within
@@ -1087,8 +1147,10 @@ class LessonApp(GifExport, FitLayout):
         sent before it starts, the rest in the kernel's loop meanwhile (from ``start`` on,
         then those before)."""
         player = self.motion_player
-        if player is None or not player.ready or self.state is None:
+        if player is None or not player.ready or self.state is None \
+                or self.motion_artists() is None:    # a player for its drags alone
             return False
+        self.live_drag.end()
         if self._page_play is not None:        # one animation at a time
             self._stop_page_play(ask=False, redraw=self._page_play["motion"].control
                                  is not None)

@@ -28,6 +28,7 @@ from mpl_toolkits.mplot3d.art3d import Text3D
 
 from ... import validate as check
 from ..fastdraw import Painter, choose_throttle_ms
+from ..fastdraw.painter import LIVE_THROTTLE_MS
 from .fonts import language_rc
 from .guard import FIGURE_MAX_PX, FIGURE_MIN_PX, guard_canvas
 
@@ -287,7 +288,7 @@ def in_kernel() -> bool:
     return getattr(get_ipython(), "kernel", None) is not None
 
 
-def pace_pointer(fig, extra_seconds: float = 0.0) -> float:
+def pace_pointer(fig, extra_seconds: float = 0.0, live_seconds: float | None = None) -> float:
     """Set how often the page may send a pointer move for ``fig`` from what one costs here.
 
     ipympl's page sends at most one move every ``canvas.pan_zoom_throttle`` ms (33 by
@@ -295,10 +296,19 @@ def pace_pointer(fig, extra_seconds: float = 0.0) -> float:
     kernel more than that (a full draw, maybe a re-compute: ``extra_seconds``) piles up
     behind the ones before it, and a drag ends seconds after the button was let go. So the
     figure's frame is timed (:meth:`Painter.frame_cost`) and the limit set to it, with a
-    margin (:func:`choose_throttle_ms`). Call it before the figure is shown; returns the ms.
+    margin (:func:`choose_throttle_ms`). Where the page draws the figure's drags
+    (:mod:`.livedrag`), a move costs ``extra_seconds`` and ``live_seconds`` (recording what
+    it moves) instead, and may come as often as the display refreshes. Call it before the
+    figure is shown; returns the ms.
     """
-    cost = Painter.attach(fig).frame_cost() + extra_seconds
-    fig.canvas.pan_zoom_throttle = choose_throttle_ms(cost)
+    fig = _figure(fig)
+    extra_seconds = check.real(extra_seconds, "extra_seconds", lo=0.0, unit="s")
+    if live_seconds is None:
+        cost, low = Painter.attach(fig).frame_cost() + extra_seconds, None
+    else:
+        live_seconds = check.real(live_seconds, "live_seconds", lo=0.0, unit="s")
+        cost, low = extra_seconds + live_seconds, LIVE_THROTTLE_MS
+    fig.canvas.pan_zoom_throttle = choose_throttle_ms(cost, low)
     return fig.canvas.pan_zoom_throttle
 
 

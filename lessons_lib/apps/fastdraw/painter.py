@@ -69,6 +69,9 @@ PNG_COMPRESS_LEVEL = 1
 #: 1.2 to 1.5 times what it is alone).
 THROTTLE_MS_RANGE = (33.0, 250.0)
 THROTTLE_MARGIN = 1.5
+#: The least of that limit where the page draws a figure's drags (``core.livedrag``): a
+#: move each display refresh at 60 Hz.
+LIVE_THROTTLE_MS = 16.0
 
 DynamicSpec = Iterable[Artist] | Callable[[], Iterable[Artist]] | None
 _KEEP = object()
@@ -154,12 +157,16 @@ def _projects_itself(artist: Artist) -> bool:
         and not isinstance(artist, Axes)
 
 
-def choose_throttle_ms(cost_seconds: float) -> float:
+def choose_throttle_ms(cost_seconds: float, low: float | None = None) -> float:
     """The ms between two pointer moves the page may send, for moves that each cost the
-    kernel ``cost_seconds``: the cost with a margin, within :data:`THROTTLE_MS_RANGE`."""
+    kernel ``cost_seconds``: the cost with a margin, within :data:`THROTTLE_MS_RANGE` (its
+    least replaced by ``low``, when given, from 1 ms up to its most)."""
     cost_seconds = check.real(cost_seconds, "a frame's cost", lo=0.0, unit="s")
-    low, high = THROTTLE_MS_RANGE
-    return float(min(high, max(low, math.ceil(cost_seconds * 1000.0 * THROTTLE_MARGIN))))
+    least, high = THROTTLE_MS_RANGE
+    if low is not None:
+        least = check.real(low, "the least ms between pointer moves", lo=1.0, hi=high,
+                           unit="ms")
+    return float(min(high, max(least, math.ceil(cost_seconds * 1000.0 * THROTTLE_MARGIN))))
 
 
 def _check_dynamic(spec) -> None:
@@ -206,6 +213,7 @@ class Painter:
         self._renders = 0
         self._held = 0
         self._missed = False
+        self._paused = False
         # JupyterLab sends comm messages over kernel subshells (a thread each): a page's
         # "draw" may come while the kernel's own loop (Lock it, Play) renders on the main
         # thread. One render at a time: they share the buffer, the background and the artists.
@@ -256,6 +264,8 @@ class Painter:
     def request(self) -> None:
         """What an app calls after changing artists: draw and send now when a page shows
         the figure; otherwise (tests, nbconvert) the usual ``draw_idle``."""
+        if self._paused:
+            return
         if self._held:
             self._missed = True
         elif ENABLED and self.page_attached:
@@ -280,6 +290,17 @@ class Painter:
             if not self._held and self._missed:
                 self._missed = False
                 self.request()
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    @paused.setter
+    def paused(self, value: bool) -> None:
+        """While True, requests (and ``draw_idle``) draw nothing: the page draws the figure's
+        moving parts itself (a drag drawn by the page, ``core.livedrag``), and the caller
+        asks for a draw once it is set back to False."""
+        self._paused = check.flag(value, "paused")
 
     def draw_now(self) -> None:
         """Render (fast when it can) and send the frame to every view of the canvas."""

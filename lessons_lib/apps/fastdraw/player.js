@@ -227,6 +227,13 @@ export default {
         for (let k = 0; k < anim.frames && msg.first + k < slots.length; k++) {
           slots[msg.first + k] = { chunk, k };
         }
+        if (msg.show && found && slots[msg.first]) {   // a frame of a drag: drawn at once
+          run.playing = false;
+          clearTimeout(hideTimer);
+          place(anim);
+          show(msg.first);
+          overlay.style.display = "block";
+        }
       } else if (msg.type === "play") {
         clearTimeout(hideTimer);
         const first = slots[msg.frame | 0];

@@ -6,9 +6,10 @@ The kernel sends custom messages: ``begin`` (a new animation: its frame count, a
 background, PNG bytes of the figure without its moving artists, as a binary buffer);
 ``frames`` (a run of packed frames, :meth:`.record.Animation.to_bytes` compressed with
 zlib, with their string and font tables; the first run before Play starts, the others
-while it plays); ``play`` (from a frame, at an interval), ``seek``, ``stop`` (the page
-stops where it is and says which frame it shows) and ``hide`` (the kernel's own figure
-shows that frame now).
+while it plays; with ``show``, one frame of a drag, drawn at once:
+:meth:`MotionPlayer.live`); ``play`` (from a frame, at an interval), ``seek``, ``stop``
+(the page stops where it is and says which frame it shows) and ``hide`` (the kernel's own
+figure shows that frame now).
 
 The page may send only what :func:`check_page_message` accepts: ``ready`` (it found the
 figure and can draw), ``shown`` (the frame it shows, a few times a second, for the frame
@@ -119,6 +120,7 @@ class MotionPlayer(anywidget.AnyWidget):
         self.frame_count = 0
         self.refused = 0
         self.sent_bytes = 0
+        self.live_bytes = 0
         self._gate = RateGate()
         self.layout.height = "0px"
         self.layout.overflow = "hidden"
@@ -149,6 +151,22 @@ class MotionPlayer(anywidget.AnyWidget):
             raise ValueError(f"an animation may take at most {most} bytes")
         self.sent_bytes += animation.nbytes
         self.send({"type": "frames", "token": self.token, "first": first,
+                   "strings": list(animation.strings), "fonts": list(animation.fonts)},
+                  buffers=[packed])
+
+    def live(self, animation: Animation) -> None:
+        """Draw ``animation``, one frame, at once, in place of the one shown: a frame of a
+        drag drawn by the page (``core.livedrag``), for an animation begun with one frame.
+        Each is bounded alone (:data:`.record.LIMITS`): the page keeps only the last."""
+        check.instance(animation, "animation", Animation)
+        if self.frame_count != 1 or animation.frame_count != 1:
+            raise ValueError("a frame of a drag is one frame, in an animation of one")
+        most = record.LIMITS.animation_bytes
+        if animation.nbytes > most:
+            raise ValueError(f"a frame may take at most {most} bytes")
+        packed = zlib.compress(animation.to_bytes(), ANIMATION_COMPRESS_LEVEL)
+        self.live_bytes += len(packed)
+        self.send({"type": "frames", "token": self.token, "first": 0, "show": True,
                    "strings": list(animation.strings), "fonts": list(animation.fonts)},
                   buffers=[packed])
 

@@ -247,10 +247,7 @@ class FunnelApp(LessonApp):
             description=_("click moves"),
             tooltip=_("what a click on the map moves: the start or the goal"),
             style={"description_width": "95px", "button_width": "70px"})
-        from ..core import DragHandler
-
-        self.drag = DragHandler(self.fig, self.guard(self._on_press),
-                                self.guard(self._on_move))
+        self.drag = self.drag_handler(self._on_press, self._on_move)
 
     @takes_params
     def compute(self, params) -> FunnelState:
@@ -282,6 +279,10 @@ class FunnelApp(LessonApp):
         """Play drawn by the page: a step changes only the step artists and what lies over
         them (the same as the painter's), one frame a step (the steps are the beats)."""
         return self.view.dynamic_artists()
+
+    def drag_artists(self, item):
+        """Dragging the start or the goal changes the route and its steps (not the floor)."""
+        return self.view.route_artists()
 
     @check.first_is(FunnelState, "the app's .state")
     def panel(self, state: FunnelState, frame) -> dict[str, str]:

@@ -12,7 +12,6 @@ from ... import validate as check
 from ...i18n import N_, _
 from ..core import (
     Choice,
-    DragHandler,
     LessonApp,
     Preset,
     Slider,
@@ -101,10 +100,13 @@ class GridApp(LessonApp):
                                            tooltip=_("remove your walls, restore the map"),
                                            layout=widgets.Layout(width="120px"))
         self.reset_button.on_click(self.guard(lambda _b: self.reset_map()))
-        self.drag = DragHandler(self.fig, self.guard(self._on_press),
-                                self.guard(self._on_move))
+        self.drag = self.drag_handler(self._on_press, self._on_move)
 
     def dynamic_artists(self):
+        return self.view.dynamic_artists()
+
+    def drag_artists(self, item):
+        """Dragging the start or the goal moves the paths and the checks, not the walls."""
         return self.view.dynamic_artists()
 
     @takes_params

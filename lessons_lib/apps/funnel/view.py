@@ -391,6 +391,14 @@ class FunnelView:
         return [a for a in vars(self).values()
                 if isinstance(a, Artist) and a.axes is self.ax and a.get_zorder() >= floor]
 
+    def route_artists(self) -> list:
+        """What a drag of the start or the goal changes (:meth:`draw_route` and
+        :meth:`draw_step`): every artist of the map from the corridor up. The floor under
+        it changes only with the agent's radius and how it is kept."""
+        floor = self.corridor.get_zorder()
+        return [a for a in vars(self).values()
+                if isinstance(a, Artist) and a.axes is self.ax and a.get_zorder() >= floor]
+
     @check.first_is(FunnelState, "the FunnelApp's .state")
     def draw_step(self, state, b: int | None) -> None:
         """The funnel at beat ``b`` of the walk (nothing when there is no trace): a corner's

@@ -26,7 +26,7 @@ import ipywidgets as widgets
 from ... import rotations as rot
 from ... import validate as check
 from ...i18n import N_, _
-from ..core import Choice, DragHandler, LessonApp, Slider, figure_size, make_figure
+from ..core import Choice, LessonApp, Slider, figure_size, make_figure
 from ..core.app import takes_params
 from ..core.controls import short
 from ..core.theme import TEXT
@@ -154,8 +154,7 @@ class GimbalApp(LessonApp):
             + _("Drag the aircraft to turn it about its own axis; drag elsewhere to orbit.")
             + "</div>")
         # a press on the aircraft turns it; anywhere else mplot3d orbits the camera
-        self.drag = (DragHandler(self.fig, self.guard(self._on_press),
-                                 self.guard(self._on_drag), self.guard(self._on_release))
+        self.drag = (self.drag_handler(self._on_press, self._on_drag, self._on_release)
                      if self.can_fly else None)
         # an orbit with the mouse moves the camera: keep the labels and world axes in view
         for event in ("motion_notify_event", "button_release_event"):
@@ -199,6 +198,11 @@ class GimbalApp(LessonApp):
         """Everything an angle moves, for Lock it drawn by the page: all but the 3D axes
         and the world axes in the corner, which only the camera moves."""
         return self.view.moving_artists()
+
+    def drag_artists(self, item):
+        """A drag of the aircraft turns the rings: it moves what an angle moves (none
+        without the drag: an orbit moves the camera, drawn by the kernel)."""
+        return self.view.moving_artists() if self.can_fly else None
 
     #: Lock it in the page draws three frames a step of its path: 75 a second at 40 ms a
     #: step, so that a 60 Hz display gets a new one at every refresh.

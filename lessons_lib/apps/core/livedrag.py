@@ -1,0 +1,125 @@
+"""Drags drawn by the page (issue 43).
+
+While a student drags a thing on an app's figure (the aircraft, a keyframe, the car, the
+start or the goal), every pointer move still goes to the kernel, which works out what it
+does (the maths stays in ``lessons_lib``). What changes is the picture: instead of a whole
+new figure rendered, encoded as a PNG and decoded by the page, the kernel records what the
+drag moves (:meth:`LessonApp.drag_artists`) as primitives (:mod:`..fastdraw.record`) and
+the app's page player (:mod:`..fastdraw.player`) draws them over a picture of the rest,
+taken once when the drag starts. At the release the kernel draws the whole figure again and
+the page's layer goes away.
+
+A drag is drawn by the page only where it can be: a page player that said it is ready, an
+app that names what its drags move, primitives the page can draw, a frame within
+:data:`..fastdraw.record.LIMITS`. Anything else, or any failure on the way, and the drag is
+drawn by the kernel as before (the fast path off draws every drag that way).
+
+Each frame stands alone: the page keeps only the last, so a long drag holds no more memory
+than one frame, and the kernel sends one frame per pointer move it handles (as many as the
+canvas guard lets through).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from .. import fastdraw
+
+log = logging.getLogger("lessons_lib.apps")
+
+
+class LiveDrag:
+    """The page-drawn drags of one app (see the module docstring). ``frames`` counts the
+    frames the page drew in the current (or last) drag, ``drags`` the drags it drew."""
+
+    def __init__(self, app) -> None:
+        from ... import validate as check
+        from .app import LessonApp
+
+        self.app = check.instance(app, "app", LessonApp)
+        self.artists: list | None = None
+        self.frames = 0
+        self.drags = 0
+
+    @property
+    def active(self) -> bool:
+        """True while a drag is drawn by the page."""
+        return self.artists is not None
+
+    def begin(self, item) -> bool:
+        """A drag of ``item`` (what the app's press handler returned) starts: from now on
+        each redraw of the app is recorded and drawn by the page, over the figure as it is
+        without :meth:`LessonApp.drag_artists`. False (the kernel draws the drag) when the
+        page cannot draw it."""
+        app = self.app
+        player = app.motion_player
+        if self.active:
+            self.end()
+        if player is None or not player.ready or app.state is None:
+            return False
+        app.stop_motion()                   # one animation on the page at a time
+        artists = app.drag_artists(item)
+        if artists is None:
+            return False
+        moving = list({id(a): a for a in artists}.values())
+        try:
+            background = app.painter.background_without(moving)
+            player.begin(fastdraw.encode_png(background), 1)
+        except ValueError as exc:
+            log.info("a drag stays drawn by the kernel: %s", exc)
+            return False
+        app.forget_motion()
+        app.painter.paused = True           # no figure from the kernel until the release
+        self.artists = moving
+        self.frames = 0
+        self.drags += 1
+        return True
+
+    def show(self) -> bool:
+        """Draw the drag's artists, as the app has drawn them now, on the page; False
+        (nothing sent: the caller draws the figure) when no drag is drawn by the page or
+        this frame cannot be (the rest of the drag is then drawn by the kernel)."""
+        if self.artists is None:
+            return False
+        app = self.app
+        try:
+            animation = app.record_drawn(self.artists)
+            if animation.unsupported:
+                raise ValueError(f"{animation.unsupported} primitives the page cannot draw")
+            app.motion_player.live(animation)
+        except ValueError as exc:
+            log.info("the rest of a drag is drawn by the kernel: %s", exc)
+            self.artists = None
+            app.painter.paused = False
+            app.motion_player.hide()
+            return False
+        self.frames += 1
+        return True
+
+    def end(self) -> None:
+        """The drag is over: the kernel draws the whole figure, then the page's layer goes
+        (after the page has had time to show the kernel's picture)."""
+        if self.artists is None:
+            return
+        self.artists = None
+        self.app.painter.paused = False
+        self.app.redraw()
+        self.app.motion_player.hide()
+
+    def cost(self) -> float | None:
+        """CPU seconds a frame of a drag drawn by the page costs here (recording what
+        :meth:`LessonApp.drag_artists` gives for any item, at the app's state), or None
+        when the app's drags are drawn by the kernel."""
+        app = self.app
+        if app.motion_player is None or app.state is None:
+            return None
+        artists = app.drag_artists(None)
+        if artists is None:
+            return None
+        start = time.thread_time()
+        try:
+            app.record_drawn(list({id(a): a for a in artists}.values()))
+        except ValueError:
+            return None
+        return time.thread_time() - start

@@ -1,0 +1,221 @@
+"""Drags drawn by the page (issue 43, :mod:`lessons_lib.apps.core.livedrag`): while a drag
+lasts, each move's picture of what it moves is recorded in the kernel and drawn by the
+page's player over a picture of the rest; at the release the kernel draws its own figure.
+
+Each frame the page got is replayed over the background it got and compared with the
+kernel's full draw at that moment (and with the frame before, so that the comparison can
+fail); a page that is not ready, a frame past the bounds or an orbit leave the drag to the
+kernel."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from motion_check import LOUD_SHARE, Page, as_in_a_kernel, loud_share, replayed
+from PIL import Image
+
+from lessons_lib.apps import fastdraw
+from lessons_lib.apps.fastdraw import painter as painter_module
+from lessons_lib.apps.fastdraw import record
+from lessons_lib.apps.gimbal import GimbalApp
+
+pytestmark = pytest.mark.skipif(not fastdraw.ENABLED, reason="LESSONS_FAST_DRAW=0")
+
+
+@pytest.fixture
+def kernel(monkeypatch):
+    as_in_a_kernel(monkeypatch)
+
+
+def ready(app) -> Page:
+    page = Page(app)
+    page.says({"type": "ready"})
+    return page
+
+
+class Watch:
+    """Each frame of a drag the page was sent, with the kernel's full draw at that moment
+    (the figure as a full render shows it with the artists as the app left them)."""
+
+    def __init__(self, app, monkeypatch) -> None:
+        self.app = app
+        self.frames: list[tuple[record.Animation, np.ndarray]] = []
+        sent = app.motion_player.live
+
+        def live(animation):
+            sent(animation)
+            FigureCanvasAgg.draw(app.fig.canvas)
+            full = np.asarray(app.fig.canvas.get_renderer().buffer_rgba()).copy()
+            self.frames.append((animation, full))
+
+        monkeypatch.setattr(app.motion_player, "live", live)
+
+
+def background_of(page: Page) -> np.ndarray:
+    """The picture the page draws a drag over: the last "begin"'s PNG, as RGBA."""
+    png = next(b[0] for c, b in reversed(page.sent) if c["type"] == "begin")
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+
+
+def assert_frames_are_the_kernels(app, page: Page, watch: Watch) -> None:
+    """Every frame the page drew is the kernel's full draw of that moment, and differs
+    from the kernel's draw of the moment before by more (the measure can fail)."""
+    background = background_of(page)
+    assert len(watch.frames) >= 3
+    for j, (animation, full) in enumerate(watch.frames):
+        assert animation.frame_count == 1 and animation.unsupported == 0
+        got = replayed(app, animation, 0, background)
+        assert loud_share(full, got) < LOUD_SHARE, f"frame {j} of the drag"
+        if j:
+            assert loud_share(watch.frames[j - 1][1], got) > LOUD_SHARE / 3, \
+                f"frame {j} looks like the one before: the drag did not move it"
+
+
+# -- lesson 1: the aircraft ---------------------------------------------------------------
+def mouse(app, name, x, y, held=True):
+    from matplotlib.backend_bases import MouseEvent
+
+    event = MouseEvent(name, app.fig.canvas, x, y,
+                       button=1 if name != "motion_notify_event" or held else None)
+    event.buttons = {1} if held and name != "button_release_event" else set()
+    app.fig.canvas.callbacks.process(name, event)
+
+
+def drag(app, start, moves) -> None:
+    """Press at ``start`` (pixels), move by each (dx, dy), release at the last."""
+    x, y = start
+    mouse(app, "button_press_event", x, y)
+    for dx, dy in moves:
+        x, y = x + dx, y + dy
+        mouse(app, "motion_notify_event", x, y)
+    mouse(app, "button_release_event", x, y, held=False)
+
+
+def on_aircraft(app) -> tuple[float, float]:
+    app.fig.canvas.draw()
+    wing = max(app.view.aircraft.get_paths(), key=lambda p: len(p.vertices))
+    xy = app.ax.transData.transform(wing.vertices).mean(axis=0)
+    assert app.view.hits_aircraft(*xy)
+    return tuple(xy)
+
+
+def test_a_drag_on_the_aircraft_is_drawn_by_the_page(kernel, monkeypatch):
+    app = GimbalApp()
+    page = ready(app)
+    watch = Watch(app, monkeypatch)
+    before = app.angles()
+    requests = []
+    original = app.painter.request
+    monkeypatch.setattr(app.painter, "request", lambda *a, **k: (requests.append(1),
+                                                                  original(*a, **k))[1])
+    drag(app, on_aircraft(app), [(12, 0)] * 6)
+    kinds = page.kinds()
+    assert kinds[0] == "begin" and kinds[-1] == "hide"
+    shown = [c for c, _ in page.sent if c["type"] == "frames"]
+    assert len(shown) == len(watch.frames) >= 5 and all(c["show"] for c in shown)
+    assert app.angles() != before
+    # the kernel drew no figure while the drag lasted: only after the release
+    assert len(requests) == 1 and app.live_drag.drags == 1 and not app.live_drag.active
+    assert_frames_are_the_kernels(app, page, watch)
+
+
+def test_each_frame_of_a_drag_stands_alone(kernel, monkeypatch):
+    """A long drag holds no more than one frame in the page: each is sent as frame 0 of
+    an animation of one, and the kernel's running total of an animation's bytes is not
+    charged (a drag may last as long as the student likes)."""
+    app = GimbalApp()
+    page = ready(app)
+    drag(app, on_aircraft(app), [(3, 0)] * 30 + [(-3, 0)] * 30)
+    frames = [c for c, _ in page.sent if c["type"] == "frames"]
+    assert len(frames) > 40 and {c["first"] for c in frames} == {0}
+    assert page.last("begin")["frames"] == 1
+    assert app.motion_player.sent_bytes < 10 * app.motion_player.live_bytes / len(frames)
+
+
+def test_without_a_ready_page_the_kernel_draws_the_drag(kernel):
+    app = GimbalApp()
+    page = Page(app)                       # never said ready
+    before = app.angles()
+    drag(app, on_aircraft(app), [(12, 0)] * 4)
+    assert page.sent == [] and app.angles() != before and app.live_drag.drags == 0
+
+
+def test_an_orbit_is_not_drawn_by_the_page(kernel):
+    app = GimbalApp()
+    page = ready(app)
+    corner = (5.0, 5.0)
+    assert not app.view.hits_aircraft(*corner)
+    drag(app, corner, [(10, 0)] * 4)
+    assert page.sent == [] and app.live_drag.drags == 0
+
+
+def test_a_frame_past_the_bounds_leaves_the_rest_to_the_kernel(kernel, monkeypatch):
+    app = GimbalApp()
+    page = ready(app)
+    monkeypatch.setattr(record, "LIMITS", record.Limits(animation_bytes=100))
+    drag(app, on_aircraft(app), [(12, 0)] * 4)
+    assert "frames" not in page.kinds() and page.kinds()[-1] == "hide"
+    assert not app.live_drag.active
+
+
+def test_the_pointer_pace_where_the_page_draws_the_drags(kernel):
+    """A figure whose drags the page draws lets the pointer move as often as a frame of
+    them costs (from a display refresh up); one drawn by the kernel, as a full draw."""
+    app = GimbalApp()
+    cost = app.live_drag.cost()
+    assert cost is not None and cost > 0
+    assert app.fig.canvas.pan_zoom_throttle == painter_module.choose_throttle_ms(
+        app.pointer_cost() + cost, painter_module.LIVE_THROTTLE_MS)
+    assert painter_module.LIVE_THROTTLE_MS <= app.fig.canvas.pan_zoom_throttle
+    plain = GimbalApp(fly=False)                         # no drag: orbits, full draws
+    assert plain.live_drag.cost() is None
+    assert plain.fig.canvas.pan_zoom_throttle >= painter_module.THROTTLE_MS_RANGE[0]
+    assert painter_module.choose_throttle_ms(0.001) == painter_module.THROTTLE_MS_RANGE[0]
+    assert painter_module.choose_throttle_ms(0.001, 16) == 16
+    for bad in (0, -1, float("nan"), 1e9, "16"):
+        with pytest.raises(ValueError):
+            painter_module.choose_throttle_ms(0.001, bad)
+
+
+# -- lesson 4: the start and the goal -------------------------------------------------------
+def drag_through(app, ax, points) -> None:
+    """Press at the first of ``points`` (data coordinates of ``ax``), move through the
+    others, release at the last."""
+    app.fig.canvas.draw()
+    pixels = [tuple(ax.transData.transform(p)) for p in points]
+    mouse(app, "button_press_event", *pixels[0])
+    for x, y in pixels[1:]:
+        mouse(app, "motion_notify_event", x, y)
+    mouse(app, "button_release_event", *pixels[-1], held=False)
+
+
+def test_dragging_the_funnels_goal_is_drawn_by_the_page(kernel, monkeypatch):
+    from lessons_lib.apps.funnel import FunnelApp
+
+    app = FunnelApp()
+    page = ready(app)
+    watch = Watch(app, monkeypatch)
+    gx, gy = app.goal
+    drag_through(app, app.ax, [(gx, gy), (13.0, 2.0), (14.5, 1.0), (12.0, 4.0), (9.0, 2.5)])
+    assert np.allclose(app.goal, (9.0, 2.5))
+    assert page.kinds()[0] == "begin" and page.kinds()[-1] == "hide"
+    assert_frames_are_the_kernels(app, page, watch)
+    # the step artists are among what the page draws: a drag may change the last step
+    assert set(app.view.dynamic_artists()) <= set(app.view.route_artists())
+
+
+def test_dragging_the_grids_start_is_drawn_by_the_page(kernel, monkeypatch):
+    from lessons_lib.apps.funnel import GridApp
+
+    app = GridApp()
+    assert app.motion_player is not None          # a player for its drags alone
+    page = ready(app)
+    watch = Watch(app, monkeypatch)
+    sx, sy = app.start
+    drag_through(app, app.ax, [(sx + 0.5, sy + 0.5), (2.5, 1.5), (0.5, 0.5), (4.5, 3.5)])
+    assert app.start == (4, 3)
+    assert page.kinds()[0] == "begin" and page.kinds()[-1] == "hide"
+    assert_frames_are_the_kernels(app, page, watch)
