@@ -530,14 +530,17 @@ class Session:
         wait_paint_after(page, start, timeout_ms=5000)
         page_quiet(page, quiet_ms=500)
         st = page.evaluate(JS_STATE, start)
-        paints = [t for t, _ in st["paints"]]
+        # a repaint: of a figure's canvas, or a frame the page drew over it (a drag drawn
+        # by the page, issue 43: only the dragged figure's overlay draws during a drag)
+        paints = sorted([t for t, _ in st["paints"]] + st["overlay"])
         if not paints:
             self.missed[what] = self.missed.get(what, 0) + 1
             return
         down = next((t for t, kind in st["inputs"] if kind == "pointerdown"), start)
         rate = len([t for t in paints if t <= up]) / max((up - down) / 1000, 1e-3)
         self.drags.setdefault(what, []).append((max(0.0, paints[-1] - up), rate))
-        mine = [t for t, f in st["paints"] if figure is None or f == figure]
+        mine = sorted([t for t, f in st["paints"] if figure is None or f == figure]
+                      + st["overlay"])
         for t in (t for t, kind in st["inputs"] if kind == "pointermove" and down <= t <= up):
             later = [p for p in mine if p > t]
             if later:
