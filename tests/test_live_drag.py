@@ -219,3 +219,27 @@ def test_dragging_the_grids_start_is_drawn_by_the_page(kernel, monkeypatch):
     assert app.start == (4, 3)
     assert page.kinds()[0] == "begin" and page.kinds()[-1] == "hide"
     assert_frames_are_the_kernels(app, page, watch)
+
+
+# -- lesson 3: the car of each term's figure ----------------------------------------------
+@pytest.mark.parametrize("term", ["position", "heading", "crosstrack"])
+def test_dragging_a_terms_car_is_drawn_by_the_page(kernel, monkeypatch, term):
+    """Each of lesson 3's term figures: its car dragged sideways and forwards, then its
+    knob turned; every frame the page drew is the kernel's."""
+    import math
+
+    from lessons_lib.apps.steering.terms import KNOB_M, TermApp
+
+    app = TermApp(term=term)
+    page = ready(app)
+    watch = Watch(app, monkeypatch)
+    x, y, yaw = app.car_x.value, app.car_y.value, math.radians(app.heading.value)
+    centre = (x + 1.3 * math.cos(yaw), y + 1.3 * math.sin(yaw))
+    drag_through(app, app.ax, [centre, *((centre[0] + 0.6 * k, centre[1] - 0.5 * k)
+                                         for k in range(1, 5))])
+    assert (app.car_x.value, app.car_y.value) != (x, y)
+    x, y, yaw = app.car_x.value, app.car_y.value, math.radians(app.heading.value)
+    knob = (x + KNOB_M * math.cos(yaw), y + KNOB_M * math.sin(yaw))
+    drag_through(app, app.ax, [knob, *((knob[0], knob[1] + 0.8 * k) for k in range(1, 4))])
+    assert app.live_drag.drags == 2 and page.kinds()[-1] == "hide"
+    assert_frames_are_the_kernels(app, page, watch)

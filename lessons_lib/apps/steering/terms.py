@@ -43,7 +43,6 @@ from ..core import (
 )
 from ..core.app import takes_params
 from ..core.controls import short
-from ..core.figure import DragHandler
 from ..core.text import fmt_number
 from ..core.theme import BIG_TEXT
 from .model import checked_spline
@@ -254,7 +253,7 @@ class TermApp(LessonApp):
                        self.ghost_head, self.offset, self.offset_head, self.right,
                        self.right_head, self.right_label, self.progress_dot):
             artist.set_visible(any(artist is a for a in shown))
-        self.drag = DragHandler(self.fig, self.guard(self._on_press), self.guard(self._on_drag))
+        self.drag = self.drag_handler(self._on_press, self._on_drag)
 
     @check.first_is(TermState, "the app's .state")
     def draw(self, state: TermState, frame) -> None:
@@ -330,6 +329,11 @@ class TermApp(LessonApp):
                 self.arc_head, self.tangent, self.tangent_head, self.ghost, self.ghost_head,
                 self.offset, self.offset_head, self.right, self.right_head, self.right_label,
                 self.progress_dot, self.target_dot]
+
+    def drag_artists(self, item):
+        """A drag of the car, its knob or the target moves what a redraw moves, and the
+        arc's value written beside it."""
+        return [*self.dynamic_artists(), self.arc_label]
 
     @check.first_is(TermState, "the app's .state")
     def panel(self, state: TermState, frame) -> str:
