@@ -143,13 +143,25 @@ def test_without_a_ready_page_the_kernel_draws_the_drag(kernel):
     assert page.sent == [] and app.angles() != before and app.live_drag.drags == 0
 
 
-def test_an_orbit_is_not_drawn_by_the_page(kernel):
+def test_an_orbit_is_drawn_by_the_page(kernel, monkeypatch):
+    """A drag off the aircraft orbits the camera (mplot3d's own handlers): the page draws
+    both axes whole, each frame after the camera turned; the kernel's figure at the end."""
     app = GimbalApp()
     page = ready(app)
-    corner = (5.0, 5.0)
-    assert not app.view.hits_aircraft(*corner)
-    drag(app, corner, [(10, 0)] * 4)
-    assert page.sent == [] and app.live_drag.drags == 0
+    watch = Watch(app, monkeypatch)
+    app.fig.canvas.draw()
+    near_corner = (app.fig.bbox.width * 0.95, app.fig.bbox.height * 0.9)
+    assert not app.view.hits_aircraft(*near_corner)
+    camera = app.view.camera()
+    drag(app, near_corner, [(-12, 3)] * 5)
+    assert app.view.camera() != camera
+    assert page.kinds()[0] == "begin" and page.kinds()[-1] == "hide"
+    assert_frames_are_the_kernels(app, page, watch)
+    # no aircraft to fly: the orbit alone, drawn by the page all the same
+    plain = GimbalApp(fly=False)
+    page = ready(plain)
+    drag(plain, near_corner, [(-12, 3)] * 3)
+    assert "frames" in page.kinds() and plain.live_drag.drags == 1
 
 
 def test_a_frame_past_the_bounds_leaves_the_rest_to_the_kernel(kernel, monkeypatch):
@@ -170,7 +182,9 @@ def test_the_pointer_pace_where_the_page_draws_the_drags(kernel):
     assert app.fig.canvas.pan_zoom_throttle == painter_module.choose_throttle_ms(
         app.pointer_cost() + cost, painter_module.LIVE_THROTTLE_MS)
     assert painter_module.LIVE_THROTTLE_MS <= app.fig.canvas.pan_zoom_throttle
-    plain = GimbalApp(fly=False)                         # no drag: orbits, full draws
+    from lessons_lib.apps.funnel import FunnelApp
+
+    plain = FunnelApp(compact=True)                      # a copy: drags by the kernel
     assert plain.live_drag.cost() is None
     assert plain.fig.canvas.pan_zoom_throttle >= painter_module.THROTTLE_MS_RANGE[0]
     assert painter_module.choose_throttle_ms(0.001) == painter_module.THROTTLE_MS_RANGE[0]
