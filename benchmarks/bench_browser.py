@@ -133,6 +133,31 @@ JS_STATE = """(since) => {
           inputs: B.inputs.filter(i => i[0] > since),
           now: performance.timeOrigin + performance.now()};
 }"""
+# A drag on a figure driven by the page itself: a press, then one mouse move at each of the
+# display's frames (requestAnimationFrame, 60 a second here: faster than Playwright's mouse
+# with its round trips, which moved every 25-30 ms), then the release; ipympl listens to
+# these mouse events on its top canvas. Each is logged as the bench's own inputs are.
+JS_FRAME_DRAG = """async ([x0, y0, x1, y1, steps]) => {
+  const B = window.__bench;
+  const now = () => performance.timeOrigin + performance.now();
+  const target = document.elementFromPoint(x0, y0);
+  const fire = (type, x, y, buttons) => target.dispatchEvent(new MouseEvent(type, {
+      clientX: x, clientY: y, button: 0, buttons, bubbles: true, cancelable: true,
+      view: window}));
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
+  await frame();
+  B.inputs.push([now(), 'pointerdown']);
+  fire('mousedown', x0, y0, 1);
+  for (let j = 1; j <= steps; j++) {
+    await frame();
+    B.inputs.push([now(), 'pointermove']);
+    fire('mousemove', x0 + (x1 - x0) * j / steps, y0 + (y1 - y0) * j / steps, 1);
+  }
+  await frame();
+  B.inputs.push([now(), 'pointerup']);
+  fire('mouseup', x1, y1, 0);
+  return now();
+}"""
 JS_PAINTED_AFTER = """(since) => window.__bench.paints.some(p => p[0] > since)"""
 
 # Tag the slider whose label reads best like `want`: exact, then prefix, then substring.
@@ -243,6 +268,9 @@ LESSONS = [
            # the grid: one cell's wall toggled; the map: the goal put on the floor 1.2 m
            # east, then 1.2 m north of where the lesson starts it (both away from either end)
            clicks=[(0, [(0.5, 0.5), (0.5, 0.5)]), (1, [(0.225, 0.296), (0.153, 0.184)])],
+           # the map's goal (where the clicks above leave it) dragged about 3 m east and 3 m
+           # south over the floor, and back (issue 43)
+           figure_drag=[(1, (0.153, 0.184), (0.35, 0.45))],
            play="lessons_lib.apps.funnel.app:FunnelApp", figures=4),
 ]
 
@@ -408,6 +436,7 @@ class Session:
         self.tag = tag
         self.latency: dict[str, list[dict]] = {}     # what -> samples (breakdowns)
         self.drags: dict[str, list[tuple[float, float]]] = {}   # what -> (lag, repaints/s)
+        self.drag_moves: dict[str, str] = {}     # what -> how its pointer moved
         self.moves: dict[str, list[float]] = {}      # what -> each move's first repaint, ms
         self.missed: dict[str, int] = {}
         self.extra: list[dict] = []
@@ -512,21 +541,28 @@ class Session:
             self._sample(what, act, "pointerdown")
 
     def _drag(self, what: str, points, steps: int, figure: int | None = None) -> None:
-        """Press at ``points[0]``, move through ``steps`` moves ~16 ms apart to
-        ``points[1]``, release; keep (release -> last repaint, repaints/s while dragging)
-        and, for each move, the time to the next repaint of ``figure`` (any figure when
-        None): what the hand feels while it drags."""
+        """Press at ``points[0]``, move through ``steps`` moves to ``points[1]``, release;
+        keep (release -> last repaint, repaints/s while dragging) and, for each move, the
+        time to the next repaint of ``figure`` (any figure when None): what the hand feels
+        while it drags. On a figure (``figure`` given) the page moves the mouse at each
+        display frame (:data:`JS_FRAME_DRAG`); a slider is dragged by Playwright's mouse,
+        ~16 ms apart (its pointer events need a real pointer)."""
         page = self.page
         self._settle()
         (x0, y0), (x1, y1) = points()
         start = page.evaluate(JS_NOW)
-        page.mouse.move(x0, y0)
-        page.mouse.down()
-        for j in range(1, steps + 1):
-            page.mouse.move(x0 + (x1 - x0) * j / steps, y0 + (y1 - y0) * j / steps)
-            page.wait_for_timeout(16)
-        page.mouse.up()
-        up = page.evaluate(JS_NOW)
+        if figure is not None:
+            up = page.evaluate(JS_FRAME_DRAG, [x0, y0, x1, y1, steps])
+            self.drag_moves[what] = "a move at each display frame"
+        else:
+            page.mouse.move(x0, y0)
+            page.mouse.down()
+            for j in range(1, steps + 1):
+                page.mouse.move(x0 + (x1 - x0) * j / steps, y0 + (y1 - y0) * j / steps)
+                page.wait_for_timeout(16)
+            page.mouse.up()
+            up = page.evaluate(JS_NOW)
+            self.drag_moves[what] = "moves every ~16 ms"
         wait_paint_after(page, start, timeout_ms=5000)
         page_quiet(page, quiet_ms=500)
         st = page.evaluate(JS_STATE, start)
@@ -701,7 +737,7 @@ class Session:
             rate = statistics.median([r for _, r in samples])
             out.append(row(f"{self.prefix}: {what}, release -> settled", total,
                            note=f"n={total['n']}; {rate:.1f} repaints/s while dragging "
-                                "(moves every ~16 ms)"))
+                                f"({self.drag_moves.get(what, '')})"))
         for what, samples in self.moves.items():
             out.append(row(f"{self.prefix}: {what}, move -> repaint", stats(samples),
                            note=f"n={len(samples)} moves; each pointer move to the next "
