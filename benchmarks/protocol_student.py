@@ -19,7 +19,9 @@ It does, over HTTP and the kernel websocket, what a student's Voila page does be
    browser draws them all, off-screen ones included (Chromium's network log of lesson 1:
    three canvases initialised, seven images received);
 6. set the slider one step up (down at its maximum), as an arrow key does, and wait for
-   the next image; repeat ``moves`` times.
+   the next image; repeat ``moves`` times;
+7. optionally, go on with a ``script`` of what the student does next (a whole session:
+   :mod:`scripted_session`), given the :class:`Page` as it stands.
 
 It relies on nothing in the lessons but "the page shows an ipympl canvas and a slider".
 Every wait has a deadline; it only talks to loopback addresses (:func:`check_loopback`).
@@ -88,7 +90,25 @@ class ProtocolStudent:
     slider: str = ""
     widgets: int = 0
     canvases: int = 0
+    kernel_id: str = ""
     error: str | None = None
+
+
+@dataclass
+class Page:
+    """A student's page once every canvas shows its first image, for a ``script`` of
+    :func:`visit`: the kernel websocket, the HTML and every widget's state, the app's canvas
+    and slider, its first image, and ``listeners``: functions each called with
+    ``(channel, msg, buffers)`` for every message the kernel sends from then on."""
+
+    kernel: _Kernel
+    html: str
+    states: dict
+    canvas: str
+    slider: str
+    first_image: bytes
+    deadline: float
+    listeners: list = field(default_factory=list)
 
 
 class _Connection:
@@ -273,14 +293,15 @@ def next_value(state: dict) -> float | int:
 async def visit(student: ProtocolStudent, base_url: str, render_path: str, token: str,
                 start: float, deadline_s: float = 60.0, moves: int = 3,
                 assets: list[str] | None = None, settle_s: float = 0.3,
-                token_in_header: bool = False) -> ProtocolStudent:
+                token_in_header: bool = False, script=None) -> ProtocolStudent:
     """One student from opening the link to their last slider move. Never raises: an
     error is stored in ``student.error``.
 
     ``base_url`` is the server's root, path included (``http://127.0.0.1:8000/user/ada``
     behind a JupyterHub's proxy): the kernel API is under it. The token goes in each URL
     (``?token=``, as ``make classroom``'s link does), or with ``token_in_header`` in an
-    ``Authorization: token ...`` header, as a JupyterHub single-user server wants it."""
+    ``Authorization: token ...`` header, as a JupyterHub single-user server wants it.
+    ``script``: an async function of the :class:`Page`, awaited after the slider moves."""
     check_loopback(base_url)
     deadline = start + deadline_s
     kernel = None
@@ -305,7 +326,7 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
         found = KERNEL_RE.search(html)
         if not found:
             raise StudentError("the page names no kernel (login page? wrong token?)")
-        kernel_id = found.group(1)
+        kernel_id = student.kernel_id = found.group(1)
         if assets:
             # a browser fetches about six at a time from one host; paths are under the
             # server's root (``base_url``'s path)
@@ -384,10 +405,13 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
                     everyone.set()
 
         everyone = asyncio.Event()
+        listeners: list = []
 
         async def pump() -> None:
             while True:
                 channel, msg, buffers = await kernel.next(deadline)
+                for listener in listeners:
+                    listener(channel, msg, buffers)
                 c = msg["content"]
                 if (msg["msg_type"] == "comm_msg" and c.get("comm_id") in canvases
                         and c.get("data", {}).get("method") == "custom"):
@@ -415,6 +439,9 @@ async def visit(student: ProtocolStudent, base_url: str, render_path: str, token
                                      "buffer_paths": []})
                 t1, _ = await _next_image(images, pumping, deadline)
                 student.moves_ms.append((t1 - t0) * 1000)
+            if script is not None:
+                page = Page(kernel, html, states, canvas, slider, png, deadline, listeners)
+                await _wait_or_fail(script(page), pumping, deadline, "the script did not end")
         finally:
             pumping.cancel()
             await asyncio.gather(pumping, return_exceptions=True)
