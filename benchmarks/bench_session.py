@@ -29,7 +29,7 @@ def run() -> list[dict]:
              "kernels' and server's CPU")
     rows = [row(f"server CPU per student, session drawn by the {r['variant']}",
                 r["cpu_per_student_s"], unit="s",
-                note=f"{where}; {r['pngs']} PNGs, {r['live_in_drags']} page-drawn drag frames")
+                note=f"{where}; {r['pngs']} PNGs, {r['live_frames']} page-drawn drag frames")
             for r in result["variants"]]
     rows.append(row("server CPU per student, page / kernel", result["page_to_kernel"],
                     unit="ratio", budget="<= 0.5", note=where))

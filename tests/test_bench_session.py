@@ -131,3 +131,28 @@ def test_cpu_goes_to_the_phase_begun_last_and_none_after_the_end():
     marks = [(0.9, "sliders"), (2.2, "drag"), (3.9, "end")]
     phases = ss.by_phase(samples, marks)
     assert phases == {"sliders": 2.0, "lock": 0.0, "drag": 7.0, "reset": 0.0}
+
+
+def test_pngs_count_against_the_page_only_while_it_draws_a_drag():
+    s = _session()
+
+    def png():
+        data = {"method": "custom", "content": {"data": json.dumps({"type": "binary"})}}
+        s.hear("iopub", {"msg_type": "comm_msg", "content": {"comm_id": "fig", "data": data}},
+               [b"png"])
+
+    def player(**content):
+        data = {"method": "custom", "content": content}
+        s.hear("iopub", {"msg_type": "comm_msg",
+                         "content": {"comm_id": "player", "data": data}}, [])
+
+    player(type="begin", token=1, frames=75)      # Lock it: the kernel may still draw
+    png()
+    player(type="hide", token=1)
+    player(type="begin", token=2, frames=1)       # a drag drawn by the page
+    player(type="frames", token=2, first=0, show=True)
+    png()
+    player(type="hide", token=2)
+    png()
+    assert (s.pngs, s.pngs_while_page_drew, s.live_frames) == (3, 1, 1)
+    assert ss.cycle_s(0.05) > ss.cycle_s(0.025) > ss.DRAG_MOVES * 0.025
