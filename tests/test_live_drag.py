@@ -36,11 +36,18 @@ def ready(app) -> Page:
     return page
 
 
+def drawn(app) -> None:
+    """What the page says once it drew a frame of a drag."""
+    player = app.motion_player
+    player._on_page(player, {"type": "drawn", "token": player.token, "frame": 0}, [])
+
+
 class Watch:
     """Each frame of a drag the page was sent, with the kernel's full draw at that moment
-    (the figure as a full render shows it with the artists as the app left them)."""
+    (the figure as a full render shows it with the artists as the app left them); the
+    page answers each at once (``answer=False``: never)."""
 
-    def __init__(self, app, monkeypatch) -> None:
+    def __init__(self, app, monkeypatch, answer: bool = True) -> None:
         self.app = app
         self.frames: list[tuple[record.Animation, np.ndarray]] = []
         sent = app.motion_player.live
@@ -50,6 +57,8 @@ class Watch:
             FigureCanvasAgg.draw(app.fig.canvas)
             full = np.asarray(app.fig.canvas.get_renderer().buffer_rgba()).copy()
             self.frames.append((animation, full))
+            if answer:
+                drawn(app)
 
         monkeypatch.setattr(app.motion_player, "live", live)
 
@@ -128,11 +137,69 @@ def test_each_frame_of_a_drag_stands_alone(kernel, monkeypatch):
     charged (a drag may last as long as the student likes)."""
     app = GimbalApp()
     page = ready(app)
+    Watch(app, monkeypatch)
     drag(app, on_aircraft(app), [(3, 0)] * 30 + [(-3, 0)] * 30)
     frames = [c for c, _ in page.sent if c["type"] == "frames"]
     assert len(frames) > 40 and {c["first"] for c in frames} == {0}
     assert page.last("begin")["frames"] == 1
     assert app.motion_player.sent_bytes < 10 * app.motion_player.live_bytes / len(frames)
+
+
+def test_a_busy_page_gets_the_newest_frame_not_every_one(kernel, monkeypatch):
+    """While the page has not said it drew the frames on their way (WINDOW of them), the
+    aircraft follows every move but none is recorded; the page's answer brings the state
+    of the last move; a page that never answers gets one after ANSWER_WAIT."""
+    from lessons_lib.apps.core import livedrag
+
+    app = GimbalApp()
+    page = ready(app)
+    watch = Watch(app, monkeypatch, answer=False)
+    start = on_aircraft(app)
+    mouse(app, "button_press_event", *start)
+    angles = []
+    for k in range(1, 7):
+        mouse(app, "motion_notify_event", start[0] + 10 * k, start[1])
+        angles.append(app.angles())
+    assert len(watch.frames) == livedrag.WINDOW and len(set(angles)) > livedrag.WINDOW
+    drawn(app)                             # the page drew one: the newest state, at once
+    assert len(watch.frames) == livedrag.WINDOW + 1
+    FigureCanvasAgg.draw(app.fig.canvas)
+    assert np.array_equal(watch.frames[-1][1], np.asarray(
+        app.fig.canvas.get_renderer().buffer_rgba()))
+    drawn(app)                             # nothing came since: nothing to draw
+    assert len(watch.frames) == livedrag.WINDOW + 1
+    # a page that stops answering: after ANSWER_WAIT the kernel goes on
+    mouse(app, "motion_notify_event", start[0] + 80, start[1])
+    mouse(app, "motion_notify_event", start[0] + 90, start[1])
+    busy = len(watch.frames)
+    monkeypatch.setattr(livedrag, "ANSWER_WAIT", 0.0)
+    mouse(app, "motion_notify_event", start[0] + 100, start[1])
+    assert len(watch.frames) == busy + 1
+    mouse(app, "button_release_event", start[0] + 100, start[1], held=False)
+    assert page.kinds()[-1] == "hide" and not app.live_drag.active
+
+
+def test_the_page_cannot_answer_for_frames_it_was_not_sent(kernel, monkeypatch):
+    """"drawn" from a page: for the current animation only, never below zero frames on
+    their way, at most DRAWN_RATE a second; anything else is refused."""
+    from lessons_lib.apps.fastdraw import player as motion
+
+    app = GimbalApp()
+    ready(app)
+    player = app.motion_player
+    refused = player.refused
+    for bad in ({"type": "drawn", "token": player.token + 1, "frame": 0},
+                {"type": "drawn", "token": player.token, "frame": 1},
+                {"type": "drawn", "token": player.token}):
+        player._on_page(player, bad, [])
+    assert player.refused == refused + 3
+    for _ in range(50):                    # answers with nothing on its way change nothing
+        drawn(app)
+    assert app.live_drag.waiting == 0
+    burst = int(motion.DRAWN_RATE)
+    for _ in range(3 * burst):
+        drawn(app)
+    assert player.refused > refused + 3    # past the rate, dropped
 
 
 def test_without_a_ready_page_the_kernel_draws_the_drag(kernel):

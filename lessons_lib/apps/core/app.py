@@ -787,6 +787,8 @@ class LessonApp(GifExport, FitLayout):
             self._stop_page_play(ask=False, redraw=run["motion"].control is not None)
             if run["motion"].control is not None:
                 return
+        if self.live_drag.busy():       # the page has frames of a drag to draw: this state
+            return                      # is drawn when it says it drew one
         frame = self.frame_value
         self.draw(self.state, frame)
         self.draw_count += 1
@@ -1223,6 +1225,9 @@ class LessonApp(GifExport, FitLayout):
     def _on_player(self, kind: str, frame: int | None) -> None:
         """A message from the page's player (checked by it: a known kind, a frame within
         the animation it holds)."""
+        if kind == "drawn":
+            self.live_drag.drawn()
+            return
         run = self._page_play
         if frame is None or run is None:
             return

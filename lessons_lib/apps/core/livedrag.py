@@ -15,8 +15,11 @@ app that names what its drags move, primitives the page can draw, a frame within
 drawn by the kernel as before (the fast path off draws every drag that way).
 
 Each frame stands alone: the page keeps only the last, so a long drag holds no more memory
-than one frame, and the kernel sends one frame per pointer move it handles (as many as the
-canvas guard lets through).
+than one frame. The page says when it has drawn one ("drawn"); the kernel has at most
+:data:`WINDOW` frames on their way at a time. A move that comes while they are is taken (the
+app's state follows every move) but not drawn: the state then is, when the page answers
+(or after :data:`ANSWER_WAIT`, for a page that does not). So a busy page or server makes a
+drag skip frames instead of queueing them, and its end is never late behind old ones.
 """
 
 from __future__ import annotations
@@ -27,6 +30,11 @@ import time
 from .. import fastdraw
 
 log = logging.getLogger("lessons_lib.apps")
+
+#: Frames of a drag the page may have to draw before the kernel records another.
+WINDOW = 2
+#: Seconds after which a frame the page has not said it drew counts as drawn.
+ANSWER_WAIT = 0.25
 
 
 class LiveDrag:
@@ -41,6 +49,9 @@ class LiveDrag:
         self.artists: list | None = None
         self.frames = 0
         self.drags = 0
+        self.waiting = 0                # frames sent the page has not said it drew
+        self.sent_at = 0.0              # when the last was sent (monotonic seconds)
+        self.skipped = False            # a move came while the page was drawing
 
     @property
     def active(self) -> bool:
@@ -72,7 +83,8 @@ class LiveDrag:
         app.forget_motion()
         app.painter.paused = True           # no figure from the kernel until the release
         self.artists = moving
-        self.frames = 0
+        self.frames = self.waiting = 0
+        self.skipped = False
         self.drags += 1
         return True
 
@@ -95,7 +107,29 @@ class LiveDrag:
             app.motion_player.hide()
             return False
         self.frames += 1
+        self.waiting += 1
+        self.sent_at = time.monotonic()
         return True
+
+    def busy(self) -> bool:
+        """True while a drag drawn by the page has :data:`WINDOW` frames on their way (for
+        less than :data:`ANSWER_WAIT`): the caller draws nothing now, and the app is
+        redrawn when the page says it drew one."""
+        if self.artists is None or self.waiting < WINDOW:
+            return False
+        if time.monotonic() - self.sent_at >= ANSWER_WAIT:
+            self.waiting = 0                # a page that does not answer: go on
+            return False
+        self.skipped = True
+        return True
+
+    def drawn(self) -> None:
+        """The page drew a frame of the drag: one fewer on its way; a move that came
+        meanwhile is drawn now."""
+        self.waiting = max(0, self.waiting - 1)
+        if self.skipped and self.artists is not None:
+            self.skipped = False
+            self.app.redraw()
 
     def end(self) -> None:
         """The drag is over: the kernel draws the whole figure, then the page's layer goes

@@ -233,6 +233,7 @@ export default {
           place(anim);
           show(msg.first);
           overlay.style.display = "block";
+          send("drawn", msg.first);     // the kernel records the next one
         }
       } else if (msg.type === "play") {
         clearTimeout(hideTimer);

@@ -13,10 +13,11 @@ figure shows that frame now).
 
 The page may send only what :func:`check_page_message` accepts: ``ready`` (it found the
 figure and can draw), ``shown`` (the frame it shows, a few times a second, for the frame
-slider), ``stopped`` and ``ended`` (the frame it stopped on), each for the current
-animation, with a frame within it, at most :data:`PAGE_RATE` a second. The page can set
-no trait: the widget guard refuses every update (:func:`lessons_lib.apps.core.guard.
-allowed_keys` gives this widget none).
+slider), ``stopped`` and ``ended`` (the frame it stopped on), ``drawn`` (a frame of a drag
+is on the screen: the kernel records the next), each for the current animation, with a
+frame within it, at most :data:`PAGE_RATE` a second (``drawn``: :data:`DRAWN_RATE`). The
+page can set no trait: the widget guard refuses every update
+(:func:`lessons_lib.apps.core.guard.allowed_keys` gives this widget none).
 """
 
 from __future__ import annotations
@@ -45,10 +46,14 @@ PAGE_PLAY = True
 #: primitive to primitive: lesson 2's 101 frames went from 2.9 MB to 0.23 MB at level 1).
 ANIMATION_COMPRESS_LEVEL = 1
 #: The messages a page may send on this channel, and whether each names a frame.
-PAGE_MESSAGES = {"ready": False, "shown": True, "stopped": True, "ended": True}
+PAGE_MESSAGES = {"ready": False, "shown": True, "stopped": True, "ended": True,
+                 "drawn": True}
 #: How many messages a second the page may send (and in a burst): more are dropped.
 PAGE_RATE = 20.0
 PAGE_BURST = 10
+#: The same for "drawn" (a frame of a drag is on the screen): one a display frame, and
+#: each is only a count (``core.livedrag``).
+DRAWN_RATE = 120.0
 #: How many milliseconds a frame of the page's player may last, at least and at most.
 INTERVAL_RANGE_MS = (4.0, 2000.0)
 
@@ -122,6 +127,7 @@ class MotionPlayer(anywidget.AnyWidget):
         self.sent_bytes = 0
         self.live_bytes = 0
         self._gate = RateGate()
+        self._drawn_gate = RateGate(DRAWN_RATE)
         self.layout.height = "0px"
         self.layout.overflow = "hidden"
         self.on_msg(self._on_page)
@@ -196,7 +202,9 @@ class MotionPlayer(anywidget.AnyWidget):
 
     def _on_page(self, _widget, content, buffers) -> None:
         try:
-            if not self._gate.allow(time.monotonic()):
+            kind = content.get("type") if isinstance(content, dict) else None
+            gate = self._drawn_gate if kind == "drawn" else self._gate
+            if not gate.allow(time.monotonic()):
                 raise ValueError("the page sends player messages too fast")
             kind, frame = check_page_message(content, buffers, self.frame_count, self.token)
         except ValueError as exc:
