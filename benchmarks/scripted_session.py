@@ -12,7 +12,8 @@ slider steps, "Lock it", a drag of the aircraft (a pointer move every 25 ms, or 
 - **kernel**: the page never says its player is ready, so the kernel renders a PNG for
   every frame of Lock it and every move of a drag (the path before issue 43);
 - **page**: the page says ``ready`` to the app's MotionPlayer, answers ``shown`` while an
-  animation plays and ``ended`` when its time is up, as ``player.js`` does.
+  animation plays and ``ended`` when its time is up, and ``drawn`` for each frame of a
+  drag, as ``player.js`` does.
 
 Measured for each: the CPU seconds (user + system) of the students' own kernel processes
 and of the server process from the start of the session until the kernels are quiet again,
@@ -245,7 +246,8 @@ class Session:
             self._token, self._frames = m["token"], m["frames"]
             self.page_draws = m["frames"] == 1        # a drag's: one frame at a time
         elif kind == "frames" and m.get("show"):
-            self.live_frames += 1
+            self.live_frames += 1             # drawn at once, and said so (flow control)
+            self.say({"type": "drawn", "token": self._token, "frame": m.get("first", 0)})
         elif kind == "hide":
             self.page_draws = False
         elif kind == "play" and m.get("token") == self._token:
