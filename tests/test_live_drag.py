@@ -16,6 +16,9 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from motion_check import LOUD_SHARE, Page, as_in_a_kernel, loud_share, replayed
 from PIL import Image
+from test_app_gimbal import _drag as drag
+from test_app_gimbal import _mouse as mouse
+from test_app_gimbal import _on_aircraft as on_aircraft
 
 from lessons_lib.apps import fastdraw
 from lessons_lib.apps.fastdraw import painter as painter_module
@@ -84,33 +87,6 @@ def assert_frames_are_the_kernels(app, page: Page, watch: Watch) -> None:
 
 
 # -- lesson 1: the aircraft ---------------------------------------------------------------
-def mouse(app, name, x, y, held=True):
-    from matplotlib.backend_bases import MouseEvent
-
-    event = MouseEvent(name, app.fig.canvas, x, y,
-                       button=1 if name != "motion_notify_event" or held else None)
-    event.buttons = {1} if held and name != "button_release_event" else set()
-    app.fig.canvas.callbacks.process(name, event)
-
-
-def drag(app, start, moves) -> None:
-    """Press at ``start`` (pixels), move by each (dx, dy), release at the last."""
-    x, y = start
-    mouse(app, "button_press_event", x, y)
-    for dx, dy in moves:
-        x, y = x + dx, y + dy
-        mouse(app, "motion_notify_event", x, y)
-    mouse(app, "button_release_event", x, y, held=False)
-
-
-def on_aircraft(app) -> tuple[float, float]:
-    app.fig.canvas.draw()
-    wing = max(app.view.aircraft.get_paths(), key=lambda p: len(p.vertices))
-    xy = app.ax.transData.transform(wing.vertices).mean(axis=0)
-    assert app.view.hits_aircraft(*xy)
-    return tuple(xy)
-
-
 def test_a_drag_on_the_aircraft_is_drawn_by_the_page(kernel, monkeypatch):
     app = GimbalApp()
     page = ready(app)
