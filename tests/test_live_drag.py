@@ -10,6 +10,8 @@ kernel."""
 from __future__ import annotations
 
 import io
+import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -105,6 +107,35 @@ def test_a_drag_on_the_aircraft_is_drawn_by_the_page(kernel, monkeypatch):
     # the kernel drew no figure while the drag lasted: only after the release
     assert len(requests) == 1 and app.live_drag.drags == 1 and not app.live_drag.active
     assert_frames_are_the_kernels(app, page, watch)
+
+
+def test_the_panels_follow_a_drag_ten_times_a_second_and_end_exact(kernel, monkeypatch):
+    """While the page draws a drag, the panels beside the figure are filled at most every
+    PANEL_EVERY seconds; after the release they say what a plain app at the same angles
+    says."""
+    from lessons_lib.apps.core import livedrag
+
+    app = GimbalApp()
+    ready(app)
+    Watch(app, monkeypatch)
+    fills = []
+    original = app._fill_panels
+    monkeypatch.setattr(app, "_fill_panels", lambda content: (fills.append(1),
+                                                              original(content)))
+    clock = [100.0]
+    monkeypatch.setattr(livedrag, "time", SimpleNamespace(monotonic=lambda: clock[0],
+                                                           thread_time=time.thread_time))
+    start = on_aircraft(app)
+    mouse(app, "button_press_event", *start)
+    fills.clear()
+    for k in range(1, 9):                  # 8 moves 25 ms apart: 0.2 s, two fillings
+        clock[0] += 0.025
+        mouse(app, "motion_notify_event", start[0] + 8 * k, start[1])
+    assert app.live_drag.frames >= 8 and len(fills) == 2
+    mouse(app, "button_release_event", start[0] + 64, start[1], held=False)
+    plain = GimbalApp(yaw=app.yaw.value, pitch=app.pitch.value, roll=app.roll.value)
+    for name in ("gauge", "info", "title"):
+        assert app.panels[name].value == plain.panels[name].value
 
 
 def test_each_frame_of_a_drag_stands_alone(kernel, monkeypatch):

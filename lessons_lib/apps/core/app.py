@@ -792,7 +792,8 @@ class LessonApp(GifExport, FitLayout):
         frame = self.frame_value
         self.draw(self.state, frame)
         self.draw_count += 1
-        self._fill_panels(self.panel(self.state, frame))
+        if self.live_drag.panels_due():     # during a drag drawn by the page: ten a second
+            self._fill_panels(self.panel(self.state, frame))
         if not self.live_drag.show():   # a drag drawn by the page: what it moves, recorded
             self.painter.request()   # drawn and sent now when a page shows it (no round trip)
 

@@ -35,6 +35,11 @@ log = logging.getLogger("lessons_lib.apps")
 WINDOW = 2
 #: Seconds after which a frame the page has not said it drew counts as drawn.
 ANSWER_WAIT = 0.25
+#: Seconds between two fillings of the app's panels while a drag is drawn by the page (their
+#: numbers are read, not watched frame by frame; the release fills them as they end). The
+#: page's own work on the panels (HTML, layout) held lesson 1's aircraft at 34 frames a
+#: second where the orbit, which changes no panel, reached 54.
+PANEL_EVERY = 0.1
 
 
 class LiveDrag:
@@ -52,6 +57,7 @@ class LiveDrag:
         self.waiting = 0                # frames sent the page has not said it drew
         self.sent_at = 0.0              # when the last was sent (monotonic seconds)
         self.skipped = False            # a move came while the page was drawing
+        self.panels_at = 0.0            # when the panels were last filled during the drag
 
     @property
     def active(self) -> bool:
@@ -121,6 +127,17 @@ class LiveDrag:
             self.waiting = 0                # a page that does not answer: go on
             return False
         self.skipped = True
+        return True
+
+    def panels_due(self) -> bool:
+        """Whether a redraw fills the app's panels now: always, but while a drag is drawn
+        by the page, at most once every :data:`PANEL_EVERY` seconds."""
+        if self.artists is None:
+            return True
+        now = time.monotonic()
+        if now - self.panels_at < PANEL_EVERY:
+            return False
+        self.panels_at = now
         return True
 
     def drawn(self) -> None:
