@@ -614,8 +614,13 @@ class LessonApp(GifExport, FitLayout):
         loop, ``pause`` seconds apart: work the app will want later (a cache to fill) is
         done while the learner reads, before a pre-heated kernel's student arrives, and a
         message from the page waits at most one step. Outside a kernel nothing is run
-        (the caches fill on first use); a step that fails ends the run, quietly."""
+        (the caches fill on first use), nor where no event loop runs (a test's); a step
+        that fails ends the run, quietly."""
         if not self._kernel_play:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
             return
 
         async def run():
@@ -627,7 +632,7 @@ class LessonApp(GifExport, FitLayout):
                     log.info("idle work %s failed", step, exc_info=True)
                     return
 
-        self._idle_task = asyncio.ensure_future(run())
+        self._idle_task = loop.create_task(run())
 
     # -- params, batching, update -------------------------------------------------------------
     @property
