@@ -1,8 +1,9 @@
 """Drags drawn by the page (issue 43).
 
-While a student drags a thing on an app's figure (the aircraft, a keyframe, the car, the
-start or the goal), every pointer move still goes to the kernel, which works out what it
-does (the maths stays in ``lessons_lib``). What changes is the picture: instead of a whole
+While a student drags a thing on an app's figure (lesson 1's aircraft or its camera, the
+car, knob or target of lesson 3's term figures, lesson 4's start or goal), every pointer
+move still goes to the kernel, which works out what it does (the maths stays in
+``lessons_lib``). What changes is the picture: instead of a whole
 new figure rendered, encoded as a PNG and decoded by the page, the kernel records what the
 drag moves (:meth:`LessonApp.drag_artists`) as primitives (:mod:`..fastdraw.record`) and
 the app's page player (:mod:`..fastdraw.player`) draws them over a picture of the rest,
