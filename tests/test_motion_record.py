@@ -103,6 +103,15 @@ def test_recorded_text_and_markers(app):
     assert (~texts).sum() > 100 and widths.max() > 1
 
 
+def test_an_artist_named_twice_is_drawn_once(app):
+    """Apps name some moving artists twice (lesson 2's dynamic artists do); the painter's
+    order, which every recording goes through, has each once."""
+    moving = _moving(app)
+    order = app.painter.drawing_order(moving)
+    assert len(order) == len({id(a) for a in order}) > 3
+    assert app.painter.drawing_order(moving + moving[::-1]) == order
+
+
 def test_recorder_stops_at_its_bounds(app):
     renderer = app.fig.canvas.get_renderer()
     order = app.painter.drawing_order(_moving(app))

@@ -1019,8 +1019,7 @@ class LessonApp(GifExport, FitLayout):
             try:
                 for state, frame in poses:
                     self.draw(state, frame)
-                    order = self.painter.drawing_order(
-                        list({id(a): a for a in (self.motion_artists() or [])}.values()))
+                    order = self.painter.drawing_order(list(self.motion_artists() or []))
                     frames.append(record.record_frame(order, renderer, still=still))
             finally:
                 self.draw(self.state, self.frame_value)
@@ -1167,7 +1166,7 @@ class LessonApp(GifExport, FitLayout):
             self._motion_key = None            # the page's frames are no longer any motion's
             order = [*range(start, len(motion.values)), *range(start)]
             try:
-                moving = list({id(a): a for a in (self.motion_artists() or [])}.values())
+                moving = list(self.motion_artists() or [])
                 background = self.painter.background_without(moving)
                 player.begin(fastdraw.encode_png(background), len(motion.values))
                 self._send_motion(motion, order[:MOTION_CHUNK])

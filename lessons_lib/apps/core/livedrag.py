@@ -80,7 +80,7 @@ class LiveDrag:
         artists = app.drag_artists(item)
         if artists is None:
             return False
-        moving = list({id(a): a for a in artists}.values())
+        moving = list(artists)              # each drawn once (Painter.drawing_order)
         try:
             background = app.painter.background_without(moving)
             player.begin(fastdraw.encode_png(background), 1)
@@ -171,7 +171,7 @@ class LiveDrag:
             return None
         start = time.thread_time()
         try:
-            app.record_drawn(list({id(a): a for a in artists}.values()))
+            app.record_drawn(list(artists))
         except ValueError:
             return None
         return time.thread_time() - start

@@ -471,9 +471,9 @@ class Painter:
 
     def drawing_order(self, artists: list[Artist]) -> list[Artist]:
         """Of ``artists`` (a list), those of this figure that can be drawn alone over a
-        background, in the order the painter draws them (the order a full draw would): by
-        axes, then zorder, then their place among the axes' children. Left out: None,
-        animated artists and mplot3d's own (its axes projects those as it draws; a 3D
+        background, each once, in the order the painter draws them (the order a full draw
+        would): by axes, then zorder, then their place among the axes' children. Left out:
+        None, animated artists and mplot3d's own (its axes projects those as it draws; a 3D
         axes itself stays)."""
         if not isinstance(artists, list | tuple) or not all(
                 a is None or isinstance(a, Artist) for a in artists):
@@ -484,7 +484,7 @@ class Painter:
         # artists of this figure, not animated already, and not mplot3d's own (a 3D axes
         # projects those as it draws; a plain 2D artist of a 3D axes may move):
         # anything else stays in the background
-        chosen = [a for a in artists
+        chosen = [a for a in {id(a): a for a in artists}.values()
                   if a is not None and a.get_figure(root=True) is fig and not a.get_animated()
                   and not _projects_itself(a)]
 
