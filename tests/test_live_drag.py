@@ -132,7 +132,20 @@ def test_the_panels_follow_a_drag_ten_times_a_second_and_end_exact(kernel, monke
         clock[0] += 0.025
         mouse(app, "motion_notify_event", start[0] + 8 * k, start[1])
     assert app.live_drag.frames >= 8 and len(fills) == 2
-    mouse(app, "button_release_event", start[0] + 64, start[1], held=False)
+    # the hand stops: the filling put off is made when its time is up, with the last move's
+    # numbers, before the release
+    later = []
+    monkeypatch.setattr(livedrag.asyncio, "get_running_loop", lambda: SimpleNamespace(
+        call_later=lambda delay, fn: later.append((delay, fn))))
+    clock[0] += 0.01
+    mouse(app, "motion_notify_event", start[0] + 72, start[1])
+    assert len(fills) == 2 and len(later) == 1 and 0 < later[0][0] <= livedrag.PANEL_EVERY
+    clock[0] += later[0][0] + 1e-6
+    later[0][1]()
+    assert len(fills) == 3
+    plain = GimbalApp(yaw=app.yaw.value, pitch=app.pitch.value, roll=app.roll.value)
+    assert app.panels["gauge"].value == plain.panels["gauge"].value
+    mouse(app, "button_release_event", start[0] + 72, start[1], held=False)
     plain = GimbalApp(yaw=app.yaw.value, pitch=app.pitch.value, roll=app.roll.value)
     for name in ("gauge", "info", "title"):
         assert app.panels[name].value == plain.panels[name].value

@@ -798,9 +798,14 @@ class LessonApp(GifExport, FitLayout):
         self.draw(self.state, frame)
         self.draw_count += 1
         if self.live_drag.panels_due():     # during a drag drawn by the page: ten a second
-            self._fill_panels(self.panel(self.state, frame))
+            self.fill_panels_now()
         if not self.live_drag.show():   # a drag drawn by the page: what it moves, recorded
             self.painter.request()   # drawn and sent now when a page shows it (no round trip)
+
+    def fill_panels_now(self) -> None:
+        """Fill the panels from the current state, without drawing."""
+        if self.state is not None:
+            self._fill_panels(self.panel(self.state, self.frame_value))
 
     def _fill_panels(self, content) -> None:
         if content is None:
@@ -1244,7 +1249,7 @@ class LessonApp(GifExport, FitLayout):
             index = min(self.play.max, round(frame / motion.substeps))
             if index != self.play.value and self.state is not None:
                 self._follow_page(index)        # and what the panels say of that frame
-                self._fill_panels(self.panel(self.state, self.frame_value))
+                self.fill_panels_now()
             return
         if kind not in ("stopped", "ended"):
             return
