@@ -6,6 +6,7 @@ import dataclasses
 import math
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -50,6 +51,37 @@ def test_controls_become_attributes_and_params(app):
         p.amplitude = 2
     assert p.replace(amplitude=2.0).amplitude == 2.0 and hash(p) == hash(app.params)
     assert app.panels["info"].value == "peak 1.00 at t = 0.00"
+
+
+def test_a_page_is_sent_the_picture_first_and_the_panels_a_display_frame_later(
+        app, monkeypatch):
+    """Where a page shows the figure (and the kernel's loop runs) the picture goes first and
+    the panels follow :data:`PANELS_AFTER` later, filled once for a run of changes with the
+    last one's numbers; without a page (or a loop) they are filled at once, as before."""
+    from lessons_lib.apps.core import app as core_app
+
+    sent = []
+    request = app.painter.request
+    fill = app.fill_panels_now
+    monkeypatch.setattr(app.painter, "request", lambda: (sent.append("picture"), request()))
+    monkeypatch.setattr(app, "fill_panels_now", lambda: (sent.append("panels"), fill()))
+    app.amplitude.value = 1.5                                   # no page: at once
+    assert sent == ["picture", "panels"] and app.panels["info"].value.startswith("peak 1.50")
+    monkeypatch.setattr(type(app.painter), "page_attached", property(lambda self: True))
+
+    later = []
+    monkeypatch.setattr(core_app.asyncio, "get_running_loop", lambda: SimpleNamespace(
+        call_later=lambda delay, fn: later.append((delay, fn))))
+    sent.clear()
+    for t in (0.25, 0.5, 0.75):
+        app.t.value = t
+    assert sent == ["picture"] * 3 and app.panels["info"].value.endswith("t = 0.00")
+    assert [delay for delay, _ in later] == [core_app.PANELS_AFTER]    # one for the run
+    later.pop()[1]()
+    assert sent == ["picture"] * 3 + ["panels"]
+    assert app.panels["info"].value == "peak 1.50 at t = 0.75"
+    app.t.value = 1.0                                           # the next change: again
+    assert len(later) == 1 and app.panels["info"].value.endswith("t = 0.75")
 
 
 def test_a_control_change_recomputes_once_and_a_frame_change_never(app):

@@ -134,6 +134,11 @@ STOP_WAIT = 1.5
 #: Seconds between two steps of :meth:`LessonApp.when_idle`'s work.
 IDLE_PAUSE = 0.1
 
+#: Where a page shows the figure, the panels are filled this many seconds after its picture
+#: was sent (one display frame or so): the browser paints the figure a change made without
+#: laying out the panels' text first, and a run of changes within that time fills them once.
+PANELS_AFTER = 0.02
+
 
 @dataclass(frozen=True, eq=False)
 class _Motion:
@@ -365,6 +370,7 @@ class LessonApp(GifExport, FitLayout):
         self._pending = False
         self._linking = False
         self._kernel_play = in_kernel()  # Play ticks in the kernel, not in the page
+        self._panels_pending = False     # a filling of the panels is scheduled
         self._play_task: asyncio.Future | None = None
         self._play_runs = 0              # each Play in the kernel runs until this changes
         self._page_play: dict | None = None   # Play drawn by the page, while it runs
@@ -797,10 +803,31 @@ class LessonApp(GifExport, FitLayout):
         frame = self.frame_value
         self.draw(self.state, frame)
         self.draw_count += 1
-        if self.live_drag.panels_due():     # during a drag drawn by the page: ten a second
-            self.fill_panels_now()
+        panels = self.live_drag.panels_due()    # during a drag drawn by the page: 10 a second
         if not self.live_drag.show():   # a drag drawn by the page: what it moves, recorded
             self.painter.request()   # drawn and sent now when a page shows it (no round trip)
+        if panels:                      # after the picture, which is what the eye follows
+            self._fill_panels_after_picture()
+
+    def _fill_panels_after_picture(self) -> None:
+        """Fill the panels :data:`PANELS_AFTER` seconds from now where a page shows the
+        figure and the kernel's loop runs (once for a run of calls); at once otherwise."""
+        if self._panels_pending:
+            return
+        try:
+            loop = asyncio.get_running_loop() if self.painter.page_attached else None
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            self.fill_panels_now()
+            return
+        self._panels_pending = True
+
+        def fill():
+            self._panels_pending = False
+            self.fill_panels_now()
+
+        loop.call_later(PANELS_AFTER, self.guard(fill))
 
     def fill_panels_now(self) -> None:
         """Fill the panels from the current state, without drawing."""
