@@ -6,6 +6,8 @@ draws in full, and that background does not move with the frame."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -111,6 +113,34 @@ class Page:
 
 def no_running_loop():
     raise RuntimeError("no running event loop")
+
+
+class HeldLoop:
+    """An event loop that runs nothing by itself, for ``asyncio.get_running_loop``: a test
+    reads what was scheduled (``timers``: [seconds from now, function]) and calls it."""
+
+    def __init__(self) -> None:
+        self.timers: list[list] = []
+
+    def time(self) -> float:
+        return 0.0
+
+    def call_at(self, when: float, fn):
+        timer = [when, fn]
+        self.timers.append(timer)
+        return SimpleNamespace(when=lambda: timer[0], cancel=lambda: self.timers.remove(timer))
+
+    def run(self) -> None:
+        """Call what is scheduled, soonest first."""
+        due, self.timers = sorted(self.timers, key=lambda t: t[0]), []
+        for _, fn in due:
+            fn()
+
+    def install(self, monkeypatch) -> HeldLoop:
+        import asyncio
+
+        monkeypatch.setattr(asyncio, "get_running_loop", lambda: self)
+        return self
 
 
 def as_in_a_kernel(monkeypatch) -> None:

@@ -6,7 +6,6 @@ import dataclasses
 import math
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -26,6 +25,7 @@ from lessons_lib.apps.core import (
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "notebooks"))
 
+from motion_check import HeldLoop  # tests/motion_check.py
 from wave_app import WaveApp, WaveState  # noqa: E402  (tests/notebooks/wave_app.py, also in a notebook)
 
 from browser import run_async  # tests/browser.py
@@ -69,19 +69,21 @@ def test_a_page_is_sent_the_picture_first_and_the_panels_a_display_frame_later(
     assert sent == ["picture", "panels"] and app.panels["info"].value.startswith("peak 1.50")
     monkeypatch.setattr(type(app.painter), "page_attached", property(lambda self: True))
 
-    later = []
-    monkeypatch.setattr(core_app.asyncio, "get_running_loop", lambda: SimpleNamespace(
-        call_later=lambda delay, fn: later.append((delay, fn))))
+    loop = HeldLoop().install(monkeypatch)
     sent.clear()
     for t in (0.25, 0.5, 0.75):
         app.t.value = t
     assert sent == ["picture"] * 3 and app.panels["info"].value.endswith("t = 0.00")
-    assert [delay for delay, _ in later] == [core_app.PANELS_AFTER]    # one for the run
-    later.pop()[1]()
+    assert [when for when, _ in loop.timers] == [core_app.PANELS_AFTER]    # one for the run
+    loop.run()
     assert sent == ["picture"] * 3 + ["panels"]
     assert app.panels["info"].value == "peak 1.50 at t = 0.75"
     app.t.value = 1.0                                           # the next change: again
-    assert len(later) == 1 and app.panels["info"].value.endswith("t = 0.75")
+    assert len(loop.timers) == 1 and app.panels["info"].value.endswith("t = 0.75")
+    # a filling asked for sooner replaces one due later; one due sooner stands
+    assert app.fill_panels_in(1.0) and [w for w, _ in loop.timers] == [core_app.PANELS_AFTER]
+    loop.timers[0][0] = 5.0
+    assert app.fill_panels_in(0.5) and [w for w, _ in loop.timers] == [0.5]
 
 
 def test_a_control_change_recomputes_once_and_a_frame_change_never(app):

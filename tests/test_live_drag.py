@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from motion_check import LOUD_SHARE, Page, as_in_a_kernel, loud_share, replayed
+from motion_check import LOUD_SHARE, HeldLoop, Page, as_in_a_kernel, loud_share, replayed
 from PIL import Image
 from test_app_gimbal import _drag as drag
 from test_app_gimbal import _mouse as mouse
@@ -134,14 +134,13 @@ def test_the_panels_follow_a_drag_ten_times_a_second_and_end_exact(kernel, monke
     assert app.live_drag.frames >= 8 and len(fills) == 2
     # the hand stops: the filling put off is made when its time is up, with the last move's
     # numbers, before the release
-    later = []
-    monkeypatch.setattr(livedrag.asyncio, "get_running_loop", lambda: SimpleNamespace(
-        call_later=lambda delay, fn: later.append((delay, fn))))
+    loop = HeldLoop().install(monkeypatch)
     clock[0] += 0.01
     mouse(app, "motion_notify_event", start[0] + 72, start[1])
-    assert len(fills) == 2 and len(later) == 1 and 0 < later[0][0] <= livedrag.PANEL_EVERY
-    clock[0] += later[0][0] + 1e-6
-    later[0][1]()
+    assert len(fills) == 2 and len(loop.timers) == 1
+    assert 0 < loop.timers[0][0] <= livedrag.PANEL_EVERY
+    clock[0] += loop.timers[0][0] + 1e-6
+    loop.run()
     assert len(fills) == 3
     plain = GimbalApp(yaw=app.yaw.value, pitch=app.pitch.value, roll=app.roll.value)
     assert app.panels["gauge"].value == plain.panels["gauge"].value

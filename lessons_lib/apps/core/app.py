@@ -370,7 +370,7 @@ class LessonApp(GifExport, FitLayout):
         self._pending = False
         self._linking = False
         self._kernel_play = in_kernel()  # Play ticks in the kernel, not in the page
-        self._panels_pending = False     # a filling of the panels is scheduled
+        self._panels_timer: asyncio.TimerHandle | None = None  # a filling of the panels, due
         self._play_task: asyncio.Future | None = None
         self._play_runs = 0              # each Play in the kernel runs until this changes
         self._page_play: dict | None = None   # Play drawn by the page, while it runs
@@ -806,32 +806,35 @@ class LessonApp(GifExport, FitLayout):
         panels = self.live_drag.panels_due()    # during a drag drawn by the page: 10 a second
         if not self.live_drag.show():   # a drag drawn by the page: what it moves, recorded
             self.painter.request()   # drawn and sent now when a page shows it (no round trip)
-        if panels:                      # after the picture, which is what the eye follows
-            self._fill_panels_after_picture()
+        # after the picture, which is what the eye follows, where a page shows it
+        if panels and not (self.painter.page_attached and self.fill_panels_in(PANELS_AFTER)):
+            self.fill_panels_now()
 
-    def _fill_panels_after_picture(self) -> None:
-        """Fill the panels :data:`PANELS_AFTER` seconds from now where a page shows the
-        figure and the kernel's loop runs (once for a run of calls); at once otherwise."""
-        if self._panels_pending:
-            return
+    def fill_panels_in(self, delay: float) -> bool:
+        """Fill the panels ``delay`` seconds from now, on the kernel's loop; a filling due
+        sooner stands for this one (so a run of calls fills them once). False, and nothing
+        scheduled, where no loop runs (a test's: the caller fills them or leaves them)."""
         try:
-            loop = asyncio.get_running_loop() if self.painter.page_attached else None
+            loop = asyncio.get_running_loop()
         except RuntimeError:
-            loop = None
-        if loop is None:
-            self.fill_panels_now()
-            return
-        self._panels_pending = True
+            return False
+        when = loop.time() + delay
+        timer = self._panels_timer
+        if timer is not None:
+            if timer.when() <= when:
+                return True
+            timer.cancel()
+        self._panels_timer = loop.call_at(when, self.guard(self._fill_panels_on_time))
+        return True
 
-        def fill():
-            self._panels_pending = False
-            self.fill_panels_now()
-
-        loop.call_later(PANELS_AFTER, self.guard(fill))
+    def _fill_panels_on_time(self) -> None:
+        self._panels_timer = None
+        self.fill_panels_now()
 
     def fill_panels_now(self) -> None:
         """Fill the panels from the current state, without drawing."""
         if self.state is not None:
+            self.live_drag.panels_filled()
             self._fill_panels(self.panel(self.state, self.frame_value))
 
     def _fill_panels(self, content) -> None:

@@ -25,7 +25,6 @@ drag skip frames instead of queueing them, and its end is never late behind old 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 
@@ -59,8 +58,7 @@ class LiveDrag:
         self.waiting = 0                # frames sent the page has not said it drew
         self.sent_at = 0.0              # when the last was sent (monotonic seconds)
         self.skipped = False            # a move came while the page was drawing
-        self.panels_at = 0.0            # when the panels were last filled during the drag
-        self.panels_owed = False        # a filling put off, to be made (see panels_due)
+        self.panels_at = 0.0            # when the app last filled its panels
 
     @property
     def active(self) -> bool:
@@ -94,6 +92,7 @@ class LiveDrag:
         self.artists = moving
         self.frames = self.waiting = 0
         self.skipped = False
+        self.panels_at = 0.0                # the drag's first move fills them
         self.drags += 1
         return True
 
@@ -135,28 +134,19 @@ class LiveDrag:
     def panels_due(self) -> bool:
         """Whether a redraw fills the app's panels now: always, but while a drag is drawn
         by the page, at most once every :data:`PANEL_EVERY` seconds. A filling put off is
-        made when that time is up (the panels alone), so the panels never stay behind a hand
-        that stopped moving."""
+        made when that time is up (:meth:`LessonApp.fill_panels_in`; where no loop runs, at
+        the release), so the panels never stay behind a hand that stopped moving."""
         if self.artists is None:
             return True
-        now = time.monotonic()
-        wait = PANEL_EVERY - (now - self.panels_at)
+        wait = PANEL_EVERY - (time.monotonic() - self.panels_at)
         if wait <= 0:
-            self.panels_at = now
             return True
-        if not self.panels_owed:
-            try:
-                asyncio.get_running_loop().call_later(wait, self._catch_up)
-            except RuntimeError:            # no event loop (a test): the release fills them
-                return False
-            self.panels_owed = True
+        self.app.fill_panels_in(wait)
         return False
 
-    def _catch_up(self) -> None:
-        self.panels_owed = False
-        if self.artists is not None:        # still dragging: the panels only, no frame
-            self.panels_at = time.monotonic()
-            self.app.guard(self.app.fill_panels_now)()
+    def panels_filled(self) -> None:
+        """The app filled its panels (:meth:`LessonApp.fill_panels_now`)."""
+        self.panels_at = time.monotonic()
 
     def drawn(self) -> None:
         """The page drew a frame of the drag: one fewer on its way; a move that came
