@@ -836,3 +836,40 @@ def test_the_loop_wraps_each_draw_once_even_down_a_chain_of_subclasses():
     app = Again()
     with pytest.raises(ValueError, match=r"Again\.draw\(\): state must be"):
         app.draw(None, 0.0)
+
+
+def test_the_page_gets_every_widget_state_built_once_and_the_same_as_ipywidgets():
+    """A page's ``request_states`` is answered with ipywidgets' own message, each widget's
+    state built once (ipywidgets 8.1 builds them all twice)."""
+    import ipywidgets as widgets
+    from ipywidgets.widgets.widget import _instances
+
+    from lessons_lib.apps.core import guard
+
+    WaveApp()       # an app installs the answer
+    assert widgets.Widget._handle_control_comm_msg.__func__ is guard._answer_states
+    sent = []
+    control = type("Control", (), {"send": lambda self, data, buffers=None: sent.append(data)})
+    request = {"content": {"data": {"method": "request_states"}}}
+    built = []
+    original = widgets.Widget.get_state
+
+    def counted(self, *args, **kwargs):
+        built.append(self.model_id)
+        return original(self, *args, **kwargs)
+
+    saved = widgets.Widget._control_comm
+    widgets.Widget._control_comm = control()
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(widgets.Widget, "get_state", counted)
+            widgets.Widget._handle_control_comm_msg(request)
+            assert len(built) == len(set(built)) == len(_instances)
+            guard._IPYWIDGETS_ANSWER(widgets.Widget, request)   # ipywidgets' own
+            assert len(built) == 3 * len(_instances)
+        ours, theirs = sent
+        assert ours == theirs and ours["method"] == "update_states"
+        with pytest.raises(RuntimeError, match="Unknown"):     # ipywidgets' own error
+            widgets.Widget._handle_control_comm_msg({"content": {"data": {"method": "x"}}})
+    finally:
+        widgets.Widget._control_comm = saved

@@ -50,7 +50,7 @@ from .controls import Choice, Frame, Params, Preset, Slider, Toggle, short
 from .figure import PALETTE, DragHandler, in_kernel, pace_pointer
 from .fonts import language_rc
 from .gif import GifExport
-from .guard import guard_widget, out_of_memory
+from .guard import answer_states_once, guard_widget, out_of_memory
 from .layout import FitLayout, iter_widgets
 from .livedrag import LiveDrag
 from .theme import TEXT
@@ -506,6 +506,7 @@ class LessonApp(GifExport, FitLayout):
 
     def guard_controls(self) -> None:
         """Guard the widget channel of every widget in the app (call again after adding)."""
+        answer_states_once()
         found = list(iter_widgets(self.widget))
         found += [v for v in vars(self).values() if isinstance(v, widgets.Widget)]
         for w in found:
