@@ -260,11 +260,17 @@ def test_a_frame_past_the_bounds_leaves_the_rest_to_the_kernel(kernel, monkeypat
     assert not app.live_drag.active
 
 
-def test_the_pointer_pace_where_the_page_draws_the_drags(kernel):
+def test_the_pointer_pace_where_the_page_draws_the_drags(kernel, monkeypatch):
     """A figure whose drags the page draws lets the pointer move as often as a frame of
     them costs (from a display refresh up); one drawn by the kernel, as a full draw."""
+    from lessons_lib.apps.core.livedrag import LiveDrag
+
+    measured = []                   # what the app paced itself by (a second measurement
+    original = LiveDrag.cost        # differs on a busy machine)
+    monkeypatch.setattr(LiveDrag, "cost", lambda self: measured.append(original(self))
+                        or measured[-1])
     app = GimbalApp()
-    cost = app.live_drag.cost()
+    cost = measured[0]
     assert cost is not None and cost > 0
     assert app.fig.canvas.pan_zoom_throttle == painter_module.choose_throttle_ms(
         app.pointer_cost() + cost, painter_module.LIVE_THROTTLE_MS)
