@@ -95,6 +95,10 @@ HOOKS: tuple[Hook, ...] = (
     Hook("matplotlib", "matplotlib.figure:Figure()._original_dpi", "lessons_lib.apps.core.layout",
          "the dpi before the screen's pixel ratio: presenter mode changes it, so that the "
          "page's pixel-ratio message keeps presenter mode's size"),
+    # matplotlib: no pointer readout for a footer no lesson shows
+    Hook("matplotlib", "matplotlib.backend_bases:NavigationToolbar2()._id_drag",
+         "lessons_lib.apps.core.figure",
+         "the toolbar's pointer-move handler, disconnected"),
     # ipywidgets: the widget channel's guard
     Hook("ipywidgets", "ipywidgets:Widget._handle_msg", "lessons_lib.apps.core.guard",
          "messages other than updates go to ipywidgets' own handler"),

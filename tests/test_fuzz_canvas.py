@@ -289,6 +289,31 @@ def test_a_drag_still_arrives_through_the_guard():
         plt.close(app.fig)
 
 
+def test_a_pointer_move_sends_no_coordinate_readout():
+    """A lesson figure's hidden toolbar does not work out and send the pointer's coordinates
+    on each move (a plain ipympl figure does: the check can fail)."""
+    from lessons_lib.apps.core.figure import use_ipympl
+
+    def readout(fig) -> str:
+        canvas = fig.canvas
+        canvas.draw()
+        x, y = fig.axes[0].bbox.x0 + 40, fig.axes[0].bbox.y0 + 30
+        canvas.comm.handle_msg(custom({**POINTER, "type": "motion_notify", "x": x,
+                                       "y": canvas.figure.bbox.height - y, "buttons": 0}))
+        return canvas._message
+
+    use_ipympl()
+    plain = plt.figure()
+    plain.add_subplot(projection="3d")
+    app = apps.GimbalApp()
+    try:
+        assert "y=" in readout(plain)          # e.g. "x pane=-0.02, y=0.05, z=-0.51"
+        assert readout(app.fig) == ""
+    finally:
+        plt.close(plain)
+        plt.close(app.fig)
+
+
 #: The figures not in the catalogue's apps: lesson 2's and lesson 4's small copies (the
 #: loop's copy()), lesson 3's term figures and lesson 1's reach exercise.
 MORE_FIGURES = {

@@ -80,6 +80,19 @@ def figure_size(width, height) -> tuple[float, float]:
             check.real(height, "height", lo=lo, hi=hi, unit="(hundreds of px)"))
 
 
+def _no_pointer_readout(canvas) -> None:
+    """Stop the hidden toolbar's pointer readout. On every pointer move over a figure
+    matplotlib's toolbar formats the pointer's data coordinates (for a 3D axes, a search of
+    its panes) and ipympl sends the text to the page for the footer, which no lesson
+    shows: a lesson 1 aircraft drag spent about a millisecond of its 15 to 20 ms per move
+    on it, and one message in five."""
+    toolbar = getattr(canvas, "toolbar", None)
+    moved = getattr(toolbar, "_id_drag", None)
+    if moved is not None:
+        canvas.mpl_disconnect(moved)
+        toolbar._id_drag = None
+
+
 def make_figure(width: float, height: float, **kwargs) -> matplotlib.figure.Figure:
     """Create one interactive figure, inside ``plt.ioff()`` so it is never shown twice.
 
@@ -110,6 +123,7 @@ def make_figure(width: float, height: float, **kwargs) -> matplotlib.figure.Figu
     if handler is not None:            # 'p', 'o', 'l', 'k', 's' ... do nothing here
         canvas.mpl_disconnect(handler)
         manager.key_press_handler_id = None
+    _no_pointer_readout(canvas)
     guard_canvas(canvas)               # the page's size, pixel ratio and events, checked
     Painter.attach(fig)
     return fig
