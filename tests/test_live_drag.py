@@ -125,6 +125,11 @@ def test_the_panels_follow_a_drag_ten_times_a_second_and_end_exact(kernel, monke
     clock = [100.0]
     monkeypatch.setattr(livedrag, "time", SimpleNamespace(monotonic=lambda: clock[0],
                                                            thread_time=time.thread_time))
+    sent = {}                               # what each angle slider sent the page
+    for name in ("yaw", "pitch", "roll"):
+        w = getattr(app, name)
+        monkeypatch.setattr(w, "send_state", lambda key=None, w=w, name=name: sent.setdefault(
+            name, []).append(w.value) if key is None or "value" in key else None)
     start = on_aircraft(app)
     mouse(app, "button_press_event", *start)
     fills.clear()
@@ -132,6 +137,8 @@ def test_the_panels_follow_a_drag_ten_times_a_second_and_end_exact(kernel, monke
         clock[0] += 0.025
         mouse(app, "motion_notify_event", start[0] + 8 * k, start[1])
     assert app.live_drag.frames >= 8 and len(fills) == 2
+    # the sliders go to the page with the panels: the roll turned at each move, sent twice
+    assert len(sent["roll"]) == 2 and all(len(v) <= 2 for v in sent.values())
     # the hand stops: the filling put off is made when its time is up, with the last move's
     # numbers, before the release
     loop = HeldLoop().install(monkeypatch)
@@ -148,6 +155,8 @@ def test_the_panels_follow_a_drag_ten_times_a_second_and_end_exact(kernel, monke
     plain = GimbalApp(yaw=app.yaw.value, pitch=app.pitch.value, roll=app.roll.value)
     for name in ("gauge", "info", "title"):
         assert app.panels[name].value == plain.panels[name].value
+    for name, values in sent.items():       # and each slider's last is where it stands
+        assert values[-1] == getattr(app, name).value, name
 
 
 def test_each_frame_of_a_drag_stands_alone(kernel, monkeypatch):

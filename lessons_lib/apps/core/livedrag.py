@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import ExitStack
 
 from .. import fastdraw
 
@@ -39,7 +40,8 @@ ANSWER_WAIT = 0.25
 #: Seconds between two fillings of the app's panels while a drag is drawn by the page (their
 #: numbers are read, not watched frame by frame; the release fills them as they end). The
 #: page's own work on the panels (HTML, layout) held lesson 1's aircraft at 34 frames a
-#: second where the orbit, which changes no panel, reached 54.
+#: second where the orbit, which changes no panel, reached 54. The app's controls (lesson
+#: 1's three angle sliders) are sent to the page with the panels, for the same reason.
 PANEL_EVERY = 0.1
 
 
@@ -59,6 +61,7 @@ class LiveDrag:
         self.sent_at = 0.0              # when the last was sent (monotonic seconds)
         self.skipped = False            # a move came while the page was drawing
         self.panels_at = 0.0            # when the app last filled its panels
+        self._held: ExitStack | None = None     # the controls' sync to the page, held
 
     @property
     def active(self) -> bool:
@@ -94,6 +97,7 @@ class LiveDrag:
         self.skipped = False
         self.panels_at = 0.0                # the drag's first move fills them
         self.drags += 1
+        self._hold_controls()
         return True
 
     def show(self) -> bool:
@@ -111,6 +115,7 @@ class LiveDrag:
         except ValueError as exc:
             log.info("the rest of a drag is drawn by the kernel: %s", exc)
             self.artists = None
+            self._send_controls()
             app.painter.paused = False
             app.motion_player.hide()
             return False
@@ -145,8 +150,26 @@ class LiveDrag:
         return False
 
     def panels_filled(self) -> None:
-        """The app filled its panels (:meth:`LessonApp.fill_panels_now`)."""
+        """The app filled its panels (:meth:`LessonApp.fill_panels_now`): the controls
+        the drag moved are sent to the page with them."""
         self.panels_at = time.monotonic()
+        self._send_controls()
+        if self.artists is not None:
+            self._hold_controls()
+
+    def _hold_controls(self) -> None:
+        """Keep what the drag sets on the app's controls from the page until the panels
+        are next filled (ipywidgets' ``hold_sync``: the latest value of each is sent then)."""
+        if self._held is None:
+            held = ExitStack()
+            for w in self.app.control_widgets():
+                held.enter_context(w.hold_sync())
+            self._held = held
+
+    def _send_controls(self) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            held.close()
 
     def drawn(self) -> None:
         """The page drew a frame of the drag: one fewer on its way; a move that came
@@ -162,6 +185,7 @@ class LiveDrag:
         if self.artists is None:
             return
         self.artists = None
+        self._send_controls()
         self.app.painter.paused = False
         self.app.redraw()
         self.app.motion_player.hide()
