@@ -842,11 +842,14 @@ def test_the_page_gets_every_widget_state_built_once_and_the_same_as_ipywidgets(
     """A page's ``request_states`` is answered with ipywidgets' own message, each widget's
     state built once (ipywidgets 8.1 builds them all twice)."""
     import ipywidgets as widgets
-    from ipywidgets.widgets.widget import _instances
+    from ipywidgets.widgets import widget as widget_module
 
     from lessons_lib.apps.core import guard
 
+    before = set(widget_module._instances)
     WaveApp()       # an app installs the answer
+    # the page of this app alone (other tests leave closed widgets in boxes behind)
+    _instances = {k: w for k, w in widget_module._instances.items() if k not in before}
     assert widgets.Widget._handle_control_comm_msg.__func__ is guard._answer_states
     sent = []
     control = type("Control", (), {"send": lambda self, data, buffers=None: sent.append(data)})
@@ -862,6 +865,7 @@ def test_the_page_gets_every_widget_state_built_once_and_the_same_as_ipywidgets(
     widgets.Widget._control_comm = control()
     try:
         with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(widget_module, "_instances", _instances)
             mp.setattr(widgets.Widget, "get_state", counted)
             widgets.Widget._handle_control_comm_msg(request)
             assert len(built) == len(set(built)) == len(_instances)
