@@ -5,7 +5,10 @@ the overlay last drew (within the browser's own text and anti-aliasing)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from test_browser_gimbal import slider_value
 from test_browser_motion import COMPARE, LOUD_SHARE, OVERLAY
 
 from lessons_lib.apps import fastdraw
@@ -15,6 +18,9 @@ import browser as h
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(not fastdraw.ENABLED, reason="LESSONS_FAST_DRAW=0")]
+
+
+ANGLE_SLIDERS = ("yaw (Y)", "pitch (X)", "roll (Z)")
 
 
 def notebook_of(app_name: str) -> str:
@@ -75,9 +81,19 @@ def test_the_aircraft_dragged_on_the_page(voila_server, page):
     h.open_lesson(page, voila_server, notebook_of("GimbalApp"))
     page.wait_for_selector(OVERLAY, state="attached", timeout=60_000)
     moves = [(0.01, 0.0)] * 12
+    before = [slider_value(page, label) for label in ANGLE_SLIDERS]
     during = drag_on_the_page(page, "gimbal-app-main", (0.513, 0.486), moves)
     assert_drawn_by_the_page(page, during, len(moves))
     h.screenshot(page, "live-drag-aircraft")
+    # the sliders, sent with the panels during the drag, end where the table beside the
+    # figure says they are (the kernel's angles), and the drag moved them
+    sliders = [slider_value(page, label) for label in ANGLE_SLIDERS]
+    cells = page.locator(".gimbal-app-main tr", has=page.locator(
+        "td", has_text=re.compile(r"^sliders$"))).first.locator("td").all_inner_texts()
+    table = [float(c.rstrip("°").replace("\u2212", "-")) for c in cells[1:4]]
+    assert sliders != before
+    assert all(abs(a - b) < 0.051 for a, b in zip(sliders, table, strict=True)), \
+        (sliders, table)
 
 
 def test_the_funnels_goal_dragged_on_the_page(voila_server, page):
