@@ -113,12 +113,9 @@ HOOKS: tuple[Hook, ...] = (
          "every widget, whose states the answer carries"),
     Hook("ipywidgets", "ipywidgets.widgets.widget:_remove_buffers",
          "lessons_lib.apps.core.guard", "binary parts of the states sent as buffers"),
-    Hook("ipywidgets", "ipywidgets:Widget._model_name", "lessons_lib.apps.core.guard",
-         "a state's model, as ipywidgets' answer gives it"),
-    Hook("ipywidgets", "ipywidgets:Widget._model_module", "lessons_lib.apps.core.guard",
-         "a state's module, as ipywidgets' answer gives it"),
-    Hook("ipywidgets", "ipywidgets:Widget._model_module_version", "lessons_lib.apps.core.guard",
-         "a state's module version, as ipywidgets' answer gives it"),
+    *(Hook("ipywidgets", f"ipywidgets:Widget.{name}", "lessons_lib.apps.core.guard",
+           "what model a state is for, as ipywidgets' answer names it")
+      for name in ("_model_name", "_model_module", "_model_module_version")),
     # traitlets: a number control refuses NaN set from Python, as from the page
     Hook("traitlets", "traitlets:HasTraits()._trait_validators", "lessons_lib.apps.core.guard",
          "the widget's own validator (ipywidgets' clamp), called after the check"),
