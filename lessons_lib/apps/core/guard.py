@@ -272,8 +272,14 @@ def _answer_states(cls, msg) -> None:
     """ipywidgets' answer to the page's ``request_states``, with each state built once."""
     from ipywidgets.widgets.widget import _instances, _remove_buffers
 
-    if cls._control_comm is None or msg["content"]["data"].get("method") != "request_states":
-        return _IPYWIDGETS_ANSWER(cls, msg)     # ipywidgets' own error for either
+    if cls._control_comm is None:
+        return _IPYWIDGETS_ANSWER(cls, msg)     # ipywidgets' own error
+    data = msg["content"]["data"]
+    if not isinstance(data, dict) or data.get("method") != "request_states":
+        # only a crafted page sends anything else: refused in the log, no traceback on it
+        log.info("a widget control message other than request_states was dropped: %s",
+                 short(data))
+        return None
     states = {w.model_id: {"model_name": w._model_name, "model_module": w._model_module,
                            "model_module_version": w._model_module_version,
                            "state": w.get_state(drop_defaults=False)}
@@ -294,7 +300,9 @@ def answer_states_once() -> None:
     ``Widget.get_manager_state()``, dropping its result, and then building every state again
     for the answer: with a lesson's 300 to 730 widget models the dropped pass is 10 to 27 ms
     of the kernel's CPU at each page's arrival (lesson 4: 27 of 70 ms), in a room of 30 at
-    the moment every kernel is busiest. The answer sent is the same message. Idempotent."""
+    the moment every kernel is busiest. The answer sent is the same message. Any other
+    message on that comm (only a crafted page sends one) is dropped with a line in the log,
+    where ipywidgets raised and the kernel printed a traceback to the page. Idempotent."""
     widgets.Widget._handle_control_comm_msg = classmethod(_answer_states)
 
 
