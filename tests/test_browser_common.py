@@ -65,3 +65,45 @@ def test_no_toolbar_and_no_text_under_12px(voila_server, page, lesson):
     assert not result["small"], (f"{result['count']} text runs under {MIN_TEXT_PX} px, e.g. "
                                  f"{result['small']}")
     h.assert_no_error_text(page)
+
+
+#: The focused element: a number given at its first focus, and where it is.
+_FOCUSED = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  window.tabSeen = window.tabSeen || 0;
+  if (!e.dataset.tabSeen) e.dataset.tabSeen = String(++window.tabSeen);
+  return {seen: e.dataset.tabSeen, figure: !!e.closest('.jupyter-matplotlib-figure'),
+          app: !!e.closest('.lesson-app'),
+          name: e.tagName + ' ' + (e.innerText || e.getAttribute('aria-label') || '').slice(0, 30)};
+}"""
+
+TAB_PRESSES = 40
+
+
+@pytest.mark.parametrize("lesson", [pytest.param(item, marks=() if k == 0 else pytest.mark.slow)
+                                    for k, item in enumerate(LESSONS)],
+                         ids=lambda item: item.slug)
+def test_the_tab_key_leaves_every_figure_and_comes_back(voila_server, page, lesson):
+    """ipympl's figure takes every key pressed on it, Tab included: from the top of a lesson
+    the keyboard reached the first figure and stayed there (a keyboard trap). Tab now walks
+    on to the app's controls, and Shift+Tab walks the same way back."""
+    h.open_lesson(page, voila_server, lesson.notebook)
+    walk = []
+    for _ in range(TAB_PRESSES):
+        page.keyboard.press("Tab")
+        walk.append(page.evaluate(_FOCUSED))
+    names = [item and item["name"] for item in walk]
+    figures = [i for i, item in enumerate(walk[:-1]) if item and item["figure"]]
+    assert figures, f"{TAB_PRESSES} Tabs never reached a figure: {names}"
+    for i in figures:
+        assert walk[i + 1] and walk[i + 1]["seen"] != walk[i]["seen"], \
+            f"Tab stays on the figure at press {i + 1}: {names}"
+    first = figures[0]
+    assert walk[first + 1]["app"] and not walk[first + 1]["figure"], \
+        f"after the first figure comes a control of its app: {names}"
+    for i in range(len(walk) - 2, first - 1, -1):
+        page.keyboard.press("Shift+Tab")
+        back = page.evaluate(_FOCUSED)
+        assert back and back["seen"] == walk[i]["seen"], \
+            f"Shift+Tab from press {i + 2} reached {back} instead of {names[i]}"

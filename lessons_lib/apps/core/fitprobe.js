@@ -1,6 +1,7 @@
 // The page's report of the room an app has, for the kernel's layout (lessons_lib/apps/core/
 // layout.py): "width height present" in CSS px, sent whenever the app's column or the window
 // changes size, or presenter mode toggles. The kernel checks it (parse_fit) and fits the app.
+// It also lets the Tab key leave a figure (letTabLeaveFigures, below).
 
 function visibleHeight(box) {
   // JupyterLab scrolls the notebook inside a panel: the room is that panel, not the window.
@@ -49,8 +50,29 @@ function report(model, el, root) {
   };
 }
 
+// One page-wide fix, installed by the first app on the page (JupyterLab or Voila): ipympl's
+// figure takes every key pressed while it has the focus (its keydown handler stops the event
+// and prevents its default), Tab included, so a keyboard user who tabbed onto a figure could
+// never leave it (a keyboard trap). Here Tab and Shift+Tab pressed on a figure stop at the
+// document, before ipympl's handler, and keep their default: the focus moves on. The kernel
+// drops the figures' key messages anyway (lessons_lib/apps/core/guard.py). The listener is on
+// the document in the capture phase, so JupyterLab's own key handling (on the document too)
+// still sees the key.
+function letTabLeaveFigures() {
+  if (window.lessonsTabLeavesFigures) return;
+  window.lessonsTabLeavesFigures = true;
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    if (event.key === "Tab" && target && target.closest
+        && target.closest(".jupyter-matplotlib-figure")) {
+      event.stopPropagation();
+    }
+  }, true);
+}
+
 export default {
   render({ model, el }) {
+    letTabLeaveFigures();
     let stop = null;
     let tries = 0;
     let waiting = null;
