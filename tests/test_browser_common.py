@@ -75,7 +75,11 @@ _FOCUSED = """() => {
   if (!e.dataset.tabSeen) e.dataset.tabSeen = String(++window.tabSeen);
   return {seen: e.dataset.tabSeen, figure: !!e.closest('.jupyter-matplotlib-figure'),
           app: !!e.closest('.lesson-app'),
-          name: e.tagName + ' ' + (e.innerText || e.getAttribute('aria-label') || '').slice(0, 30)};
+          name: e.tagName + ' ' + (e.innerText || e.getAttribute('aria-label') || '').slice(0, 30),
+          handle: e.classList.contains('noUi-handle'), role: e.getAttribute('role'),
+          ariaLabel: e.getAttribute('aria-label'),
+          sliderLabel: e.closest('.widget-slider')
+            ? e.closest('.widget-slider').querySelector('.widget-label').textContent.trim() : null};
 }"""
 
 TAB_PRESSES = 40
@@ -87,7 +91,8 @@ TAB_PRESSES = 40
 def test_the_tab_key_leaves_every_figure_and_comes_back(voila_server, page, lesson):
     """ipympl's figure takes every key pressed on it, Tab included: from the top of a lesson
     the keyboard reached the first figure and stayed there (a keyboard trap). Tab now walks
-    on to the app's controls, and Shift+Tab walks the same way back."""
+    on to the app's controls, and Shift+Tab walks the same way back. Each slider reached is
+    named after its label (a screen reader said "slider, 35" without saying which)."""
     h.open_lesson(page, voila_server, lesson.notebook)
     walk = []
     for _ in range(TAB_PRESSES):
@@ -99,6 +104,10 @@ def test_the_tab_key_leaves_every_figure_and_comes_back(voila_server, page, less
     for i in figures:
         assert walk[i + 1] and walk[i + 1]["seen"] != walk[i]["seen"], \
             f"Tab stays on the figure at press {i + 1}: {names}"
+    handles = [item for item in walk if item and item["handle"]]
+    assert handles, f"{TAB_PRESSES} Tabs never reached a slider: {names}"
+    for item in handles:
+        assert item["role"] == "slider" and item["ariaLabel"] == item["sliderLabel"], item
     first = figures[0]
     assert walk[first + 1]["app"] and not walk[first + 1]["figure"], \
         f"after the first figure comes a control of its app: {names}"

@@ -1,7 +1,7 @@
 // The page's report of the room an app has, for the kernel's layout (lessons_lib/apps/core/
 // layout.py): "width height present" in CSS px, sent whenever the app's column or the window
 // changes size, or presenter mode toggles. The kernel checks it (parse_fit) and fits the app.
-// It also lets the Tab key leave a figure (letTabLeaveFigures, below).
+// It also makes two fixes for the keyboard (keyboardFixes, below).
 
 function visibleHeight(box) {
   // JupyterLab scrolls the notebook inside a panel: the room is that panel, not the window.
@@ -50,17 +50,33 @@ function report(model, el, root) {
   };
 }
 
-// One page-wide fix, installed by the first app on the page (JupyterLab or Voila): ipympl's
-// figure takes every key pressed while it has the focus (its keydown handler stops the event
-// and prevents its default), Tab included, so a keyboard user who tabbed onto a figure could
-// never leave it (a keyboard trap). Here Tab and Shift+Tab pressed on a figure stop at the
-// document, before ipympl's handler, and keep their default: the focus moves on. The kernel
-// drops the figures' key messages anyway (lessons_lib/apps/core/guard.py). The listener is on
-// the document in the capture phase, so JupyterLab's own key handling (on the document too)
-// still sees the key.
-function letTabLeaveFigures() {
-  if (window.lessonsTabLeavesFigures) return;
-  window.lessonsTabLeavesFigures = true;
+// Two page-wide fixes for the keyboard, installed by the first app on the page (JupyterLab
+// or Voila):
+// - ipympl's figure takes every key pressed while it has the focus (its keydown handler
+//   stops the event and prevents its default), Tab included, so a keyboard user who tabbed
+//   onto a figure could never leave it (a keyboard trap). Here Tab and Shift+Tab pressed on
+//   a figure stop at the document, before ipympl's handler, and keep their default: the
+//   focus moves on. The kernel drops the figures' key messages anyway (lessons_lib/apps/
+//   core/guard.py). The listener is on the document in the capture phase, so JupyterLab's
+//   own key handling (on the document too) still sees the key.
+// - A slider's handle (the part that takes the focus) has no name of its own: a screen
+//   reader said "slider, 35" without saying which. Each handle is named after its slider's
+//   label ("yaw (Y)"): those on the page when an app starts, and any other once it is
+//   focused.
+function nameSliders(scope) {
+  for (const slider of scope.querySelectorAll(".widget-slider")) {
+    const label = slider.querySelector(".widget-label");
+    const name = label ? label.textContent.trim() : "";
+    if (!name) continue;
+    for (const handle of slider.querySelectorAll(".noUi-handle")) {
+      if (handle.getAttribute("aria-label") !== name) handle.setAttribute("aria-label", name);
+    }
+  }
+}
+
+function keyboardFixes() {
+  if (window.lessonsKeyboardFixes) return;
+  window.lessonsKeyboardFixes = true;
   document.addEventListener("keydown", (event) => {
     const target = event.target;
     if (event.key === "Tab" && target && target.closest
@@ -68,17 +84,23 @@ function letTabLeaveFigures() {
       event.stopPropagation();
     }
   }, true);
+  document.addEventListener("focusin", (event) => {
+    const slider = event.target && event.target.closest
+      ? event.target.closest(".widget-slider") : null;
+    if (slider && slider.parentElement) nameSliders(slider.parentElement);
+  }, true);
 }
 
 export default {
   render({ model, el }) {
-    letTabLeaveFigures();
+    keyboardFixes();
     let stop = null;
     let tries = 0;
     let waiting = null;
     function start() {             // the view is put on the page after it is rendered
       const root = el.isConnected ? el.closest(".lesson-app") : null;
       if (root && root.parentElement) {
+        nameSliders(document);
         stop = report(model, el, root);
       } else if (++tries < 400) {
         waiting = setTimeout(start, 50);
