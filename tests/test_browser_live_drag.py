@@ -33,6 +33,25 @@ def painted(page, overlay: str) -> int:
                          ".dataset.painted || 0)")
 
 
+#: Installed before a release: for each picture then drawn on a figure's visible canvas
+#: (ipympl's, under the overlay), whether the overlay still shows once that drawing's task
+#: has run (a microtask later).
+AFTER_PICTURES = """() => {
+  window.__afterPictures = [];
+  const proto = CanvasRenderingContext2D.prototype;
+  const draw = proto.drawImage;
+  proto.drawImage = function (...args) {
+    const out = draw.apply(this, args);
+    const figure = this.canvas.isConnected && this.canvas.closest('.jupyter-matplotlib-figure');
+    const overlay = figure && figure.querySelector('.lesson-motion-overlay');
+    if (overlay && this.canvas !== overlay && args[0] instanceof HTMLCanvasElement) {
+      queueMicrotask(() => window.__afterPictures.push(overlay.style.display));
+    }
+    return out;
+  };
+}"""
+
+
 def drag_on_the_page(page, app: str, start, moves: list[tuple[float, float]]) -> dict:
     """Press at ``start`` (fractions of the figure's canvas), move by each of
     ``moves`` (fractions) 30 ms apart, release; returns what the overlay of the app of class
@@ -58,10 +77,12 @@ def drag_on_the_page(page, app: str, start, moves: list[tuple[float, float]]) ->
                                      ".style.display"),
               "kernel_figure_unchanged": h.canvas_images(page) == images,
               "while": page.evaluate(compare), "compare": compare}
+    page.evaluate(AFTER_PICTURES)
     page.mouse.up()
     page.wait_for_function(f"() => document.querySelector('{overlay}').style.display"
                            " === 'none'", timeout=30_000)
     h.wait_idle(page)
+    during["after_pictures"] = page.evaluate("window.__afterPictures")
     return during
 
 
@@ -71,6 +92,9 @@ def assert_drawn_by_the_page(page, during: dict, moves: int) -> None:
     # the kernel's figure, told apart from the picture under the overlay during the drag
     assert during["shown"] == "block" and during["painted"] >= moves // 3, during
     assert during["kernel_figure_unchanged"], during
+    # the overlay went as the kernel's first picture after the release was drawn, not later
+    # (which would leave the page's last frame over the kernel's picture meanwhile)
+    assert during["after_pictures"][:1] == ["none"], during["after_pictures"]
     after = page.evaluate(during["compare"])
     assert after["share"] < LOUD_SHARE, after
     assert during["while"]["share"] > max(LOUD_SHARE, 2 * after["share"]), (during, after)

@@ -208,6 +208,37 @@ def test_a_busy_page_gets_the_newest_frame_not_every_one(kernel, monkeypatch):
     assert page.kinds()[-1] == "hide" and not app.live_drag.active
 
 
+def test_a_release_behind_the_page_draws_the_hands_end_first(kernel, monkeypatch):
+    """A release while the page still has frames to draw (the last moves taken, not drawn):
+    the hand's end is recorded and sent as one more frame, then "hide"; the frame is the
+    kernel's full draw after the release. A release with nothing behind sends no frame."""
+    from lessons_lib.apps.core import livedrag
+
+    app = GimbalApp()
+    page = ready(app)
+    watch = Watch(app, monkeypatch, answer=False)
+    monkeypatch.setattr(livedrag, "ANSWER_WAIT", 3600.0)
+    start = on_aircraft(app)
+    mouse(app, "button_press_event", *start)
+    for k in range(1, 6):
+        mouse(app, "motion_notify_event", start[0] + 10 * k, start[1])
+    assert len(watch.frames) == livedrag.WINDOW and app.live_drag.skipped
+    mouse(app, "button_release_event", start[0] + 50, start[1], held=False)
+    assert page.kinds()[-2:] == ["frames", "hide"] and len(watch.frames) == livedrag.WINDOW + 1
+    FigureCanvasAgg.draw(app.fig.canvas)
+    after = np.asarray(app.fig.canvas.get_renderer().buffer_rgba())
+    got = replayed(app, watch.frames[-1][0], 0, background_of(page))
+    assert loud_share(after, got) < LOUD_SHARE
+    assert loud_share(watch.frames[-2][1], got) > LOUD_SHARE   # not the frame before it
+    # the page drew everything: the release sends no frame
+    mouse(app, "button_press_event", start[0] + 50, start[1])
+    mouse(app, "motion_notify_event", start[0] + 40, start[1])
+    drawn(app)
+    sent = len(watch.frames)
+    mouse(app, "button_release_event", start[0] + 40, start[1], held=False)
+    assert len(watch.frames) == sent and page.kinds()[-1] == "hide"
+
+
 def test_the_page_cannot_answer_for_frames_it_was_not_sent(kernel, monkeypatch):
     """"drawn" from a page: for the current animation only, never below zero frames on
     their way, at most DRAWN_RATE a second; anything else is refused."""

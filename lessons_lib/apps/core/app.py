@@ -1285,6 +1285,7 @@ class LessonApp(GifExport, FitLayout):
         if kind not in ("stopped", "ended"):
             return
         self._page_play = None
+        self.motion_player.hide()       # the page takes its layer away at the next picture
         if motion.control is None:
             self._show_playing(False)
             self._follow_motion(motion, frame)
@@ -1293,7 +1294,6 @@ class LessonApp(GifExport, FitLayout):
             with self.batch():
                 self.set(**{motion.control: motion.step_at(frame)})
                 self._pending = True
-        self.motion_player.hide()
 
     def _follow_motion(self, motion: _Motion, frame: int) -> None:
         """The control ``motion`` moves to the step of its page frame ``frame``, without
@@ -1329,11 +1329,11 @@ class LessonApp(GifExport, FitLayout):
                 pass
             return
         self._page_play = None
+        player.hide()                      # the page takes its layer away at the next picture
         if redraw and path:
             self.request_update()          # the slider followed the page: compute, draw
         elif redraw:
             self.redraw()
-        player.hide()
 
     def _page_silent(self, run: dict) -> None:
         if self._page_play is run:

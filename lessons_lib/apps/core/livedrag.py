@@ -180,15 +180,25 @@ class LiveDrag:
             self.app.redraw()
 
     def end(self) -> None:
-        """The drag is over: the kernel draws the whole figure, then the page's layer goes
-        (after the page has had time to show the kernel's picture)."""
+        """The drag is over. Where the page's last frame is behind the hand (a move came
+        while frames were on their way), the hand's end is recorded and drawn by the page at
+        once. Then the kernel draws the whole figure, and the page's layer goes as that
+        picture is painted (the "hide" goes first: the page takes it away at the figure's
+        next picture)."""
+        if self.artists is None:
+            return
+        app = self.app
+        if self.skipped:
+            self.skipped = False
+            app.draw(app.state, app.frame_value)
+            self.show()     # a frame that cannot be drawn hands the figure to the kernel
         if self.artists is None:
             return
         self.artists = None
+        app.motion_player.hide()
         self._send_controls()
-        self.app.painter.paused = False
-        self.app.redraw()
-        self.app.motion_player.hide()
+        app.painter.paused = False
+        app.redraw()
 
     def cost(self) -> float | None:
         """CPU seconds a frame of a drag drawn by the page costs here (recording what

@@ -10,7 +10,11 @@ const HEADER_BYTES = 32;
 const CAPS = ["butt", "round", "square"];
 const JOINS = ["miter", "round", "bevel"];
 const REPORT_MS = 200;   // "shown" at most five times a second
-const HIDE_AFTER_MS = 150;   // the kernel's own picture is drawn by then
+// "hide": the overlay goes when the figure's canvas next gets a picture (the kernel sends
+// "hide" just before drawing its own figure), so the kernel's picture replaces the page's
+// frame at once, with neither a stale frame left over it nor a gap. Where no new picture
+// comes (the figure did not change), it goes after this long.
+const HIDE_AFTER_MS = 1000;
 
 function asBytes(value) {
   if (!value) return new Uint8Array(0);
@@ -153,6 +157,7 @@ export default {
     let queue = Promise.resolve();
     let timer = null;
     let hideTimer = null;
+    let hideAtPicture = false;   // "hide" came: at the figure's next picture
     const run = { playing: false, token: -1, from: 0, start: 0, interval: 40, substeps: 1,
                   shown: -1, reported: 0, painted: 0 };
 
@@ -230,6 +235,7 @@ export default {
         if (msg.show && found && slots[msg.first]) {   // a frame of a drag: drawn at once
           run.playing = false;
           clearTimeout(hideTimer);
+          hideAtPicture = false;
           place(anim);
           show(msg.first);
           overlay.style.display = "block";
@@ -237,6 +243,7 @@ export default {
         }
       } else if (msg.type === "play") {
         clearTimeout(hideTimer);
+        hideAtPicture = false;
         const first = slots[msg.frame | 0];
         if (!found || !first) return;
         place(first.chunk.anim);
@@ -266,14 +273,31 @@ export default {
       } else if (msg.type === "hide") {
         run.playing = false;
         clearTimeout(hideTimer);
-        hideTimer = setTimeout(() => { if (!run.playing) overlay.style.display = "none"; },
-                               HIDE_AFTER_MS);
+        hideAtPicture = true;
+        hideTimer = setTimeout(hideNow, HIDE_AFTER_MS);
       }
+    }
+
+    function hideNow() {
+      hideAtPicture = false;
+      clearTimeout(hideTimer);
+      if (!run.playing && overlay) overlay.style.display = "none";
+    }
+
+    // the figure's visible canvas: ipympl draws each new picture onto it in one drawImage
+    function watchPictures(image) {
+      const context = image.getContext("2d");
+      context.drawImage = function (...args) {
+        const out = CanvasRenderingContext2D.prototype.drawImage.apply(this, args);
+        if (hideAtPicture) hideNow();
+        return out;
+      };
     }
 
     function start() {
       found = findFigure(el);
       if (!found) { timer = setTimeout(start, 100); return; }
+      watchPictures(found.image);
       overlay = document.createElement("canvas");
       overlay.className = "lesson-motion-overlay";
       overlay.style.cssText = "position:absolute;pointer-events:none;display:none;";
