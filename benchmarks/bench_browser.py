@@ -78,7 +78,18 @@ PAGE_HOOKS = r"""
 (() => {
   const now = () => performance.timeOrigin + performance.now();
   const B = window.__bench = {paints: [], decoded: [], received: [], inputs: [],
-                              overlay: []};
+                              overlay: [], hidden: []};
+  // the page's motion overlay taken away: what it covered shows (a visible change too)
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      const el = c.target;
+      if (el.classList && el.classList.contains('lesson-motion-overlay')
+          && el.style.display === 'none' && !/display:\s*none/.test(c.oldValue || '')) {
+        B.hidden.push(now());
+      }
+    }
+  }).observe(document, {attributes: true, attributeFilter: ['style'], attributeOldValue: true,
+                        subtree: true});
   const draw = CanvasRenderingContext2D.prototype.drawImage;
   CanvasRenderingContext2D.prototype.drawImage = function (src, ...rest) {
     const out = draw.call(this, src, ...rest);
@@ -129,6 +140,7 @@ JS_STATE = """(since) => {
   return {paints: B.paints.filter(p => p[0] > since).map(p => [p[0], B.figureIndex(p[1])]),
           decoded: B.decoded.filter(t => t > since),
           overlay: B.overlay.filter(t => t > since),
+          hidden: B.hidden.filter(t => t > since),
           received: B.received.filter(t => t > since),
           inputs: B.inputs.filter(i => i[0] > since),
           now: performance.timeOrigin + performance.now()};
@@ -569,12 +581,15 @@ class Session:
         # a repaint: of a figure's canvas, or a frame the page drew over it (a drag drawn
         # by the page, issue 43: only the dragged figure's overlay draws during a drag)
         paints = sorted([t for t, _ in st["paints"]] + st["overlay"])
+        # settled: the last change on the screen, the overlay's going included (until then
+        # it covers the kernel's picture)
+        changes = sorted(paints + st["hidden"])
         if not paints:
             self.missed[what] = self.missed.get(what, 0) + 1
             return
         down = next((t for t, kind in st["inputs"] if kind == "pointerdown"), start)
         rate = len([t for t in paints if t <= up]) / max((up - down) / 1000, 1e-3)
-        self.drags.setdefault(what, []).append((max(0.0, paints[-1] - up), rate))
+        self.drags.setdefault(what, []).append((max(0.0, changes[-1] - up), rate))
         mine = sorted([t for t, f in st["paints"] if figure is None or f == figure]
                       + st["overlay"])
         for t in (t for t, kind in st["inputs"] if kind == "pointermove" and down <= t <= up):
