@@ -211,8 +211,12 @@ _VIEW_JS = """(args) => {
     if ((oy === 'auto' || oy === 'scroll') && e.scrollHeight > e.clientHeight + 1) {
       scroller = e; break; }
   }
-  const view = scroller ? scroller.getBoundingClientRect()
-                        : {top: 0, bottom: innerHeight, left: 0, right: innerWidth};
+  // (the part of the scrolling box inside the window: a box reaching past the window's
+  // bottom once hid its last 30 px)
+  const box = scroller ? scroller.getBoundingClientRect() : null;
+  const view = box ? {top: Math.max(0, box.top), bottom: Math.min(innerHeight, box.bottom),
+                      left: box.left, right: box.right}
+                   : {top: 0, bottom: innerHeight, left: 0, right: innerWidth};
   const rect = e => { const b = e.getBoundingClientRect();
                       return {top: b.top, bottom: b.bottom, left: b.left, right: b.right,
                               height: b.height, width: b.width}; };
@@ -425,6 +429,11 @@ def _check_page(page, count: int, width: int, shot: str, present: bool = False) 
     apart from its buttons (lessons 2 and 4's longest option ran up to Check, 5 px apart),
     and a screenshot."""
     problems = _check_apps(page, count, width, present)
+    # one scroller, Voila's box, as tall as the window: the bar at the top of the page once
+    # pushed the box 26-33 px down, so its bottom (and a pinned figure's) was off screen
+    outer = page.evaluate("[document.documentElement.scrollHeight, innerHeight]")
+    if outer[0] > outer[1]:
+        problems.append(f"the page itself scrolls: {outer[0]} px in a {outer[1]} px window")
     problems += [f"options {gap:.0f} px from a button ({where!r})"
                  for where, gap in page.evaluate(_OPTION_GAP_JS, OPTION_GAP_PX)]
     least, where = page.evaluate(_TEXT_JS, "#rendered_cells")
@@ -499,6 +508,8 @@ def test_present_in_the_address_starts_in_presenter_mode(voila_server, chromium)
         _wait_fitted(page, 1, present=True)
         assert page.locator("html.lessons-present").count() == 1
         assert not _check_apps(page, 1, 1280, present=True)
+        # the bar at the top is inside Voila's box: the page itself does not scroll
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
     finally:
         context.close()
 

@@ -4,12 +4,15 @@
 // It also makes two fixes for the keyboard (keyboardFixes, below).
 
 function visibleHeight(box) {
-  // JupyterLab scrolls the notebook inside a panel: the room is that panel, not the window.
+  // The notebook scrolls inside a box (JupyterLab's panel, Voila's #rendered_cells): the
+  // room is the part of that box inside the window, not the window.
   let height = window.innerHeight;
   for (let el = box; el && el !== document.body; el = el.parentElement) {
     const overflow = getComputedStyle(el).overflowY;
     if ((overflow === "auto" || overflow === "scroll") && el.scrollHeight > el.clientHeight + 1) {
-      return Math.min(height, el.clientHeight);
+      const rect = el.getBoundingClientRect();
+      const shown = Math.min(height, rect.top + el.clientHeight) - Math.max(0, rect.top);
+      return Math.max(1, Math.min(el.clientHeight, shown));
     }
   }
   return height;
