@@ -55,7 +55,12 @@ def _button(page, text: str):
 def test_play_pause_and_back_to_start(demo):
     page = demo
     _button(page, "Play").click()
-    page.wait_for_timeout(300)
+    # Pause as soon as t moved: Play lasts 0.84 s, and a fixed 300 ms wait on a loaded host
+    # (load 7-12) once let it reach the end before Pause was pressed
+    for _ in range(100):
+        if _t(page) > 0:
+            break
+        page.wait_for_timeout(20)
     _button(page, "Pause").click()
     paused = _settled(page)           # a busy kernel may still be drawing the last ticks
     assert 0 < paused < 1, "Play did not move t, or Pause did not stop it"
