@@ -130,8 +130,9 @@ APP_CSS = f"""
 .lesson-app.lesson-pinned.lesson-stacked > .lesson-figure-column {{
   flex: 0 0 100% !important; margin: 0 !important; }}
 .lesson-pinned.lesson-present.lesson-stacked > .lesson-figure-column {{ align-items: center; }}
-.lesson-figure-column > :is(.lesson-explain, .lesson-above) {{ width: 0; min-width: 100%;
-  margin-left: 0; margin-right: 0; }}
+.lesson-figure-column > .lesson-explain,
+.lesson-app:not(.lesson-stacked) > .lesson-figure-column > .lesson-above {{ width: 0;
+  min-width: 100%; margin-left: 0; margin-right: 0; }}
 .lesson-app.lesson-explain-beside > .lesson-figure-column {{ display: grid !important;
   grid-template-columns: auto minmax(0, 1fr); column-gap: {GAP_PX}px;
   align-content: start; align-items: start; }}
@@ -383,8 +384,8 @@ class FitLayout:
         explain = clean(explain)
         for w in explain:
             w.add_class("lesson-explain")
-        for w in clean(above):      # as wide as the figure, wrapping: a longer line made the
-            w.add_class("lesson-above")     # column wider than the figure was drawn for
+        for w in clean(above):  # beside the controls, as wide as the figure (wrapping): a
+            w.add_class("lesson-above")  # longer line widened the column past the room
         self._above_px = ABOVE_PX if clean(above) else 0
         self._explain_px = check.real(explain_px, "explain_px", lo=0, hi=MAX_ROOM_PX,
                                       unit="px") if explain else 0
