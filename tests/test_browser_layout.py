@@ -42,7 +42,7 @@ import pytest
 from lessons_lib.i18n import KOREAN_FOLDER, translations
 
 import browser as h
-from lessons import KOREAN_SLUGS, SLUGS, app_views, lesson
+from lessons import KOREAN_SLUGS, LESSONS, SLUGS, app_views, lesson
 
 pytestmark = pytest.mark.browser
 
@@ -98,7 +98,12 @@ _APP_JS = """(i) => {
     const b = e.getBoundingClientRect();
     if (b.width > 0 && b.height > 0) right = Math.max(right, b.right);
   }
-  return {past, cut, row: [box.left, box.right], right,
+  // where the kernel laid the controls beside the figure, are they beside it on the page?
+  const column = app.querySelector('.lesson-figure-column').getBoundingClientRect();
+  const side = app.querySelector('.lesson-side');
+  const wrapped = !app.classList.contains('lesson-stacked') && side && side.offsetWidth > 0
+    && side.getBoundingClientRect().left < column.right - 1;
+  return {past, cut, row: [box.left, box.right], right, wrapped,
           canvas: [c.left, c.top, c.width, c.height, canvas.width, canvas.height],
           figurePx: span && span.dataset.px ? parseFloat(span.dataset.px) * scale : Infinity,
           scale, probe: app.querySelector('.lesson-fit-probe').dataset.report,
@@ -399,6 +404,9 @@ def _check_apps(page, count: int, width: int, present: bool = False) -> list[str
         if width >= 1280 and (right - info["right"]) > 0.25 * (right - left):
             problems.append(f"{tag}: {right - info['right']:.0f} px of {right - left:.0f} "
                             "empty beside it")
+        if info["wrapped"]:
+            problems.append(f"{tag}: the controls, laid out beside the figure, wrapped under "
+                            "it (the figure's column is wider than the figure was drawn for)")
         if abs(info["scale"] - 1) > 0.02:
             problems.append(f"{tag}: the picture is stretched x{info['scale']:.2f}")
         if info["figurePx"] < floor:
@@ -619,3 +627,50 @@ def test_every_app_fits_jupyterlabs_column_with_the_file_browser_open(lab_server
     h.screenshot(page, f"layout-{notebook}-lab")
     h.assert_no_error_text(page)
     assert not problems, "\n".join(problems)
+
+
+_CASE_JS = """(args) => {
+  const [k, act] = args;
+  const buttons = [...document.querySelectorAll('.lesson-question-beside .lesson-show-case')];
+  if (k === null) return buttons.length;
+  const button = buttons[k];
+  const figure = button.closest('.lesson-question-beside')
+    .querySelector('.lesson-app .jupyter-matplotlib-figure');
+  if (act === 'scroll') {            // a reader who has just read down to the button
+    button.scrollIntoView({block: 'end'});
+    const b = button.getBoundingClientRect();
+    return [b.left + b.width / 2, b.top + b.height / 2];
+  }
+  const f = figure.getBoundingClientRect();
+  const shown = Math.min(innerHeight, f.bottom) - Math.max(0, f.top);
+  return {share: shown / Math.min(f.height, innerHeight), figure: [f.top, f.bottom],
+          prompt: button.closest('.lesson-question').textContent.trim().slice(0, 40)};
+}"""
+
+
+@pytest.mark.parametrize("notebook", [pytest.param(item.slug, marks=() if k == 0 else
+                                                   pytest.mark.slow)
+                                      for k, item in enumerate(LESSONS)])
+def test_show_this_case_brings_its_copy_into_view(voila_server, chromium, notebook):
+    """At 853x480 (1280x720 at 150 %) a question's copy is under it; pressed as a reader who
+    has just read down to it, "Show this case" changed a figure below the window. The page
+    now scrolls the copy into view."""
+    context = chromium.new_context(viewport={"width": 853, "height": 480})
+    page = context.new_page()
+    try:
+        h.open_lesson(page, voila_server, notebook + ".ipynb")
+        count = page.evaluate(_CASE_JS, [None, None])
+        if not count:
+            pytest.skip(f"{notebook} has no question with a copy beside it")
+        problems = []
+        for k in range(count):
+            page.mouse.click(*page.evaluate(_CASE_JS, [k, "scroll"]))
+            h.wait_idle(page)
+            page.wait_for_timeout(1000)         # the page looks again 0.9 s after the click
+            seen = page.evaluate(_CASE_JS, [k, "measure"])
+            if seen["share"] < 0.9:
+                problems.append(seen)
+        assert not problems, problems
+        h.assert_no_error_text(page)
+    finally:
+        context.close()
