@@ -150,6 +150,7 @@ class _Question:
             self.show_button = widgets.Button(description=show_label, icon="eye",
                                               layout=widgets.Layout(width="auto"))
             self.show_button.on_click(lambda _b: show())
+            self.show_button.add_class("lesson-show-case")   # the page brings its copy in view
             buttons.append(self.show_button)
         self.prompt = widgets.HTML(
             f'<div style="{TEXT};{LINE_HEIGHT}"><b>{prompt}</b></div>')

@@ -1,7 +1,8 @@
 // The page's report of the room an app has, for the kernel's layout (lessons_lib/apps/core/
 // layout.py): "width height present" in CSS px, sent whenever the app's column or the window
 // changes size, or presenter mode toggles. The kernel checks it (parse_fit) and fits the app.
-// It also makes two fixes for the keyboard (keyboardFixes, below).
+// It also installs three page-wide fixes (pageFixes, below): Tab leaves a figure, a slider is
+// named for screen readers, and "Show this case" brings its copy into view.
 
 function visibleHeight(box) {
   // The notebook scrolls inside a box (JupyterLab's panel, Voila's #rendered_cells): the
@@ -53,8 +54,42 @@ function report(model, el, root) {
   };
 }
 
-// Two page-wide fixes for the keyboard, installed by the first app on the page (JupyterLab
-// or Voila):
+// "Show this case" changes the small copy of the app beside its question; where the page is
+// too narrow for both, the copy is under the question and may be below the window when the
+// button is pressed: the page then scrolls it into view (as little as it takes), and looks
+// again once the kernel's change has come (which may move the page's content), unless the
+// reader has scrolled meanwhile.
+function scrollerOf(el) {
+  for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
+    const overflow = getComputedStyle(e).overflowY;
+    if ((overflow === "auto" || overflow === "scroll") && e.scrollHeight > e.clientHeight + 1) {
+      return e;
+    }
+  }
+  return document.scrollingElement || document.documentElement;
+}
+
+function showCaseInView(button) {
+  const row = button.closest(".lesson-question-beside");
+  const figure = row ? row.querySelector(".lesson-app .jupyter-matplotlib-figure") : null;
+  if (!figure) return;
+  const scroller = scrollerOf(figure);
+  let left = scroller.scrollTop;         // where the page was left: a change is the reader's
+  function look() {
+    if (!figure.isConnected || scroller.scrollTop !== left) return;
+    const box = figure.getBoundingClientRect();
+    const shown = Math.min(window.innerHeight, box.bottom) - Math.max(0, box.top);
+    if (box.height > 0 && shown < 0.9 * Math.min(box.height, window.innerHeight)) {
+      figure.scrollIntoView({ block: "nearest" });
+    }
+    left = scroller.scrollTop;
+    return true;
+  }
+  look();
+  setTimeout(() => look() && setTimeout(look, 600), 300);
+}
+
+// Page-wide fixes, installed by the first app on the page (JupyterLab or Voila):
 // - ipympl's figure takes every key pressed while it has the focus (its keydown handler
 //   stops the event and prevents its default), Tab included, so a keyboard user who tabbed
 //   onto a figure could never leave it (a keyboard trap). Here Tab and Shift+Tab pressed on
@@ -66,6 +101,7 @@ function report(model, el, root) {
 //   reader said "slider, 35" without saying which. Each handle is named after its slider's
 //   label ("yaw (Y)"): those on the page when an app starts, and any other once it is
 //   focused.
+// - "Show this case" brings the copy it changes into view (showCaseInView).
 function nameSliders(scope) {
   for (const slider of scope.querySelectorAll(".widget-slider")) {
     const label = slider.querySelector(".widget-label");
@@ -77,9 +113,14 @@ function nameSliders(scope) {
   }
 }
 
-function keyboardFixes() {
-  if (window.lessonsKeyboardFixes) return;
-  window.lessonsKeyboardFixes = true;
+function pageFixes() {
+  if (window.lessonsPageFixes) return;
+  window.lessonsPageFixes = true;
+  document.addEventListener("click", (event) => {
+    const button = event.target && event.target.closest
+      ? event.target.closest(".lesson-show-case") : null;
+    if (button) showCaseInView(button);
+  });
   document.addEventListener("keydown", (event) => {
     const target = event.target;
     if (event.key === "Tab" && target && target.closest
@@ -96,7 +137,7 @@ function keyboardFixes() {
 
 export default {
   render({ model, el }) {
-    keyboardFixes();
+    pageFixes();
     let stop = null;
     let tries = 0;
     let waiting = null;
