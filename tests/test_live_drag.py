@@ -230,12 +230,38 @@ def test_a_release_behind_the_page_draws_the_hands_end_first(kernel, monkeypatch
     got = replayed(app, watch.frames[-1][0], 0, background_of(page))
     assert loud_share(after, got) < LOUD_SHARE
     assert loud_share(watch.frames[-2][1], got) > LOUD_SHARE   # not the frame before it
+    # the hand's end cannot be recorded (past the bounds): the kernel's figure, at once
+    app = GimbalApp()
+    page = ready(app)
+    Watch(app, monkeypatch, answer=False)
+    requests = []
+    original = app.painter.request
+    monkeypatch.setattr(app.painter, "request", lambda *a, **k: (requests.append(1),
+                                                                  original(*a, **k))[1])
+    start = on_aircraft(app)
+    mouse(app, "button_press_event", *start)
+    for k in range(1, 6):
+        mouse(app, "motion_notify_event", start[0] + 5 * k, start[1])
+    assert app.live_drag.skipped and not requests
+
+    def refuse(artists):
+        raise ValueError("past the bounds")
+
+    monkeypatch.setattr(app, "record_drawn", refuse)
+    mouse(app, "button_release_event", start[0] + 25, start[1], held=False)
+    assert requests == [1] and page.kinds()[-1] == "hide" and not app.live_drag.active
+    assert not app.painter.paused
     # the page drew everything: the release sends no frame
-    mouse(app, "button_press_event", start[0] + 50, start[1])
-    mouse(app, "motion_notify_event", start[0] + 40, start[1])
+    app = GimbalApp()
+    page = ready(app)
+    watch = Watch(app, monkeypatch, answer=False)
+    start = on_aircraft(app)
+    mouse(app, "button_press_event", *start)
+    mouse(app, "motion_notify_event", start[0] + 10, start[1])
     drawn(app)
     sent = len(watch.frames)
-    mouse(app, "button_release_event", start[0] + 40, start[1], held=False)
+    assert sent == 1 and not app.live_drag.skipped
+    mouse(app, "button_release_event", start[0] + 10, start[1], held=False)
     assert len(watch.frames) == sent and page.kinds()[-1] == "hide"
 
 

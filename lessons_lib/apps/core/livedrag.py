@@ -191,9 +191,9 @@ class LiveDrag:
         if self.skipped:
             self.skipped = False
             app.draw(app.state, app.frame_value)
-            self.show()     # a frame that cannot be drawn hands the figure to the kernel
-        if self.artists is None:
-            return
+            if not self.show():     # a frame the page cannot draw: the kernel's figure now
+                app.redraw()
+                return
         self.artists = None
         app.motion_player.hide()
         self._send_controls()
