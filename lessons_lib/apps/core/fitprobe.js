@@ -4,19 +4,26 @@
 // It also installs three page-wide fixes (pageFixes, below): Tab leaves a figure, a slider is
 // named for screen readers, and "Show this case" brings its copy into view.
 
-function visibleHeight(box) {
-  // The notebook scrolls inside a box (JupyterLab's panel, Voila's #rendered_cells): the
-  // room is the part of that box inside the window, not the window.
-  let height = window.innerHeight;
-  for (let el = box; el && el !== document.body; el = el.parentElement) {
-    const overflow = getComputedStyle(el).overflowY;
-    if ((overflow === "auto" || overflow === "scroll") && el.scrollHeight > el.clientHeight + 1) {
-      const rect = el.getBoundingClientRect();
-      const shown = Math.min(height, rect.top + el.clientHeight) - Math.max(0, rect.top);
-      return Math.max(1, Math.min(el.clientHeight, shown));
+// The box the notebook scrolls in, from `el` outwards (JupyterLab's panel, Voila's
+// #rendered_cells), or null where the window itself scrolls.
+function scrollerOf(el) {
+  for (let e = el; e && e !== document.body; e = e.parentElement) {
+    const overflow = getComputedStyle(e).overflowY;
+    if ((overflow === "auto" || overflow === "scroll") && e.scrollHeight > e.clientHeight + 1) {
+      return e;
     }
   }
-  return height;
+  return null;
+}
+
+function visibleHeight(box) {
+  // the room is the part of the scrolling box inside the window, not the window
+  const height = window.innerHeight;
+  const el = scrollerOf(box);
+  if (!el) return height;
+  const rect = el.getBoundingClientRect();
+  const shown = Math.min(height, rect.top + el.clientHeight) - Math.max(0, rect.top);
+  return Math.max(1, Math.min(el.clientHeight, shown));
 }
 
 function report(model, el, root) {
@@ -59,21 +66,12 @@ function report(model, el, root) {
 // button is pressed: the page then scrolls it into view (as little as it takes), and looks
 // again once the kernel's change has come (which may move the page's content), unless the
 // reader has scrolled meanwhile.
-function scrollerOf(el) {
-  for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
-    const overflow = getComputedStyle(e).overflowY;
-    if ((overflow === "auto" || overflow === "scroll") && e.scrollHeight > e.clientHeight + 1) {
-      return e;
-    }
-  }
-  return document.scrollingElement || document.documentElement;
-}
-
 function showCaseInView(button) {
   const row = button.closest(".lesson-question-beside");
   const figure = row ? row.querySelector(".lesson-app .jupyter-matplotlib-figure") : null;
   if (!figure) return;
-  const scroller = scrollerOf(figure);
+  const scroller = scrollerOf(figure.parentElement)
+    || document.scrollingElement || document.documentElement;
   let left = scroller.scrollTop;         // where the page was left: a change is the reader's
   function look() {
     if (!figure.isConnected || scroller.scrollTop !== left) return;
