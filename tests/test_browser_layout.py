@@ -664,6 +664,11 @@ def test_show_this_case_brings_its_copy_into_view(voila_server, chromium, notebo
             pytest.skip(f"{notebook} has no question with a copy beside it")
         problems = []
         for k in range(count):
+            # as a reader who has read down to the button: the page around it laid out (cells
+            # come into layout as they near the window, formulas are typeset after the first
+            # figure, both moving what is below them)
+            page.evaluate(_CASE_JS, [k, "scroll"])
+            h.wait_layout_settled(page.locator("#rendered_cells > div:not(#lessons-topbar)").first)
             page.mouse.click(*page.evaluate(_CASE_JS, [k, "scroll"]))
             h.wait_idle(page)
             page.wait_for_timeout(1000)         # the page looks again 0.9 s after the click
